@@ -1,0 +1,310 @@
+"""Seeded generator of k-underspecified Horn-logic problems (SimpleLogic style).
+
+Construction (a fast candidate source; the validator decides):
+
+1. draw n adjectives and random Horn rules with 1-3 body atoms;
+2. draw a hidden world: a few seed facts closed under the rules (a model of them);
+3. pick a target that is forced when every other attribute is observed;
+4. hide observed attributes in a random order. Hiding can only raise k (a sufficient
+   set for the smaller observation, minus the hidden attribute, is sufficient for the
+   larger one), so a binary search over the prefix length finds the first point where
+   k reaches the wanted value; when it jumps past it the candidate is dropped;
+5. validate with the full validator (`validate_logic_record`) and keep the problem only
+   if the canonical MSS, chosen among the family, is derivable by unit propagation.
+
+Every emitted record passed the validator; the build is deterministic per (seed, k, index).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from builders.logic_vocab import NAMES, pick_variables
+from infoseek.analysis import (
+    MssResult,
+    feasible_rows,
+    is_essential,
+    is_known,
+    is_sufficient,
+    minimal_sufficient_sets,
+    possible_target_values,
+)
+from infoseek.horn import HornEngine, format_literal
+
+BUILDER_NAME = "logic_mt"
+BUILDER_VERSION = "1.0.0"
+DEFAULT_KS = (1, 2, 3, 4)
+DEFAULT_PER_K = 200
+MAX_K = 5
+MAX_ATTEMPTS = 400
+
+
+class BuildError(RuntimeError):
+    pass
+
+
+def _rule(head: str | None, body: Iterable[str]) -> list[str]:
+    return ([head] if head else []) + [format_literal(b, False) for b in body]
+
+
+def _plant(rng: random.Random, target: str, pool: list[str], k: int
+           ) -> tuple[list[list[str]], list[str], list[str], list[str]]:
+    """Plant a gadget that makes the target the conjunction of k hidden leaves.
+
+    Forward rules derive the target from its leaves (through forbidden intermediates
+    when k > 3, because a body has at most three atoms); backward rules (target ->
+    leaf, sometimes through a chain of attributes) let unit propagation derive the
+    target's falsity from any false leaf, and give alternative MSSs. Padding atoms
+    derivable from the observations lengthen derivations. Returns (rules, leaves,
+    intermediates, hidden helpers)."""
+    leaves = [pool.pop() for _ in range(k)]
+    rules: list[list[str]] = []
+    intermediates: list[str] = []
+    helpers: list[str] = []
+    if k <= 3:
+        groups: list[list[str]] = [leaves]
+        root_body = list(leaves)
+    else:
+        split = rng.randint(max(1, k - 3), min(3, k - 1))
+        groups = [leaves[:split], leaves[split:]]
+        root_body = []
+        for group in groups:
+            if len(group) == 1:
+                root_body.append(group[0])
+                continue
+            mid = pool.pop()
+            intermediates.append(mid)
+            rules.append(_rule(mid, group))
+            root_body.append(mid)
+    if len(root_body) < 3 and rng.random() < 0.6:
+        pad = pool.pop()
+        helpers.append(pad)
+        support = [pool.pop() for _ in range(rng.randint(1, 2))]
+        rules.append(_rule(pad, support))  # support atoms stay observed true
+        helpers.extend(f"+{a}" for a in support)
+        root_body.append(pad)
+    rules.append(_rule(target, root_body))
+    for leaf in leaves:
+        chain_len = rng.choice((0, 0, 1, 1, 2))
+        prev = target
+        for _ in range(chain_len):
+            link = pool.pop()
+            helpers.append(link)
+            rules.append(_rule(link, [prev]))
+            prev = link
+        rules.append(_rule(leaf, [prev]))
+    return rules, leaves, intermediates, helpers
+
+
+def _noise_rules(rng: random.Random, heads: Sequence[str], bodies: Sequence[str], count: int,
+                 ) -> list[list[str]]:
+    rules: list[list[str]] = []
+    seen: set[tuple[str, tuple[str, ...]]] = set()
+    for _ in range(count * 10):
+        if len(rules) >= count:
+            break
+        head = rng.choice(heads)
+        options = [v for v in bodies if v != head]
+        body = tuple(sorted(rng.sample(options, min(len(options), rng.choice((1, 2, 2, 3))))))
+        if (head, body) not in seen:
+            seen.add((head, body))
+            rules.append(_rule(head, body))
+    return rules
+
+
+def _mss(engine: HornEngine, max_k: int, queryable: Sequence[str]) -> MssResult:
+    return minimal_sufficient_sets(engine, queryable, max_k)
+
+
+def _derivation_depth(engine: HornEngine, subset: Sequence[str]) -> int | None:
+    """Max over feasible rows of the unit-propagation rounds that derive the target;
+    None when some row needs more than unit propagation."""
+    depth = 0
+    for row in feasible_rows(engine, list(subset)):
+        value, rounds = engine.unit_propagation_depth(row)
+        if value is None or value == "conflict":
+            return None
+        depth = max(depth, rounds)
+    return depth
+
+
+def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
+    n = rng.randint(max(10, 3 * k + 6), 60)
+    names = pick_variables(rng, n)
+    pool = list(names)
+    rng.shuffle(pool)
+    target = pool.pop()
+    planted, leaves, intermediates, helpers = _plant(rng, target, pool, k)
+    support = [h[1:] for h in helpers if h.startswith("+")]
+    helpers = [h for h in helpers if not h.startswith("+")]
+    gadget = {target, *leaves, *intermediates, *helpers}
+    others = [v for v in names if v not in gadget]
+    rule_count = min(110, max(len(planted) + 4, round(n * rng.uniform(0.9, 1.8))))
+    noise = _noise_rules(rng, others, names, rule_count - len(planted))
+    rules = planted + noise
+    rng.shuffle(rules)
+    # Observations: the least model with every gadget attribute true and the support
+    # atoms true, so that every row of the leaves stays feasible.
+    free = HornEngine(names, rules, {}, target)
+    seeds = {v: True for v in others if rng.random() < 0.2}
+    seeds.update({v: True for v in support})
+    seeds.update({v: True for v in gadget})
+    model = free.least_model(seeds)
+    if model is None:
+        return None
+    base_observed = {v: model[free.index[v]] for v in others}
+    # Distractors: hide a random share of the other attributes, backing off on failure.
+    candidates = list(others)
+    rng.shuffle(candidates)
+    share = rng.uniform(0.2, 0.6)
+    for _ in range(4):
+        hidden = set(candidates[: int(len(candidates) * share)])
+        observed = {v: base_observed[v] for v in others if v not in hidden}
+        engine = HornEngine(names, rules, observed, target)
+        queryable = [v for v in names if v not in observed and v != target
+                     and v not in intermediates]
+        result = _mss(engine, k, queryable)
+        if result.k == k:
+            break
+        share /= 2
+    else:
+        return None
+    derivable = [(s, _derivation_depth(engine, s)) for s in result.family]
+    derivable = [(s, d) for s, d in derivable if d is not None]
+    if not derivable:
+        return None
+    # Prefer the planted leaves as canonical when they form an MSS (deepest otherwise).
+    planted_set = tuple(sorted(leaves))
+    by_set = {tuple(sorted(s)): (s, d) for s, d in derivable}
+    if planted_set in by_set:
+        canonical, depth = by_set[planted_set]
+    else:
+        canonical, depth = max(derivable, key=lambda sd: (sd[1], sorted(sd[0])))
+    family = [canonical] + [s for s in result.family if s != canonical]
+    return _record(rng, names, rules, engine, family, depth, k, sorted(intermediates))
+
+
+def _record(rng: random.Random, names: Sequence[str], rules: list[list[str]],
+            engine: HornEngine, family: list[tuple[str, ...]], depth: int, k: int,
+            forbidden: list[str]) -> dict[str, Any]:
+    queryable = sorted(set(engine.unobserved()) - set(forbidden))
+    canonical = sorted(family[0])
+    alternatives = sorted({v for s in family[1:] for v in s} - set(canonical))
+    candidate_sets = math.comb(len(queryable), k)
+    return {
+        "domain": "logic",
+        "entity": rng.choice(NAMES),
+        "engine": {"kind": "horn", "clauses": rules},
+        "variables": sorted(names),
+        "observed": {v: engine.observed[v] for v in sorted(engine.observed)},
+        "target": engine.target,
+        "target_values": possible_target_values(engine),
+        "queryable": queryable,
+        "forbidden": forbidden,
+        "alternative_only": alternatives,
+        "k": k,
+        "mss_family": [canonical] + sorted(sorted(s) for s in family[1:]),
+        "derivation_depth": depth,
+        "difficulty": {
+            "num_vars": len(names),
+            "num_constraints": len(rules),
+            "depth": depth,
+            "num_queryable": len(queryable),
+            "mss_family_size": len(family),
+            "e_bf": round((candidate_sets + 1) / (len(family) + 1), 4),
+        },
+    }
+
+
+def validate_logic_record(record: dict[str, Any]) -> list[str]:
+    """The full validator of SPEC section 1. Returns a list of problems (empty: valid)."""
+    from infoseek.records import engine_from_record
+
+    errors: list[str] = []
+    engine = engine_from_record(record)
+    k = record["k"]
+    family = [tuple(s) for s in record["mss_family"]]
+    if not engine.target_values():
+        return ["infeasible: no world satisfies the rules and observations"]
+    if is_known(engine):
+        errors.append("not underspecified: the target is Known from the observations")
+    queryable = list(record["queryable"])
+    if not family:
+        errors.append("empty MSS family")
+    for s in family:
+        if len(s) != k:
+            errors.append(f"MSS {list(s)} has size {len(s)}, not k={k}")
+        if not set(s) <= set(queryable):
+            errors.append(f"MSS {list(s)} uses variables outside the queryable set")
+        if not is_sufficient(engine, s, use_fast_path=False):
+            errors.append(f"MSS {list(s)} is not sufficient over its feasible rows")
+        elif not is_essential(engine, list(s)):
+            errors.append(f"MSS {list(s)} has a variable that is not essential")
+    if k >= 1 and minimal_sufficient_sets(engine, queryable, k - 1).k is not None:
+        errors.append(f"not globally minimal: a sufficient set of size < {k} exists")
+    full = minimal_sufficient_sets(engine, queryable, k)
+    if sorted(map(sorted, full.family)) != sorted(map(sorted, family)):
+        errors.append("the MSS family differs from the exact search")
+    if family and _derivation_depth(engine, family[0]) != record.get("derivation_depth"):
+        errors.append("canonical MSS derivation depth is wrong or not forward-derivable")
+    return errors
+
+
+def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
+    """One validated problem; deterministic in (seed, k, index)."""
+    if not 1 <= k <= MAX_K:
+        raise ValueError(f"k must be between 1 and {MAX_K}, got {k}")
+    for attempt in range(MAX_ATTEMPTS):
+        rng = random.Random(f"{BUILDER_NAME}:{BUILDER_VERSION}:{seed}:{k}:{index}:{attempt}")
+        record = _candidate(rng, k)
+        if record is None:
+            continue
+        errors = validate_logic_record(record)
+        if errors:
+            raise BuildError(f"validator rejected a candidate (seed={seed}, k={k}): {errors}")
+        record = {"id": f"logic-mt-s{seed}-k{k}-{index:04d}", **record}
+        record["provenance"] = {
+            "builder": BUILDER_NAME, "version": BUILDER_VERSION, "seed": seed,
+            "index": index, "attempt": attempt,
+        }
+        return record
+    raise BuildError(f"no valid k={k} problem after {MAX_ATTEMPTS} attempts (seed={seed})")
+
+
+def _build_job(job: tuple[int, int, int]) -> dict[str, Any]:
+    return build_problem(*job)
+
+
+def build_split(
+    seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = DEFAULT_KS,
+    *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """The default split: `per_k` problems for each k, in (k, index) order."""
+    ks = sorted(set(ks))
+    for k in ks:
+        if not 1 <= k <= MAX_K:
+            raise ValueError(f"k must be between 1 and {MAX_K}, got {k}")
+    if per_k < 0:
+        raise ValueError("per_k must be >= 0")
+    jobs = [(seed, k, i) for k in ks for i in range(per_k)]
+    out: list[dict[str, Any]] = []
+    if workers is None:
+        import os
+
+        workers = min(len(jobs), os.cpu_count() or 1)
+    if workers <= 1 or len(jobs) < 8:
+        for job in jobs:
+            out.append(_build_job(job))
+            if progress:
+                progress(len(out), len(jobs))
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for record in pool.map(_build_job, jobs, chunksize=4):
+            out.append(record)
+            if progress:
+                progress(len(out), len(jobs))
+    return out

@@ -1,0 +1,266 @@
+"""Generic exact algorithms written once against the engine contract.
+
+Known, sufficiency (over feasible rows only), essentiality on the feasible truth table,
+the full MSS family with global minimality, task-level k, and the target values still
+possible after a partial assignment. Engines that offer `distinguishing_pair` get the
+implicit-hitting-set MSS search, which is exact: every candidate set is checked by the
+engine and every refutation becomes a constraint that all sufficient sets must meet.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from infoseek.engine import ANY, Assignment, Engine, ordered_values
+
+
+def possible_target_values(engine: Engine, assignment: Assignment | None = None) -> list[Any]:
+    """Target values still possible, in domain order (empty: infeasible)."""
+    return ordered_values(engine.target_values(assignment), engine.domain(engine.target))
+
+
+def is_known(engine: Engine, assignment: Assignment | None = None) -> bool:
+    return len(engine.target_values(assignment)) == 1
+
+
+def feasible_rows(
+    engine: Engine, subset: Sequence[str], assignment: Assignment | None = None,
+    target_value: Any = ANY,
+) -> list[dict[str, Any]]:
+    """Every assignment to `subset` consistent with C, A, `assignment` (and the target)."""
+    base = dict(assignment or {})
+    rows: list[dict[str, Any]] = []
+
+    def extend(i: int, partial: dict[str, Any]) -> None:
+        if i == len(subset):
+            rows.append({v: partial[v] for v in subset})
+            return
+        var = subset[i]
+        if var in partial:
+            extend(i + 1, partial)
+            return
+        for value in ordered_values(
+            engine.variable_values(var, partial, target_value), engine.domain(var)
+        ):
+            partial[var] = value
+            extend(i + 1, partial)
+            del partial[var]
+
+    if target_value is ANY:
+        if not engine.target_values(base):
+            return []
+    elif target_value not in engine.target_values(base):
+        return []
+    extend(0, base)
+    return rows
+
+
+def is_sufficient(
+    engine: Engine, subset: Iterable[str], assignment: Assignment | None = None,
+    *, use_fast_path: bool = True,
+) -> bool:
+    """S is sufficient iff every feasible row of S makes the target Known.
+
+    A set with no feasible row is not sufficient.
+    """
+    subset = list(subset)
+    base = dict(assignment or {})
+    if not engine.target_values(base):
+        return False
+    if use_fast_path:
+        pair = engine.distinguishing_pair(subset, base)
+        if pair is not NotImplemented:
+            return pair is None
+    for row in feasible_rows(engine, subset, base):
+        merged = {**base, **row}
+        if len(engine.target_values(merged)) != 1:
+            return False
+    return True
+
+
+def truth_table(
+    engine: Engine, subset: Sequence[str], assignment: Assignment | None = None
+) -> list[tuple[dict[str, Any], frozenset]]:
+    base = dict(assignment or {})
+    return [
+        (row, engine.target_values({**base, **row}))
+        for row in feasible_rows(engine, subset, base)
+    ]
+
+
+def is_essential(
+    engine: Engine, subset: Sequence[str], assignment: Assignment | None = None
+) -> bool:
+    """Every variable matters: for each x two feasible rows differ only in x and give
+    different target values. Checked on the feasible table, not via subsets."""
+    table = truth_table(engine, subset, assignment)
+    for x in subset:
+        groups: dict[tuple, set] = {}
+        for row, targets in table:
+            if len(targets) != 1:
+                continue
+            key = tuple(row[v] for v in subset if v != x)
+            groups.setdefault(key, set()).update(targets)
+        if not any(len(values) > 1 for values in groups.values()):
+            return False
+    return True
+
+
+@dataclass
+class MssResult:
+    """k is None when no sufficient set of size <= max_k exists."""
+
+    k: int | None
+    family: list[tuple[str, ...]] = field(default_factory=list)
+    checks: int = 0
+
+
+def _hitting_set_search(
+    engine: Engine, candidates: Sequence[str], max_k: int, base: dict[str, Any]
+) -> MssResult:
+    cand_set = set(candidates)
+    order = {v: i for i, v in enumerate(candidates)}
+    diff_sets: list[frozenset[str]] = []
+    checks = 0
+
+    def check(chosen: tuple[str, ...]) -> bool:
+        nonlocal checks
+        checks += 1
+        pair = engine.distinguishing_pair(chosen, base)
+        if pair is None:
+            return True
+        w1, w2 = pair
+        diff = frozenset(v for v in cand_set if w1[v] != w2[v])
+        diff_sets.append(diff)
+        return False
+
+    def enumerate_size(limit: int) -> list[tuple[str, ...]]:
+        found: list[tuple[str, ...]] = []
+
+        def branch(chosen: list[str], excluded: set[str]) -> None:
+            while True:
+                unhit = next((d for d in diff_sets if not d.intersection(chosen)), None)
+                if unhit is None:
+                    if len(chosen) == limit:
+                        if check(tuple(chosen)):
+                            found.append(tuple(sorted(chosen, key=order.__getitem__)))
+                            return
+                        continue  # a new difference set was added; look again
+                    # Fewer than `limit` and hits everything known: test it, since a
+                    # smaller set may already be sufficient at this size only if no
+                    # smaller round found one (then it cannot be); extend instead.
+                    if check(tuple(chosen)):
+                        return  # cannot happen after smaller rounds came back empty
+                    continue
+                break
+            if len(chosen) == limit:
+                return
+            options = sorted((v for v in unhit if v not in excluded), key=order.__getitem__)
+            if not options:
+                return  # cannot hit this set: no sufficient set extends `chosen`
+            added: list[str] = []
+            for v in options:
+                branch(chosen + [v], excluded | set(added))
+                added.append(v)
+
+        branch([], set())
+        return found
+
+    if check(()):
+        return MssResult(0, [()], checks)
+    if not diff_sets[-1]:
+        return MssResult(None, [], checks)  # two worlds differ on the target only
+    for size in range(1, max_k + 1):
+        family = enumerate_size(size)
+        if family:
+            family = sorted(set(family), key=lambda s: [order[v] for v in s])
+            return MssResult(size, family, checks)
+    return MssResult(None, [], checks)
+
+
+def _subset_search(
+    engine: Engine, candidates: Sequence[str], max_k: int, base: dict[str, Any]
+) -> MssResult:
+    checks = 0
+    for size in range(0, max_k + 1):
+        family = []
+        for subset in itertools.combinations(candidates, size):
+            checks += 1
+            if is_sufficient(engine, subset, base, use_fast_path=False):
+                family.append(tuple(subset))
+        if family:
+            return MssResult(size, family, checks)
+    return MssResult(None, [], checks)
+
+
+def minimal_sufficient_sets(
+    engine: Engine, candidates: Sequence[str], max_k: int,
+    assignment: Assignment | None = None, *, use_fast_path: bool = True,
+) -> MssResult:
+    """The smallest k with a sufficient k-subset of `candidates` and every such subset.
+
+    Global minimality: k is the size of the smallest sufficient set anywhere in
+    `candidates`; every returned set is sufficient and has size k. Sets are returned
+    in candidate order, the family sorted by candidate order.
+    """
+    base = dict(assignment or {})
+    if not engine.target_values(base):
+        raise ValueError("the problem is infeasible under this assignment")
+    candidates = list(dict.fromkeys(candidates))
+    if use_fast_path and engine.distinguishing_pair((), base) is not NotImplemented:
+        return _hitting_set_search(engine, candidates, max_k, base)
+    return _subset_search(engine, candidates, max_k, base)
+
+
+def is_k_mss(
+    engine: Engine, subset: Sequence[str], candidates: Sequence[str],
+    assignment: Assignment | None = None,
+) -> bool:
+    """The full validator of SPEC section 1 for one set: sufficient over feasible rows,
+    essential on the feasible table, and no sufficient set of size k-1 in `candidates`
+    (monotonicity makes that rule out all smaller sets)."""
+    k = len(subset)
+    base = dict(assignment or {})
+    if not is_sufficient(engine, subset, base) or not is_essential(engine, subset, base):
+        return False
+    if k == 0:
+        return True
+    return not any(
+        is_sufficient(engine, s, base) for s in itertools.combinations(candidates, k - 1)
+    )
+
+
+def task_level_k(
+    engine: Engine, family: Sequence[Sequence[str]], target_value: Any,
+    assignment: Assignment | None = None,
+) -> int:
+    """Fewest variables, taken from inside some MSS, whose true values pin the target to
+    `target_value` in every world where the target has that value."""
+    base = dict(assignment or {})
+    if engine.target_values(base) == frozenset((target_value,)):
+        return 0
+    best: int | None = None
+    for mss in family:
+        for size in range(0, len(mss) + 1):
+            if best is not None and size >= best:
+                break
+            for subset in itertools.combinations(mss, size):
+                rows = feasible_rows(engine, list(subset), base, target_value)
+                if rows and all(
+                    engine.target_values({**base, **row}) == frozenset((target_value,))
+                    for row in rows
+                ):
+                    best = size
+                    break
+            if best == size:
+                break
+    if best is None:
+        raise ValueError("no MSS pins this target value; is the family sufficient?")
+    return best
+
+
+def restrict(assignment: Mapping[str, Any], names: Iterable[str]) -> dict[str, Any]:
+    return {n: assignment[n] for n in names if n in assignment}

@@ -1,0 +1,113 @@
+"""The brute-force referee: enumerate every full assignment over finite domains.
+
+It is deliberately plain. It exists so that every fast engine and every generic
+algorithm can be checked against definitions that are easy to read. Besides the
+engine it offers referee versions of Known, sufficiency and the MSS family written
+directly from SPEC section 1 (pairs of worlds), sharing no code with `analysis`.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from infoseek.engine import ANY, Assignment, Engine, World
+from infoseek.horn import BOOL_DOMAIN, parse_literal
+
+
+class BruteForceEngine(Engine):
+    def __init__(
+        self,
+        variables: Sequence[str],
+        domains: Mapping[str, Sequence[Any]],
+        constraint: Callable[[Mapping[str, Any]], bool],
+        observed: Mapping[str, Any],
+        target: str,
+        max_worlds: int = 2_000_000,
+    ) -> None:
+        self.variables = tuple(variables)
+        self.domains = {v: tuple(domains[v]) for v in self.variables}
+        self.observed = dict(observed)
+        self.target = target
+        size = 1
+        for v in self.variables:
+            size *= len(self.domains[v])
+        if size > max_worlds:
+            raise ValueError(f"{size} assignments exceed the referee's limit of {max_worlds}")
+        self.worlds: list[World] = []
+        for values in itertools.product(*(self.domains[v] for v in self.variables)):
+            world = dict(zip(self.variables, values))
+            if all(world[k] == val for k, val in self.observed.items()) and constraint(world):
+                self.worlds.append(world)
+
+    def domain(self, var: str) -> tuple[Any, ...]:
+        return self.domains[var]
+
+    def matching(self, assignment: Assignment | None) -> list[World]:
+        items = list((assignment or {}).items())
+        return [w for w in self.worlds if all(w[k] == v for k, v in items)]
+
+    def target_values(self, assignment: Assignment | None = None) -> frozenset:
+        return frozenset(w[self.target] for w in self.matching(assignment))
+
+    def variable_values(
+        self, var: str, assignment: Assignment | None = None, target_value: Any = ANY
+    ) -> frozenset:
+        worlds = self.matching(assignment)
+        if target_value is not ANY:
+            worlds = [w for w in worlds if w[self.target] == target_value]
+        return frozenset(w[var] for w in worlds)
+
+
+def horn_referee(
+    variables: Sequence[str], clauses: Sequence[Sequence[str]], observed: Mapping[str, bool],
+    target: str,
+) -> BruteForceEngine:
+    """A brute-force engine over the same clauses a HornEngine reads."""
+    parsed = [[parse_literal(lit) for lit in clause] for clause in clauses]
+
+    def satisfied(world: Mapping[str, Any]) -> bool:
+        return all(any(world[name] == pos for name, pos in clause) for clause in parsed)
+
+    return BruteForceEngine(
+        variables, {v: BOOL_DOMAIN for v in variables}, satisfied, observed, target
+    )
+
+
+# ---------------------------------------------------------------- referee definitions
+def referee_known(engine: BruteForceEngine, assignment: Assignment | None = None) -> bool:
+    return len({w[engine.target] for w in engine.matching(assignment)}) == 1
+
+
+def referee_sufficient(
+    engine: BruteForceEngine, subset: Iterable[str], assignment: Assignment | None = None
+) -> bool:
+    """No two feasible worlds agree on `subset` yet differ on the target."""
+    subset = list(subset)
+    seen: dict[tuple, Any] = {}
+    worlds = engine.matching(assignment)
+    if not worlds:
+        return False
+    for w in worlds:
+        key = tuple(w[v] for v in subset)
+        if key in seen and seen[key] != w[engine.target]:
+            return False
+        seen.setdefault(key, w[engine.target])
+    return True
+
+
+def referee_mss_family(
+    engine: BruteForceEngine, candidates: Sequence[str], max_k: int,
+    assignment: Assignment | None = None,
+) -> tuple[int | None, list[tuple[str, ...]]]:
+    """Smallest k with a sufficient k-subset of `candidates`, and all such subsets."""
+    for k in range(0, max_k + 1):
+        family = [
+            tuple(sorted(s))
+            for s in itertools.combinations(candidates, k)
+            if referee_sufficient(engine, s, assignment)
+        ]
+        if family:
+            return k, sorted(family)
+    return None, []

@@ -1,0 +1,315 @@
+"""Exact Horn-logic engine: unit propagation over clauses with at most one positive literal.
+
+Clauses use the published literal encoding: a list of strings where ``"x"`` is the
+positive literal and ``"not x"`` the negative one. A Horn clause ``[h, not b1, not b2]``
+reads "b1 and b2 imply h"; a clause without a positive literal forbids its body.
+
+Horn satisfiability is decided by computing the least model of the definite part
+(forward chaining) and checking it against the negative facts and goal clauses; the
+least model is a model whenever the formula is satisfiable. Everything is linear in
+the size of the formula.
+
+Sufficiency gets an exact fast path: a set S is *not* sufficient iff two worlds agree
+on S but differ on the target. Two copies of the formula joined by ``x1 <-> x2`` for
+every x in S, with ``Y1`` true and ``Y2`` false, is again a Horn formula, so one
+propagation decides it and its least model is a witness pair.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from infoseek.engine import ANY, Assignment, Engine, World
+
+BOOL_DOMAIN: tuple[bool, bool] = (False, True)
+
+
+def parse_literal(literal: str) -> tuple[str, bool]:
+    """``"x"`` -> ("x", True); ``"not x"`` -> ("x", False)."""
+    text = literal.strip()
+    if text.startswith("not "):
+        name = text[4:].strip()
+        if not name:
+            raise ValueError(f"literal {literal!r} names no variable")
+        return name, False
+    if not text:
+        raise ValueError("empty literal")
+    return text, True
+
+
+def format_literal(name: str, positive: bool) -> str:
+    return name if positive else f"not {name}"
+
+
+def is_horn(clauses: Iterable[Sequence[str]]) -> bool:
+    return all(sum(parse_literal(lit)[1] for lit in clause) <= 1 for clause in clauses)
+
+
+class HornEngine(Engine):
+    """Boolean engine over Horn clauses, observed literals and a boolean target."""
+
+    def __init__(
+        self,
+        variables: Sequence[str],
+        clauses: Sequence[Sequence[str]],
+        observed: Mapping[str, bool],
+        target: str,
+    ) -> None:
+        self.variables = tuple(variables)
+        self.index = {name: i for i, name in enumerate(self.variables)}
+        if len(self.index) != len(self.variables):
+            raise ValueError("duplicate variable names")
+        if target not in self.index:
+            raise ValueError(f"target {target!r} is not a variable")
+        self.target = target
+        self.observed = {str(k): bool(v) for k, v in observed.items()}
+        for name in self.observed:
+            if name not in self.index:
+                raise ValueError(f"observed variable {name!r} is not a variable")
+        n = len(self.variables)
+        self.n = n
+        self.clauses = [list(c) for c in clauses]
+        heads: list[int] = []
+        bodies: list[tuple[int, ...]] = []
+        for clause in self.clauses:
+            head = -1
+            body: list[int] = []
+            for lit in clause:
+                name, positive = parse_literal(lit)
+                if name not in self.index:
+                    raise ValueError(f"clause {clause!r} uses unknown variable {name!r}")
+                if positive:
+                    if head != -1:
+                        raise ValueError(f"clause {clause!r} is not Horn (two positive literals)")
+                    head = self.index[name]
+                else:
+                    body.append(self.index[name])
+            body_t = tuple(sorted(set(body)))
+            if head != -1 and head in body_t:
+                continue  # tautology: x -> x
+            heads.append(head)
+            bodies.append(body_t)
+        self.heads = heads
+        self.bodies = bodies
+        self.body_sizes = [len(b) for b in bodies]
+        occurs: list[list[int]] = [[] for _ in range(n)]
+        for c, body in enumerate(bodies):
+            for v in body:
+                occurs[v].append(c)
+        self.occurs = occurs
+        self.facts = [heads[c] for c in range(len(bodies)) if not bodies[c]]
+        self.y = self.index[target]
+        # Doubled formula for the sufficiency fast path: copy 2 shifts indices by n.
+        self._d_heads = heads + [h + n if h != -1 else -1 for h in heads]
+        self._d_sizes = self.body_sizes + self.body_sizes
+        d_occurs: list[list[int]] = [list(o) for o in occurs]
+        m = len(bodies)
+        for v in range(n):
+            d_occurs.append([c + m for c in occurs[v]])
+        self._d_occurs = d_occurs
+        self._d_facts = self.facts + [h + n if h != -1 else -1 for h in self.facts]
+
+    # ------------------------------------------------------------------ basics
+    def domain(self, var: str) -> tuple[Any, ...]:
+        if var not in self.index:
+            raise KeyError(var)
+        return BOOL_DOMAIN
+
+    def _units(self, assignment: Assignment | None) -> tuple[list[int], set[int]] | None:
+        """Positive and negative unit literals of A plus `assignment`; None if they clash."""
+        pos: list[int] = []
+        neg: set[int] = set()
+        for source in (self.observed, assignment or {}):
+            for name, value in source.items():
+                i = self.index[name]
+                if value:
+                    pos.append(i)
+                else:
+                    neg.add(i)
+        if any(i in neg for i in pos):
+            return None
+        return pos, neg
+
+    def _least_model(
+        self, pos: Iterable[int], neg: set[int], heads, sizes, occurs, facts, size: int,
+        agree: Sequence[bool] | None = None, half: int = 0,
+    ) -> list[bool] | None:
+        """Forward chaining; returns the least model or None on conflict."""
+        true = [False] * size
+        count = list(sizes)
+        stack = list(pos)
+        for h in facts:
+            if h == -1:
+                return None
+            stack.append(h)
+        while stack:
+            v = stack.pop()
+            if true[v]:
+                continue
+            if v in neg:
+                return None
+            true[v] = True
+            if agree is not None:
+                twin = v + half if v < half else v - half
+                if agree[v if v < half else v - half] and not true[twin]:
+                    stack.append(twin)
+            for c in occurs[v]:
+                count[c] -= 1
+                if count[c] == 0:
+                    h = heads[c]
+                    if h == -1:
+                        return None
+                    if not true[h]:
+                        stack.append(h)
+        return true
+
+    def least_model(self, assignment: Assignment | None = None) -> list[bool] | None:
+        units = self._units(assignment)
+        if units is None:
+            return None
+        pos, neg = units
+        return self._least_model(
+            pos, neg, self.heads, self.body_sizes, self.occurs, self.facts, self.n
+        )
+
+    def _satisfiable_with(self, pos: list[int], neg: set[int], extra_pos: int | None,
+                          extra_neg: int | None) -> bool:
+        p = pos if extra_pos is None else pos + [extra_pos]
+        if extra_neg is not None:
+            if extra_neg in p:
+                return False
+            neg = neg | {extra_neg}
+        return (
+            self._least_model(p, neg, self.heads, self.body_sizes, self.occurs, self.facts, self.n)
+            is not None
+        )
+
+    def _values_of(self, i: int, pos: list[int], neg: set[int]) -> frozenset:
+        model = self._least_model(
+            pos, neg, self.heads, self.body_sizes, self.occurs, self.facts, self.n
+        )
+        if model is None:
+            return frozenset()
+        if model[i]:
+            return frozenset((True,))
+        # The least model has i false, so False is possible; True needs a check.
+        if i in neg:
+            return frozenset((False,))
+        if self._satisfiable_with(pos, neg, i, None):
+            return frozenset((False, True))
+        return frozenset((False,))
+
+    def target_values(self, assignment: Assignment | None = None) -> frozenset:
+        units = self._units(assignment)
+        if units is None:
+            return frozenset()
+        pos, neg = units
+        return self._values_of(self.y, pos, neg)
+
+    def variable_values(
+        self, var: str, assignment: Assignment | None = None, target_value: Any = ANY
+    ) -> frozenset:
+        units = self._units(assignment)
+        if units is None:
+            return frozenset()
+        pos, neg = units
+        if target_value is not ANY:
+            if target_value:
+                if self.y in neg:
+                    return frozenset()
+                pos = pos + [self.y]
+            else:
+                if self.y in pos:
+                    return frozenset()
+                neg = neg | {self.y}
+        return self._values_of(self.index[var], pos, neg)
+
+    # ------------------------------------------------------- sufficiency fast path
+    def distinguishing_pair(
+        self, subset: Iterable[str], assignment: Assignment | None = None
+    ) -> tuple[World, World] | None:
+        units = self._units(assignment)
+        if units is None:
+            return None
+        pos, neg = units
+        n = self.n
+        agree = [False] * n
+        for name in subset:
+            agree[self.index[name]] = True
+        d_pos = pos + [p + n for p in pos] + [self.y]
+        d_neg = neg | {i + n for i in neg} | {self.y + n}
+        if self.y in neg:
+            return None
+        model = self._least_model(
+            d_pos, d_neg, self._d_heads, self._d_sizes, self._d_occurs, self._d_facts, 2 * n,
+            agree=agree, half=n,
+        )
+        if model is None:
+            return None
+        w1 = {name: model[i] for i, name in enumerate(self.variables)}
+        w2 = {name: model[i + n] for i, name in enumerate(self.variables)}
+        return w1, w2
+
+    # ------------------------------------------------------------- derivations
+    def unit_propagation_depth(self, assignment: Assignment | None = None) -> tuple[Any, int]:
+        """Unit propagation (both polarities) in parallel rounds from A plus `assignment`.
+
+        Returns ``(value, rounds)`` where value is the target's derived value (or None if
+        unit propagation alone does not derive it, or "conflict") and rounds is the number
+        of propagation rounds until the target was derived.
+        """
+        value: dict[int, bool] = {}
+        for source in (self.observed, assignment or {}):
+            for name, v in source.items():
+                i = self.index[name]
+                if i in value and value[i] != bool(v):
+                    return "conflict", 0
+                value[i] = bool(v)
+        lits = [
+            [(h, True)] + [(b, False) for b in body] if h != -1 else [(b, False) for b in body]
+            for h, body in zip(self.heads, self.bodies)
+        ]
+        rounds = 0
+        while self.y not in value:
+            new: dict[int, bool] = {}
+            for clause in lits:
+                open_lits = []
+                satisfied = False
+                for var, positive in clause:
+                    if var in value:
+                        if value[var] == positive:
+                            satisfied = True
+                            break
+                    else:
+                        open_lits.append((var, positive))
+                if satisfied:
+                    continue
+                if not open_lits:
+                    return "conflict", rounds
+                if len(open_lits) == 1:
+                    var, positive = open_lits[0]
+                    if var in new and new[var] != positive:
+                        return "conflict", rounds
+                    new[var] = positive
+            if not new:
+                return None, rounds
+            value.update(new)
+            rounds += 1
+        return value[self.y], rounds
+
+    # ------------------------------------------------------------- structure
+    def clause_variables(self) -> list[set[int]]:
+        return [set(b) | ({h} if h != -1 else set()) for h, b in zip(self.heads, self.bodies)]
+
+
+def horn_engine_from_clauses(
+    clauses: Sequence[Sequence[str]], observed: Mapping[str, bool], target: str,
+    variables: Sequence[str] | None = None,
+) -> HornEngine:
+    if variables is None:
+        names: set[str] = {target, *observed}
+        for clause in clauses:
+            names.update(parse_literal(lit)[0] for lit in clause)
+        variables = sorted(names)
+    return HornEngine(variables, clauses, observed, target)

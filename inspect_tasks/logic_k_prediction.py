@@ -1,0 +1,25 @@
+"""Logic-Q-MT k-prediction: state how many more attributes are needed (SPEC 3.2)."""
+
+from inspect_ai import Task, task
+
+from builders.logic_dataset import logic_records
+from builders.logic_mt import MAX_K
+from builders.logic_text import render_problem
+from scorers.inspect_scorers import k_prediction_scorer
+from solvers.dataset import memory_dataset, parse_k_values, problem_samples
+from solvers.problem_level import problem_level_solver
+
+
+@task
+def logic_k_prediction(
+    k: int | list[int] = [1, 2, 3, 4],  # noqa: B006
+    per_k: int = 200,
+    seed: int = 0,
+    source: str | None = None,
+) -> Task:
+    ks = parse_k_values(k, range(1, MAX_K + 1))
+    records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source)
+    samples = problem_samples(records, lambda r: render_problem(r, forbid_alternatives=False))
+    return Task(dataset=memory_dataset(samples, "logic_k_prediction"),
+                solver=problem_level_solver("k_prediction", seed=seed),
+                scorer=k_prediction_scorer(), name="logic_k_prediction")

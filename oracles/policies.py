@@ -1,0 +1,126 @@
+"""Oracle policies: who answers the model's queries, over any engine.
+
+Every reply is consistent with C, with A plus all earlier replies, and with the hidden
+target value y. The oracle never reveals y or anything beyond the asked variable.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from infoseek.engine import Engine, ordered_values
+
+ORACLE_POLICIES = ("adversarial", "cooperative", "random")
+UNSURE = "unsure"
+
+REFUSAL_REASONS = {
+    "unknown": "there is no attribute with that name in this problem",
+    "forbidden": "that attribute may not be asked about",
+    "observed": "that attribute is already given in the problem",
+    "target": "that is the question you must answer yourself",
+    "repeated": "that attribute was already asked about",
+    "malformed": "the question could not be understood as asking about one attribute",
+    "too_many": "more questions than allowed in one turn",
+    "not_leaf": "that quantity is derived from others and cannot be asked about",
+}
+
+
+@dataclass
+class Oracle:
+    """Answers queries for one hidden task instance (engine + hidden target value)."""
+
+    engine: Engine
+    target_value: Any
+    policy: str = "adversarial"
+    seed: int = 0
+    unsure_rate: float = 0.0
+    answers: dict[str, Any] = field(default_factory=dict)
+    _world: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.policy not in ORACLE_POLICIES:
+            raise ValueError(
+                f"unknown oracle policy {self.policy!r}; choose one of {', '.join(ORACLE_POLICIES)}"
+            )
+        if self.target_value not in self.engine.target_values():
+            raise ValueError("the hidden target value is impossible for this problem")
+        self._rng = random.Random(f"oracle:{self.policy}:{self.seed}")
+        if self.policy == "random":
+            self._world = self._draw_world()
+
+    def _draw_world(self) -> dict[str, Any]:
+        """A full world with the hidden target value, drawn variable by variable."""
+        engine = self.engine
+        world: dict[str, Any] = {}
+        order = [v for v in engine.variables if v not in engine.observed and v != engine.target]
+        self._rng.shuffle(order)
+        for var in order:
+            values = ordered_values(
+                engine.variable_values(var, world, self.target_value), engine.domain(var)
+            )
+            world[var] = self._rng.choice(values)
+        return world
+
+    def consistent_values(self, var: str) -> list[Any]:
+        return ordered_values(
+            self.engine.variable_values(var, self.answers, self.target_value),
+            self.engine.domain(var),
+        )
+
+    def reply(self, var: str) -> Any:
+        """The value revealed for `var` (or UNSURE for the random oracle's doubt)."""
+        if var in self.answers:
+            return self.answers[var]
+        options = self.consistent_values(var)
+        if not options:
+            raise RuntimeError("no consistent value; the oracle state is corrupt")
+        if self.policy == "random":
+            assert self._world is not None
+            if len(options) > 1 and self.unsure_rate and self._rng.random() < self.unsure_rate:
+                return UNSURE
+            value = self._world[var]
+        else:
+            def remaining(v: Any) -> int:
+                return len(self.engine.target_values({**self.answers, var: v}))
+
+            if self.policy == "adversarial":
+                value = max(options, key=remaining)  # first in domain order on ties
+            else:
+                value = min(options, key=remaining)
+        self.answers[var] = value
+        return value
+
+    def possible_target_values(self) -> list[Any]:
+        return ordered_values(
+            self.engine.target_values(self.answers), self.engine.domain(self.engine.target)
+        )
+
+    def known(self) -> bool:
+        return len(self.engine.target_values(self.answers)) == 1
+
+
+def refusal_text(reason: str, name: str | None = None) -> str:
+    why = REFUSAL_REASONS.get(reason, "the question is not valid")
+    subject = f"'{name}'" if name else "that"
+    return f"Cannot answer about {subject}: {why}."
+
+
+def check_query(
+    name: str, *, variables: Sequence[str], askable: Sequence[str], observed: Sequence[str],
+    target: str, asked: Sequence[str],
+) -> str | None:
+    """The refusal reason for asking about `name`, or None when it may be asked."""
+    if name not in variables:
+        return "unknown"
+    if name == target:
+        return "target"
+    if name in observed:
+        return "observed"
+    if name not in askable:
+        return "forbidden"
+    if name in asked:
+        return "repeated"
+    return None

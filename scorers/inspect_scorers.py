@@ -1,0 +1,349 @@
+"""Inspect scorers and the per-``k`` metric of the infoseek protocols.
+
+Scorers
+-------
+- :func:`seek_scorer` scores a multi-turn seek episode from the sample store
+  (``infoseek:turns``, ``infoseek:problem``, ``infoseek:initial_possible``,
+  ``infoseek:options``) and the hidden ``target_value`` in the sample metadata.
+- :func:`k_prediction_scorer` and :func:`mss_identification_scorer` score the
+  problem-level protocols from the model's final completion and the ``problem`` record
+  in the sample metadata.
+
+Each returns one :class:`Score` whose value is a flat dict of floats. A metric that
+does not apply to a sample (``None`` in :mod:`scorers.seek_metrics`) is stored as NaN:
+Inspect's epoch reducer would turn ``None`` into 0.0, whereas it skips NaN.
+
+Metric names in the EvalLog
+---------------------------
+All three scorers use :func:`mean_by_group` (grouped by the sample metadata key ``k``),
+so ``log.results.scores[0].metrics`` holds, for every value key ``<name>``:
+
+- ``<name>``: mean over the samples where the value applies (NaN/None skipped);
+- ``<name>_stderr``: its standard error (sample standard deviation / sqrt(n); 0.0 for
+  a single value);
+- ``<name>_k<k>`` and ``<name>_k<k>_stderr`` for every ``k`` present.
+
+A name is absent when no sample has a value for it (e.g. ``order_correctness`` on
+logic problems). Value keys: :data:`scorers.seek_metrics.SCALAR_METRIC_NAMES` for the
+seek scorer; ``accuracy, under, over, unsure, invalid`` for k prediction; ``exact,
+jaccard, recall, invalid, unknown_names, predicted_size`` for MSS identification.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from typing import Any
+
+from inspect_ai.scorer import (
+    Metric,
+    SampleScore,
+    Score,
+    Scorer,
+    Target,
+    Value,
+    metric,
+    scorer,
+)
+from inspect_ai.solver import TaskState
+
+from scorers.problem_metrics import (
+    k_prediction_metrics,
+    mss_identification_metrics,
+    parse_k_prediction,
+    parse_variable_list,
+)
+from scorers.seek_metrics import (
+    episode_metrics,
+    final_answer,
+    invalid_reason_counts,
+    uncertainty_curves,
+    valid_query_variables,
+)
+
+TURNS_KEY = "infoseek:turns"
+PROBLEM_KEY = "infoseek:problem"
+INITIAL_POSSIBLE_KEY = "infoseek:initial_possible"
+OPTIONS_KEY = "infoseek:options"
+
+
+# ---------------------------------------------------------------------------
+# metric
+
+
+def _as_float(value: Any) -> float | None:
+    """A numeric score value as a float; ``None`` for missing, NaN or non-numeric."""
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, int | float) and not math.isnan(value):
+        return float(value)
+    return None
+
+
+def _group_of(metadata: dict[str, Any] | None, group_key: str) -> str | None:
+    """The group label of a sample: ``metadata[group_key]``, else the same key of the
+    ``problem`` record in the metadata; integral floats print without ``.0``."""
+    if not metadata:
+        return None
+    value = metadata.get(group_key)
+    if value is None and isinstance(metadata.get("problem"), dict):
+        value = metadata["problem"].get(group_key)
+    if value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return str(value)
+
+
+def _group_order(label: str) -> tuple[int, float, str]:
+    try:
+        return (0, float(label), label)
+    except ValueError:
+        return (1, 0.0, label)
+
+
+def _stderr(values: list[float]) -> float:
+    if len(values) < 2:
+        return 0.0
+    return statistics.stdev(values) / math.sqrt(len(values))
+
+
+@metric
+def mean_by_group(
+    group_key: str = "k", overall_stderr: bool = True, group_stderr: bool = False,
+    overall_only: tuple[str, ...] = ("invalid_",),
+) -> Metric:
+    """Mean of every key of dict-valued scores, overall and per sample-metadata group.
+
+    For each value key ``name`` it reports ``name`` (mean of the samples whose value is
+    a number; None/NaN skipped), ``name_stderr`` (if ``overall_stderr``), and per group
+    ``g`` of ``group_key`` (read from the sample metadata, or from its ``problem``
+    record) ``name_<group_key><g>`` (plus ``..._stderr`` if ``group_stderr``). Samples
+    without a group count only towards the overall value. Keys with no value at all
+    are left out.
+
+    Args:
+      group_key: sample metadata key to group by (default ``"k"``).
+      overall_stderr: also report the standard error of the overall mean.
+      group_stderr: also report the standard error of each group mean.
+      overall_only: name prefixes reported overall only, without stderr (the invalid-query
+        counts by reason, which would otherwise crowd the display).
+    """
+
+    def compute(scores: list[SampleScore]) -> Value:
+        names: list[str] = []
+        overall: dict[str, list[float]] = {}
+        grouped: dict[str, dict[str, list[float]]] = {}
+        for sample_score in scores:
+            value = sample_score.score.value
+            if not isinstance(value, dict):
+                continue
+            group = _group_of(sample_score.sample_metadata, group_key)
+            for name, raw in value.items():
+                if name not in overall:
+                    names.append(name)
+                    overall[name] = []
+                number = _as_float(raw)
+                if number is None:
+                    continue
+                overall[name].append(number)
+                if group is not None:
+                    grouped.setdefault(name, {}).setdefault(group, []).append(number)
+
+        result: dict[str, float] = {}
+        for name in names:
+            brief = name.startswith(overall_only)
+            if overall[name]:
+                result[name] = statistics.fmean(overall[name])
+                if brief:
+                    continue
+                if overall_stderr:
+                    result[f"{name}_stderr"] = _stderr(overall[name])
+            groups = {} if brief else grouped.get(name, {})
+            for group in sorted(groups, key=_group_order):
+                label = f"{name}_{group_key}{group}"
+                result[label] = statistics.fmean(groups[group])
+                if group_stderr:
+                    result[f"{label}_stderr"] = _stderr(groups[group])
+        return result
+
+    return compute
+
+
+# ---------------------------------------------------------------------------
+# helpers
+
+
+def _nan_for_none(values: dict[str, float | None]) -> dict[str, float]:
+    return {name: (math.nan if value is None else float(value)) for name, value in values.items()}
+
+
+def _answer_text(value: Any) -> str | None:
+    if value is None:
+        return None
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def _hidden_target(state: TaskState, target: Target) -> Any:
+    if "target_value" in state.metadata:
+        return state.metadata["target_value"]
+    text = target.text
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError):
+        return text
+
+
+def _forbid_alternatives(state: TaskState) -> bool:
+    options = state.store.get(OPTIONS_KEY) or {}
+    if isinstance(options, dict) and "forbid_alternatives" in options:
+        return bool(options["forbid_alternatives"])
+    return bool(state.metadata.get("forbid_alternatives", True))
+
+
+def _problem_from_metadata(state: TaskState) -> dict:
+    problem = state.metadata.get("problem")
+    return problem if isinstance(problem, dict) else {}
+
+
+# ---------------------------------------------------------------------------
+# seek protocol
+
+
+@scorer(metrics=[mean_by_group()])
+def seek_scorer() -> Scorer:
+    """Score a multi-turn seek episode from the recorded turns (never the model's say-so).
+
+    Reads ``infoseek:turns``, ``infoseek:problem`` (falls back to metadata ``problem``),
+    ``infoseek:initial_possible`` (falls back to the record's ``target_values``) and
+    ``infoseek:options`` from the store, and the hidden value from metadata
+    ``target_value`` (falls back to the target text, parsed as JSON when it is JSON).
+
+    The value holds :func:`scorers.seek_metrics.episode_metrics` (None -> NaN); the
+    metadata holds ``uncertainty_curve``, ``entropy_curve`` and ``invalid_reasons``
+    (counts of the reasons that occurred); ``answer`` is the final answer as text.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        turns = list(state.store.get(TURNS_KEY) or [])
+        problem = state.store.get(PROBLEM_KEY) or _problem_from_metadata(state)
+        initial_possible = state.store.get(INITIAL_POSSIBLE_KEY)
+        if initial_possible is None:
+            initial_possible = list(problem.get("target_values") or [])
+        target_value = _hidden_target(state, target)
+
+        queryable = problem.get("queryable")
+        if queryable is not None and _forbid_alternatives(state):
+            excluded = set(problem.get("alternative_only") or [])
+            queryable = [name for name in queryable if name not in excluded]
+
+        values = episode_metrics(
+            problem,
+            turns,
+            target_value,
+            initial_possible=list(initial_possible),
+            queryable_for_coverage=queryable,
+        )
+        curves = uncertainty_curves(turns, initial_possible=list(initial_possible))
+        reasons = invalid_reason_counts(turns)
+        answer = final_answer(turns)
+
+        asked = valid_query_variables(turns)
+        sufficiency = "sufficient" if values["final_sufficiency"] == 1.0 else "not sufficient"
+        if values["turn_to_sufficiency"] is not None:
+            sufficiency += f" after turn {int(values['turn_to_sufficiency'])}"
+        explanation = (
+            f"answer {_answer_text(answer)!s} vs target {_answer_text(target_value)!s}; "
+            f"{len(turns)} turn(s), {sufficiency}; "
+            f"valid queries: {', '.join(asked) or 'none'}; "
+            f"invalid: {int(values['invalid_total'] or 0)}"
+            + (f" ({', '.join(f'{k}={v}' for k, v in sorted(reasons.items()))})" if reasons else "")
+        )
+        return Score(
+            value=_nan_for_none(values),
+            answer=_answer_text(answer),
+            explanation=explanation,
+            metadata={**curves, "invalid_reasons": reasons},
+        )
+
+    return score
+
+
+# ---------------------------------------------------------------------------
+# problem-level protocols
+
+
+@scorer(metrics=[mean_by_group()])
+def k_prediction_scorer() -> Scorer:
+    """Score a degree-of-underspecification prediction (SPEC 3.2).
+
+    Parses the final ``Answer:`` line of ``state.output.completion`` and compares it
+    with metadata ``k`` (else the ``problem`` record's ``k``). Value keys:
+    ``accuracy, under, over, unsure, invalid``.
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        problem = _problem_from_metadata(state)
+        k = state.metadata.get("k", problem.get("k"))
+        predicted = parse_k_prediction(state.output.completion)
+        if k is None:
+            return Score.unscored(
+                reason="scoring_failed",
+                answer=None if predicted is None else str(predicted),
+                explanation="no k in the sample metadata or problem record",
+            )
+        values = k_prediction_metrics(predicted, int(k))
+        return Score(
+            value=values,
+            answer=None if predicted is None else str(predicted),
+            explanation=f"predicted {predicted!r}, true k = {int(k)}",
+        )
+
+    return score
+
+
+@scorer(metrics=[mean_by_group()])
+def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
+    """Score missing-variable identification (SPEC 3.3).
+
+    Parses the final ``Answer: a, b, c`` line of ``state.output.completion`` against the
+    ``problem`` record's ``variables`` (else ``queryable``) and compares the named set
+    with the canonical MSS (``canonical_only``) or the best MSS of the family. With
+    ``canonical_only=None`` it follows metadata ``forbid_alternatives`` (default True).
+
+    Value keys: ``exact``, ``jaccard``, ``recall`` (0.0 when no answer line),
+    ``invalid`` (1.0 when there is no answer line), ``unknown_names`` (items naming no
+    variable), ``predicted_size`` (number of distinct variables named).
+    """
+
+    async def score(state: TaskState, target: Target) -> Score:
+        problem = _problem_from_metadata(state)
+        family = [list(member) for member in problem.get("mss_family") or []]
+        variables = list(problem.get("variables") or problem.get("queryable") or [])
+        use_canonical = (
+            canonical_only
+            if canonical_only is not None
+            else bool(state.metadata.get("forbid_alternatives", True))
+        )
+        parsed = parse_variable_list(state.output.completion, variables)
+        names, unknown = parsed if parsed is not None else ([], 0)
+        values = mss_identification_metrics(names, family, canonical_only=use_canonical)
+        if parsed is None:
+            values = {name: 0.0 for name in values}
+        values["invalid"] = 1.0 if parsed is None else 0.0
+        values["unknown_names"] = float(unknown)
+        values["predicted_size"] = float(len(names))
+        reference = "canonical MSS" if use_canonical else "best MSS of the family"
+        canonical = family[0] if family else []
+        return Score(
+            value=values,
+            answer=", ".join(names) if parsed is not None else None,
+            explanation=(
+                f"named {names or 'nothing'} ({unknown} unknown) vs {reference}; "
+                f"canonical {canonical}"
+            ),
+            metadata={"canonical_only": use_canonical},
+        )
+
+    return score

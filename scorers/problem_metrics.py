@@ -1,0 +1,192 @@
+"""Metrics and answer parsers of the problem-level protocols (SPEC 3.2, 3.3, 4).
+
+- Degree-of-underspecification (k) prediction: :func:`parse_k_prediction` reads the
+  model's final ``Answer:`` line, :func:`k_prediction_metrics` scores it.
+- Missing-variable (MSS) identification: :func:`parse_variable_list` reads the named
+  variables, :func:`mss_identification_metrics` compares them with the MSS family.
+
+Pure module: no Inspect imports.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+UNSURE = "unsure"
+"""Parsed form of the answer "ambiguous but not sure how many"."""
+
+_ANSWER_LINE = re.compile(r"answer\s*[:：]\s*(?P<body>.*)", re.IGNORECASE)
+_DECORATION = "*_`\"'[]()<>{} \t.!;"
+_NUMBER_WORDS = {
+    "zero": 0,
+    "one": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+}
+_EMPTY_LIST_ANSWERS = {"", "none", "nothing", "no variables", "no variable", "n/a", "-"}
+
+
+def final_answer_body(text: str | None) -> str | None:
+    """The text after the last ``Answer:`` marker (to the end of its line), or ``None``.
+
+    Markdown emphasis around the marker (``**Answer:** 2``) is tolerated.
+    """
+    if not text:
+        return None
+    body: str | None = None
+    for line in text.splitlines():
+        cleaned = line.replace("*", "").replace("#", "")
+        # last marker on the line wins ("Final answer: Answer: 2")
+        matches = list(_ANSWER_LINE.finditer(cleaned))
+        if matches:
+            body = matches[-1].group("body")
+    return None if body is None else body.strip()
+
+
+# ---------------------------------------------------------------------------
+# k prediction
+
+
+def parse_k_prediction(text: str | None) -> int | str | None:
+    """Read the predicted degree of underspecification from a final ``Answer:`` line.
+
+    Returns an ``int`` (``"not ambiguous"`` -> 0, ``"2"`` or ``"two"`` -> 2), the string
+    :data:`UNSURE` for "ambiguous but not sure (how many)", or ``None`` when there is no
+    ``Answer:`` line or its content cannot be read.
+    """
+    body = final_answer_body(text)
+    if body is None:
+        return None
+    lowered = body.lower().strip(_DECORATION)
+    if re.search(r"\bnot\s+ambiguous\b|\bunambiguous\b", lowered):
+        return 0
+    if re.search(r"\bnot\s+sure\b|\bunsure\b|\buncertain\b", lowered):
+        return UNSURE
+    match = re.match(r"(\d+)\b", lowered)
+    if match:
+        return int(match.group(1))
+    first_word = re.match(r"[a-z]+", lowered)
+    if first_word and first_word.group(0) in _NUMBER_WORDS:
+        return _NUMBER_WORDS[first_word.group(0)]
+    return None
+
+
+def k_prediction_metrics(predicted: int | str | None, k: int) -> dict[str, float]:
+    """Score one k prediction against the true degree ``k``.
+
+    Keys (all 0.0 / 1.0): ``accuracy`` (prediction equals ``k``), ``under``
+    (``k_hat < k``), ``over`` (``k_hat > k``), ``unsure`` (the "ambiguous but not sure"
+    answer: neither under nor over, and not accurate), ``invalid`` (``None``, a
+    negative number, or anything else that is not an int or :data:`UNSURE`).
+    """
+    result = {"accuracy": 0.0, "under": 0.0, "over": 0.0, "unsure": 0.0, "invalid": 0.0}
+    if predicted == UNSURE:
+        result["unsure"] = 1.0
+    elif isinstance(predicted, int) and not isinstance(predicted, bool) and predicted >= 0:
+        if predicted == k:
+            result["accuracy"] = 1.0
+        elif predicted < k:
+            result["under"] = 1.0
+        else:
+            result["over"] = 1.0
+    else:
+        result["invalid"] = 1.0
+    return result
+
+
+# ---------------------------------------------------------------------------
+# MSS identification
+
+
+def parse_variable_list(text: str | None, variables: Sequence[str]) -> tuple[list[str], int] | None:
+    """Read the variables named on the final ``Answer: a, b, c`` line.
+
+    Items are separated by commas, semicolons or the word "and"; quotes, brackets,
+    backticks and a trailing period are ignored. Each item is matched against
+    ``variables`` exactly first, then case-insensitively (with runs of whitespace,
+    ``_`` and ``-`` treated alike).
+
+    Returns:
+      ``None`` when the text has no ``Answer:`` line; otherwise ``(names, unknown_count)``
+      where ``names`` are the matched variables in their canonical spelling, in answer
+      order and without repeats, and ``unknown_count`` is the number of items that
+      matched no variable (they are dropped). "none" or an empty answer gives ``([], 0)``.
+    """
+    body = final_answer_body(text)
+    if body is None:
+        return None
+    exact = {name: name for name in variables}
+    folded: dict[str, str] = {}
+    for name in variables:
+        folded.setdefault(_fold(name), name)
+
+    if body.strip(_DECORATION).lower() in _EMPTY_LIST_ANSWERS:
+        return [], 0
+    names: list[str] = []
+    unknown = 0
+    for item in re.split(r"[,;]|\band\b", body):
+        item = item.strip(_DECORATION)
+        if not item:
+            continue
+        match = exact.get(item) or folded.get(_fold(item))
+        if match is None:
+            unknown += 1
+        elif match not in names:
+            names.append(match)
+    return names, unknown
+
+
+def _fold(name: str) -> str:
+    return re.sub(r"[\s_\-]+", " ", name.strip().lower())
+
+
+def _set_scores(predicted: set[str], reference: set[str]) -> dict[str, float]:
+    union = predicted | reference
+    overlap = predicted & reference
+    return {
+        "exact": 1.0 if predicted == reference else 0.0,
+        "jaccard": len(overlap) / len(union) if union else 1.0,
+        "recall": len(overlap) / len(reference) if reference else 1.0,
+    }
+
+
+def best_family_match(predicted: Sequence[str], family: Sequence[Sequence[str]]) -> int:
+    """Index of the family member closest to ``predicted``: highest Jaccard, ties broken
+    by higher recall, then by the earlier (canonical first) member. 0 for an empty family."""
+    best_index, best_key = 0, (-1.0, -1.0)
+    chosen = set(predicted)
+    for index, member in enumerate(family):
+        scores = _set_scores(chosen, set(member))
+        key = (scores["jaccard"], scores["recall"])
+        if key > best_key:
+            best_index, best_key = index, key
+    return best_index
+
+
+def mss_identification_metrics(
+    predicted: list[str], family: list[list[str]], *, canonical_only: bool
+) -> dict[str, float]:
+    """Compare a predicted variable set with the MSS family.
+
+    The reference is the canonical MSS ``family[0]`` when ``canonical_only`` (variables
+    of alternative MSSs are forbidden), else the best member (:func:`best_family_match`).
+    An empty family means the empty set is the reference.
+
+    Keys: ``exact`` (sets equal), ``jaccard`` ``|S^ ∩ S| / |S^ ∪ S|`` (1.0 when both are
+    empty), ``recall`` ``|S^ ∩ S| / |S|`` (1.0 when ``S`` is empty).
+    """
+    if not family:
+        reference: set[str] = set()
+    elif canonical_only:
+        reference = set(family[0])
+    else:
+        reference = set(family[best_family_match(predicted, family)])
+    return _set_scores(set(predicted), reference)

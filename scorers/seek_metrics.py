@@ -1,0 +1,372 @@
+"""Per-episode metrics of the multi-turn seek protocol (SPEC section 4).
+
+Everything here is computed from the recorded interaction only: the turn records the
+solver stored under ``infoseek:turns`` (see ``docs/contracts.md``), the problem record
+and the hidden target value. Nothing the model *claims* (for instance "I now know the
+answer") enters a metric. The module is pure: no Inspect imports, so reports and tests
+can call it on logs read back from disk.
+
+Two entry points:
+
+- :func:`episode_metrics` returns the scalar metrics of one episode as a flat dict of
+  ``float | None`` (``None`` means "not applicable", e.g. the turn to sufficiency of an
+  episode that never became sufficient).
+- :func:`uncertainty_curves` returns the per-turn lists (number of target values still
+  possible, and its uniform-prior entropy), kept apart so the scalar dict stays flat.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rapidfuzz.distance import DamerauLevenshtein
+
+INVALID_REASONS: tuple[str, ...] = (
+    "unknown",
+    "forbidden",
+    "observed",
+    "target",
+    "repeated",
+    "malformed",
+    "too_many",
+    "empty",
+    "too_long",
+    "bad_arguments",
+    "unknown_tool",
+    "early_answer",
+    "not_boolean",
+    "no_action",
+    "multiple_actions",
+)
+"""Invalid-query reasons fixed by ``docs/contracts.md``; each gets an ``invalid_<reason>``
+count. A reason outside this list is counted under ``invalid_other``."""
+
+NON_ASKING_REASONS: frozenset[str] = frozenset({"early_answer", "no_action"})
+"""Invalid records that are not attempts to ask anything (a rejected early answer, a turn
+with no action). They still count as invalid, but do not make a turn a *query turn* for
+over-questioning."""
+
+SCALAR_METRIC_NAMES: tuple[str, ...] = (
+    "accuracy",
+    "final_sufficiency",
+    "turn_to_sufficiency",
+    "total_turns",
+    "over_questioning",
+    "first_turn_hit",
+    "second_turn_hit",
+    "query_correctness",
+    "query_coverage",
+    "best_mss_hits",
+    "order_correctness",
+    *(f"invalid_{reason}" for reason in INVALID_REASONS),
+    "invalid_other",
+    "invalid_total",
+)
+"""Every key :func:`episode_metrics` returns, in a stable order."""
+
+
+# ---------------------------------------------------------------------------
+# answer comparison
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _as_number(value: Any) -> float | None:
+    if _is_number(value):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            return float(value.strip())
+        except ValueError:
+            return None
+    return None
+
+
+def _normalised_text(value: Any) -> str:
+    if isinstance(value, str):
+        return value.strip().lower()
+    return json.dumps(value, sort_keys=True).lower()
+
+
+def answers_match(
+    answer: Any, target_value: Any, *, rel_tol: float = 1e-6, abs_tol: float = 1e-9
+) -> bool:
+    """Whether a parsed final answer equals the hidden target value.
+
+    Numbers (when at least one side is a non-boolean number and the other reads as
+    one) compare with a tolerance; everything else compares by a normalised text form
+    (strings stripped and lower-cased, other values as sorted-key JSON, so ``True`` and
+    ``"true"`` agree and lists compare element-wise). ``None`` never matches.
+    """
+    if answer is None or target_value is None:
+        return False
+    if answer == target_value and type(answer) is type(target_value):
+        return True
+    if _is_number(answer) or _is_number(target_value):
+        left, right = _as_number(answer), _as_number(target_value)
+        if left is not None and right is not None:
+            return math.isclose(left, right, rel_tol=rel_tol, abs_tol=abs_tol)
+    return _normalised_text(answer) == _normalised_text(target_value)
+
+
+# ---------------------------------------------------------------------------
+# reading turn records
+
+
+def _queries(turn: dict) -> list[dict]:
+    queries = turn.get("queries") or []
+    return [query for query in queries if isinstance(query, dict)]
+
+
+def _is_valid(query: dict) -> bool:
+    return query.get("valid") is True
+
+
+def valid_query_variables(turns: Sequence[dict]) -> list[str]:
+    """Variables of the valid queries, in the order they were asked (repeats kept)."""
+    return [
+        str(query.get("variable"))
+        for turn in turns
+        for query in _queries(turn)
+        if _is_valid(query) and query.get("variable") is not None
+    ]
+
+
+def _is_query_turn(turn: dict) -> bool:
+    """A turn in which the model tried to ask something (validly or not)."""
+    if turn.get("action") == "answer":
+        return False
+    return any(
+        _is_valid(query) or query.get("reason") not in NON_ASKING_REASONS
+        for query in _queries(turn)
+    )
+
+
+def _known_after(turn: dict, previous: bool) -> bool:
+    """The recorded Known flag after ``turn``; falls back to the possible-values count,
+    then to the previous state when the record carries neither."""
+    known = turn.get("known")
+    if isinstance(known, bool):
+        return known
+    possible = turn.get("possible_target_values")
+    if isinstance(possible, list):
+        return len(possible) == 1
+    return previous
+
+
+def _final_answer_turn(turns: Sequence[dict]) -> dict | None:
+    for turn in reversed(turns):
+        if turn.get("action") == "answer":
+            return turn
+    return None
+
+
+def final_answer(turns: Sequence[dict]) -> Any:
+    """The parsed answer of the last turn whose action is ``"answer"`` (else ``None``)."""
+    turn = _final_answer_turn(turns)
+    return None if turn is None else turn.get("answer")
+
+
+def invalid_reason_counts(turns: Sequence[dict]) -> dict[str, int]:
+    """Counts of invalid query records by reason (only reasons that occur).
+
+    A turn whose action is ``"invalid"`` or ``"none"`` but that recorded no query at all
+    still cost a turn; it is counted once, as ``no_action`` for ``"none"`` and under
+    ``other`` for ``"invalid"`` (no reason was recorded).
+    """
+    counts: dict[str, int] = {}
+    for turn in turns:
+        queries = _queries(turn)
+        for query in queries:
+            if _is_valid(query):
+                continue
+            reason = query.get("reason")
+            key = reason if reason in INVALID_REASONS else "other"
+            counts[key] = counts.get(key, 0) + 1
+        if not queries and turn.get("action") in ("invalid", "none"):
+            key = "no_action" if turn.get("action") == "none" else "other"
+            counts[key] = counts.get(key, 0) + 1
+    return counts
+
+
+# ---------------------------------------------------------------------------
+# MSS comparisons
+
+
+def _mss_family(problem: dict) -> list[list[str]]:
+    family = problem.get("mss_family") or []
+    return [[str(name) for name in member] for member in family]
+
+
+def _coverage(mss: Sequence[str], asked: Iterable[str]) -> float | None:
+    if not mss:
+        return None
+    asked_set = set(asked)
+    return sum(1 for name in set(mss) if name in asked_set) / len(set(mss))
+
+
+def order_correctness(hits_in_order: Sequence[str], required_order: Sequence[str]) -> float | None:
+    """``1 - DL(Q*, Q) / max(|Q*|, |Q|)`` over element sequences (``None`` if both empty).
+
+    ``hits_in_order`` is Q*, already deduplicated; ``required_order`` is Q.
+    """
+    longest = max(len(hits_in_order), len(required_order))
+    if longest == 0:
+        return None
+    distance = DamerauLevenshtein.distance(list(hits_in_order), list(required_order))
+    return 1.0 - distance / longest
+
+
+def _dedupe(names: Iterable[str]) -> list[str]:
+    seen: set[str] = set()
+    ordered: list[str] = []
+    for name in names:
+        if name not in seen:
+            seen.add(name)
+            ordered.append(name)
+    return ordered
+
+
+# ---------------------------------------------------------------------------
+# public API
+
+
+def episode_metrics(
+    problem: dict,
+    turns: list[dict],
+    target_value: Any,
+    *,
+    initial_possible: list,
+    queryable_for_coverage: list | None = None,
+) -> dict[str, float | None]:
+    """Scalar metrics of one seek episode.
+
+    Args:
+      problem: the problem record (``mss_family`` with the canonical MSS first; optional
+        ``required_order`` for ordered domains).
+      turns: the recorded turn records, in order.
+      target_value: the hidden target value ``y`` of this task instance.
+      initial_possible: target values possible before the first turn (under ``A``).
+      queryable_for_coverage: the variables the model was allowed to ask in this
+        episode. When given, MSS family members that need a variable outside it are
+        skipped by ``best_mss_hits`` (the model could not have covered them); the
+        canonical MSS is always considered. ``None`` considers the whole family.
+
+    Returns:
+      A dict with exactly the keys of :data:`SCALAR_METRIC_NAMES`:
+
+      - ``accuracy``: 1.0 iff the last ``answer`` turn's answer equals ``target_value``
+        (see :func:`answers_match`); 0.0 when no answer was given.
+      - ``final_sufficiency``: the Known flag after the last turn that carried query
+        records (an oracle reply or refusal); with no such turn, whether the target was
+        Known initially (``len(initial_possible) == 1``).
+      - ``turn_to_sufficiency``: 1-based position of the first turn after which Known
+        holds; 0.0 if Known before any turn; ``None`` if never.
+      - ``total_turns``: number of turns whose action is not ``"answer"``.
+      - ``over_questioning``: 1.0 if a query turn (one with an asking attempt, valid or
+        not) came after Known already held (initially or after an earlier turn).
+      - ``first_turn_hit`` / ``second_turn_hit``: whether the first valid query is in
+        the canonical MSS; whether the second valid query is a canonical MSS variable
+        different from the first. ``None`` with fewer than 1 / 2 valid queries.
+      - ``query_correctness``: share of valid queries that are canonical MSS variables
+        (``None`` with no valid query).
+      - ``query_coverage``: share of canonical MSS variables validly queried (``None``
+        when the canonical MSS is empty).
+      - ``best_mss_hits``: the highest such coverage over the MSS family.
+      - ``order_correctness``: only when the problem has a ``required_order`` list,
+        else ``None``; see :func:`order_correctness`, with Q* the deduplicated
+        canonical-MSS hits in query order.
+      - ``invalid_<reason>`` for every reason of :data:`INVALID_REASONS`, plus
+        ``invalid_other`` and ``invalid_total`` (see :func:`invalid_reason_counts`).
+    """
+    metrics: dict[str, float | None] = {}
+
+    answer_turn = _final_answer_turn(turns)
+    metrics["accuracy"] = (
+        1.0
+        if answer_turn is not None and answers_match(answer_turn.get("answer"), target_value)
+        else 0.0
+    )
+
+    # sufficiency
+    initially_known = len(initial_possible) == 1
+    known = initially_known
+    final_known = initially_known
+    turn_to_sufficiency: float | None = 0.0 if initially_known else None
+    over_questioning = 0.0
+    for position, turn in enumerate(turns, start=1):
+        if known and _is_query_turn(turn):
+            over_questioning = 1.0
+        known = _known_after(turn, known)
+        if _queries(turn):
+            final_known = known
+        if known and turn_to_sufficiency is None:
+            turn_to_sufficiency = float(position)
+    metrics["final_sufficiency"] = 1.0 if final_known else 0.0
+    metrics["turn_to_sufficiency"] = turn_to_sufficiency
+    metrics["total_turns"] = float(sum(1 for turn in turns if turn.get("action") != "answer"))
+    metrics["over_questioning"] = over_questioning
+
+    # query quality against the canonical MSS
+    family = _mss_family(problem)
+    canonical = family[0] if family else []
+    canonical_set = set(canonical)
+    asked = valid_query_variables(turns)
+    metrics["first_turn_hit"] = (1.0 if asked[0] in canonical_set else 0.0) if asked else None
+    if len(asked) >= 2:
+        metrics["second_turn_hit"] = (
+            1.0 if asked[1] in canonical_set and asked[1] != asked[0] else 0.0
+        )
+    else:
+        metrics["second_turn_hit"] = None
+    metrics["query_correctness"] = (
+        sum(1 for name in asked if name in canonical_set) / len(asked) if asked else None
+    )
+    metrics["query_coverage"] = _coverage(canonical, asked)
+
+    allowed = None if queryable_for_coverage is None else {str(v) for v in queryable_for_coverage}
+    coverages = [
+        coverage
+        for index, member in enumerate(family)
+        if index == 0 or allowed is None or set(member) <= allowed
+        if (coverage := _coverage(member, asked)) is not None
+    ]
+    metrics["best_mss_hits"] = max(coverages) if coverages else None
+
+    required_order = problem.get("required_order")
+    if isinstance(required_order, list):
+        hits = _dedupe(name for name in asked if name in canonical_set)
+        metrics["order_correctness"] = order_correctness(hits, [str(v) for v in required_order])
+    else:
+        metrics["order_correctness"] = None
+
+    counts = invalid_reason_counts(turns)
+    for reason in INVALID_REASONS:
+        metrics[f"invalid_{reason}"] = float(counts.get(reason, 0))
+    metrics["invalid_other"] = float(counts.get("other", 0))
+    metrics["invalid_total"] = float(sum(counts.values()))
+    return metrics
+
+
+def uncertainty_curves(turns: list[dict], *, initial_possible: list) -> dict[str, list[float]]:
+    """Per-turn uncertainty about the target.
+
+    Returns ``{"uncertainty_curve": [...], "entropy_curve": [...]}``: the number of target
+    values still possible, first before any turn (``len(initial_possible)``) and then
+    after each turn (a turn record without ``possible_target_values`` repeats the
+    previous count), and ``log2`` of each count (uniform prior over the remaining values;
+    a count of 0, which only an infeasible record could give, has entropy 0).
+    """
+    counts = [len(initial_possible)]
+    for turn in turns:
+        possible = turn.get("possible_target_values")
+        counts.append(len(possible) if isinstance(possible, list) else counts[-1])
+    return {
+        "uncertainty_curve": [float(count) for count in counts],
+        "entropy_curve": [math.log2(count) if count > 0 else 0.0 for count in counts],
+    }

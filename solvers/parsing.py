@@ -1,0 +1,455 @@
+"""Turning one model turn into an action: ask some variables, or answer.
+
+Two reply formats are supported, both pure functions of the reply and the
+problem's vocabulary (no Inspect imports, so the reference models and the tests
+use exactly the same code as the seek loop):
+
+* plain text, the published format: ``Question: Is Alice kind?`` lines (one query
+  per line) or a single ``Answer: ...`` line; any other text is reasoning and is
+  ignored;
+* tool calls: ``ask(variable=...)`` and ``answer(value=...)``.
+
+Nothing a model writes can turn into a valid query unless it names exactly one
+attribute and nothing else; everything that is rejected carries a reason from
+:data:`INVALID_REASONS`, so scorers can count invalid queries by kind.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+
+__all__ = [
+    "INVALID_REASONS",
+    "ParsedQuery",
+    "ParsedTurn",
+    "parse_boolean_answer",
+    "parse_text_turn",
+    "parse_tool_calls",
+]
+
+INVALID_REASONS: tuple[str, ...] = (
+    "unknown",  # the name is not an attribute of the problem
+    "forbidden",  # a real attribute that may not be asked about
+    "observed",  # its value was already given in the problem
+    "target",  # asking for the target itself
+    "repeated",  # asked before, or twice in the same turn
+    "malformed",  # no single clean attribute name / answer cannot be read
+    "too_many",  # beyond the queries allowed per turn
+    "empty",  # the reply is empty or whitespace
+    "too_long",  # the reply (or a tool argument) is longer than allowed
+    "bad_arguments",  # tool arguments are not a dict or lack the expected string
+    "unknown_tool",  # a tool other than ask / answer was called
+    "early_answer",  # answer before k queries under force-ask (set by the seek loop)
+    "not_boolean",  # reserved for answers of the wrong kind (set by callers)
+    "no_action",  # neither a question nor an answer
+    "multiple_actions",  # questions and an answer (or several answers) in one turn
+)
+
+ASK = "ask"
+ANSWER = "answer"
+INVALID = "invalid"
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    """One attempted query.
+
+    ``variable`` is the problem's own spelling of the attribute whenever exactly
+    one known attribute could be read (even if the query is invalid for another
+    reason, e.g. ``forbidden``); it is ``None`` for unknown or malformed names.
+    """
+
+    raw: str
+    variable: str | None
+    valid: bool
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class ParsedTurn:
+    """The action a model turn amounts to.
+
+    ``kind`` is ``"ask"`` (``queries`` holds every attempted query, valid or not),
+    ``"answer"`` (``answer_value`` holds the parsed value) or ``"invalid"``
+    (``reason`` says why; nothing is asked and nothing is answered).
+    """
+
+    kind: str
+    queries: tuple[ParsedQuery, ...]
+    answer_value: object | None
+    answer_raw: str | None
+    reason: str | None
+
+    @property
+    def asked_variables(self) -> tuple[str, ...]:
+        """The variables of the valid queries, in order."""
+        return tuple(q.variable for q in self.queries if q.valid and q.variable is not None)
+
+
+def _invalid_turn(
+    reason: str,
+    queries: tuple[ParsedQuery, ...] = (),
+    answer_raw: str | None = None,
+) -> ParsedTurn:
+    return ParsedTurn(INVALID, queries, None, answer_raw, reason)
+
+
+# --------------------------------------------------------------------------- names
+
+
+@dataclass(frozen=True)
+class _Vocabulary:
+    entity: str  # lowercase
+    by_lower: dict[str, str]  # lowercase name -> the problem's spelling
+    askable: frozenset[str]
+    observed: frozenset[str]
+    target: str
+    asked: frozenset[str]
+    queries_per_turn: int
+
+
+def _lowered(names: Iterable[str]) -> frozenset[str]:
+    return frozenset(_collapse(n.lower()) for n in names if isinstance(n, str))
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _vocabulary(
+    *,
+    entity: str,
+    variables: Collection[str],
+    askable: Collection[str],
+    observed: Collection[str],
+    target: str,
+    asked: Collection[str],
+    queries_per_turn: int,
+) -> _Vocabulary:
+    by_lower: dict[str, str] = {}
+    for name in [*variables, *observed, target]:
+        if isinstance(name, str) and name.strip():
+            by_lower.setdefault(_collapse(name.lower()), name)
+    return _Vocabulary(
+        entity=_collapse(entity.lower()) if isinstance(entity, str) else "",
+        by_lower=by_lower,
+        askable=_lowered(askable),
+        observed=_lowered(observed),
+        target=_collapse(target.lower()),
+        asked=_lowered(asked),
+        queries_per_turn=max(1, int(queries_per_turn)),
+    )
+
+
+_DROPPED_CHARS = str.maketrans({c: None for c in "*`\"'\u201c\u201d\u00ab\u00bb"})
+_EDGE_UNDERSCORES = re.compile(r"(?<![a-z0-9])_+|_+(?![a-z0-9])")
+_EDGE_PUNCTUATION = " \t?.!,;:()[]{}<>"
+
+
+def _normalise(text: str) -> str:
+    """Lowercase, drop markdown emphasis and quotes, collapse whitespace."""
+    text = text.replace("\u2019", "'").replace("\u2018", "'").lower()
+    text = re.sub(r"\bisn't\b", "is not", text)
+    text = text.translate(_DROPPED_CHARS)
+    text = _EDGE_UNDERSCORES.sub(" ", text)
+    return _collapse(text)
+
+
+def _mentions(text: str, name: str) -> bool:
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+
+
+def _question_subject(fragment: str, entity: str) -> str:
+    """The part of a question that should be exactly one attribute name."""
+    subject = _normalise(fragment).strip(_EDGE_PUNCTUATION)
+    if entity:
+        ent = re.escape(entity)
+        subject = re.sub(rf"^(?:is\s+{ent}\s+|{ent}\s+is\s+|is\s+)", "", subject)
+        if re.fullmatch(rf"(?:is\s+)?{ent}", subject):
+            return ""  # only the person's name, no attribute
+    else:
+        subject = re.sub(r"^is\s+", "", subject)
+    subject = re.sub(r"\s+or\s+not$", "", subject.strip(_EDGE_PUNCTUATION))
+    return subject.strip(_EDGE_PUNCTUATION)
+
+
+def _resolve_name(fragment: str, vocab: _Vocabulary) -> tuple[str | None, str | None]:
+    """``(lowercase name, None)`` for one clean known name, else ``(None, reason)``."""
+    subject = _question_subject(fragment, vocab.entity)
+    if not subject:
+        return None, "malformed"
+    if subject in vocab.by_lower:
+        return subject, None
+    if any(_mentions(subject, name) for name in vocab.by_lower):
+        # A known name wrapped in other words, or several names at once.
+        return None, "malformed"
+    return None, "unknown"
+
+
+def _judge_queries(
+    attempts: list[tuple[str, str | None, str | None]], vocab: _Vocabulary
+) -> tuple[ParsedQuery, ...]:
+    """Apply the validity rules to ``(raw, lowercase name, failure)`` attempts."""
+    queries: list[ParsedQuery] = []
+    asked_now: set[str] = set()
+    for index, (raw, name, failure) in enumerate(attempts):
+        variable = vocab.by_lower.get(name) if name is not None else None
+        reason = failure
+        if index >= vocab.queries_per_turn:
+            reason = "too_many"
+        elif reason is None and name is not None:
+            if name == vocab.target:
+                reason = "target"
+            elif name in vocab.observed:
+                reason = "observed"
+            elif name not in vocab.askable:
+                reason = "forbidden"
+            elif name in vocab.asked or name in asked_now:
+                reason = "repeated"
+            else:
+                asked_now.add(name)
+        queries.append(ParsedQuery(raw, variable, reason is None, reason))
+    return tuple(queries)
+
+
+# -------------------------------------------------------------------------- answers
+
+
+def parse_boolean_answer(text: object, *, entity: str, target: str) -> bool | None:
+    """Read a yes/no answer about ``target``; ``None`` when it cannot be read.
+
+    Accepted: ``yes`` / ``no`` / ``true`` / ``false``; ``Alice is X`` /
+    ``Alice is not X`` / ``Alice isn't X`` (also without ``Alice is``); a
+    yes/no word followed by a statement that agrees with it (``No, Alice is not
+    X``). Only the first sentence is read. A statement about any attribute other
+    than the target, or one that contradicts its yes/no word, is unreadable.
+    """
+    if isinstance(text, bool):
+        return text
+    if not isinstance(text, str):
+        return None
+    sentence = re.split(r"[.!;\n]", _normalise(text), maxsplit=1)[0].strip(" ,:-")
+    sentence = re.sub(r"^(?:the\s+)?(?:final\s+)?answer\s+is\s*:?\s*", "", sentence)
+    polarity: bool | None = None
+    word = re.match(r"^(yes|no|true|false)\b[\s,:-]*", sentence)
+    if word:
+        polarity = word.group(1) in ("yes", "true")
+        sentence = sentence[word.end() :]
+    sentence = sentence.strip(_EDGE_PUNCTUATION + "-")
+    if not sentence:
+        return polarity
+    ent = re.escape(_collapse(entity.lower())) if isinstance(entity, str) else ""
+    subject = rf"(?:{ent}\s+)?" if ent else ""
+    statement = re.fullmatch(rf"{subject}(?:is\s+)?(not\s+)?(.+)", sentence)
+    if statement is None or statement.group(2).strip() != _collapse(target.lower()):
+        return None
+    value = statement.group(1) is None
+    if polarity is not None and polarity != value:
+        return None
+    return value
+
+
+# ----------------------------------------------------------------------- plain text
+
+_LINE_LEAD = " \t>#*_+-`"
+_MARKUP = " \t*_`"
+_NUMBERING = re.compile(r"\d{1,4}[.)]")
+_KEYWORD = re.compile(r"(?:final\s+)?(question|answer)(?:\s*\d{1,4})?", re.IGNORECASE)
+
+
+def _action_line(line: str) -> tuple[str, str] | None:
+    """``(keyword, content)`` for a ``Question:`` / ``Answer:`` line, else ``None``."""
+    rest = line.lstrip(_LINE_LEAD)
+    numbering = _NUMBERING.match(rest)
+    if numbering:
+        rest = rest[numbering.end() :].lstrip(_LINE_LEAD)
+    keyword = _KEYWORD.match(rest)
+    if keyword is None:
+        return None
+    rest = rest[keyword.end() :].lstrip(_MARKUP)
+    if not rest.startswith(":"):
+        return None
+    return keyword.group(1).lower(), rest[1:]
+
+
+def _raw_fragment(content: str) -> str:
+    return content.strip(_MARKUP)
+
+
+def parse_text_turn(
+    text: str,
+    *,
+    entity: str,
+    variables: Collection[str],
+    askable: Collection[str],
+    observed: Collection[str],
+    target: str,
+    asked: Collection[str],
+    queries_per_turn: int,
+    max_chars: int = 20000,
+) -> ParsedTurn:
+    """Parse a plain-text turn (``Question: ...`` lines or one ``Answer: ...``).
+
+    ``variables`` are the problem's attribute names, ``askable`` those that may be
+    asked now, ``observed`` those given in the problem, ``asked`` those asked in
+    earlier turns. Keywords are case-insensitive and may carry markdown emphasis,
+    list bullets or numbering; an ``Answer:`` line with nothing after it takes the
+    next non-empty line.
+    """
+    if not isinstance(text, str) or not text.strip():
+        return _invalid_turn("empty")
+    if len(text) > max_chars:
+        return _invalid_turn("too_long")
+    vocab = _vocabulary(
+        entity=entity,
+        variables=variables,
+        askable=askable,
+        observed=observed,
+        target=target,
+        asked=asked,
+        queries_per_turn=queries_per_turn,
+    )
+
+    lines = text.splitlines()
+    questions: list[str] = []
+    answers: list[str] = []
+    for index, line in enumerate(lines):
+        action = _action_line(line)
+        if action is None:
+            continue
+        keyword, content = action
+        if keyword == "question":
+            questions.append(_raw_fragment(content))
+            continue
+        content = _raw_fragment(content)
+        if not content:
+            following = next((later for later in lines[index + 1 :] if later.strip()), None)
+            if following is not None and _action_line(following) is None:
+                content = _raw_fragment(following)
+        answers.append(content)
+
+    if not questions and not answers:
+        return _invalid_turn("no_action")
+
+    attempts = [(raw, *_resolve_name(raw, vocab)) for raw in questions]
+    if answers and (questions or len(answers) > 1):
+        blocked = tuple(
+            ParsedQuery(raw, vocab.by_lower.get(name) if name else None, False, "multiple_actions")
+            for raw, name, _ in attempts
+        )
+        return _invalid_turn("multiple_actions", blocked, "\n".join(answers))
+
+    if answers:
+        return _answer_turn(answers[0], vocab, entity)
+    return ParsedTurn(ASK, _judge_queries(attempts, vocab), None, None, None)
+
+
+def _answer_turn(raw: str, vocab: _Vocabulary, entity: str) -> ParsedTurn:
+    value = parse_boolean_answer(raw, entity=entity, target=vocab.target)
+    if value is None:
+        return _invalid_turn("malformed", answer_raw=raw)
+    return ParsedTurn(ANSWER, (), value, raw, None)
+
+
+# ----------------------------------------------------------------------- tool calls
+
+
+def _call_arguments(arguments: object) -> dict | None:
+    if isinstance(arguments, dict):
+        return arguments
+    if isinstance(arguments, str):
+        try:
+            decoded = json.loads(arguments)
+        except (ValueError, RecursionError):
+            return None
+        return decoded if isinstance(decoded, dict) else None
+    return None
+
+
+def _describe_call(function: object, arguments: object) -> str:
+    try:
+        shown = json.dumps(arguments, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        shown = repr(arguments)
+    return f"{function}({shown})"
+
+
+def parse_tool_calls(
+    calls: list[tuple[str, object]],
+    *,
+    entity: str,
+    variables: Collection[str],
+    askable: Collection[str],
+    observed: Collection[str],
+    target: str,
+    asked: Collection[str],
+    queries_per_turn: int,
+    max_chars: int = 20000,
+) -> ParsedTurn:
+    """Parse a turn given as tool calls ``(function_name, arguments)``.
+
+    ``ask`` takes ``{"variable": name}``, ``answer`` takes ``{"value": text or
+    bool}``. Every call other than ``answer`` is recorded as a query, and only the
+    first ``queries_per_turn`` of them are processed. Arguments may arrive as a
+    JSON string; anything that does not decode to a dict is ``bad_arguments``.
+    """
+    vocab = _vocabulary(
+        entity=entity,
+        variables=variables,
+        askable=askable,
+        observed=observed,
+        target=target,
+        asked=asked,
+        queries_per_turn=queries_per_turn,
+    )
+    calls = list(calls or [])
+    if not calls:
+        return _invalid_turn("no_action")
+
+    attempts: list[tuple[str, str | None, str | None]] = []
+    answer_calls: list[tuple[str, object]] = []
+    for call in calls:
+        function, arguments = (
+            call if isinstance(call, tuple | list) and len(call) == 2 else (call, None)
+        )
+        name = function.strip().lower() if isinstance(function, str) else ""
+        raw = _describe_call(function, arguments)
+        if name == ANSWER:
+            answer_calls.append((raw, arguments))
+            continue
+        if name != ASK:
+            attempts.append((raw, None, "unknown_tool"))
+            continue
+        decoded = _call_arguments(arguments)
+        variable = decoded.get("variable") if decoded is not None else None
+        if not isinstance(variable, str):
+            attempts.append((raw, None, "bad_arguments"))
+        elif len(variable) > max_chars:
+            attempts.append((raw, None, "too_long"))
+        else:
+            attempts.append((raw, *_resolve_name(variable, vocab)))
+
+    if answer_calls and (attempts or len(answer_calls) > 1):
+        blocked = tuple(
+            ParsedQuery(raw, vocab.by_lower.get(name) if name else None, False, "multiple_actions")
+            for raw, name, _ in attempts
+        )
+        answer_raw = "\n".join(raw for raw, _ in answer_calls)
+        return _invalid_turn("multiple_actions", blocked, answer_raw)
+
+    if answer_calls:
+        raw, arguments = answer_calls[0]
+        decoded = _call_arguments(arguments)
+        value = decoded.get("value") if decoded is not None else None
+        if isinstance(value, bool):
+            return ParsedTurn(ANSWER, (), value, str(value).lower(), None)
+        if not isinstance(value, str):
+            return _invalid_turn("bad_arguments", answer_raw=raw)
+        if len(value) > max_chars:
+            return _invalid_turn("too_long")
+        return _answer_turn(value, vocab, entity)
+
+    return ParsedTurn(ASK, _judge_queries(attempts, vocab), None, None, None)

@@ -1,0 +1,44 @@
+"""Problem-level protocols: k-prediction (SPEC 3.2) and MSS identification (3.3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.model import ChatMessageUser
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import store
+
+from solvers import prompts
+
+PROTOCOLS = ("k_prediction", "mss_identification")
+
+
+@solver
+def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int = 4,
+                         forbid_alternatives: bool = True, seed: int = 0) -> Solver:
+    if protocol not in PROTOCOLS:
+        raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}; got {protocol!r}")
+    if not isinstance(max_size, int) or max_size < 1:
+        raise ValueError(f"max_size must be a positive integer; got {max_size!r}")
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        problem: dict[str, Any] = state.metadata["problem"]
+        entity = problem.get("entity", "Alice")
+        text = state.user_prompt.text
+        if protocol == "k_prediction":
+            prompt = prompts.K_PREDICTION.format(entity=entity, problem=text)
+        else:
+            rule = (prompts.SIZE_GIVEN.format(k=problem["k"]) if k_given
+                    else prompts.SIZE_FREE.format(max_size=max_size))
+            prompt = prompts.MSS_IDENTIFICATION.format(size_rule=rule, problem=text)
+        state.messages = [ChatMessageUser(content=prompt)]
+        st = store()
+        st.set("infoseek:protocol", protocol)
+        st.set("infoseek:problem", problem)
+        st.set("infoseek:turns", [])
+        st.set("infoseek:options", {"k_given": k_given, "max_size": max_size, "seed": seed,
+                                     "forbid_alternatives": forbid_alternatives,
+                                     "format": "text"})
+        return await generate(state)
+
+    return solve

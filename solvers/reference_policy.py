@@ -1,0 +1,148 @@
+"""Decisions of the reference models `infoseek/optimal` and `infoseek/random`.
+
+The provider in `solvers.reference_models` calls `decide` with what the solver wrote to
+the sample store: the protocol, the problem record, the turn records so far and the
+solver options. Nothing here reads the prompt or the hidden target value.
+
+* optimal: in the seek protocol asks the question that minimises the worst-case number
+  of further questions (exact minimax, `infoseek.policies`) and answers as soon as the
+  target is Known; states the exact k; names the canonical MSS.
+* random: asks a uniformly random valid, not-yet-asked variable each turn and answers
+  only when nothing is left to ask or the turn cap is reached (with the target when it
+  is Known, else a random still-possible value); picks k-predictions and variable sets
+  uniformly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import OrderedDict
+from typing import Any
+
+from infoseek.engine import Engine
+from infoseek.policies import MinimaxSearch
+from infoseek.records import askable_variables, engine_from_record
+
+K_CHOICES: tuple[Any, ...] = (0, 1, 2, 3, 4, "unsure")
+
+_CACHE: OrderedDict[tuple, tuple[Engine, MinimaxSearch]] = OrderedDict()
+_CACHE_SIZE = 32
+
+
+def _search_for(problem: dict[str, Any], candidates: list[str]) -> tuple[Engine, MinimaxSearch]:
+    key = (problem.get("id"), problem.get("provenance", {}).get("version"), tuple(candidates),
+           len(problem.get("engine", {}).get("clauses", ())))
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    engine = engine_from_record(problem)
+    entry = (engine, MinimaxSearch(engine, candidates))
+    _CACHE[key] = entry
+    if len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return entry
+
+
+def episode_state(turns: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str]]:
+    """(answers received, variables validly asked) from the turn records."""
+    answers: dict[str, Any] = {}
+    asked: list[str] = []
+    for turn in turns:
+        for query in turn.get("queries", []):
+            if query.get("valid") and query.get("variable"):
+                asked.append(query["variable"])
+                if query.get("value") is not None and query.get("value") != "unsure":
+                    answers[query["variable"]] = query["value"]
+    return answers, asked
+
+
+def _rng(model_name: str, problem: dict[str, Any], turns: list, options: dict) -> random.Random:
+    return random.Random(
+        f"{model_name}:{options.get('seed', 0)}:{problem.get('id')}:"
+        f"{options.get('target_index', 0)}:{len(turns)}"
+    )
+
+
+def decide(
+    model_name: str,
+    protocol: str,
+    problem: dict[str, Any],
+    turns: list[dict[str, Any]],
+    options: dict[str, Any],
+) -> dict[str, Any]:
+    if model_name not in ("optimal", "random"):
+        raise ValueError(f"unknown reference model {model_name!r}")
+    rng = _rng(model_name, problem, turns, options)
+    if protocol == "k_prediction":
+        value = problem["k"] if model_name == "optimal" else rng.choice(K_CHOICES)
+        return {"kind": "text", "text": f"Answer: {_k_text(value)}"}
+    if protocol == "mss_identification":
+        return {"kind": "text", "text": "Answer: " + ", ".join(_mss_pick(model_name, problem,
+                                                                           options, rng))}
+    if protocol != "seek":
+        raise ValueError(f"unknown protocol {protocol!r}")
+    return _seek_decision(model_name, problem, turns, options, rng)
+
+
+def _k_text(value: Any) -> str:
+    if value == 0:
+        return "not ambiguous"
+    if value == "unsure":
+        return "ambiguous but not sure how many"
+    return str(value)
+
+
+def _mss_pick(model_name: str, problem: dict[str, Any], options: dict[str, Any],
+              rng: random.Random) -> list[str]:
+    forbid = options.get("forbid_alternatives", True)
+    if model_name == "optimal":
+        return list(problem["mss_family"][0])
+    pool = askable_variables(problem, forbid)
+    if options.get("k_given"):
+        size = problem["k"]
+    else:
+        size = rng.randint(1, int(options.get("max_size", 4)))
+    return sorted(rng.sample(pool, min(size, len(pool))))
+
+
+def _seek_decision(model_name: str, problem: dict[str, Any], turns: list[dict[str, Any]],
+                   options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    forbid = options.get("forbid_alternatives", True)
+    candidates = askable_variables(problem, forbid)
+    engine, search = _search_for(problem, candidates)
+    answers, asked = episode_state(turns)
+    remaining = [v for v in candidates if v not in asked]
+    possible = [v for v in problem.get("target_values", [False, True])
+                if v in engine.target_values(answers)]
+    if not possible:  # cannot happen with a consistent oracle; answer something valid
+        possible = list(problem.get("target_values", [False, True]))
+    max_turns = int(options.get("max_turns", 10))
+    per_turn = max(1, int(options.get("queries_per_turn", 1)))
+    at_cap = options.get("final_turn", False) or len(turns) >= max_turns
+    must_ask = options.get("force_ask", False) and len(asked) < problem.get("k", 0)
+    known = len(possible) == 1
+
+    if model_name == "optimal":
+        if (known and not must_ask) or at_cap or not remaining:
+            return {"kind": "answer", "value": possible[0] if known else rng.choice(possible)}
+        picks: list[str] = []
+        state = dict(answers)
+        for _ in range(per_turn):
+            choice, _depth = search.best(state, len(remaining))
+            if choice is None:
+                # Known already (force-ask) or no strategy: ask any remaining variable.
+                choice = next((v for v in remaining if v not in picks), None)
+            if choice is None:
+                break
+            picks.append(choice)
+            # Batched questions are answered together; plan against the worst reply.
+            values = sorted(engine.variable_values(choice, state), key=str)
+            state[choice] = values[0] if values else None
+            if state[choice] is None or len(engine.target_values(state)) <= 1:
+                break
+        return {"kind": "ask", "variables": picks}
+
+    if at_cap or not remaining:
+        return {"kind": "answer", "value": possible[0] if known else rng.choice(possible)}
+    picks = rng.sample(remaining, min(per_turn, len(remaining)))
+    return {"kind": "ask", "variables": picks}

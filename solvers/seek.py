@@ -1,0 +1,255 @@
+"""The multi-turn seek loop (SPEC 3.1), in the tool format and the plain-text format.
+
+Each sample's metadata carries the problem record and the hidden target value. The
+loop builds the engine and the oracle, then alternates model turns and oracle replies.
+Before every generate call it writes the episode to the sample store, so a message or
+token limit that aborts the loop loses nothing, and so the reference models can read
+the problem without parsing the prompt.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageTool,
+    ChatMessageUser,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import ToolFunction, tool
+from inspect_ai.util import store
+
+from infoseek.engine import ordered_values
+from infoseek.records import askable_variables, engine_from_record
+from oracles import ORACLE_POLICIES, UNSURE, Oracle, refusal_text
+from solvers import prompts
+from solvers.parsing import ParsedTurn, parse_text_turn, parse_tool_calls
+
+STORE_PROTOCOL = "infoseek:protocol"
+STORE_PROBLEM = "infoseek:problem"
+STORE_TURNS = "infoseek:turns"
+STORE_OPTIONS = "infoseek:options"
+STORE_INITIAL = "infoseek:initial_possible"
+STORE_FINAL = "infoseek:final"
+
+FORMATS = ("tool", "text")
+_ACTION_LINE = re.compile(r"^\W*(question|answer|final answer)\b", re.IGNORECASE)
+
+
+@tool
+def ask():
+    async def execute(variable: str) -> str:
+        """Ask the examiner for the value of one attribute that is not given.
+
+        Args:
+            variable: The exact name of the attribute to ask about.
+        """
+        return "handled by the infoseek seek loop"
+
+    return execute
+
+
+@tool
+def answer():
+    async def execute(value: str) -> str:
+        """Give your final answer and end the episode.
+
+        Args:
+            value: "yes" if the goal attribute holds, "no" if it does not.
+        """
+        return "handled by the infoseek seek loop"
+
+    return execute
+
+
+def seek_options(
+    *, fmt: str = "tool", max_turns: int = 10, queries_per_turn: int = 1, budget: bool = False,
+    force_ask: bool = False, forbid_alternatives: bool = True, carry_reasoning: bool = False,
+    oracle: str = "adversarial", seed: int = 0,
+) -> dict[str, Any]:
+    """Validated solver options (raises ValueError naming the bad option)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    if oracle not in ORACLE_POLICIES:
+        raise ValueError(f"oracle must be one of {', '.join(ORACLE_POLICIES)}; got {oracle!r}")
+    for name, value, low in (("max_turns", max_turns, 1), ("queries_per_turn", queries_per_turn, 1)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}; got {value!r}")
+    return {
+        "format": fmt, "max_turns": max_turns, "queries_per_turn": queries_per_turn,
+        "budget": bool(budget), "force_ask": bool(force_ask),
+        "forbid_alternatives": bool(forbid_alternatives),
+        "carry_reasoning": bool(carry_reasoning), "oracle": oracle, "seed": seed,
+    }
+
+
+def reply_text(entity: str, variable: str, value: Any) -> str:
+    if value == UNSURE:
+        return f"I am not sure whether {entity} is {variable}."
+    if value is True:
+        return f"Yes, {entity} is {variable}."
+    if value is False:
+        return f"No, {entity} is not {variable}."
+    return f"{variable} = {value}"
+
+
+def _action_only(text: str) -> str:
+    lines = [line for line in text.splitlines() if _ACTION_LINE.match(line)]
+    return "\n".join(lines)
+
+
+@solver
+def seek_solver(**options: Any) -> Solver:
+    """The seek loop; keyword options as in `seek_options`."""
+    opts = seek_options(**options)
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        problem: dict[str, Any] = state.metadata["problem"]
+        target_value = state.metadata["target_value"]
+        sample_opts = {**opts, "target_index": state.metadata.get("target_index", 0)}
+        engine = engine_from_record(problem)
+        oracle = Oracle(engine, target_value, policy=opts["oracle"],
+                        seed=hash_seed(opts["seed"], problem["id"], target_value))
+        entity = problem.get("entity", "Alice")
+        target = problem["target"]
+        askable = askable_variables(problem, opts["forbid_alternatives"])
+        domain = engine.domain(target)
+        initial = ordered_values(engine.target_values(), domain)
+        k = int(problem.get("k", 0))
+        fmt = opts["format"]
+
+        st = store()
+        turns: list[dict[str, Any]] = []
+        st.set(STORE_PROTOCOL, "seek")
+        st.set(STORE_PROBLEM, problem)
+        st.set(STORE_OPTIONS, sample_opts)
+        st.set(STORE_INITIAL, initial)
+        st.set(STORE_TURNS, [])
+
+        system = prompts.seek_system_prompt(
+            entity=entity, target=target, fmt=fmt, per_turn=opts["queries_per_turn"],
+            max_turns=opts["max_turns"], budget=opts["budget"],
+            force_ask_k=k if opts["force_ask"] else None,
+        )
+        state.messages.insert(0, ChatMessageSystem(content=system))
+        if fmt == "tool":
+            state.tools = [ask(), answer()]
+            state.tool_choice = "auto"
+        asked: list[str] = []
+
+        def parse(message: ChatMessageAssistant) -> ParsedTurn:
+            common = dict(
+                entity=entity, variables=problem["variables"], askable=askable,
+                observed=list(problem["observed"]), target=target, asked=asked,
+                queries_per_turn=opts["queries_per_turn"],
+            )
+            if fmt == "tool":
+                calls = [(c.function, None if c.parse_error else c.arguments)
+                         for c in (message.tool_calls or [])]
+                return parse_tool_calls(calls, **common)
+            return parse_text_turn(message.text or "", **common)
+
+        for turn_no in range(1, opts["max_turns"] + 2):
+            final_turn = turn_no > opts["max_turns"]
+            if final_turn:
+                state.messages.append(ChatMessageUser(content=prompts.FINAL_TURN))
+                if fmt == "tool":
+                    state.tool_choice = ToolFunction(name="answer")
+            st.set(STORE_OPTIONS, {**sample_opts, "final_turn": final_turn})
+            st.set(STORE_TURNS, [dict(t) for t in turns])
+            state = await generate(state, tool_calls="none")
+            message = state.output.message
+            parsed = parse(message)
+            record: dict[str, Any] = {
+                "turn": turn_no, "action": parsed.kind, "queries": [], "answer": None,
+                "answer_raw": parsed.answer_raw, "reason": parsed.reason,
+                "final_turn": final_turn,
+            }
+            replies: list[str] = []
+            if parsed.kind == "answer":
+                valid_asked = len(asked)
+                if opts["force_ask"] and valid_asked < k and not final_turn:
+                    record["action"] = "invalid"
+                    record["reason"] = "early_answer"
+                    replies.append(prompts.EARLY_ANSWER.format(k=k, asked=valid_asked))
+                else:
+                    record["answer"] = parsed.answer_value
+            elif parsed.kind == "ask":
+                for query in parsed.queries:
+                    entry = {"raw": query.raw, "variable": query.variable,
+                             "valid": query.valid, "reason": query.reason,
+                             "value": None, "reply": None}
+                    if query.valid and query.variable and not final_turn:
+                        value = oracle.reply(query.variable)
+                        asked.append(query.variable)
+                        entry["value"] = value
+                        entry["reply"] = reply_text(entity, query.variable, value)
+                    elif query.valid and final_turn:
+                        entry["valid"] = False
+                        entry["reason"] = "too_many"
+                        entry["reply"] = refusal_text("too_many", query.variable)
+                    else:
+                        entry["reply"] = refusal_text(query.reason or "malformed",
+                                                      query.variable)
+                    record["queries"].append(entry)
+                    replies.append(entry["reply"])
+            else:
+                for query in parsed.queries:
+                    record["queries"].append({"raw": query.raw, "variable": query.variable,
+                                              "valid": False, "reason": query.reason,
+                                              "value": None, "reply": None})
+                reminder = prompts.REMINDER_TOOL if fmt == "tool" else prompts.REMINDER_TEXT
+                replies.append(reminder.format(reason=parsed.reason, entity=entity))
+            possible = oracle.possible_target_values()
+            record["possible_target_values"] = possible
+            record["known"] = len(possible) == 1
+            turns.append(record)
+            st.set(STORE_TURNS, [dict(t) for t in turns])
+            _tidy_history(state, message, fmt, opts["carry_reasoning"])
+            if record["answer"] is not None or (parsed.kind == "answer" and
+                                                record["action"] == "answer"):
+                st.set(STORE_FINAL, {"answer": record["answer"], "turn": turn_no})
+                break
+            if final_turn:
+                break
+            _append_replies(state, message, fmt, replies)
+        return state
+
+    return solve
+
+
+def hash_seed(seed: int, problem_id: str, target_value: Any) -> str:
+    return f"{seed}:{problem_id}:{target_value!r}"
+
+
+def _tidy_history(state: TaskState, message: ChatMessageAssistant, fmt: str, carry: bool) -> None:
+    """Drop the model's reasoning from the history unless it is carried forward."""
+    if carry or not state.messages or state.messages[-1] is not message:
+        return
+    if fmt == "tool":
+        state.messages[-1] = ChatMessageAssistant(
+            content="", tool_calls=message.tool_calls, model=message.model
+        )
+    else:
+        state.messages[-1] = ChatMessageAssistant(
+            content=_action_only(message.text or "") or "(no action)", model=message.model
+        )
+
+
+def _append_replies(state: TaskState, message: ChatMessageAssistant, fmt: str,
+                    replies: list[str]) -> None:
+    calls = message.tool_calls or []
+    if fmt == "tool" and calls:
+        # Every tool call needs a tool message; replies line up with the parsed queries.
+        for i, call in enumerate(calls):
+            text = replies[i] if i < len(replies) else (replies[-1] if replies else "")
+            state.messages.append(
+                ChatMessageTool(content=text, tool_call_id=call.id, function=call.function)
+            )
+        if len(replies) > len(calls):
+            state.messages.append(ChatMessageUser(content="\n".join(replies[len(calls):])))
+    else:
+        state.messages.append(ChatMessageUser(content="\n".join(replies)))

@@ -1,0 +1,60 @@
+"""The plain-text interaction format: turning a reference decision into text lines.
+
+Models without tools act through lines of text, one action per line:
+
+    Question: Is Alice kind?
+    Answer: Alice is not kind.
+
+`render_text_action` writes such lines for a decision made by a reference policy
+(`solvers.reference_policy.decide`), so the reference models speak exactly the
+format the text-mode solver parses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+DEFAULT_ENTITY = "Alice"
+
+
+def render_text_action(decision: dict[str, Any], problem: dict[str, Any]) -> str:
+    """Render a reference decision as the text a model would write.
+
+    Args:
+        decision: `{"kind": "ask", "variables": [...]}`, `{"kind": "answer", "value": v}`
+            or `{"kind": "text", "text": "..."}`.
+        problem: the problem record; `entity` (default "Alice") and `target` are read.
+
+    Returns:
+        One `Question: Is <entity> <var>?` line per asked variable; for an answer on a
+        boolean target `Answer: <entity> is <target>.` or `Answer: <entity> is not
+        <target>.`; for any other answer value `Answer: <value>`; free text unchanged.
+    """
+    kind = decision.get("kind")
+    entity = problem.get("entity") or DEFAULT_ENTITY
+
+    if kind == "ask":
+        variables = decision.get("variables")
+        if not isinstance(variables, list | tuple) or not variables:
+            raise ValueError(f"an 'ask' decision needs a non-empty variable list: {decision!r}")
+        return "\n".join(f"Question: Is {entity} {variable}?" for variable in variables)
+
+    if kind == "answer":
+        if "value" not in decision:
+            raise ValueError(f"an 'answer' decision needs a value: {decision!r}")
+        value = decision["value"]
+        if isinstance(value, bool):
+            target = problem.get("target")
+            if not target:
+                raise ValueError("a boolean answer needs problem['target'] to name the target")
+            negation = "" if value else "not "
+            return f"Answer: {entity} is {negation}{target}."
+        return f"Answer: {value}"
+
+    if kind == "text":
+        text = decision.get("text")
+        if not isinstance(text, str):
+            raise ValueError(f"a 'text' decision needs a string text: {decision!r}")
+        return text
+
+    raise ValueError(f"unknown decision kind {kind!r}; expected 'ask', 'answer' or 'text'")

@@ -1,0 +1,346 @@
+"""End-to-end tests of the Inspect scorers: a real offline ``inspect_ai.eval`` on tiny
+in-test tasks with ``mockllm/model``, checking metric names and values in the log."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from inspect_ai import Task, eval
+from inspect_ai.dataset import Sample
+from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.solver import Generate, TaskState, solver
+
+from scorers.inspect_scorers import (
+    k_prediction_scorer,
+    mss_identification_scorer,
+    seek_scorer,
+)
+
+BOTH = [False, True]
+
+
+def _usage() -> ModelUsage:
+    return ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+
+
+def mock_model(replies: dict[str, str] | None = None):
+    """``mockllm/model`` answering each sample by its input text (order-independent)."""
+    replies = replies or {}
+
+    def respond(messages, tools, tool_choice, config) -> ModelOutput:
+        prompt = messages[-1].text
+        output = ModelOutput.from_content("mockllm/model", replies.get(prompt, "Done."))
+        output.usage = _usage()
+        return output
+
+    return get_model("mockllm/model", custom_outputs=respond)
+
+
+def run(task: Task, model, tmp_path) -> EvalLog:
+    [log] = eval(task, model=model, display="none", log_dir=str(tmp_path))
+    assert log.status == "success", log.error
+    return log
+
+
+def metric_values(log: EvalLog) -> dict[str, float]:
+    assert log.results is not None
+    assert len(log.results.scores) == 1
+    return {name: m.value for name, m in log.results.scores[0].metrics.items()}
+
+
+# ---------------------------------------------------------------------------
+# seek protocol
+
+
+def _query(variable, valid=True, reason=None):
+    return {
+        "raw": variable,
+        "variable": variable,
+        "valid": valid,
+        "reason": reason,
+        "value": True if valid else None,
+        "reply": "...",
+    }
+
+
+def _turn(number, action, queries=(), possible=BOTH, answer=None):
+    return {
+        "turn": number,
+        "action": action,
+        "queries": list(queries),
+        "answer": answer,
+        "answer_raw": None if answer is None else f"Answer: {answer}",
+        "possible_target_values": list(possible),
+        "known": len(possible) == 1,
+    }
+
+
+PROBLEM_K1 = {
+    "id": "p1",
+    "target_values": BOTH,
+    "queryable": ["a", "b"],
+    "k": 1,
+    "mss_family": [["a"]],
+}
+PROBLEM_K2 = {
+    "id": "p2",
+    "target_values": BOTH,
+    "queryable": ["a", "b", "c", "d"],
+    "k": 2,
+    "mss_family": [["a", "b"]],
+}
+
+SEEK_SAMPLES = [
+    # k=1: one right question, right answer
+    Sample(
+        id="s1",
+        input="s1",
+        target="true",
+        metadata={
+            "k": 1,
+            "target_value": True,
+            "problem": PROBLEM_K1,
+            "store_problem": True,
+            "fixture_turns": [
+                _turn(1, "ask", [_query("a")], possible=[True]),
+                _turn(2, "answer", possible=[True], answer=True),
+            ],
+        },
+    ),
+    # k=2: the canonical MSS, sufficient after turn 2, right answer
+    Sample(
+        id="s2",
+        input="s2",
+        target="false",
+        metadata={
+            "k": 2,
+            "target_value": False,
+            "problem": PROBLEM_K2,
+            "store_problem": True,
+            "fixture_turns": [
+                _turn(1, "ask", [_query("a")]),
+                _turn(2, "ask", [_query("b")], possible=[False]),
+                _turn(3, "answer", possible=[False], answer=False),
+            ],
+        },
+    ),
+    # k=2: an unknown name, a distractor, then a wrong guess; problem only in metadata
+    Sample(
+        id="s3",
+        input="s3",
+        target="true",
+        metadata={
+            "k": 2,
+            "target_value": True,
+            "problem": PROBLEM_K2,
+            "store_problem": False,
+            "fixture_turns": [
+                _turn(1, "invalid", [_query("zzz", valid=False, reason="unknown")]),
+                _turn(2, "ask", [_query("d")]),
+                _turn(3, "answer", answer=False),
+            ],
+        },
+    ),
+]
+
+
+@solver
+def replay_turns():
+    """Writes the sample's hand-made turn records to the store, as the seek loop would."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        state = await generate(state)
+        if state.metadata["store_problem"]:
+            state.store.set("infoseek:problem", state.metadata["problem"])
+        state.store.set("infoseek:initial_possible", list(BOTH))
+        state.store.set("infoseek:turns", state.metadata["fixture_turns"])
+        return state
+
+    return solve
+
+
+@pytest.fixture(scope="module")
+def seek_log(tmp_path_factory) -> EvalLog:
+    task = Task(dataset=SEEK_SAMPLES, solver=replay_turns(), scorer=seek_scorer())
+    return run(task, mock_model(), tmp_path_factory.mktemp("seek"))
+
+
+def test_seek_metric_names_and_values(seek_log):
+    metrics = metric_values(seek_log)
+    assert seek_log.results.scores[0].name == "seek_scorer"
+
+    expected = {
+        "accuracy": 2 / 3,
+        "accuracy_k1": 1.0,
+        "accuracy_k2": 0.5,
+        "final_sufficiency": 2 / 3,
+        "final_sufficiency_k1": 1.0,
+        "final_sufficiency_k2": 0.5,
+        # s3 never became sufficient: excluded, not counted as zero
+        "turn_to_sufficiency": 1.5,
+        "turn_to_sufficiency_k1": 1.0,
+        "turn_to_sufficiency_k2": 2.0,
+        "total_turns": 5 / 3,
+        "total_turns_k1": 1.0,
+        "total_turns_k2": 2.0,
+        "over_questioning": 0.0,
+        "first_turn_hit": 2 / 3,
+        "first_turn_hit_k1": 1.0,
+        "first_turn_hit_k2": 0.5,
+        # only s2 made two valid queries
+        "second_turn_hit": 1.0,
+        "second_turn_hit_k2": 1.0,
+        "query_correctness": 2 / 3,
+        "query_correctness_k2": 0.5,
+        "query_coverage": 2 / 3,
+        "query_coverage_k1": 1.0,
+        "query_coverage_k2": 0.5,
+        "best_mss_hits": 2 / 3,
+        "invalid_unknown": 1 / 3,
+        "invalid_unknown_k1": 0.0,
+        "invalid_unknown_k2": 0.5,
+        "invalid_total": 1 / 3,
+        "invalid_total_k2": 0.5,
+        "invalid_repeated": 0.0,
+        "accuracy_stderr": 1 / 3,
+        "accuracy_k2_stderr": 0.5,
+        "accuracy_k1_stderr": 0.0,
+    }
+    for name, value in expected.items():
+        assert name in metrics, name
+        assert metrics[name] == pytest.approx(value), name
+
+    # not applicable anywhere (no required order) or nowhere defined for k=1
+    assert "order_correctness" not in metrics
+    assert "order_correctness_k1" not in metrics
+    assert "second_turn_hit_k1" not in metrics
+    # no stray prefixes from the metric or scorer names
+    assert not any("/" in name or "mean_by_group" in name for name in metrics)
+
+
+def test_seek_sample_scores(seek_log):
+    scores = {sample.id: sample.scores["seek_scorer"] for sample in seek_log.samples}
+    s1, s3 = scores["s1"], scores["s3"]
+    assert s1.answer == "true"
+    assert s1.value["accuracy"] == 1.0
+    assert s1.metadata["uncertainty_curve"] == [2.0, 1.0, 1.0]
+    assert s1.metadata["entropy_curve"] == [1.0, 0.0, 0.0]
+    assert s1.metadata["invalid_reasons"] == {}
+    assert s3.answer == "false"
+    assert math.isnan(s3.value["turn_to_sufficiency"])
+    assert s3.metadata["invalid_reasons"] == {"unknown": 1}
+    assert "not sufficient" in s3.explanation
+
+
+def test_seek_log_round_trip(seek_log):
+    again = read_eval_log(seek_log.location)
+    assert metric_values(again) == pytest.approx(metric_values(seek_log))
+
+
+# ---------------------------------------------------------------------------
+# problem-level protocols
+
+
+def _problem(k, family):
+    return {
+        "id": f"q{k}",
+        "k": k,
+        "variables": ["a", "b", "c", "d", "y"],
+        "queryable": ["a", "b", "c", "d"],
+        "mss_family": family,
+    }
+
+
+def test_k_prediction_metrics_in_log(tmp_path):
+    samples = [
+        Sample(id="k1", input="k1", metadata={"k": 1, "problem": _problem(1, [["a"]])}),
+        Sample(id="k2a", input="k2a", metadata={"k": 2, "problem": _problem(2, [["a", "b"]])}),
+        # k only inside the problem record
+        Sample(id="k2b", input="k2b", metadata={"problem": _problem(2, [["a", "b"]])}),
+    ]
+    replies = {
+        "k1": "The rules need one fact.\nAnswer: 1",
+        "k2a": "Answer: 1",
+        "k2b": "Answer: ambiguous but not sure how many",
+    }
+    task = Task(dataset=samples, scorer=k_prediction_scorer())
+    log = run(task, mock_model(replies), tmp_path)
+    metrics = metric_values(log)
+    expected = {
+        "accuracy": 1 / 3,
+        "accuracy_k1": 1.0,
+        "accuracy_k2": 0.0,
+        "under": 1 / 3,
+        "under_k1": 0.0,
+        "under_k2": 0.5,
+        "over": 0.0,
+        "unsure": 1 / 3,
+        "unsure_k2": 0.5,
+        "invalid": 0.0,
+        "invalid_k2": 0.0,
+        "under_k2_stderr": 0.5,
+    }
+    for name, value in expected.items():
+        assert metrics[name] == pytest.approx(value), name
+    answers = {sample.id: sample.scores["k_prediction_scorer"].answer for sample in log.samples}
+    assert answers == {"k1": "1", "k2a": "1", "k2b": "unsure"}
+
+
+def test_mss_identification_metrics_in_log(tmp_path):
+    family = [["a", "b"], ["a", "c"]]
+    samples = [
+        Sample(id="m1", input="m1", metadata={"k": 1, "problem": _problem(1, [["a"]])}),
+        # the alternative MSS counts only when alternatives are allowed
+        Sample(
+            id="m2",
+            input="m2",
+            metadata={"k": 2, "problem": _problem(2, family), "forbid_alternatives": False},
+        ),
+        Sample(id="m3", input="m3", metadata={"k": 2, "problem": _problem(2, family)}),
+    ]
+    replies = {
+        "m1": "I think a matters.",  # no Answer line
+        "m2": "Answer: A, c",
+        "m3": "Answer: a, c, wings",
+    }
+    task = Task(dataset=samples, scorer=mss_identification_scorer())
+    log = run(task, mock_model(replies), tmp_path)
+    metrics = metric_values(log)
+    expected = {
+        "exact": 1 / 3,
+        "exact_k1": 0.0,
+        "exact_k2": 0.5,
+        "jaccard": (0 + 1 + 1 / 3) / 3,
+        "jaccard_k2": (1 + 1 / 3) / 2,
+        "recall": 0.5,
+        "recall_k2": 0.75,
+        "invalid": 1 / 3,
+        "invalid_k1": 1.0,
+        "invalid_k2": 0.0,
+        "unknown_names": 1 / 3,
+        "unknown_names_k2": 0.5,
+        "predicted_size": 4 / 3,
+    }
+    for name, value in expected.items():
+        assert metrics[name] == pytest.approx(value), name
+    scores = {sample.id: sample.scores["mss_identification_scorer"] for sample in log.samples}
+    assert scores["m2"].answer == "a, c"
+    assert scores["m2"].metadata == {"canonical_only": False}
+    assert scores["m3"].metadata == {"canonical_only": True}
+    assert scores["m1"].answer is None
+
+
+def test_mss_identification_explicit_canonical_only(tmp_path):
+    family = [["a", "b"], ["a", "c"]]
+    samples = [
+        Sample(
+            id="m",
+            input="m",
+            metadata={"k": 2, "problem": _problem(2, family), "forbid_alternatives": False},
+        )
+    ]
+    task = Task(dataset=samples, scorer=mss_identification_scorer(canonical_only=True))
+    log = run(task, mock_model({"m": "Answer: a, c"}), tmp_path)
+    assert metric_values(log)["exact"] == 0.0

@@ -1,0 +1,178 @@
+"""Unit tests of the problem-level metrics and their answer parsers."""
+
+from __future__ import annotations
+
+import pytest
+
+from scorers.problem_metrics import (
+    UNSURE,
+    best_family_match,
+    final_answer_body,
+    k_prediction_metrics,
+    mss_identification_metrics,
+    parse_k_prediction,
+    parse_variable_list,
+)
+
+# ---------------------------------------------------------------------------
+# k prediction
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Let me think.\nAnswer: 2", 2),
+        ("Answer: 1\nreconsidering...\nAnswer: 3", 3),
+        ("**Answer:** 4", 4),
+        ("answer: 2.", 2),
+        ("Answer: two", 2),
+        ("Answer: not ambiguous", 0),
+        ("Answer: Not ambiguous.", 0),
+        ("Answer: 0", 0),
+        ("Answer: ambiguous but not sure how many", UNSURE),
+        ("Answer: ambiguous but not sure", UNSURE),
+        ("Answer: 2 variables", 2),
+        ("The answer is probably 2", None),
+        ("Answer: many", None),
+        ("Answer:", None),
+        ("", None),
+        (None, None),
+    ],
+)
+def test_parse_k_prediction(text, expected):
+    assert parse_k_prediction(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("predicted", "k", "expected"),
+    [
+        (2, 2, {"accuracy": 1.0, "under": 0.0, "over": 0.0, "unsure": 0.0, "invalid": 0.0}),
+        (1, 2, {"accuracy": 0.0, "under": 1.0, "over": 0.0, "unsure": 0.0, "invalid": 0.0}),
+        (0, 2, {"accuracy": 0.0, "under": 1.0, "over": 0.0, "unsure": 0.0, "invalid": 0.0}),
+        (4, 2, {"accuracy": 0.0, "under": 0.0, "over": 1.0, "unsure": 0.0, "invalid": 0.0}),
+        (0, 0, {"accuracy": 1.0, "under": 0.0, "over": 0.0, "unsure": 0.0, "invalid": 0.0}),
+        (UNSURE, 2, {"accuracy": 0.0, "under": 0.0, "over": 0.0, "unsure": 1.0, "invalid": 0.0}),
+        (None, 2, {"accuracy": 0.0, "under": 0.0, "over": 0.0, "unsure": 0.0, "invalid": 1.0}),
+        (-1, 2, {"accuracy": 0.0, "under": 0.0, "over": 0.0, "unsure": 0.0, "invalid": 1.0}),
+        ("3", 3, {"accuracy": 0.0, "under": 0.0, "over": 0.0, "unsure": 0.0, "invalid": 1.0}),
+        (True, 1, {"accuracy": 0.0, "under": 0.0, "over": 0.0, "unsure": 0.0, "invalid": 1.0}),
+    ],
+)
+def test_k_prediction_metrics(predicted, k, expected):
+    assert k_prediction_metrics(predicted, k) == expected
+
+
+def test_final_answer_body():
+    assert final_answer_body("x\nFinal Answer: a, b\n") == "a, b"
+    assert final_answer_body("no marker here") is None
+
+
+# ---------------------------------------------------------------------------
+# variable lists
+
+VARIABLES = ["kind", "hurt", "Blue_Eyed", "B", "b"]
+
+
+def test_parse_variable_list_case_insensitive_and_unknowns():
+    text = "I would ask about these.\nAnswer: Kind, HURT, green, blue eyed"
+    assert parse_variable_list(text, VARIABLES) == (["kind", "hurt", "Blue_Eyed"], 1)
+
+
+def test_parse_variable_list_exact_spelling_wins():
+    assert parse_variable_list("Answer: b, B", VARIABLES) == (["b", "B"], 0)
+
+
+def test_parse_variable_list_separators_quotes_and_repeats():
+    text = 'Answer: "kind"; `hurt` and [kind].'
+    assert parse_variable_list(text, VARIABLES) == (["kind", "hurt"], 0)
+
+
+def test_parse_variable_list_last_answer_line_wins():
+    text = "Answer: kind\nOn reflection:\nAnswer: hurt"
+    assert parse_variable_list(text, VARIABLES) == (["hurt"], 0)
+
+
+def test_parse_variable_list_empty_and_missing():
+    assert parse_variable_list("Answer: none", VARIABLES) == ([], 0)
+    assert parse_variable_list("Answer:", VARIABLES) == ([], 0)
+    assert parse_variable_list("I need kind and hurt", VARIABLES) is None
+    assert parse_variable_list(None, VARIABLES) is None
+
+
+# ---------------------------------------------------------------------------
+# MSS identification
+
+FAMILY = [["a", "b"], ["a", "c"]]
+
+
+def test_exact_canonical():
+    assert mss_identification_metrics(["b", "a"], FAMILY, canonical_only=True) == {
+        "exact": 1.0,
+        "jaccard": 1.0,
+        "recall": 1.0,
+    }
+
+
+def test_alternative_counts_only_when_allowed():
+    assert mss_identification_metrics(["a", "c"], FAMILY, canonical_only=True) == {
+        "exact": 0.0,
+        "jaccard": pytest.approx(1 / 3),
+        "recall": 0.5,
+    }
+    assert mss_identification_metrics(["a", "c"], FAMILY, canonical_only=False) == {
+        "exact": 1.0,
+        "jaccard": 1.0,
+        "recall": 1.0,
+    }
+
+
+def test_partial_and_superset():
+    assert mss_identification_metrics(["a", "b", "d"], FAMILY, canonical_only=True) == {
+        "exact": 0.0,
+        "jaccard": pytest.approx(2 / 3),
+        "recall": 1.0,
+    }
+    assert mss_identification_metrics(["d"], FAMILY, canonical_only=False) == {
+        "exact": 0.0,
+        "jaccard": 0.0,
+        "recall": 0.0,
+    }
+    assert mss_identification_metrics([], FAMILY, canonical_only=True) == {
+        "exact": 0.0,
+        "jaccard": 0.0,
+        "recall": 0.0,
+    }
+
+
+def test_best_match_breaks_jaccard_ties_by_recall():
+    family = [["a", "b", "c", "d"], ["a"]]
+    # {a, b} vs {a, b, c, d}: jaccard 1/2, recall 1/2; vs {a}: jaccard 1/2, recall 1
+    assert best_family_match(["a", "b"], family) == 1
+    assert mss_identification_metrics(["a", "b"], family, canonical_only=False) == {
+        "exact": 0.0,
+        "jaccard": 0.5,
+        "recall": 1.0,
+    }
+    assert mss_identification_metrics(["a", "b"], family, canonical_only=True) == {
+        "exact": 0.0,
+        "jaccard": 0.5,
+        "recall": 0.5,
+    }
+
+
+def test_full_ties_keep_the_canonical_member():
+    assert best_family_match(["a"], FAMILY) == 0
+    assert best_family_match(["a"], []) == 0
+
+
+def test_empty_reference():
+    assert mss_identification_metrics([], [], canonical_only=True) == {
+        "exact": 1.0,
+        "jaccard": 1.0,
+        "recall": 1.0,
+    }
+    assert mss_identification_metrics(["a"], [[]], canonical_only=False) == {
+        "exact": 0.0,
+        "jaccard": 0.0,
+        "recall": 1.0,
+    }
