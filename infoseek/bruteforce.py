@@ -32,13 +32,20 @@ class BruteForceEngine(Engine):
         self.target = target
         size = 1
         for v in self.variables:
-            size *= len(self.domains[v])
+            size *= 1 if v in self.observed else len(self.domains[v])
         if size > max_worlds:
             raise ValueError(f"{size} assignments exceed the referee's limit of {max_worlds}")
         self.worlds: list[World] = []
-        for values in itertools.product(*(self.domains[v] for v in self.variables)):
+        # Observed variables range over their observed value only (an observed value
+        # outside the domain leaves no world at all).
+        ranges = [
+            ((self.observed[v],) if self.observed[v] in self.domains[v] else ())
+            if v in self.observed else self.domains[v]
+            for v in self.variables
+        ]
+        for values in itertools.product(*ranges):
             world = dict(zip(self.variables, values))
-            if all(world[k] == val for k, val in self.observed.items()) and constraint(world):
+            if constraint(world):
                 self.worlds.append(world)
 
     def domain(self, var: str) -> tuple[Any, ...]:

@@ -20,6 +20,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolFunction, tool
+from inspect_ai.log import transcript
 from inspect_ai.util import store
 
 from infoseek.engine import ordered_values
@@ -208,6 +209,7 @@ def seek_solver(**options: Any) -> Solver:
             record["known"] = len(possible) == 1
             turns.append(record)
             st.set(STORE_TURNS, [dict(t) for t in turns])
+            transcript().info({"infoseek_turn": record}, source="infoseek seek loop")
             _tidy_history(state, message, fmt, opts["carry_reasoning"])
             if record["answer"] is not None or (parsed.kind == "answer" and
                                                 record["action"] == "answer"):
