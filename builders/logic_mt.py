@@ -151,8 +151,8 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
     # atoms true, so that every row of the leaves stays feasible.
     free = HornEngine(names, rules, {}, target)
     seeds = {v: True for v in others if rng.random() < 0.2}
-    seeds.update({v: True for v in support})
-    seeds.update({v: True for v in gadget})
+    seeds.update(dict.fromkeys(support, True))
+    seeds.update(dict.fromkeys(gadget, True))
     model = free.least_model(seeds)
     if model is None:
         return None

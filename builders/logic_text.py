@@ -9,10 +9,10 @@ may not be asked about.  It never looks at the hidden parts of a record (``k``,
 
 from __future__ import annotations
 
-from infoseek.records import askable_variables  # noqa: F401  (re-exported)
-
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
+
+from infoseek.records import askable_variables
 
 __all__ = [
     "askable_variables",

@@ -48,6 +48,20 @@ class BruteForceEngine(Engine):
             if constraint(world):
                 self.worlds.append(world)
 
+    @classmethod
+    def from_worlds(
+        cls, variables: Sequence[str], domains: Mapping[str, Sequence[Any]],
+        observed: Mapping[str, Any], target: str, worlds: list[World],
+    ) -> BruteForceEngine:
+        """An engine over an already enumerated list of feasible worlds."""
+        engine = cls.__new__(cls)
+        engine.variables = tuple(variables)
+        engine.domains = {v: tuple(domains[v]) for v in engine.variables}
+        engine.observed = dict(observed)
+        engine.target = target
+        engine.worlds = list(worlds)
+        return engine
+
     def domain(self, var: str) -> tuple[Any, ...]:
         return self.domains[var]
 
@@ -69,16 +83,44 @@ class BruteForceEngine(Engine):
 
 def horn_referee(
     variables: Sequence[str], clauses: Sequence[Sequence[str]], observed: Mapping[str, bool],
-    target: str,
+    target: str, max_worlds: int = 1 << 24,
 ) -> BruteForceEngine:
-    """A brute-force engine over the same clauses a HornEngine reads."""
+    """A brute-force engine over the same clauses a HornEngine reads.
+
+    Every assignment of the unobserved variables is enumerated (in numpy blocks, so a
+    problem with 20+ open variables stays practical) and checked against every clause.
+    """
+    import numpy as np
+
     parsed = [[parse_literal(lit) for lit in clause] for clause in clauses]
-
-    def satisfied(world: Mapping[str, Any]) -> bool:
-        return all(any(world[name] == pos for name, pos in clause) for clause in parsed)
-
-    return BruteForceEngine(
-        variables, {v: BOOL_DOMAIN for v in variables}, satisfied, observed, target
+    open_vars = [v for v in variables if v not in observed]
+    if (1 << len(open_vars)) > max_worlds:
+        raise ValueError(f"2^{len(open_vars)} assignments exceed the referee's limit")
+    column = {v: i for i, v in enumerate(open_vars)}
+    feasible: list[World] = []
+    block = 1 << 16
+    total = 1 << len(open_vars)
+    for start in range(0, total, block):
+        codes = np.arange(start, min(total, start + block), dtype=np.int64)
+        bits = ((codes[:, None] >> np.arange(len(open_vars), dtype=np.int64)) & 1).astype(bool)
+        ok = np.ones(len(codes), dtype=bool)
+        for clause in parsed:
+            sat = np.zeros(len(codes), dtype=bool)
+            for name, positive in clause:
+                if name in observed:
+                    if bool(observed[name]) == positive:
+                        sat[:] = True
+                        break
+                else:
+                    col = bits[:, column[name]]
+                    sat |= col if positive else ~col
+            ok &= sat
+        for row in bits[ok]:
+            world = {v: bool(observed[v]) for v in variables if v in observed}
+            world.update({v: bool(row[column[v]]) for v in open_vars})
+            feasible.append({v: world[v] for v in variables})
+    return BruteForceEngine.from_worlds(
+        variables, {v: BOOL_DOMAIN for v in variables}, observed, target, feasible
     )
 
 

@@ -12,7 +12,7 @@ from solvers.problem_level import problem_level_solver
 
 @task
 def logic_k_prediction(
-    k: int | list[int] = [1, 2, 3, 4],  # noqa: B006
+    k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 200,
     seed: int = 0,
     source: str | None = None,

@@ -16,7 +16,7 @@ from solvers.seek import seek_solver
 
 @task
 def logic_mt(
-    k: int | list[int] = [1, 2, 3, 4],  # noqa: B006 (Inspect reads the default)
+    k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 200,
     seed: int = 0,
     oracle: str = "adversarial",

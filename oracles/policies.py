@@ -25,6 +25,12 @@ REFUSAL_REASONS = {
     "malformed": "the question could not be understood as asking about one attribute",
     "too_many": "more questions than allowed in one turn",
     "not_leaf": "that quantity is derived from others and cannot be asked about",
+    "bad_arguments": "the tool arguments could not be read (call ask with one attribute name)",
+    "unknown_tool": "there is no such tool (use ask or answer)",
+    "too_long": "the request is too long to process",
+    "empty": "the message was empty",
+    "multiple_actions": "a turn must either ask or answer, not both",
+    "no_action": "no question or answer was found",
 }
 
 

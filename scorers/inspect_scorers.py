@@ -330,7 +330,7 @@ def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
         names, unknown = parsed if parsed is not None else ([], 0)
         values = mss_identification_metrics(names, family, canonical_only=use_canonical)
         if parsed is None:
-            values = {name: 0.0 for name in values}
+            values = dict.fromkeys(values, 0.0)
         values["invalid"] = 1.0 if parsed is None else 0.0
         values["unknown_names"] = float(unknown)
         values["predicted_size"] = float(len(names))

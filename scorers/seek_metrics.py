@@ -175,21 +175,27 @@ def final_answer(turns: Sequence[dict]) -> Any:
 def invalid_reason_counts(turns: Sequence[dict]) -> dict[str, int]:
     """Counts of invalid query records by reason (only reasons that occur).
 
-    A turn whose action is ``"invalid"`` or ``"none"`` but that recorded no query at all
-    still cost a turn; it is counted once, as ``no_action`` for ``"none"`` and under
-    ``other`` for ``"invalid"`` (no reason was recorded).
+    A turn whose action is ``"invalid"`` or ``"none"`` and that recorded no invalid query
+    still cost a turn; it is counted once under the turn's own ``reason`` (for example
+    ``empty``, ``no_action``, ``early_answer``), as ``no_action`` for ``"none"`` without a
+    reason, and under ``other`` when no known reason was recorded.
     """
     counts: dict[str, int] = {}
     for turn in turns:
-        queries = _queries(turn)
-        for query in queries:
+        invalid_queries = 0
+        for query in _queries(turn):
             if _is_valid(query):
                 continue
+            invalid_queries += 1
             reason = query.get("reason")
             key = reason if reason in INVALID_REASONS else "other"
             counts[key] = counts.get(key, 0) + 1
-        if not queries and turn.get("action") in ("invalid", "none"):
-            key = "no_action" if turn.get("action") == "none" else "other"
+        if not invalid_queries and turn.get("action") in ("invalid", "none"):
+            reason = turn.get("reason")
+            if reason in INVALID_REASONS:
+                key = reason
+            else:
+                key = "no_action" if turn.get("action") == "none" else "other"
             counts[key] = counts.get(key, 0) + 1
     return counts
 

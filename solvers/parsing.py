@@ -144,7 +144,7 @@ def _vocabulary(
     )
 
 
-_DROPPED_CHARS = str.maketrans({c: None for c in "*`\"'\u201c\u201d\u00ab\u00bb"})
+_DROPPED_CHARS = str.maketrans(dict.fromkeys("*`\"'“”«»"))
 _EDGE_UNDERSCORES = re.compile(r"(?<![a-z0-9])_+|_+(?![a-z0-9])")
 _EDGE_PUNCTUATION = " \t?.!,;:()[]{}<>"
 

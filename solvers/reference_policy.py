@@ -135,10 +135,14 @@ def _seek_decision(model_name: str, problem: dict[str, Any], turns: list[dict[st
             if choice is None:
                 break
             picks.append(choice)
-            # Batched questions are answered together; plan against the worst reply.
+            # Batched questions are answered together: plan the next pick against the
+            # reply that keeps the most target values possible (the adversary's).
             values = sorted(engine.variable_values(choice, state), key=str)
-            state[choice] = values[0] if values else None
-            if state[choice] is None or len(engine.target_values(state)) <= 1:
+            if not values:
+                break
+            state[choice] = max(values, key=lambda v: len(engine.target_values(
+                {**state, choice: v})))
+            if len(engine.target_values(state)) <= 1:
                 break
         return {"kind": "ask", "variables": picks}
 

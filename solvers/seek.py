@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from inspect_ai.log import transcript
 from inspect_ai.model import (
     ChatMessageAssistant,
     ChatMessageSystem,
@@ -20,7 +21,6 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolFunction, tool
-from inspect_ai.log import transcript
 from inspect_ai.util import store
 
 from infoseek.engine import ordered_values
@@ -76,9 +76,9 @@ def seek_options(
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
     if oracle not in ORACLE_POLICIES:
         raise ValueError(f"oracle must be one of {', '.join(ORACLE_POLICIES)}; got {oracle!r}")
-    for name, value, low in (("max_turns", max_turns, 1), ("queries_per_turn", queries_per_turn, 1)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}; got {value!r}")
+    for name, value in (("max_turns", max_turns), ("queries_per_turn", queries_per_turn)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1; got {value!r}")
     return {
         "format": fmt, "max_turns": max_turns, "queries_per_turn": queries_per_turn,
         "budget": bool(budget), "force_ask": bool(force_ask),

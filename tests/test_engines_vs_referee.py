@@ -30,10 +30,10 @@ from infoseek.cnf import CnfEngine
 from infoseek.engine import ANY
 from infoseek.horn import HornEngine
 
-SETTINGS = dict(
-    deadline=None,
-    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
-)
+SETTINGS = {
+    "deadline": None,
+    "suppress_health_check": [HealthCheck.filter_too_much, HealthCheck.too_slow],
+}
 MAX_K = 4
 
 
@@ -58,26 +58,41 @@ def problems(draw: Any, horn: bool = True) -> Problem:
 
     Horn: each clause has 0-3 negative literals and at most one positive literal.
     General CNF (`horn=False`): 0-3 positive and 0-3 negative literals.
+    Random clauses alone rarely pin the target both ways, so up to two "definition"
+    gadgets are planted first (Horn: target <-> AND(body); CNF also target <-> OR(body));
+    they are ordinary clauses of the same shape and count towards the 12-clause limit.
     """
     n = draw(st.integers(3, 8))
     names = [f"v{i}" for i in range(n)]
+    target = draw(st.sampled_from(names))
+    others = [v for v in names if v != target]
     clauses: list[list[str]] = []
-    for _ in range(draw(st.integers(0, 12))):
+    for _ in range(draw(st.integers(0, 2))):
+        body = draw(st.lists(st.sampled_from(others), min_size=1, max_size=3, unique=True))
+        if horn or draw(st.booleans()):
+            # target <-> b1 & b2 & ...
+            clauses.append([target] + [f"not {b}" for b in body])
+            clauses.extend([b, f"not {target}"] for b in body)
+        else:
+            # target <-> b1 | b2 | ...
+            clauses.append([f"not {target}", *body])
+            clauses.extend([target, f"not {b}"] for b in body)
+    heads = st.none() | st.just(target) | st.sampled_from(names)
+    for _ in range(draw(st.integers(0, max(0, 12 - len(clauses))))):
         negatives = draw(st.lists(st.sampled_from(names), max_size=3, unique=True))
         if horn:
-            head = draw(st.none() | st.sampled_from(names))
+            head = draw(heads)
             positives = [] if head is None else [head]
         else:
-            positives = draw(st.lists(st.sampled_from(names), max_size=3, unique=True))
-        clause = positives + [f"not {v}" for v in negatives]
+            positives = draw(st.lists(heads, max_size=3, unique=True))
+            positives = [p for p in positives if p is not None]
+        clause = positives + [f"not {v}" for v in negatives if v not in positives]
         if clause:
             clauses.append(clause)
-    target = draw(st.sampled_from(names))
+    clauses = clauses[:12]
     observed: dict[str, bool] = {}
-    for v in names:
-        if v == target:
-            continue
-        value = draw(st.sampled_from((None, None, None, False, True)))
+    for v in others:
+        value = draw(st.sampled_from((None, None, None, None, None, False, True)))
         if value is not None:
             observed[v] = value
     return Problem(names, clauses, observed, target)
@@ -234,7 +249,7 @@ def sample_subsets(data: Any, names: list[str]) -> list[tuple[str, ...]]:
 
 
 # ------------------------------------------------------------------------- Horn
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=250, **SETTINGS)
 @given(st.data())
 def test_horn_values_match_referee(data) -> None:
     problem, referee = feasible_problem(data)
@@ -242,7 +257,7 @@ def test_horn_values_match_referee(data) -> None:
     check_values(problem, referee, make_engine(problem, True), extra)
 
 
-@settings(max_examples=100, **SETTINGS)
+@settings(max_examples=200, **SETTINGS)
 @given(st.data())
 def test_horn_sufficiency_matches_referee(data) -> None:
     problem, referee = feasible_problem(data)
@@ -253,7 +268,7 @@ def test_horn_sufficiency_matches_referee(data) -> None:
     check_distinguishing_pair(referee, engine, subsets)
 
 
-@settings(max_examples=120, **SETTINGS)
+@settings(max_examples=250, **SETTINGS)
 @given(st.data())
 def test_horn_mss_family_matches_referee(data) -> None:
     problem, referee = feasible_problem(data)
@@ -265,7 +280,7 @@ def test_horn_mss_family_matches_referee(data) -> None:
     check_mss(problem, referee, engine, candidates)
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=150, **SETTINGS)
 @given(st.data())
 def test_horn_mss_under_extra_assignment(data) -> None:
     """The MSS search relative to answers already received (what the seek loop uses)."""
@@ -283,7 +298,7 @@ def test_horn_mss_under_extra_assignment(data) -> None:
         assert canon(result.family) == canon(family)
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=150, **SETTINGS)
 @given(st.data())
 def test_horn_essentiality_matches_definition(data) -> None:
     """On sufficient sets, is_essential agrees with the feasible-table definition."""
@@ -300,7 +315,7 @@ def test_horn_essentiality_matches_definition(data) -> None:
         ), subset
 
 
-@settings(max_examples=60, **SETTINGS)
+@settings(max_examples=100, **SETTINGS)
 @given(st.data())
 def test_horn_possible_target_values_in_domain_order(data) -> None:
     problem, referee = feasible_problem(data)
@@ -311,7 +326,7 @@ def test_horn_possible_target_values_in_domain_order(data) -> None:
 
 
 # -------------------------------------------------------------------------- CNF
-@settings(max_examples=100, **SETTINGS)
+@settings(max_examples=150, **SETTINGS)
 @given(st.data())
 def test_cnf_values_match_referee(data) -> None:
     problem, referee = feasible_problem(data, horn=False)
@@ -323,7 +338,7 @@ def test_cnf_values_match_referee(data) -> None:
         engine.close()
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=150, **SETTINGS)
 @given(st.data())
 def test_cnf_sufficiency_matches_referee(data) -> None:
     problem, referee = feasible_problem(data, horn=False)
@@ -337,7 +352,7 @@ def test_cnf_sufficiency_matches_referee(data) -> None:
         engine.close()
 
 
-@settings(max_examples=80, **SETTINGS)
+@settings(max_examples=200, **SETTINGS)
 @given(st.data())
 def test_cnf_mss_family_matches_referee(data) -> None:
     problem, referee = feasible_problem(data, horn=False)
@@ -419,7 +434,7 @@ def test_essentiality_uses_the_feasible_table() -> None:
 
     bools = (False, True)
     engine = BruteForceEngine(
-        ["a", "b", "c", "Y"], {v: bools for v in "abcY"} | {"Y": bools}, rule, {}, "Y"
+        ["a", "b", "c", "Y"], dict.fromkeys("abcY", bools), rule, {}, "Y"
     )
     assert analysis.is_sufficient(engine, ["a", "b", "c"])
     assert not analysis.is_essential(engine, ["a", "b", "c"])
@@ -447,7 +462,7 @@ def test_essentiality_with_a_missing_row_still_essential() -> None:
         return not (w["a"] and w["b"]) and w["Y"] == (w["a"] or w["b"])
 
     bools = (False, True)
-    engine = BruteForceEngine(["a", "b", "Y"], {v: bools for v in "abY"}, rule, {}, "Y")
+    engine = BruteForceEngine(["a", "b", "Y"], dict.fromkeys("abY", bools), rule, {}, "Y")
     assert analysis.is_sufficient(engine, ["a", "b"])
     assert analysis.is_essential(engine, ["a", "b"])
     assert analysis.is_k_mss(engine, ["a", "b"], ["a", "b"])
@@ -486,3 +501,71 @@ def test_known_target_has_k_zero() -> None:
     for fast in (True, False):
         result = analysis.minimal_sufficient_sets(engine, [], MAX_K, use_fast_path=fast)
         assert result.k == 0 and [tuple(s) for s in result.family] == [()]
+
+
+# --------------------------------------------- random tables (multi-valued target)
+@st.composite
+def table_engines(draw: Any) -> BruteForceEngine:
+    """A random relation between 2-4 input variables (one possibly 3-valued) and a
+    3-valued target: each input row is infeasible, or allows a non-empty set of targets.
+    Exercises the generic (no fast path) search, essentiality on tables with missing
+    rows, and task-level degrees below k."""
+    m = draw(st.integers(2, 4))
+    names = [f"x{i}" for i in range(m)]
+    domains: dict[str, tuple] = {v: (False, True) for v in names}
+    if draw(st.booleans()):
+        domains[names[-1]] = (0, 1, 2)
+    domains["Y"] = ("a", "b", "c")
+    rows = list(itertools.product(*(domains[v] for v in names)))
+    target_sets = st.sampled_from((("a",), ("b",), ("c",), ("a",), ("b",), ("a", "b"), ()))
+    table = {row: draw(target_sets) for row in rows}
+
+    def rule(w) -> bool:
+        return w["Y"] in table[tuple(w[v] for v in names)]
+
+    return BruteForceEngine([*names, "Y"], domains, rule, {}, "Y")
+
+
+@settings(max_examples=200, **SETTINGS)
+@given(table_engines())
+def test_tables_mss_essentiality_and_task_k(engine: BruteForceEngine) -> None:
+    assume(engine.worlds)
+    candidates = [v for v in engine.variables if v != "Y"]
+    k, family = referee_mss_family(engine, candidates, MAX_K)
+    for fast in (True, False):
+        result = analysis.minimal_sufficient_sets(engine, candidates, MAX_K, use_fast_path=fast)
+        assert result.k == k
+        assert canon(result.family) == canon(family)
+    subsets = [s for r in range(len(candidates) + 1)
+               for s in itertools.combinations(candidates, r)]
+    for subset in subsets:
+        sufficient = referee_sufficient(engine, subset)
+        assert analysis.is_sufficient(engine, subset) == sufficient
+        if sufficient:
+            assert analysis.is_essential(engine, list(subset)) == essential_by_definition(
+                engine, subset
+            ), subset
+    if k is None:
+        return
+    for member in family:
+        assert analysis.is_k_mss(engine, list(member), candidates)
+    for y in sorted(engine.target_values()):
+        assert analysis.task_level_k(engine, family, y) == brute_task_k(engine, family, y), y
+
+
+def test_tables_reach_task_k_below_k() -> None:
+    """Guard: the table strategy does produce task instances with k_task < k."""
+    below = []
+
+    @settings(max_examples=200, database=None, **SETTINGS)
+    @given(table_engines())
+    def collect(engine: BruteForceEngine) -> None:
+        if not engine.worlds:
+            return
+        candidates = [v for v in engine.variables if v != "Y"]
+        k, family = referee_mss_family(engine, candidates, MAX_K)
+        if k:
+            below.extend(brute_task_k(engine, family, y) < k for y in engine.target_values())
+
+    collect()
+    assert any(below)

@@ -199,14 +199,9 @@ def test_seek_metric_names_and_values(seek_log):
         "query_coverage_k2": 0.5,
         "best_mss_hits": 2 / 3,
         "invalid_unknown": 1 / 3,
-        "invalid_unknown_k1": 0.0,
-        "invalid_unknown_k2": 0.5,
         "invalid_total": 1 / 3,
-        "invalid_total_k2": 0.5,
         "invalid_repeated": 0.0,
         "accuracy_stderr": 1 / 3,
-        "accuracy_k2_stderr": 0.5,
-        "accuracy_k1_stderr": 0.0,
     }
     for name, value in expected.items():
         assert name in metrics, name
@@ -216,6 +211,9 @@ def test_seek_metric_names_and_values(seek_log):
     assert "order_correctness" not in metrics
     assert "order_correctness_k1" not in metrics
     assert "second_turn_hit_k1" not in metrics
+    # invalid-query counts are reported overall only; per-group stderr is off by default
+    assert "invalid_unknown_k2" not in metrics and "invalid_total_k2" not in metrics
+    assert "accuracy_k2_stderr" not in metrics
     # no stray prefixes from the metric or scorer names
     assert not any("/" in name or "mean_by_group" in name for name in metrics)
 
@@ -280,10 +278,11 @@ def test_k_prediction_metrics_in_log(tmp_path):
         "unsure_k2": 0.5,
         "invalid": 0.0,
         "invalid_k2": 0.0,
-        "under_k2_stderr": 0.5,
+        "under_stderr": 1 / 3,
     }
     for name, value in expected.items():
         assert metrics[name] == pytest.approx(value), name
+    assert "under_k2_stderr" not in metrics  # per-group stderr is off by default
     answers = {sample.id: sample.scores["k_prediction_scorer"].answer for sample in log.samples}
     assert answers == {"k1": "1", "k2a": "1", "k2b": "unsure"}
 
