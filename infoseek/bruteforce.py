@@ -30,6 +30,9 @@ class BruteForceEngine(Engine):
         self.domains = {v: tuple(domains[v]) for v in self.variables}
         self.observed = dict(observed)
         self.target = target
+        unknown = [v for v in [target, *self.observed] if v not in self.domains]
+        if unknown:
+            raise ValueError(f"unknown variable(s) {unknown} in target or observations")
         size = 1
         for v in self.variables:
             size *= 1 if v in self.observed else len(self.domains[v])
@@ -93,6 +96,11 @@ def horn_referee(
     import numpy as np
 
     parsed = [[parse_literal(lit) for lit in clause] for clause in clauses]
+    names = set(variables)
+    unknown = [v for v in [target, *observed, *(n for c in parsed for n, _ in c)]
+               if v not in names]
+    if unknown:
+        raise ValueError(f"unknown variable(s) {sorted(set(unknown))} in the problem")
     open_vars = [v for v in variables if v not in observed]
     if (1 << len(open_vars)) > max_worlds:
         raise ValueError(f"2^{len(open_vars)} assignments exceed the referee's limit")

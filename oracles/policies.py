@@ -78,6 +78,10 @@ class Oracle:
 
     def reply(self, var: str) -> Any:
         """The value revealed for `var` (or UNSURE for the random oracle's doubt)."""
+        if var == self.engine.target or var in self.engine.observed:
+            raise ValueError(f"{var!r} is the target or observed; refuse it with check_query")
+        if var not in self.engine.variables:
+            raise ValueError(f"{var!r} is not a variable of this problem")
         if var in self.answers:
             return self.answers[var]
         options = self.consistent_values(var)
