@@ -134,6 +134,10 @@ def test_optimal_solves_every_instance(fmt: str, tmp_path) -> None:
         turns = turns_of(sample)
         assert all(q["valid"] for turn in turns for q in turn["queries"])
         assert sample.store["infoseek:options"]["format"] == fmt
+        # Inspect View shows each turn record as an info event in the transcript.
+        shown = [e.data["infoseek_turn"] for e in sample.events
+                 if e.event == "info" and isinstance(e.data, dict) and "infoseek_turn" in e.data]
+        assert shown == turns
         assistant = [m for m in sample.messages if isinstance(m, ChatMessageAssistant)]
         if fmt == "tool":
             assert all(m.tool_calls for m in assistant)
