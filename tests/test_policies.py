@@ -23,39 +23,12 @@ from infoseek.bruteforce import BruteForceEngine, horn_referee
 from infoseek.engine import Engine
 from infoseek.horn import HornEngine
 from infoseek.policies import MinimaxSearch, optimal_query, random_query
+from tests.strategies import horn_problems
 
 SETTINGS = {
     "deadline": None,
     "suppress_health_check": [HealthCheck.filter_too_much, HealthCheck.too_slow],
 }
-
-
-@st.composite
-def horn_problems(draw: Any) -> tuple[list[str], list[list[str]], dict[str, bool], str]:
-    """Small Horn problems (3-7 variables, up to 12 clauses), with up to two planted
-    target <-> AND(body) definitions so that many need several questions."""
-    n = draw(st.integers(3, 7))
-    names = [f"v{i}" for i in range(n)]
-    target = draw(st.sampled_from(names))
-    others = [v for v in names if v != target]
-    clauses: list[list[str]] = []
-    for _ in range(draw(st.integers(0, 2))):
-        body = draw(st.lists(st.sampled_from(others), min_size=1, max_size=3, unique=True))
-        clauses.append([target] + [f"not {b}" for b in body])
-        clauses.extend([b, f"not {target}"] for b in body)
-    heads = st.none() | st.just(target) | st.sampled_from(names)
-    for _ in range(draw(st.integers(0, max(0, 12 - len(clauses))))):
-        negatives = draw(st.lists(st.sampled_from(names), max_size=3, unique=True))
-        head = draw(heads)
-        clause = ([head] if head else []) + [f"not {v}" for v in negatives if v != head]
-        if clause:
-            clauses.append(clause)
-    observed = {}
-    for v in others:
-        value = draw(st.sampled_from((None, None, None, None, False, True)))
-        if value is not None:
-            observed[v] = value
-    return names, clauses[:12], observed, target
 
 
 def brute_minimax(referee: BruteForceEngine, candidates: list[str]):
@@ -94,7 +67,7 @@ def play_all(search: MinimaxSearch, referee: BruteForceEngine, state: dict, budg
 
 
 def setup(data: Any) -> tuple[HornEngine, BruteForceEngine, list[str]]:
-    names, clauses, observed, target = data.draw(horn_problems(), label="problem")
+    names, clauses, observed, target = data.draw(horn_problems(max_vars=7), label="problem")
     referee = horn_referee(names, clauses, observed, target)
     assume(referee.worlds)
     engine = HornEngine(names, clauses, observed, target)
