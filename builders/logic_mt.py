@@ -1,16 +1,21 @@
 """Seeded generator of k-underspecified Horn-logic problems (SimpleLogic style).
 
-Construction (a fast candidate source; the validator decides):
+Construction (a fast candidate source; the exact search and the validator decide):
 
-1. draw n adjectives and random Horn rules with 1-3 body atoms;
-2. draw a hidden world: a few seed facts closed under the rules (a model of them);
-3. pick a target that is forced when every other attribute is observed;
-4. hide observed attributes in a random order. Hiding can only raise k (a sufficient
-   set for the smaller observation, minus the hidden attribute, is sufficient for the
-   larger one), so a binary search over the prefix length finds the first point where
-   k reaches the wanted value; when it jumps past it the candidate is dropped;
-5. validate with the full validator (`validate_logic_record`) and keep the problem only
-   if the canonical MSS, chosen among the family, is derivable by unit propagation.
+1. draw n adjectives (10-60); plant a gadget that makes the target the conjunction of k
+   hidden leaves: forward rules with at most three body atoms (through intermediates that
+   may not be asked when k > 3), backward rules from the target to every leaf (sometimes
+   through a chain of attributes, which creates alternative MSSs), and padding atoms
+   derivable from the observations;
+2. add random Horn rules (1-3 body atoms) whose heads lie outside the gadget, up to
+   about 1.8 rules per attribute and at most 110 rules;
+3. observe the least model of the rules with every gadget attribute true (so every row
+   of the leaves stays feasible), and hide a random share of the other attributes as
+   distractors, halving the share while the exact k differs from the requested one;
+4. compute the exact k and MSS family (`infoseek.analysis.minimal_sufficient_sets`),
+   keep the candidate only when k is the requested one and some MSS is derivable by unit
+   propagation (the canonical one: the planted leaves when they form an MSS), then run
+   the full validator (`validate_logic_record`).
 
 Every emitted record passed the validator; the build is deterministic per (seed, k, index).
 """

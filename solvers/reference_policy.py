@@ -15,13 +15,14 @@ solver options. Nothing here reads the prompt or the hidden target value.
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import OrderedDict
 from typing import Any
 
 from infoseek.engine import Engine
 from infoseek.policies import MinimaxSearch
-from infoseek.records import askable_variables, engine_from_record
+from infoseek.records import askable_variables, dumps_record, engine_from_record
 
 K_CHOICES: tuple[Any, ...] = (0, 1, 2, 3, 4, "unsure")
 
@@ -30,8 +31,8 @@ _CACHE_SIZE = 32
 
 
 def _search_for(problem: dict[str, Any], candidates: list[str]) -> tuple[Engine, MinimaxSearch]:
-    key = (problem.get("id"), problem.get("provenance", {}).get("version"), tuple(candidates),
-           len(problem.get("engine", {}).get("clauses", ())))
+    digest = hashlib.sha1(dumps_record(problem).encode()).hexdigest()
+    key = (digest, tuple(candidates))
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]

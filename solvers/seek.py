@@ -211,8 +211,7 @@ def seek_solver(**options: Any) -> Solver:
             st.set(STORE_TURNS, [dict(t) for t in turns])
             transcript().info({"infoseek_turn": record}, source="infoseek seek loop")
             _tidy_history(state, message, fmt, opts["carry_reasoning"])
-            if record["answer"] is not None or (parsed.kind == "answer" and
-                                                record["action"] == "answer"):
+            if record["action"] == "answer":
                 st.set(STORE_FINAL, {"answer": record["answer"], "turn": turn_no})
                 break
             if final_turn:
