@@ -182,6 +182,8 @@ def _nan_for_none(values: dict[str, float | None]) -> dict[str, float]:
 def _answer_text(value: Any) -> str | None:
     if value is None:
         return None
+    if isinstance(value, bool):  # same labels as the sample targets
+        return "yes" if value else "no"
     return value if isinstance(value, str) else json.dumps(value)
 
 

@@ -221,12 +221,12 @@ def test_seek_metric_names_and_values(seek_log):
 def test_seek_sample_scores(seek_log):
     scores = {sample.id: sample.scores["seek_scorer"] for sample in seek_log.samples}
     s1, s3 = scores["s1"], scores["s3"]
-    assert s1.answer == "true"
+    assert s1.answer == "yes"
     assert s1.value["accuracy"] == 1.0
     assert s1.metadata["uncertainty_curve"] == [2.0, 1.0, 1.0]
     assert s1.metadata["entropy_curve"] == [1.0, 0.0, 0.0]
     assert s1.metadata["invalid_reasons"] == {}
-    assert s3.answer == "false"
+    assert s3.answer == "no"
     assert math.isnan(s3.value["turn_to_sufficiency"])
     assert s3.metadata["invalid_reasons"] == {"unknown": 1}
     assert "not sufficient" in s3.explanation
