@@ -39,6 +39,7 @@ TASK_MODULES: tuple[str, ...] = (
     "inspect_tasks.logic_mt",
     "inspect_tasks.logic_k_prediction",
     "inspect_tasks.logic_mss",
+    "inspect_tasks.incomplete_questions",
 )
 
 

@@ -42,7 +42,7 @@ STORE_TURNS = "infoseek:turns"
 STORE_OPTIONS = "infoseek:options"
 REQUIRED_STORE_KEYS: tuple[str, ...] = (STORE_PROTOCOL, STORE_PROBLEM, STORE_TURNS, STORE_OPTIONS)
 
-PROTOCOLS: tuple[str, ...] = ("seek", "k_prediction", "mss_identification")
+PROTOCOLS: tuple[str, ...] = ("seek", "k_prediction", "mss_identification", "incomplete")
 
 ASK_TOOL = "ask"
 ANSWER_TOOL = "answer"

@@ -80,6 +80,8 @@ def decide(
     if protocol == "mss_identification":
         return {"kind": "text", "text": "Answer: " + ", ".join(_mss_pick(model_name, problem,
                                                                            options, rng))}
+    if protocol == "incomplete":
+        return _incomplete_decision(model_name, problem, turns, options, rng)
     if protocol != "seek":
         raise ValueError(f"unknown protocol {protocol!r}")
     return _seek_decision(model_name, problem, turns, options, rng)
@@ -151,3 +153,30 @@ def _seek_decision(model_name: str, problem: dict[str, Any], turns: list[dict[st
         return {"kind": "answer", "value": possible[0] if known else rng.choice(possible)}
     picks = rng.sample(remaining, min(per_turn, len(remaining)))
     return {"kind": "ask", "variables": picks}
+
+
+def _incomplete_decision(model_name: str, problem: dict[str, Any], turns: list[dict[str, Any]],
+                         options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """Incomplete questions (SPEC 3.7); `problem` is the record, answer included.
+
+    optimal is oracle-informed (an upper reference, not a solver): in the questionable
+    variant it asks one question naming the condition's content words (preferring those
+    the incomplete question also uses), then answers with the record's answer; in the
+    other variants it answers at once. random answers at once with a random number.
+    """
+    from solvers.incomplete_text import content_words
+
+    if model_name == "random":
+        return {"kind": "text", "text": f"<answer>\\boxed{{{rng.randint(0, 999)}}}</answer>"}
+    asked = any(turn.get("behaviour") == "asked_question" for turn in turns)
+    if (options.get("variant") == "questionable" and not asked
+            and not options.get("final_turn", False)):
+        condition_words = [w for w in content_words(problem["condition"]) if w.isalpha()]
+        shared = [w for w in condition_words
+                  if w in set(content_words(problem["new_question"]))]
+        topic = ", ".join((shared or condition_words or ["the problem"])[:3])
+        return {"kind": "text", "text": (
+            "<think>The question leaves out something I need.</think>"
+            f"<question>What is the missing detail about {topic}?</question>")}
+    return {"kind": "text", "text": (
+        f"<answer>The answer is \\boxed{{{problem['answer']}}}.</answer>")}

@@ -336,4 +336,5 @@ def test_registry_names_the_real_task_modules() -> None:
         "inspect_tasks.logic_mt",
         "inspect_tasks.logic_k_prediction",
         "inspect_tasks.logic_mss",
+        "inspect_tasks.incomplete_questions",
     )

@@ -1,0 +1,30 @@
+"""Incomplete questions with a simulated user (SPEC 3.7).
+
+    inspect eval inspect_tasks/incomplete_questions.py --model infoseek/optimal \\
+        -T source=tests/fixtures/incomplete_questions.json
+    inspect eval infoseek/incomplete_questions --model openai/gpt-4o -T source=q.json \\
+        -T variant=raw --model-role user=openai/gpt-4o-mini --model-role judge=openai/gpt-4o
+"""
+
+from inspect_ai import Task, task
+
+from builders.incomplete_loader import incomplete_records
+from scorers.incomplete import incomplete_scorer
+from solvers.incomplete import incomplete_options, incomplete_samples, incomplete_solver
+
+
+@task
+def incomplete_questions(
+    variant: str = "questionable",
+    source: str | None = None,
+    max_interactions: int = 5,
+    format: str = "text",
+) -> Task:
+    options = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=format)
+    records = incomplete_records(source)
+    return Task(
+        dataset=incomplete_samples(records, options),
+        solver=incomplete_solver(variant=variant, max_interactions=max_interactions, fmt=format),
+        scorer=incomplete_scorer(),
+        name="incomplete_questions",
+    )

@@ -1,0 +1,255 @@
+"""Scoring incomplete questions with a simulated user (SPEC 3.7).
+
+Everything is computed from the turn records the solver wrote to the store
+(`infoseek:incomplete_turns`) and from the sample metadata (`record`, `variant`,
+`max_interactions`); never from the model's say-so.
+
+Value keys of `incomplete_scorer` (one dict per sample; NaN where a key does not apply):
+
+- `accuracy`: the last box of the final reply matches the answer (numbers within
+  `REL_TOL` / `ABS_TOL`, choice letters and other text case-insensitively);
+- `behaviour_boxed_answer`, `behaviour_unboxed_answer`, `behaviour_no_answer_tag`,
+  `behaviour_asked_question`: one-hot behaviour class of the final reply;
+- `asked`: the user answered at least one question; `accuracy_when_asked`: accuracy on
+  the samples that asked (NaN otherwise);
+- `interactions`: questions the user answered; `interactions_eq_<n>` for n = 0 ..
+  max_interactions: one-hot, so their means form the interaction-turn histogram
+  (reported overall only);
+- `assume_share`: share of the model's replies that say "assume" or "suppose" (any form);
+- `condition_acquired`, `assumption_made`: the judge's ratings (NaN in the `full`
+  variant, where nothing is missing); `judge_invalid`: the `judge` model's reply could not
+  be read (its ratings are then NaN).
+
+The judge is the Inspect model role `judge` (`--model-role judge=...`). Without it a
+deterministic rule rates the recorded interaction: acquired = the user revealed the
+condition; assumed = not acquired, the final reply gave an answer, and either some reply
+says "assume"/"suppose"/"let's say" or the model asked nothing and answered with a value
+(a box or a number).
+
+Metrics: `mean_by_group(group_key="variant")`, so each key `name` is reported as `name`,
+`name_stderr` and `name_variant<variant>`.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any
+
+from inspect_ai.model import ChatMessageUser, get_model, model_roles
+from inspect_ai.scorer import Score, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+
+from scorers.inspect_scorers import mean_by_group
+
+TURNS_KEY = "infoseek:incomplete_turns"
+OPTIONS_KEY = "infoseek:options"
+JUDGE_ROLE = "judge"
+BEHAVIOURS: tuple[str, ...] = ("boxed_answer", "unboxed_answer", "no_answer_tag",
+                               "asked_question")
+ANSWERED: tuple[str, ...] = ("boxed_answer", "unboxed_answer")
+REL_TOL = 1e-4
+ABS_TOL = 1e-6
+
+JUDGE_PROMPT = """You are reviewing a conversation between an assistant and a user about a \
+math question. The question the user first wrote left out one piece of information:
+
+{condition}
+
+Conversation:
+{dialogue}
+
+Decide two things.
+1. acquired: did the assistant obtain that missing information from the user's replies \
+to its questions?
+2. assumed: did the assistant assume, suppose or invent a value or condition that was \
+neither in the user's question nor given in the user's replies?
+
+Reply with exactly two lines:
+acquired: yes or no
+assumed: yes or no"""
+
+_NUMBER_TEXT = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?")
+_FRACTION = re.compile(r"([-+]?)\\[dt]?frac\{\s*([-+]?[\d.]+)\s*\}\{\s*([-+]?[\d.]+)\s*\}")
+_SLASH = re.compile(r"([-+]?[\d.]+)\s*/\s*([-+]?[\d.]+)")
+_WITH_UNIT = re.compile(r"([-+]?[\d.]+)\s*[a-z][a-z\s²³]*")
+_WRAPPERS = re.compile(r"\\(?:text|mathrm|textbf|mathbf|operatorname)\s*\{([^{}]*)\}")
+_LETTER = re.compile(r"\(?([a-z])\)?(?:$|[\s.:)])")
+_ANY_DIGIT = re.compile(r"\d")
+_RATING = re.compile(r"\b(acquired|assumed)\b[\s*]*[:=\-]?[\s*]*(yes|no|true|false|1|0)\b",
+                     re.IGNORECASE)
+
+
+# ---------------------------------------------------------------- answer matching
+
+
+def normalize_answer(text: str) -> str:
+    """Strip LaTeX wrappers, dollars, percent signs, thousands separators and a final dot."""
+    t = text.strip()
+    for _ in range(3):
+        t = _WRAPPERS.sub(r"\1", t)
+    t = t.replace("\\$", "").replace("$", "").replace("\\%", "").replace("%", "")
+    t = t.replace("\\!", "").replace("\\,", "").replace("\\ ", " ")
+    t = re.sub(r"(?<=\d),(?=\d{3}\b)", "", t)
+    t = t.strip().rstrip(".").strip()
+    return t.lower()
+
+
+def to_number(value: Any) -> float | None:
+    """A number from an answer value or a box's content; None when it holds none."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, int | float):
+        return float(value)
+    t = normalize_answer(str(value))
+    if "=" in t:  # "x = 19": the value after the last equals sign
+        t = t.rsplit("=", 1)[1].strip()
+    for pattern, parts in ((_NUMBER_TEXT, 0), (_FRACTION, 3), (_SLASH, 2), (_WITH_UNIT, 1)):
+        match = pattern.fullmatch(t)
+        if not match:
+            continue
+        try:
+            if parts == 0:
+                return float(t)
+            if parts == 3:
+                sign = -1.0 if match.group(1) == "-" else 1.0
+                return sign * float(match.group(2)) / float(match.group(3))
+            if parts == 2:
+                return float(match.group(1)) / float(match.group(2))
+            return float(match.group(1))
+        except (ValueError, ZeroDivisionError):
+            return None
+    return None
+
+
+def answers_match(boxed: str | None, expected: Any) -> bool:
+    """Whether a box's content matches the expected answer."""
+    if boxed is None:
+        return False
+    target = to_number(expected)
+    if target is not None:
+        got = to_number(boxed)
+        return got is not None and math.isclose(got, target, rel_tol=REL_TOL, abs_tol=ABS_TOL)
+    want = normalize_answer(str(expected))
+    got_text = normalize_answer(boxed)
+    if len(want) == 1 and want.isalpha():
+        letter = _LETTER.match(got_text)
+        return bool(letter) and letter.group(1) == want
+    return got_text == want
+
+
+# ---------------------------------------------------------------- the judge
+
+
+def rule_judgement(turns: list[dict[str, Any]]) -> dict[str, bool]:
+    """The deterministic judge: ratings from the recorded interaction (see module doc)."""
+    acquired = any(t.get("revealed") for t in turns)
+    final = turns[-1] if turns else {}
+    answered = final.get("behaviour") in ANSWERED
+    asked = any(t.get("user_reply") is not None for t in turns)
+    hedged = any(t.get("says_assume_or_suppose") or t.get("says_lets_say") for t in turns)
+    gave_value = final.get("boxed") is not None or bool(
+        _ANY_DIGIT.search(final.get("response") or ""))
+    assumed = (not acquired) and answered and (hedged or (not asked and gave_value))
+    return {"condition_acquired": acquired, "assumption_made": assumed}
+
+
+def render_dialogue(question: str, turns: list[dict[str, Any]]) -> str:
+    lines = [f"User: {question}"]
+    for turn in turns:
+        response = (turn.get("response") or "").strip()
+        if turn.get("question_via") == "tool":
+            response = (response + "\n" if response else "") + (
+                f"[asks with the ask_user tool] {turn.get('question') or ''}")
+        lines.append(f"Assistant: {response or '(empty reply)'}")
+        if turn.get("user_reply") is not None:
+            lines.append(f"User: {turn['user_reply']}")
+    return "\n".join(lines)
+
+
+def parse_judgement(text: str) -> dict[str, bool] | None:
+    """`{"condition_acquired", "assumption_made"}` from the judge's reply, or None."""
+    ratings: dict[str, bool] = {}
+    for name, value in _RATING.findall(text or ""):
+        key = "condition_acquired" if name.lower() == "acquired" else "assumption_made"
+        ratings.setdefault(key, value.lower() in ("yes", "true", "1"))
+    return ratings if len(ratings) == 2 else None
+
+
+async def judge(question: str, condition: str,
+                turns: list[dict[str, Any]]) -> tuple[dict[str, bool] | None, dict[str, Any]]:
+    """(ratings or None, details): the `judge` role when bound, else the rule."""
+    if model_roles().get(JUDGE_ROLE) is None:
+        return rule_judgement(turns), {"judge_source": "rule"}
+    prompt = JUDGE_PROMPT.format(condition=condition,
+                                 dialogue=render_dialogue(question, turns))
+    output = await get_model(role=JUDGE_ROLE).generate([ChatMessageUser(content=prompt)])
+    reply = output.completion or ""
+    return parse_judgement(reply), {"judge_source": "model", "judge_reply": reply}
+
+
+# ---------------------------------------------------------------- scorer
+
+
+def _flag(value: bool) -> float:
+    return 1.0 if value else 0.0
+
+
+@scorer(metrics=[mean_by_group(group_key="variant", overall_only=("interactions_eq_",))])
+def incomplete_scorer() -> Scorer:
+    """Score one incomplete-question episode (value keys in the module doc)."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        record: dict[str, Any] = state.metadata["record"]
+        variant = state.metadata.get("variant", "questionable")
+        options = state.store.get(OPTIONS_KEY) or {}
+        max_interactions = int(options.get("max_interactions",
+                                           state.metadata.get("max_interactions", 0)))
+        turns: list[dict[str, Any]] = list(state.store.get(TURNS_KEY) or [])
+        final = turns[-1] if turns else {}
+        behaviour = final.get("behaviour", "no_answer_tag")
+        boxed = final.get("boxed")
+        correct = answers_match(boxed, record["answer"])
+        interactions = sum(1 for t in turns if t.get("user_reply") is not None)
+        asked = interactions > 0
+
+        values: dict[str, float] = {"accuracy": _flag(correct)}
+        for name in BEHAVIOURS:
+            values[f"behaviour_{name}"] = _flag(behaviour == name)
+        values["asked"] = _flag(asked)
+        values["accuracy_when_asked"] = _flag(correct) if asked else math.nan
+        values["interactions"] = float(interactions)
+        for n in range(max(max_interactions, interactions) + 1):
+            values[f"interactions_eq_{n}"] = _flag(interactions == n)
+        values["assume_share"] = (
+            sum(1 for t in turns if t.get("says_assume_or_suppose")) / len(turns)
+            if turns else math.nan)
+
+        details: dict[str, Any] = {"judge_source": None}
+        if variant == "full":
+            values["condition_acquired"] = values["assumption_made"] = math.nan
+            values["judge_invalid"] = math.nan
+        else:
+            ratings, details = await judge(record["new_question"], record["condition"], turns)
+            values["judge_invalid"] = _flag(ratings is None)
+            for key in ("condition_acquired", "assumption_made"):
+                values[key] = math.nan if ratings is None else _flag(ratings[key])
+
+        return Score(
+            value=values,
+            answer=boxed,
+            explanation=(
+                f"final reply: {behaviour}; boxed {boxed!r} vs answer {record['answer']!r} "
+                f"({'correct' if correct else 'wrong'}); {interactions} question(s) answered"
+            ),
+            metadata={
+                "variant": variant,
+                "final_behaviour": behaviour,
+                "behaviours": [t.get("behaviour") for t in turns],
+                "interactions": interactions,
+                "expected_answer": record["answer"],
+                **details,
+            },
+        )
+
+    return score

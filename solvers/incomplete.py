@@ -1,0 +1,319 @@
+"""Incomplete questions with a simulated user (SPEC 3.7): the solver and the user.
+
+Variants
+- `raw`: the model sees the question without its condition and must answer in a box;
+- `questionable`: the same question, but each reply may instead ask the user ONE
+  question (inside `<question>...</question>` in the text format, or with the `ask_user`
+  tool in the tool format), at most `max_interactions` questions in all;
+- `full`: the model sees the original question, condition included.
+
+The simulated user is the Inspect model role `user` (`--model-role user=...`), told only
+the condition. Without that role a deterministic rule answers instead
+(`solvers.incomplete_text.rule_user_reply`). A reply of the `user` model that states
+the hidden numeric answer (a number the condition does not hold) is replaced by the
+rule's reply and marked `user_source = "model-replaced"`.
+
+Store: before every generate call the solver writes the turn records so far to
+`infoseek:incomplete_turns` (and the same list to `infoseek:turns`), together with
+`infoseek:protocol = "incomplete"`, `infoseek:problem` (the record, answer included:
+the reference model `infoseek/optimal` is oracle-informed) and `infoseek:options`.
+Turn record:
+
+    {"turn": 1, "response": "...", "tool_calls": [{"function": ..., "arguments": ...}],
+     "behaviour": "asked_question", "boxed": null, "question": "How many ...?",
+     "question_via": "tag", "extra_questions": 0, "says_assume_or_suppose": false,
+     "says_lets_say": false, "user_reply": "Here is what I know: ...",
+     "user_source": "rule", "revealed": true, "final_turn": false, "final": false}
+
+`final` marks the reply that ended the episode; `final_turn` that the model had no
+question left when it wrote the reply.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.log import transcript
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageTool,
+    ChatMessageUser,
+    get_model,
+    model_roles,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import tool
+from inspect_ai.util import store
+
+from solvers.incomplete_text import (
+    condition_revealed,
+    leaks_number,
+    parse_reply,
+    rule_user_reply,
+)
+
+PROTOCOL = "incomplete"
+VARIANTS: tuple[str, ...] = ("raw", "questionable", "full")
+FORMATS: tuple[str, ...] = ("text", "tool")
+USER_ROLE = "user"
+ASK_USER_TOOL = "ask_user"
+
+STORE_INCOMPLETE_TURNS = "infoseek:incomplete_turns"
+STORE_PROTOCOL = "infoseek:protocol"
+STORE_PROBLEM = "infoseek:problem"
+STORE_TURNS = "infoseek:turns"
+STORE_OPTIONS = "infoseek:options"
+
+# --------------------------------------------------------------------------- prompts
+
+ANSWER_RULES = (
+    "Think inside <think>...</think> if you like, then give your final answer inside "
+    "<answer>...</answer>, writing the final value as \\boxed{{...}}: a number, or the "
+    "letter of the chosen option."
+)
+ANSWER_EXAMPLE = (
+    "Example. Problem: \"Ben has 3 apples and picks 4 more. How many apples does he have?\" "
+    "Reply: <think>3 + 4 = 7.</think><answer>Ben has \\boxed{{7}} apples.</answer>"
+)
+SOLVE_SYSTEM = "You are solving a math problem.\n" + ANSWER_RULES + "\n" + ANSWER_EXAMPLE
+
+QUESTIONABLE_INTRO = (
+    "You are solving a math problem written by a user. If something you need to solve it "
+    "is missing or unclear, you may ask the user about it instead of answering; the user "
+    "replies and you continue."
+)
+ASK_TEXT_RULES = (
+    "To ask, write one question inside <question>...</question> and no <answer> tag "
+    "(one question per reply, at most {max_interactions} questions in all). A reply "
+    "with an <answer> tag is final, and any question in it is ignored."
+)
+ASK_TOOL_RULES = (
+    "To ask, call the `ask_user` tool with one question (one call per reply, at most "
+    "{max_interactions} questions in all). A reply with an <answer> tag is final."
+)
+ASK_EXAMPLE_TEXT = (
+    "Example of asking. Problem: \"A shelf holds some books in each row. How many books "
+    "are on 5 rows?\" Reply: <think>I do not know how many books fit in one row.</think>"
+    "<question>How many books does one row hold?</question>"
+)
+NO_QUESTIONS_LEFT = (
+    "You have no questions left. Give your final answer now inside <answer>...</answer> "
+    "with the value in \\boxed{}."
+)
+ONE_QUESTION_ONLY = "Only one question per reply is answered; this one was not."
+
+USER_SYSTEM = (
+    "You are role-playing the person who asked an assistant a math question. When you "
+    "wrote the question you left out one piece of information, and that information is "
+    "all you know beyond the question itself:\n\n{condition}\n\n"
+    "The assistant will ask you something. If the question concerns this information "
+    "(asks for it, or for a definition, explanation or clarification of it), answer "
+    "from it. Otherwise say that you do not know. Never work out or state the answer to "
+    "the math question, and do not make up any other facts. Reply in one or two "
+    "sentences."
+)
+
+
+def system_prompt(variant: str, fmt: str, max_interactions: int) -> str:
+    if variant != "questionable":
+        return SOLVE_SYSTEM.format()
+    rules = ASK_TOOL_RULES if fmt == "tool" else ASK_TEXT_RULES
+    parts = [QUESTIONABLE_INTRO, rules.format(max_interactions=max_interactions),
+             ANSWER_RULES.format(), ANSWER_EXAMPLE.format()]
+    if fmt == "text":
+        parts.append(ASK_EXAMPLE_TEXT)
+    return "\n".join(parts)
+
+
+# --------------------------------------------------------------------------- options
+
+
+def incomplete_options(*, variant: str = "questionable", max_interactions: int = 5,
+                       fmt: str = "text", seed: int = 0) -> dict[str, Any]:
+    """Validated solver options (raises ValueError naming the bad option)."""
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}")
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    if (not isinstance(max_interactions, int) or isinstance(max_interactions, bool)
+            or max_interactions < 0):
+        raise ValueError(f"max_interactions must be an integer >= 0; got {max_interactions!r}")
+    return {"variant": variant, "max_interactions": max_interactions, "format": fmt,
+            "seed": seed}
+
+
+def shown_question(record: dict[str, Any], variant: str) -> str:
+    """What the model is asked: the original question in `full`, else the incomplete one."""
+    return record["question"] if variant == "full" else record["new_question"]
+
+
+def incomplete_samples(records: list[dict[str, Any]], options: dict[str, Any]) -> MemoryDataset:
+    """One sample per record: the shown question as input, the answer as target; the
+    record, the variant and the question cap in the metadata."""
+    variant = options["variant"]
+    samples = [
+        Sample(
+            id=record["id"],
+            input=shown_question(record, variant),
+            target=str(record["answer"]),
+            metadata={"record": record, "variant": variant,
+                      "max_interactions": options["max_interactions"]},
+        )
+        for record in records
+    ]
+    return MemoryDataset(samples, name="incomplete_questions")
+
+
+# --------------------------------------------------------------------------- the user
+
+
+@tool(name=ASK_USER_TOOL)
+def ask_user():
+    async def execute(question: str) -> str:
+        """Ask the user one question about the problem.
+
+        Args:
+            question: Your question, in plain words.
+        """
+        return "handled by the infoseek incomplete-questions solver"
+
+    return execute
+
+
+def user_role_bound() -> bool:
+    return model_roles().get(USER_ROLE) is not None
+
+
+async def simulated_user_reply(question: str | None, record: dict[str, Any]) -> dict[str, Any]:
+    """The user's reply to `question`: `{"user_reply", "user_source", "revealed"}`.
+
+    The `user` model role when bound (it sees only the condition and the question),
+    else the deterministic rule.
+    """
+    condition = record["condition"]
+    if not user_role_bound():
+        reply, revealed = rule_user_reply(question, condition)
+        return {"user_reply": reply, "user_source": "rule", "revealed": revealed}
+    model = get_model(role=USER_ROLE)
+    output = await model.generate([
+        ChatMessageSystem(content=USER_SYSTEM.format(condition=condition)),
+        ChatMessageUser(content=question.strip() if question and question.strip()
+                        else "(The assistant asked an empty question.)"),
+    ])
+    reply = (output.completion or "").strip()
+    if leaks_number(reply, record["answer"], condition):
+        reply, revealed = rule_user_reply(question, condition)
+        return {"user_reply": reply, "user_source": "model-replaced", "revealed": revealed}
+    return {"user_reply": reply, "user_source": "model",
+            "revealed": condition_revealed(reply, condition)}
+
+
+# --------------------------------------------------------------------------- solver
+
+
+@solver
+def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
+                      fmt: str = "text", seed: int = 0) -> Solver:
+    """The incomplete-questions episode; options as in `incomplete_options`."""
+    opts = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=fmt,
+                              seed=seed)
+    may_ask = opts["variant"] == "questionable"
+    use_tools = may_ask and opts["format"] == "tool"
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        record: dict[str, Any] = state.metadata["record"]
+        st = store()
+        turns: list[dict[str, Any]] = []
+        st.set(STORE_PROTOCOL, PROTOCOL)
+        st.set(STORE_PROBLEM, record)
+
+        def write(final_turn: bool) -> None:
+            st.set(STORE_OPTIONS, {**opts, "final_turn": final_turn})
+            st.set(STORE_INCOMPLETE_TURNS, [dict(t) for t in turns])
+            st.set(STORE_TURNS, [dict(t) for t in turns])
+
+        state.messages.insert(0, ChatMessageSystem(
+            content=system_prompt(opts["variant"], opts["format"], opts["max_interactions"])))
+        if use_tools:
+            state.tools = [ask_user()]
+            state.tool_choice = "auto"
+
+        asked = 0
+        last_turn = opts["max_interactions"] + 1 if may_ask else 1
+        for turn_no in range(1, last_turn + 1):
+            final_turn = not may_ask or asked >= opts["max_interactions"]
+            write(final_turn)
+            state = await generate(state, tool_calls="none")
+            message = state.output.message
+            calls = list(message.tool_calls or [])
+            tool_questions = [_question_argument(c.arguments) for c in calls
+                              if c.function == ASK_USER_TOOL] if use_tools else []
+            parsed = parse_reply(message.text, tool_questions)
+            entry: dict[str, Any] = {
+                "turn": turn_no,
+                "response": message.text or "",
+                "tool_calls": [{"function": c.function, "arguments": c.arguments}
+                               for c in calls],
+                "behaviour": parsed.behaviour,
+                "boxed": parsed.boxed,
+                "question": parsed.question,
+                "question_via": parsed.question_via,
+                "extra_questions": parsed.extra_questions,
+                "says_assume_or_suppose": parsed.says_assume_or_suppose,
+                "says_lets_say": parsed.says_lets_say,
+                "user_reply": None, "user_source": None, "revealed": None,
+                "final_turn": final_turn,
+                "final": True,
+            }
+            continues = (may_ask and not final_turn
+                         and parsed.behaviour == "asked_question")
+            if continues:
+                entry.update(await simulated_user_reply(parsed.question, record))
+                entry["final"] = False
+                asked += 1
+            turns.append(entry)
+            write(final_turn)
+            transcript().info({"infoseek_incomplete_turn": entry},
+                              source="infoseek incomplete-questions solver")
+            if not continues:
+                break
+            reply = entry["user_reply"]
+            if asked >= opts["max_interactions"]:
+                reply = f"{reply}\n\n{NO_QUESTIONS_LEFT}"
+            _append_reply(state, message, reply, parsed.question_via)
+        return state
+
+    return solve
+
+
+def _question_argument(arguments: Any) -> str:
+    if isinstance(arguments, dict):
+        value = arguments.get("question")
+        if value is None and len(arguments) == 1:
+            value = next(iter(arguments.values()))
+        return "" if value is None else str(value)
+    return ""
+
+
+def _append_reply(state: TaskState, message: ChatMessageAssistant, reply: str,
+                  via: str | None) -> None:
+    """The user's reply: a tool message per tool call (the first asking call gets the
+    reply), else one user message."""
+    calls = message.tool_calls or []
+    if not calls:
+        state.messages.append(ChatMessageUser(content=reply))
+        return
+    answered = via != "tool"  # a tag question is answered below, not in a tool message
+    for call in calls:
+        if not answered and call.function == ASK_USER_TOOL:
+            text, answered = reply, True
+        elif call.function == ASK_USER_TOOL:
+            text = ONE_QUESTION_ONLY
+        else:
+            text = f"Unknown tool {call.function!r}; the only tool is `{ASK_USER_TOOL}`."
+        state.messages.append(ChatMessageTool(content=text, tool_call_id=call.id,
+                                              function=call.function))
+    if via != "tool":
+        state.messages.append(ChatMessageUser(content=reply))
