@@ -70,6 +70,11 @@ def engine_from_record(record: dict[str, Any]) -> Engine:
         from infoseek.cnf import CnfEngine
 
         return CnfEngine(record["variables"], clauses, record["observed"], record["target"])
+    if kind == "arith":
+        from infoseek.arith import ArithEngine
+
+        return ArithEngine(record["variables"], spec["equations"], record["observed"],
+                           record["target"], domains=spec.get("domains"))
     raise RecordError(f"{record.get('id', 'record')}: unknown engine kind {kind!r}")
 
 
