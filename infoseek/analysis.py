@@ -14,12 +14,15 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from infoseek.engine import ANY, Assignment, Engine, ordered_values
+from infoseek.engine import ANY, Assignment, Engine, ordered_values, require_enumerable
 
 
 def possible_target_values(engine: Engine, assignment: Assignment | None = None) -> list[Any]:
-    """Target values still possible, in domain order (empty: infeasible)."""
-    return ordered_values(engine.target_values(assignment), engine.domain(engine.target))
+    """Target values still possible, in domain order (empty: infeasible).
+
+    Raises `UnboundedDomainError` when infinitely many are possible."""
+    values = require_enumerable(engine.target_values(assignment), engine.target)
+    return ordered_values(values, engine.domain(engine.target))
 
 
 def is_known(engine: Engine, assignment: Assignment | None = None) -> bool:
@@ -30,7 +33,10 @@ def feasible_rows(
     engine: Engine, subset: Sequence[str], assignment: Assignment | None = None,
     target_value: Any = ANY,
 ) -> list[dict[str, Any]]:
-    """Every assignment to `subset` consistent with C, A, `assignment` (and the target)."""
+    """Every assignment to `subset` consistent with C, A, `assignment` (and the target).
+
+    Raises `UnboundedDomainError` (a ValueError naming the variable) when some variable
+    of `subset` can take infinitely many values: rows cannot be enumerated then."""
     base = dict(assignment or {})
     rows: list[dict[str, Any]] = []
 
@@ -42,9 +48,8 @@ def feasible_rows(
         if var in partial:
             extend(i + 1, partial)
             return
-        for value in ordered_values(
-            engine.variable_values(var, partial, target_value), engine.domain(var)
-        ):
+        values = require_enumerable(engine.variable_values(var, partial, target_value), var)
+        for value in ordered_values(values, engine.domain(var)):
             partial[var] = value
             extend(i + 1, partial)
             del partial[var]

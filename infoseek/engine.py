@@ -16,6 +16,8 @@ used by the MSS search: two feasible full worlds that agree on `subset` (and on
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from numbers import Real
 from typing import Any
 
 
@@ -75,7 +77,74 @@ class Engine:
         return [v for v in self.variables if v not in self.observed and v != self.target]
 
 
+UNBOUNDED = "many"
+"""JSON marker for "infinitely many values are possible" (turn records, store)."""
+
+
+def is_unbounded(values: Any) -> bool:
+    """Whether an engine's value set stands for infinitely many values.
+
+    Engines over infinite domains (the arithmetic engine over the rationals) return a
+    frozenset subclass with a true ``unbounded`` attribute holding only witnesses."""
+    return bool(getattr(values, "unbounded", False))
+
+
+def is_listable(domain: Any) -> bool:
+    """Whether a domain can be enumerated (finite engines: a tuple of values)."""
+    try:
+        iter(domain)
+    except TypeError:
+        return False
+    return True
+
+
+class UnboundedDomainError(ValueError):
+    """Generic code tried to enumerate values that are infinitely many."""
+
+
+def require_enumerable(values: Any, var: str) -> Any:
+    """`values` unchanged; UnboundedDomainError when they stand for infinitely many."""
+    if is_unbounded(values):
+        raise UnboundedDomainError(
+            f"cannot enumerate the values of {var!r}: infinitely many are possible "
+            "(unbounded domain); use an engine with finite domains or its "
+            "distinguishing_pair fast path")
+    return values
+
+
+def _sort_key(value: Any) -> tuple[str, Any]:
+    if isinstance(value, bool):
+        return ("0bool", int(value))
+    if isinstance(value, Real):
+        return ("1num", value)
+    return ("2" + type(value).__name__, repr(value))
+
+
 def ordered_values(values: Iterable[Any], domain: Sequence[Any]) -> list[Any]:
-    """Return `values` in the order of `domain` (deterministic, never set order)."""
+    """Return `values` in the order of `domain` (deterministic, never set order).
+
+    When the domain cannot be listed (unbounded, e.g. the rationals), the values are
+    sorted instead (numbers ascending, other types grouped by type name). For an
+    unbounded value set this lists only its witnesses; check `is_unbounded` first."""
+    if not is_listable(domain):
+        return sorted(values, key=_sort_key)
     present = set(values)
     return [v for v in domain if v in present]
+
+
+def json_value(value: Any) -> Any:
+    """A JSON-safe form of one engine value: exact non-integral rationals become
+    ``"p/q"`` strings and integral ones ints (the `arith_expr` encoding); booleans,
+    ints, strings and other values are returned unchanged."""
+    if isinstance(value, Fraction):
+        return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    return value
+
+
+def possible_values_record(values: Any, domain: Any) -> Any:
+    """The JSON form of a set of still-possible values for turn records and the store:
+    the list of values in domain order (JSON-safe), or `UNBOUNDED` ("many") when the
+    engine says infinitely many are possible."""
+    if is_unbounded(values):
+        return UNBOUNDED
+    return [json_value(v) for v in ordered_values(values, domain)]

@@ -3,6 +3,9 @@
 `optimal`: ask the variable that minimises the worst-case number of further questions
 over every reply the oracle could still give (exact minimax by iterative deepening,
 with memoisation on the set of answers so far); answer as soon as the target is Known.
+It enumerates replies, so it needs finite domains: over an unbounded engine it raises
+`UnboundedDomainError` (the seek reference model then uses the canonical-MSS policy of
+`solvers.reference_policy`).
 
 `random`: ask a uniformly random valid, not-yet-asked variable.
 """
@@ -14,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from infoseek.analysis import is_sufficient
-from infoseek.engine import Assignment, Engine, ordered_values
+from infoseek.engine import Assignment, Engine, ordered_values, require_enumerable
 
 
 class MinimaxSearch:
@@ -54,7 +57,8 @@ class MinimaxSearch:
         else:
             for var in open_vars:
                 replies = ordered_values(
-                    self.engine.variable_values(var, state), self.engine.domain(var)
+                    require_enumerable(self.engine.variable_values(var, state), var),
+                    self.engine.domain(var),
                 )
                 if all(
                     self.strategy({**state, var: value}, depth - 1) is not None

@@ -1,12 +1,15 @@
-"""Oracles: who answers the model (adversarial, cooperative, random) and refusal rules."""
+"""Oracles: who answers the model (adversarial, cooperative, random, world-backed) and
+refusal rules."""
 
 from oracles.policies import (
     ORACLE_POLICIES,
     REFUSAL_REASONS,
     UNSURE,
+    WORLD_POLICY,
     Oracle,
     check_query,
     refusal_text,
 )
 
-__all__ = ["ORACLE_POLICIES", "REFUSAL_REASONS", "UNSURE", "Oracle", "check_query", "refusal_text"]
+__all__ = ["ORACLE_POLICIES", "REFUSAL_REASONS", "UNSURE", "WORLD_POLICY", "Oracle",
+           "check_query", "refusal_text"]

@@ -2,6 +2,19 @@
 
 Every reply is consistent with C, with A plus all earlier replies, and with the hidden
 target value y. The oracle never reveals y or anything beyond the asked variable.
+
+Finite engines: the policy picks each reply among the values still consistent
+(adversarial keeps the most target values possible, cooperative the fewest, random
+follows one world drawn at the start).
+
+World-backed oracles: given a `hidden_world` (a value for every leaf, as in math records)
+every reply is that world's value (a quantity missing from the world is computed from
+it by the engine). This is what the published math oracle does. When the engine's
+domains cannot be listed (the arithmetic engine over the rationals) the policies cannot
+range over the replies, so adversarial, cooperative and random all reduce to the
+world-backed oracle, and a hidden world is then required. The start-up check never
+enumerates target values: it checks that the hidden world is feasible and gives the
+target the hidden value.
 """
 
 from __future__ import annotations
@@ -11,9 +24,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from infoseek.engine import Engine, ordered_values
+from infoseek.engine import Engine, is_listable, json_value, ordered_values, possible_values_record
 
 ORACLE_POLICIES = ("adversarial", "cooperative", "random")
+WORLD_POLICY = "world"  # every reply from the hidden world (needs `hidden_world`)
 UNSURE = "unsure"
 
 REFUSAL_REASONS = {
@@ -36,7 +50,8 @@ REFUSAL_REASONS = {
 
 @dataclass
 class Oracle:
-    """Answers queries for one hidden task instance (engine + hidden target value)."""
+    """Answers queries for one hidden task instance (engine + hidden target value, and
+    optionally the hidden world; see the module docstring for world-backed oracles)."""
 
     engine: Engine
     target_value: Any
@@ -45,17 +60,43 @@ class Oracle:
     unsure_rate: float = 0.0
     answers: dict[str, Any] = field(default_factory=dict)
     _world: dict[str, Any] | None = None
+    hidden_world: dict[str, Any] | None = None
 
     def __post_init__(self) -> None:
-        if self.policy not in ORACLE_POLICIES:
+        if self.policy not in (*ORACLE_POLICIES, WORLD_POLICY):
             raise ValueError(
-                f"unknown oracle policy {self.policy!r}; choose one of {', '.join(ORACLE_POLICIES)}"
+                f"unknown oracle policy {self.policy!r}; choose one of "
+                f"{', '.join((*ORACLE_POLICIES, WORLD_POLICY))}"
             )
-        if self.target_value not in self.engine.target_values():
+        unbounded = not is_listable(self.engine.domain(self.engine.target))
+        if (unbounded or self.policy == WORLD_POLICY) and self.hidden_world is None:
+            raise ValueError("this oracle needs the hidden world (metadata 'hidden_world'): "
+                             + ("the problem's values cannot be enumerated (unbounded domain)"
+                                if unbounded else "the 'world' policy replies from it"))
+        #: every reply comes from the hidden world (the "world" policy, and every policy
+        #: when the domains are unbounded)
+        self.world_backed = unbounded or self.policy == WORLD_POLICY
+        if self.hidden_world is not None:
+            self._check_world()
+        elif self.target_value not in self.engine.target_values():
             raise ValueError("the hidden target value is impossible for this problem")
         self._rng = random.Random(f"oracle:{self.policy}:{self.seed}")
-        if self.policy == "random":
+        if self.policy == "random" and not self.world_backed:
             self._world = self._draw_world()
+
+    def _check_world(self) -> None:
+        """The hidden world is feasible (with A) and gives the target the hidden value."""
+        assert self.hidden_world is not None
+        engine = self.engine
+        world = {v: x for v, x in self.hidden_world.items() if v != engine.target}
+        unknown = [v for v in world if v not in engine.variables]
+        if unknown:
+            raise ValueError(f"the hidden world names unknown variables {unknown[:5]}")
+        if not engine.target_values(world):
+            raise ValueError("the hidden world contradicts the problem's constraints or "
+                             "observed values")
+        if not engine.variable_values(engine.target, world, self.target_value):
+            raise ValueError("the hidden world does not give the target the hidden value")
 
     def _draw_world(self) -> dict[str, Any]:
         """A full world with the hidden target value, drawn variable by variable."""
@@ -84,6 +125,10 @@ class Oracle:
             raise ValueError(f"{var!r} is not a variable of this problem")
         if var in self.answers:
             return self.answers[var]
+        if self.world_backed:
+            value = self._world_value(var)
+            self.answers[var] = value
+            return value
         options = self.consistent_values(var)
         if not options:
             raise RuntimeError("no consistent value; the oracle state is corrupt")
@@ -103,8 +148,22 @@ class Oracle:
         self.answers[var] = value
         return value
 
-    def possible_target_values(self) -> list[Any]:
-        return ordered_values(
+    def _world_value(self, var: str) -> Any:
+        """`var`'s value in the hidden world (computed by the engine when the world
+        holds only leaves), in JSON form."""
+        assert self.hidden_world is not None
+        if var in self.hidden_world:
+            return json_value(self.hidden_world[var])
+        world = {v: x for v, x in self.hidden_world.items() if v != self.engine.target}
+        values = self.engine.variable_values(var, world)
+        if len(values) != 1:
+            raise RuntimeError(f"the hidden world does not determine {var!r}")
+        return json_value(next(iter(values)))
+
+    def possible_target_values(self) -> Any:
+        """Target values still possible after the replies, JSON-safe: a list in domain
+        order, or `infoseek.engine.UNBOUNDED` ("many") when infinitely many remain."""
+        return possible_values_record(
             self.engine.target_values(self.answers), self.engine.domain(self.engine.target)
         )
 
@@ -120,15 +179,20 @@ def refusal_text(reason: str, name: str | None = None) -> str:
 
 def check_query(
     name: str, *, variables: Sequence[str], askable: Sequence[str], observed: Sequence[str],
-    target: str, asked: Sequence[str],
+    target: str, asked: Sequence[str], not_leaf: Sequence[str] = (),
 ) -> str | None:
-    """The refusal reason for asking about `name`, or None when it may be asked."""
+    """The refusal reason for asking about `name`, or None when it may be asked.
+
+    `not_leaf` lists derived quantities of problems where only leaves may be asked
+    (`infoseek.records.not_leaf_variables`); they are refused with "not_leaf"."""
     if name not in variables:
         return "unknown"
     if name == target:
         return "target"
     if name in observed:
         return "observed"
+    if name in not_leaf:
+        return "not_leaf"
     if name not in askable:
         return "forbidden"
     if name in asked:

@@ -233,6 +233,8 @@ def seek_scorer() -> Scorer:
         initial_possible = state.store.get(INITIAL_POSSIBLE_KEY)
         if initial_possible is None:
             initial_possible = list(problem.get("target_values") or [])
+        if not isinstance(initial_possible, str):  # "many": infinitely many values
+            initial_possible = list(initial_possible)
         target_value = _hidden_target(state, target)
 
         queryable = problem.get("queryable")
@@ -244,10 +246,10 @@ def seek_scorer() -> Scorer:
             problem,
             turns,
             target_value,
-            initial_possible=list(initial_possible),
+            initial_possible=initial_possible,
             queryable_for_coverage=queryable,
         )
-        curves = uncertainty_curves(turns, initial_possible=list(initial_possible))
+        curves = uncertainty_curves(turns, initial_possible=initial_possible)
         reasons = invalid_reason_counts(turns)
         answer = final_answer(turns)
 

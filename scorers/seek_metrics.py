@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -40,6 +41,7 @@ INVALID_REASONS: tuple[str, ...] = (
     "not_boolean",
     "no_action",
     "multiple_actions",
+    "not_leaf",
 )
 """Invalid-query reasons fixed by ``docs/contracts.md``; each gets an ``invalid_<reason>``
 count. A reason outside this list is counted under ``invalid_other``."""
@@ -80,11 +82,27 @@ def _as_number(value: Any) -> float | None:
     if _is_number(value):
         return float(value)
     if isinstance(value, str):
+        text = value.strip()
         try:
-            return float(value.strip())
+            return float(text)
         except ValueError:
-            return None
+            pass
+        fraction = re.fullmatch(r"([+-]?\d+)\s*/\s*(\d+)", text)  # exact "p/q" values
+        if fraction and int(fraction.group(2)) != 0:
+            return int(fraction.group(1)) / int(fraction.group(2))
     return None
+
+
+UNBOUNDED = "many"
+"""The turn-record marker for "infinitely many target values are possible"."""
+
+
+def possible_count(possible: Any) -> int | None:
+    """How many target values a ``possible_target_values`` entry allows: the list's
+    length, or None for the `UNBOUNDED` marker (infinitely many)."""
+    if possible == UNBOUNDED:
+        return None
+    return len(possible)
 
 
 def _normalised_text(value: Any) -> str:
@@ -99,9 +117,10 @@ def answers_match(
     """Whether a parsed final answer equals the hidden target value.
 
     Numbers (when at least one side is a non-boolean number and the other reads as
-    one) compare with a tolerance; everything else compares by a normalised text form
-    (strings stripped and lower-cased, other values as sorted-key JSON, so ``True`` and
-    ``"true"`` agree and lists compare element-wise). ``None`` never matches.
+    one, ``"p/q"`` strings included) compare with a tolerance; everything else compares
+    by a normalised text form (strings stripped and lower-cased, other values as
+    sorted-key JSON, so ``True`` and ``"true"`` agree and lists compare element-wise).
+    ``None`` never matches.
     """
     if answer is None or target_value is None:
         return False
@@ -156,6 +175,8 @@ def _known_after(turn: dict, previous: bool) -> bool:
     possible = turn.get("possible_target_values")
     if isinstance(possible, list):
         return len(possible) == 1
+    if possible == UNBOUNDED:
+        return False
     return previous
 
 
@@ -247,7 +268,7 @@ def episode_metrics(
     turns: list[dict],
     target_value: Any,
     *,
-    initial_possible: list,
+    initial_possible: list | str,
     queryable_for_coverage: list | None = None,
 ) -> dict[str, float | None]:
     """Scalar metrics of one seek episode.
@@ -257,7 +278,8 @@ def episode_metrics(
         ``required_order`` for ordered domains).
       turns: the recorded turn records, in order.
       target_value: the hidden target value ``y`` of this task instance.
-      initial_possible: target values possible before the first turn (under ``A``).
+      initial_possible: target values possible before the first turn (under ``A``), or
+        the marker ``"many"`` (infinitely many).
       queryable_for_coverage: the variables the model was allowed to ask in this
         episode. When given, MSS family members that need a variable outside it are
         skipped by ``best_mss_hits`` (the model could not have covered them); the
@@ -300,7 +322,7 @@ def episode_metrics(
     )
 
     # sufficiency
-    initially_known = len(initial_possible) == 1
+    initially_known = possible_count(initial_possible) == 1
     known = initially_known
     final_known = initially_known
     turn_to_sufficiency: float | None = 0.0 if initially_known else None
@@ -359,7 +381,9 @@ def episode_metrics(
     return metrics
 
 
-def uncertainty_curves(turns: list[dict], *, initial_possible: list) -> dict[str, list[float]]:
+def uncertainty_curves(
+    turns: list[dict], *, initial_possible: list | str
+) -> dict[str, list[float | None]]:
     """Per-turn uncertainty about the target.
 
     Returns ``{"uncertainty_curve": [...], "entropy_curve": [...]}``: the number of target
@@ -367,12 +391,20 @@ def uncertainty_curves(turns: list[dict], *, initial_possible: list) -> dict[str
     after each turn (a turn record without ``possible_target_values`` repeats the
     previous count), and ``log2`` of each count (uniform prior over the remaining values;
     a count of 0, which only an infeasible record could give, has entropy 0).
+    Infinitely many values (the `UNBOUNDED` marker ``"many"``, unbounded engines) are
+    None in both curves (JSON null), so the curves stay JSON-safe.
     """
-    counts = [len(initial_possible)]
+    counts: list[int | None] = [possible_count(initial_possible)]
     for turn in turns:
         possible = turn.get("possible_target_values")
-        counts.append(len(possible) if isinstance(possible, list) else counts[-1])
+        if isinstance(possible, list) or possible == UNBOUNDED:
+            counts.append(possible_count(possible))
+        else:
+            counts.append(counts[-1])
     return {
-        "uncertainty_curve": [float(count) for count in counts],
-        "entropy_curve": [math.log2(count) if count > 0 else 0.0 for count in counts],
+        "uncertainty_curve": [None if count is None else float(count) for count in counts],
+        "entropy_curve": [
+            None if count is None else (math.log2(count) if count > 0 else 0.0)
+            for count in counts
+        ],
     }

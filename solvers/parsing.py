@@ -9,6 +9,14 @@ use exactly the same code as the seek loop):
   ignored;
 * tool calls: ``ask(variable=...)`` and ``answer(value=...)``.
 
+Quantity problems (math) pass ``descriptions`` ({name: text}): a question may then
+also read ``Question: What is <name>?`` (or ``how much`` / ``how many``, ``the value
+of``), and the subject may be a variable's description instead of its name. Answers are
+read as yes/no (``answer_kind="boolean"``, the default) or as one number
+(``answer_kind="number"``: an integer, decimal or fraction, with words or units around
+it, see :func:`parse_number_answer`). Quantities in ``not_leaf`` are refused with
+``not_leaf`` (derived quantities when only leaves may be asked).
+
 Nothing a model writes can turn into a valid query unless it names exactly one
 attribute and nothing else; everything that is rejected carries a reason from
 :data:`INVALID_REASONS`, so scorers can count invalid queries by kind.
@@ -18,14 +26,17 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 
 __all__ = [
     "INVALID_REASONS",
+    "QUANTITY_REASONS",
     "ParsedQuery",
     "ParsedTurn",
     "parse_boolean_answer",
+    "parse_number_answer",
     "parse_text_turn",
     "parse_tool_calls",
 ]
@@ -47,6 +58,10 @@ INVALID_REASONS: tuple[str, ...] = (
     "no_action",  # neither a question nor an answer
     "multiple_actions",  # questions and an answer (or several answers) in one turn
 )
+
+QUANTITY_REASONS: tuple[str, ...] = ("not_leaf",)
+"""Reasons only problems with a ``not_leaf`` list produce (a derived quantity asked where
+only leaves may be asked); scorers count them like the others."""
 
 ASK = "ask"
 ANSWER = "answer"
@@ -109,6 +124,9 @@ class _Vocabulary:
     target: str
     asked: frozenset[str]
     queries_per_turn: int
+    not_leaf: frozenset[str] = frozenset()
+    by_description: dict[str, str] | None = None  # normalised description -> lowercase name
+    answer_kind: str = "boolean"
 
 
 def _lowered(names: Iterable[str]) -> frozenset[str]:
@@ -128,12 +146,28 @@ def _vocabulary(
     target: str,
     asked: Collection[str],
     queries_per_turn: int,
+    not_leaf: Collection[str] = (),
+    descriptions: Mapping[str, str] | None = None,
+    answer_kind: str = "boolean",
 ) -> _Vocabulary:
     by_lower: dict[str, str] = {}
     for name in [*variables, *observed, target]:
         if isinstance(name, str) and name.strip():
             by_lower.setdefault(_collapse(name.lower()), name)
+    by_description: dict[str, str] | None = None
+    if descriptions is not None:
+        by_description = {}
+        for name, text in descriptions.items():
+            lowered = _collapse(name.lower()) if isinstance(name, str) else None
+            if lowered in by_lower and isinstance(text, str) and text.strip():
+                key = _strip_article(_normalise(text).strip(_EDGE_PUNCTUATION))
+                by_description.setdefault(key, lowered)
+    if answer_kind not in ANSWER_KINDS:
+        raise ValueError(f"answer_kind must be one of {ANSWER_KINDS}; got {answer_kind!r}")
     return _Vocabulary(
+        not_leaf=_lowered(not_leaf),
+        by_description=by_description,
+        answer_kind=answer_kind,
         entity=_collapse(entity.lower()) if isinstance(entity, str) else "",
         by_lower=by_lower,
         askable=_lowered(askable),
@@ -176,6 +210,29 @@ def _question_subject(fragment: str, entity: str) -> str:
     return subject.strip(_EDGE_PUNCTUATION)
 
 
+_QUANTITY_QUESTION = re.compile(
+    r"^(?:what|how\s+much|how\s+many)\s+(?:is|are|was|were)\s+(?:the\s+value\s+of\s+)?"
+)
+
+
+def _strip_article(text: str) -> str:
+    return re.sub(r"^(?:the|a|an)\s+", "", text)
+
+
+def _quantity_subject(subject: str, vocab: _Vocabulary) -> str | None:
+    """For quantity problems: the name a ``What is X?`` question (or a description)
+    points to, or None."""
+    if vocab.by_description is None:
+        return None
+    bare = _QUANTITY_QUESTION.sub("", subject).strip(_EDGE_PUNCTUATION)
+    for candidate in (bare, _strip_article(bare)):
+        if candidate in vocab.by_lower:
+            return candidate
+        if candidate in vocab.by_description:
+            return vocab.by_description[candidate]
+    return None
+
+
 def _resolve_name(fragment: str, vocab: _Vocabulary) -> tuple[str | None, str | None]:
     """``(lowercase name, None)`` for one clean known name, else ``(None, reason)``."""
     subject = _question_subject(fragment, vocab.entity)
@@ -183,6 +240,9 @@ def _resolve_name(fragment: str, vocab: _Vocabulary) -> tuple[str | None, str | 
         return None, "malformed"
     if subject in vocab.by_lower:
         return subject, None
+    quantity = _quantity_subject(subject, vocab)
+    if quantity is not None:
+        return quantity, None
     if any(_mentions(subject, name) for name in vocab.by_lower):
         # A known name wrapped in other words, or several names at once.
         return None, "malformed"
@@ -205,6 +265,8 @@ def _judge_queries(
                 reason = "target"
             elif name in vocab.observed:
                 reason = "observed"
+            elif name in vocab.not_leaf:
+                reason = "not_leaf"
             elif name not in vocab.askable:
                 reason = "forbidden"
             elif name in vocab.asked or name in asked_now:
@@ -252,6 +314,44 @@ def parse_boolean_answer(text: object, *, entity: str, target: str) -> bool | No
     return value
 
 
+ANSWER_KINDS = ("boolean", "number")
+_NUMBER = re.compile(
+    r"(?<![\w.])([+-]?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?(?:\s*/\s*(\d+)(?![\d.]))?(?![\w])"
+)
+
+
+def parse_number_answer(text: object) -> int | str | None:
+    """Read one number from an answer; ``None`` when there is none.
+
+    Accepts integers (``42``, ``1,200``), decimals (``42.0``, ``-3.5``) and fractions
+    (``85/2``), with words, units or currency around them (``about $42 dollars``,
+    ``T = 42``). Only the first non-empty line is read; when it holds several numbers the
+    last one is taken (``B + P = 10 + 32 = 42`` reads 42). The value is exact and
+    JSON-safe: an int when integral, else a ``"p/q"`` string in lowest terms (``"85/2"``).
+    """
+    if isinstance(text, bool):
+        return None
+    if isinstance(text, int):
+        return text
+    if isinstance(text, float):
+        text = repr(text)
+    if not isinstance(text, str):
+        return None
+    line = next((ln for ln in text.splitlines() if ln.strip()), "")
+    matches = list(_NUMBER.finditer(line))
+    if not matches:
+        return None
+    sign, whole, decimals, denominator = matches[-1].groups()
+    value = Fraction(whole.replace(",", "") + ("." + decimals if decimals else ""))
+    if denominator is not None:
+        if int(denominator) == 0:
+            return None
+        value /= int(denominator)
+    if sign == "-":
+        value = -value
+    return int(value) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
 # ----------------------------------------------------------------------- plain text
 
 _LINE_LEAD = " \t>#*_+-`"
@@ -290,6 +390,9 @@ def parse_text_turn(
     asked: Collection[str],
     queries_per_turn: int,
     max_chars: int = 20000,
+    not_leaf: Collection[str] = (),
+    descriptions: Mapping[str, str] | None = None,
+    answer_kind: str = "boolean",
 ) -> ParsedTurn:
     """Parse a plain-text turn (``Question: ...`` lines or one ``Answer: ...``).
 
@@ -311,6 +414,9 @@ def parse_text_turn(
         target=target,
         asked=asked,
         queries_per_turn=queries_per_turn,
+        not_leaf=not_leaf,
+        descriptions=descriptions,
+        answer_kind=answer_kind,
     )
 
     lines = text.splitlines()
@@ -348,6 +454,11 @@ def parse_text_turn(
 
 
 def _answer_turn(raw: str, vocab: _Vocabulary, entity: str) -> ParsedTurn:
+    if vocab.answer_kind == "number":
+        number = parse_number_answer(raw)
+        if number is None:
+            return _invalid_turn("malformed", answer_raw=raw)
+        return ParsedTurn(ANSWER, (), number, raw, None)
     value = parse_boolean_answer(raw, entity=entity, target=vocab.target)
     if value is None:
         return _invalid_turn("malformed", answer_raw=raw)
@@ -388,6 +499,9 @@ def parse_tool_calls(
     asked: Collection[str],
     queries_per_turn: int,
     max_chars: int = 20000,
+    not_leaf: Collection[str] = (),
+    descriptions: Mapping[str, str] | None = None,
+    answer_kind: str = "boolean",
 ) -> ParsedTurn:
     """Parse a turn given as tool calls ``(function_name, arguments)``.
 
@@ -404,6 +518,9 @@ def parse_tool_calls(
         target=target,
         asked=asked,
         queries_per_turn=queries_per_turn,
+        not_leaf=not_leaf,
+        descriptions=descriptions,
+        answer_kind=answer_kind,
     )
     calls = list(calls or [])
     if not calls:
@@ -444,8 +561,11 @@ def parse_tool_calls(
         raw, arguments = answer_calls[0]
         decoded = _call_arguments(arguments)
         value = decoded.get("value") if decoded is not None else None
-        if isinstance(value, bool):
+        if isinstance(value, bool) and vocab.answer_kind == "boolean":
             return ParsedTurn(ANSWER, (), value, str(value).lower(), None)
+        if (vocab.answer_kind == "number" and isinstance(value, int | float)
+                and not isinstance(value, bool)):
+            value = repr(value)
         if not isinstance(value, str):
             return _invalid_turn("bad_arguments", answer_raw=raw)
         if len(value) > max_chars:

@@ -11,6 +11,17 @@ solver options. Nothing here reads the prompt or the hidden target value.
   only when nothing is left to ask or the turn cap is reached (with the target when it
   is Known, else a random still-possible value); picks k-predictions and variable sets
   uniformly.
+
+Unbounded engines (the arithmetic engine over the rationals: the target's domain cannot
+be listed, so the minimax search cannot range over the replies):
+
+* optimal is the *canonical-MSS* policy: ask the members of ``mss_family[0]`` not yet
+  answered, in order, then answer with the target value the engine computes from the
+  answers once it is Known. It takes exactly k question turns (one query per turn) and is
+  optimal in turn count because every sufficient set has at least k members, but it is
+  not a minimax search;
+* random asks a random askable quantity (distractors included) and, at the cap or when
+  nothing is left, answers the Known value, else a random integer.
 """
 
 from __future__ import annotations
@@ -20,7 +31,7 @@ import random
 from collections import OrderedDict
 from typing import Any
 
-from infoseek.engine import Engine
+from infoseek.engine import Engine, is_listable, json_value
 from infoseek.policies import MinimaxSearch
 from infoseek.records import askable_variables, dumps_record, engine_from_record
 
@@ -114,6 +125,9 @@ def _seek_decision(model_name: str, problem: dict[str, Any], turns: list[dict[st
     candidates = askable_variables(problem, forbid)
     engine, search = _search_for(problem, candidates)
     answers, asked = episode_state(turns)
+    if not is_listable(engine.domain(engine.target)):
+        return _unbounded_seek_decision(model_name, problem, engine, candidates, answers,
+                                        asked, turns, options, rng)
     remaining = [v for v in candidates if v not in asked]
     possible = [v for v in problem.get("target_values", [False, True])
                 if v in engine.target_values(answers)]
@@ -153,6 +167,41 @@ def _seek_decision(model_name: str, problem: dict[str, Any], turns: list[dict[st
         return {"kind": "answer", "value": possible[0] if known else rng.choice(possible)}
     picks = rng.sample(remaining, min(per_turn, len(remaining)))
     return {"kind": "ask", "variables": picks}
+
+
+def _unbounded_seek_decision(
+    model_name: str, problem: dict[str, Any], engine: Engine, candidates: list[str],
+    answers: dict[str, Any], asked: list[str], turns: list[dict[str, Any]],
+    options: dict[str, Any], rng: random.Random,
+) -> dict[str, Any]:
+    """The seek decision when the target's values cannot be enumerated (module docstring)."""
+    values = engine.target_values(answers)
+    known = len(values) == 1
+    max_turns = int(options.get("max_turns", 10))
+    per_turn = max(1, int(options.get("queries_per_turn", 1)))
+    at_cap = options.get("final_turn", False) or len(turns) >= max_turns
+    must_ask = options.get("force_ask", False) and len(asked) < problem.get("k", 0)
+
+    def final() -> dict[str, Any]:
+        if known:
+            return {"kind": "answer", "value": json_value(next(iter(values)))}
+        return {"kind": "answer", "value": rng.randint(0, 999)}
+
+    if model_name == "optimal":
+        family = problem.get("mss_family") or [[]]
+        plan = [v for v in family[0] if v not in answers and v not in asked]
+        if (known and not must_ask) or at_cap:
+            return final()
+        if not plan and must_ask:
+            plan = [v for v in candidates if v not in asked]
+        if not plan:
+            return final()
+        return {"kind": "ask", "variables": plan[:per_turn]}
+
+    remaining = [v for v in candidates if v not in asked]
+    if at_cap or not remaining:
+        return final()
+    return {"kind": "ask", "variables": rng.sample(remaining, min(per_turn, len(remaining)))}
 
 
 def _incomplete_decision(model_name: str, problem: dict[str, Any], turns: list[dict[str, Any]],

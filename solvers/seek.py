@@ -1,7 +1,12 @@
 """The multi-turn seek loop (SPEC 3.1), in the tool format and the plain-text format.
 
-Each sample's metadata carries the problem record and the hidden target value. The
-loop builds the engine and the oracle, then alternates model turns and oracle replies.
+Each sample's metadata carries the problem record and the hidden target value
+(``target_value``, default the record's ``answer``), and for problems whose values cannot
+be enumerated the hidden world (``hidden_world``, default the record's). The loop builds
+the engine and the oracle, then alternates model turns and oracle replies. Nothing here
+depends on the domain: the askable set, the ``not_leaf`` refusals, the question and
+answer forms (yes/no or a number, from the target's domain) all come from the record and
+the engine. The store holds the record without its hidden fields.
 Before every generate call it writes the episode to the sample store, so a message or
 token limit that aborts the loop loses nothing, and so the reference models can read
 the problem without parsing the prompt.
@@ -23,9 +28,14 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolFunction, tool
 from inspect_ai.util import store
 
-from infoseek.engine import ordered_values
-from infoseek.records import askable_variables, engine_from_record
-from oracles import ORACLE_POLICIES, UNSURE, Oracle, refusal_text
+from infoseek.engine import is_listable, possible_values_record
+from infoseek.records import (
+    askable_variables,
+    engine_from_record,
+    not_leaf_variables,
+    public_record,
+)
+from oracles import ORACLE_POLICIES, UNSURE, WORLD_POLICY, Oracle, refusal_text
 from solvers import prompts
 from solvers.parsing import ParsedTurn, parse_text_turn, parse_tool_calls
 
@@ -59,7 +69,8 @@ def answer():
         """Give your final answer and end the episode.
 
         Args:
-            value: "yes" if the goal attribute holds, "no" if it does not.
+            value: For a yes/no goal, "yes" if it holds and "no" if not; for a numeric
+                goal, the number.
         """
         return "handled by the infoseek seek loop"
 
@@ -74,8 +85,9 @@ def seek_options(
     """Validated solver options (raises ValueError naming the bad option)."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
-    if oracle not in ORACLE_POLICIES:
-        raise ValueError(f"oracle must be one of {', '.join(ORACLE_POLICIES)}; got {oracle!r}")
+    if oracle not in (*ORACLE_POLICIES, WORLD_POLICY):
+        raise ValueError(f"oracle must be one of {', '.join((*ORACLE_POLICIES, WORLD_POLICY))}; "
+                         f"got {oracle!r}")
     for name, value in (("max_turns", max_turns), ("queries_per_turn", queries_per_turn)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1; got {value!r}")
@@ -109,23 +121,27 @@ def seek_solver(**options: Any) -> Solver:
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         problem: dict[str, Any] = state.metadata["problem"]
-        target_value = state.metadata["target_value"]
+        target_value = state.metadata.get("target_value", problem.get("answer"))
+        hidden_world = state.metadata.get("hidden_world", problem.get("hidden_world"))
         sample_opts = {**opts, "target_index": state.metadata.get("target_index", 0)}
         engine = engine_from_record(problem)
         oracle = Oracle(engine, target_value, policy=opts["oracle"],
-                        seed=hash_seed(opts["seed"], problem["id"], target_value))
+                        seed=hash_seed(opts["seed"], problem["id"], target_value),
+                        hidden_world=hidden_world)
         entity = problem.get("entity", "Alice")
         target = problem["target"]
         askable = askable_variables(problem, opts["forbid_alternatives"])
+        not_leaf = not_leaf_variables(problem)
         domain = engine.domain(target)
-        initial = ordered_values(engine.target_values(), domain)
+        answer_kind = answer_kind_for(domain)
+        initial = possible_values_record(engine.target_values(), domain)
         k = int(problem.get("k", 0))
         fmt = opts["format"]
 
         st = store()
         turns: list[dict[str, Any]] = []
         st.set(STORE_PROTOCOL, "seek")
-        st.set(STORE_PROBLEM, problem)
+        st.set(STORE_PROBLEM, public_record(problem))
         st.set(STORE_OPTIONS, sample_opts)
         st.set(STORE_INITIAL, initial)
         st.set(STORE_TURNS, [])
@@ -145,7 +161,8 @@ def seek_solver(**options: Any) -> Solver:
             common = dict(
                 entity=entity, variables=problem["variables"], askable=askable,
                 observed=list(problem["observed"]), target=target, asked=asked,
-                queries_per_turn=opts["queries_per_turn"],
+                queries_per_turn=opts["queries_per_turn"], not_leaf=not_leaf,
+                descriptions=problem.get("descriptions"), answer_kind=answer_kind,
             )
             if fmt == "tool":
                 calls = [(c.function, None if c.parse_error else c.arguments)
@@ -204,9 +221,8 @@ def seek_solver(**options: Any) -> Solver:
                                               "value": None, "reply": None})
                 reminder = prompts.REMINDER_TOOL if fmt == "tool" else prompts.REMINDER_TEXT
                 replies.append(reminder.format(reason=parsed.reason, entity=entity))
-            possible = oracle.possible_target_values()
-            record["possible_target_values"] = possible
-            record["known"] = len(possible) == 1
+            record["possible_target_values"] = oracle.possible_target_values()
+            record["known"] = oracle.known()
             turns.append(record)
             st.set(STORE_TURNS, [dict(t) for t in turns])
             transcript().info({"infoseek_turn": record}, source="infoseek seek loop")
@@ -220,6 +236,13 @@ def seek_solver(**options: Any) -> Solver:
         return state
 
     return solve
+
+
+def answer_kind_for(domain: Any) -> str:
+    """"boolean" for a yes/no target (domain within {False, True}), else "number"."""
+    if is_listable(domain) and all(isinstance(v, bool) for v in domain):
+        return "boolean"
+    return "number"
 
 
 def hash_seed(seed: int, problem_id: str, target_value: Any) -> str:

@@ -26,7 +26,8 @@ def render_text_action(decision: dict[str, Any], problem: dict[str, Any]) -> str
         problem: the problem record; `entity` (default "Alice") and `target` are read.
 
     Returns:
-        One `Question: Is <entity> <var>?` line per asked variable; for an answer on a
+        One `Question: Is <entity> <var>?` line per asked variable (`Question: What is
+        <var>?` for quantity problems, which carry `descriptions`); for an answer on a
         boolean target `Answer: <entity> is <target>.` or `Answer: <entity> is not
         <target>.`; for any other answer value `Answer: <value>`; free text unchanged.
     """
@@ -37,6 +38,8 @@ def render_text_action(decision: dict[str, Any], problem: dict[str, Any]) -> str
         variables = decision.get("variables")
         if not isinstance(variables, list | tuple) or not variables:
             raise ValueError(f"an 'ask' decision needs a non-empty variable list: {decision!r}")
+        if problem.get("descriptions") is not None:  # quantity problems (math)
+            return "\n".join(f"Question: What is {variable}?" for variable in variables)
         return "\n".join(f"Question: Is {entity} {variable}?" for variable in variables)
 
     if kind == "answer":
