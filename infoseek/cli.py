@@ -1,6 +1,8 @@
 """The `infoseek` command (a front door of the core: it may reach the outer layers).
 
     infoseek build logic-mt --out logic.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
+    infoseek build gsme-mt-ext --out ext.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
+    infoseek build gsme-mt --out gsme.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-BUILDERS = ("logic-mt",)
+BUILDERS = ("logic-mt", "gsme-mt", "gsme-mt-ext")
 
 
 def _progress(stream) -> Callable[[int, int], None]:
@@ -32,14 +34,20 @@ def _progress(stream) -> Callable[[int, int], None]:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from builders import logic_mt
     from infoseek.records import write_jsonl
 
+    if args.builder == "gsme-mt":
+        from builders import gsme_mt as module
+    elif args.builder == "gsme-mt-ext":
+        from builders import gsme_ext as module
+    else:
+        from builders import logic_mt as module
+    per_k = args.per_k if args.per_k is not None else module.DEFAULT_PER_K
     start = time.perf_counter()
     progress = None if args.quiet else _progress(sys.stderr)
     try:
-        records: list[dict[str, Any]] = logic_mt.build_split(
-            args.seed, args.per_k, args.k, workers=args.workers, progress=progress
+        records: list[dict[str, Any]] = module.build_split(
+            args.seed, per_k, args.k, workers=args.workers, progress=progress
         )
     except ValueError as exc:
         print(f"infoseek build: {exc}", file=sys.stderr)
@@ -70,10 +78,12 @@ def parser() -> argparse.ArgumentParser:
     build.add_argument("builder", choices=BUILDERS, help="which problem family to build")
     build.add_argument("--out", required=True, help="output JSONL file")
     build.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    build.add_argument("--per-k", type=_positive, default=200, dest="per_k",
-                       help="problems per k (default 200)")
+    build.add_argument("--per-k", type=_positive, default=None, dest="per_k",
+                       help="problems per k (default: logic-mt 200, gsme-mt-ext 130, "
+                       "gsme-mt 100)")
     build.add_argument("--k", type=int, nargs="+", default=[1, 2, 3, 4],
-                       help="degrees of underspecification (default 1 2 3 4; at most 5)")
+                       help="degrees of underspecification (default 1 2 3 4; at most 5 for "
+                       "logic-mt, 6 for gsme-mt-ext, 4 for gsme-mt)")
     build.add_argument("--workers", type=_positive, default=None,
                        help="worker processes (default: one per CPU)")
     build.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -1,0 +1,404 @@
+"""GSME-Q-MT-Ext: seeded equation-system DAGs with a planted k-MSS (SPEC section 5.3).
+
+Construction of one candidate (deterministic per (seed, k, index, attempt)):
+
+1. the goal component: a backbone chain of ``depth`` derived quantities ending in the
+   goal (each uses the previous one), side branches feeding it until it has the
+   requested number of relevant leaves, and merge nodes (a quantity from three parents,
+   ``a + b * c``); distractor derived quantities hang off the goal component without
+   feeding the goal; one to three disconnected distractor subgraphs add unrelated leaves
+   and derived quantities;
+2. values by forward execution: every leaf gets a positive integer when it is created,
+   every derived quantity is computed at once; a division ``x = y / L + z`` always has a
+   fresh leaf ``L`` as divisor, drawn after its quotient (one of the exact quotients of
+   ``value(y)``), so all values stay positive integers; ``-`` puts the larger operand
+   first; ``*`` falls back to ``+`` when the product would be large;
+3. hide k goal-relevant leaves (the planted set S) and a share of the distractor leaves,
+   reveal every other leaf; keep the candidate only when the exact search
+   (`infoseek.analysis.minimal_sufficient_sets` over all unrevealed leaves) returns
+   exactly the requested k (cancellations can make a hidden leaf irrelevant), the
+   planted set first in the family when it is in it;
+4. run `validate_math_record` on the record.
+
+Records (JSON): see `math_record`; numbers are JSON ints or ``"p/q"`` strings.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any
+
+from infoseek.analysis import is_sufficient, minimal_sufficient_sets
+from infoseek.arith import ArithEngine, encode_rational, is_unbounded, parse_rational
+
+BUILDER_NAME = "gsme_mt_ext"
+BUILDER_VERSION = "1.0.0"
+DEFAULT_KS = (1, 2, 3, 4)
+DEFAULT_PER_K = 130
+MAX_K = 6
+MAX_ATTEMPTS = 200
+BIG = 10**6
+
+
+class BuildError(RuntimeError):
+    pass
+
+
+# --------------------------------------------------------------------------- shared
+def _names(count: int) -> list[str]:
+    """A, B, ..., Z, AA, AB, ... (identifiers for the arithmetic engine)."""
+    out: list[str] = []
+    i = 0
+    while len(out) < count:
+        n, s = i, ""
+        while True:
+            s = chr(65 + n % 26) + s
+            n = n // 26 - 1
+            if n < 0:
+                break
+        out.append(s)
+        i += 1
+    return out
+
+
+def candidate_queries(engine: ArithEngine, observed: Iterable[str]) -> list[dict[str, str]]:
+    """Every quantity but the target and the revealed ones, with its kind:
+    ``relevant_leaf`` (an unrevealed goal-relevant leaf), ``irrelevant_leaf`` (an
+    unrevealed leaf that is not an ancestor of the target: askable, never needed),
+    ``derived`` (a derived quantity: refused by the oracle)."""
+    seen = set(observed)
+    relevant = set(engine.goal_relevant_leaves())
+    out = []
+    for v in sorted(engine.variables):
+        if v in seen or v == engine.target:
+            continue
+        if engine.is_leaf(v):
+            kind = "relevant_leaf" if v in relevant else "irrelevant_leaf"
+        else:
+            kind = "derived"
+        out.append({"name": v, "kind": kind})
+    return out
+
+
+def math_record(
+    *, engine: ArithEngine, descriptions: dict[str, str], leaf_values: dict[str, Any],
+    family: list[tuple[str, ...]], k: int, extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The record fields shared by the math builders (without id and provenance)."""
+    observed = engine.observed
+    queryable = sorted(v for v in engine.leaves if v not in observed)
+    hidden_world = {v: encode_rational(leaf_values[v]) for v in sorted(engine.leaves)}
+    answer = engine.world_target(hidden_world)
+    values = engine.target_values()
+    compatible: int | str = "unbounded" if is_unbounded(values) else len(values)
+    record: dict[str, Any] = {
+        "domain": "math",
+        "engine": engine.engine_spec(),
+        "variables": sorted(engine.variables),
+        "descriptions": {v: descriptions[v] for v in sorted(engine.variables)},
+        "observed": {v: encode_rational(observed[v]) for v in sorted(observed)},
+        "target": engine.target,
+        "hidden_world": hidden_world,
+        "answer": encode_rational(answer),
+        "queryable": queryable,
+        "forbidden": [],
+        "alternative_only": sorted({v for s in family[1:] for v in s} - set(family[0])),
+        "candidate_queries": candidate_queries(engine, observed),
+        "k": k,
+        "mss_family": [sorted(family[0])] + sorted(sorted(s) for s in family[1:]),
+        "difficulty": {
+            "depth": engine.depth(),
+            "num_vars": len(engine.variables),
+            "num_rules": len(engine.equations),
+            "num_relevant_leaves": len(engine.goal_relevant_leaves()),
+            "num_queryable": len(queryable),
+            "mss_family_size": len(family),
+            "compatible_values": compatible,
+        },
+    }
+    if extra:
+        record.update(extra)
+    return record
+
+
+def validate_math_record(record: dict[str, Any]) -> list[str]:
+    """Re-check a math record from scratch; returns the problems found (empty: valid).
+
+    (1) the target is not Known from the revealed leaves, (2) every set of the family
+    is sufficient and of size k, (3) no sufficient set of size k-1 among the unrevealed
+    leaves (global minimality); plus the family equals the exact search, the hidden world
+    agrees with the observations and gives the recorded answer."""
+    from infoseek.records import engine_from_record
+
+    errors: list[str] = []
+    engine = engine_from_record(record)
+    assert isinstance(engine, ArithEngine)
+    k = record["k"]
+    family = [tuple(s) for s in record["mss_family"]]
+    values = engine.target_values()
+    if not values:
+        return ["infeasible: no world agrees with the observations"]
+    if len(values) == 1:
+        errors.append("not underspecified: the target is Known from the observations")
+    world = record["hidden_world"]
+    for v, value in record["observed"].items():
+        if parse_rational(world[v]) != parse_rational(value):
+            errors.append(f"hidden world disagrees with observed {v!r}")
+    try:
+        answer = engine.world_target(world)
+    except ValueError as exc:
+        errors.append(f"hidden world: {exc}")
+    else:
+        if answer != parse_rational(record["answer"]):
+            errors.append("answer differs from the target in the hidden world")
+    queryable = list(record["queryable"])
+    unrevealed = sorted(v for v in engine.leaves if v not in engine.observed)
+    if sorted(queryable) != unrevealed:
+        errors.append("queryable is not the set of unrevealed leaves")
+    if not family:
+        errors.append("empty MSS family")
+    for s in family:
+        if len(s) != k:
+            errors.append(f"MSS {list(s)} has size {len(s)}, not k={k}")
+        if not set(s) <= set(queryable):
+            errors.append(f"MSS {list(s)} uses quantities outside the queryable set")
+        if not is_sufficient(engine, s):
+            errors.append(f"MSS {list(s)} is not sufficient")
+    if k >= 1 and minimal_sufficient_sets(engine, queryable, k - 1).k is not None:
+        errors.append(f"not globally minimal: a sufficient set of size < {k} exists")
+    full = minimal_sufficient_sets(engine, queryable, k)
+    if sorted(map(sorted, full.family)) != sorted(map(sorted, family)):
+        errors.append("the MSS family differs from the exact search")
+    return errors
+
+
+# --------------------------------------------------------------------------- generator
+class _Dag:
+    """Nodes created in order with their values (forward execution)."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+        self.nodes: list[str] = []
+        self.values: dict[str, int] = {}
+        self.equations: dict[str, str] = {}
+
+    def _new(self) -> str:
+        name = f"n{len(self.nodes)}"
+        self.nodes.append(name)
+        return name
+
+    def leaf(self, value: int | None = None) -> str:
+        name = self._new()
+        self.values[name] = value if value is not None else self.rng.randint(2, 20)
+        return name
+
+    def combine(self, parents: Sequence[str]) -> str:
+        """A derived quantity from 2 or 3 parents (3: a merge node)."""
+        rng = self.rng
+        v = self.values
+        name = self._new()
+        if len(parents) == 3:
+            a, b, c = parents
+            op = rng.choice("+-")
+            prod = v[b] * v[c]
+            if prod > BIG:
+                expr, value = f"{a} + {b} + {c}", v[a] + v[b] + v[c]
+            elif op == "-" and v[a] > prod:
+                expr, value = f"{a} - {b} * {c}", v[a] - prod
+            else:
+                expr, value = f"{a} + {b} * {c}", v[a] + prod
+        else:
+            a, b = parents
+            op = rng.choice("++-*/")
+            divisors = [d for d in range(2, 13) if v[a] % d == 0 and v[a] // d >= 2]
+            if op == "/" and divisors:
+                # integer-friendly division by a fresh leaf: the quotient is drawn first
+                # (among the exact ones) and the divisor follows from it
+                quotient = v[a] // rng.choice(divisors)
+                den = f"n{len(self.nodes)}"
+                self.nodes.append(den)
+                self.values[den] = v[a] // quotient
+                self.equations[name] = f"{a} / {den} + {b}"
+                self.values[name] = quotient + v[b]
+                return name
+            if op == "*" and v[a] * v[b] <= BIG:
+                expr, value = f"{a} * {b}", v[a] * v[b]
+            elif op == "-" and v[a] != v[b]:
+                hi, lo = (a, b) if v[a] > v[b] else (b, a)
+                expr, value = f"{hi} - {lo}", v[hi] - v[lo]
+            else:
+                expr, value = f"{a} + {b}", v[a] + v[b]
+        self.equations[name] = expr
+        self.values[name] = value
+        return name
+
+
+def _component_leaves(dag: _Dag, root: str) -> set[str]:
+    out: set[str] = set()
+    stack = [root]
+    seen: set[str] = set()
+    while stack:
+        node = stack.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        if node in dag.equations:
+            stack.extend(re.findall(r"n\d+", dag.equations[node]))
+        else:
+            out.add(node)
+    return out
+
+
+def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
+    dag = _Dag(rng)
+    depth = rng.randint(3, 7)
+    relevant_target = k + rng.randint(2, 6)
+    merges = rng.randint(1, 3)
+    # backbone
+    cur = dag.combine([dag.leaf(), dag.leaf()])
+    pool = [cur]  # derived nodes of the goal component
+    for _step in range(1, depth):
+        if merges and rng.random() < 0.4:
+            merges -= 1
+            others = [rng.choice(pool) if rng.random() < 0.5 else dag.leaf(), dag.leaf()]
+            cur = dag.combine([cur, *others])
+        else:
+            other = dag.leaf() if rng.random() < 0.6 or len(pool) < 2 else rng.choice(pool[:-1])
+            cur = dag.combine([cur, other] if rng.random() < 0.5 else [other, cur])
+        pool.append(cur)
+    goal = cur
+    # side branches feeding the goal until it has enough relevant leaves
+    for _ in range(20):
+        have = len(_component_leaves(dag, goal))
+        if have >= relevant_target:
+            break
+        side = dag.combine([dag.leaf(), dag.leaf()])
+        goal = dag.combine([goal, side] if rng.random() < 0.5 else [side, goal])
+        pool.append(goal)
+    relevant = sorted(_component_leaves(dag, goal), key=dag.nodes.index)
+    if len(relevant) < k + 1:
+        return None
+    # distractor derived quantities hanging off the goal component
+    hanging: list[str] = []
+    for _ in range(rng.randint(3, 6)):
+        base = rng.choice(relevant + pool[:-1] + hanging)
+        other = rng.choice(relevant + pool[:-1]) if rng.random() < 0.6 else dag.leaf()
+        if other != base:
+            hanging.append(dag.combine([base, other]))
+    # disconnected distractor subgraphs
+    distractor_leaves: list[str] = []
+    for _ in range(rng.randint(1, 3)):
+        part = [dag.leaf(), dag.leaf()]
+        node = dag.combine(part)
+        for _ in range(rng.randint(2, 5)):
+            other = rng.choice(part[:-1]) if rng.random() < 0.6 else dag.leaf()
+            part.append(other)
+            node = dag.combine([node, other])
+            part.append(node)
+        part_leaves = _component_leaves(dag, node)
+        distractor_leaves.extend(sorted(part_leaves - set(relevant), key=dag.nodes.index))
+    # names: shuffle so that names carry no structure
+    labels = _names(len(dag.nodes))
+    rng.shuffle(labels)
+    rename = dict(zip(dag.nodes, labels))
+
+    def ren(expr: str) -> str:
+        return re.sub(r"n\d+", lambda m: rename[m.group(0)], expr)
+
+    leaves = [n for n in dag.nodes if n not in dag.equations]
+    planted = rng.sample(relevant, k)
+    hidden_distractors = [v for v in distractor_leaves if rng.random() < 0.5]
+    extra_hidden = [v for v in leaves if v not in relevant and v not in distractor_leaves
+                    and rng.random() < 0.3]
+    hidden = set(planted) | set(hidden_distractors) | set(extra_hidden)
+    variables = sorted(rename[n] for n in dag.nodes)
+    equations = [[rename[n], ren(dag.equations[n])] for n in dag.nodes if n in dag.equations]
+    observed = {rename[n]: dag.values[n] for n in leaves if n not in hidden}
+    target = rename[goal]
+    engine = ArithEngine(variables, equations, observed, target)
+    if len(engine.target_values()) == 1:
+        return None
+    unrevealed = sorted(v for v in engine.leaves if v not in observed)
+    result = minimal_sufficient_sets(engine, unrevealed, k)
+    if result.k != k:
+        return None
+    planted_set = tuple(sorted(rename[n] for n in planted))
+    family = [tuple(sorted(s)) for s in result.family]
+    if planted_set in family:
+        family.remove(planted_set)
+        family.insert(0, planted_set)
+    descriptions = {v: f"quantity {v}" for v in variables}
+    leaf_values = {rename[n]: dag.values[n] for n in leaves}
+    world = engine.complete_world(leaf_values)
+    if world[target] != dag.values[goal]:  # forward execution and engine must agree
+        raise BuildError("forward execution disagrees with the engine")
+    return math_record(engine=engine, descriptions=descriptions, leaf_values=leaf_values,
+                       family=family, k=k,
+                       extra={"planted": sorted(planted_set)})
+
+
+def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
+    """One validated problem; deterministic in (seed, k, index)."""
+    if not 1 <= k <= MAX_K:
+        raise ValueError(f"k must be between 1 and {MAX_K}, got {k}")
+    for attempt in range(MAX_ATTEMPTS):
+        rng = random.Random(f"{BUILDER_NAME}:{BUILDER_VERSION}:{seed}:{k}:{index}:{attempt}")
+        record = _candidate(rng, k)
+        if record is None:
+            continue
+        errors = validate_math_record(record)
+        if errors:
+            raise BuildError(f"validator rejected a candidate (seed={seed}, k={k}): {errors}")
+        record = {"id": f"gsme-mt-ext-s{seed}-k{k}-{index:04d}", **record}
+        record["provenance"] = {"builder": BUILDER_NAME, "version": BUILDER_VERSION,
+                                "seed": seed, "index": index, "attempt": attempt}
+        return record
+    raise BuildError(f"no valid k={k} problem after {MAX_ATTEMPTS} attempts (seed={seed})")
+
+
+def _build_job(job: tuple[int, int, int]) -> dict[str, Any]:
+    return build_problem(*job)
+
+
+def run_jobs(fn: Callable[[Any], dict[str, Any]], jobs: list[Any], workers: int | None,
+             progress: Callable[[int, int], None] | None) -> list[dict[str, Any]]:
+    """Run jobs in order (serially or in a process pool); results in job order."""
+    out: list[dict[str, Any]] = []
+    if workers is None:
+        workers = min(len(jobs), os.cpu_count() or 1)
+    if workers <= 1 or len(jobs) < 8:
+        for job in jobs:
+            out.append(fn(job))
+            if progress:
+                progress(len(out), len(jobs))
+        return out
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for record in pool.map(fn, jobs, chunksize=4):
+            out.append(record)
+            if progress:
+                progress(len(out), len(jobs))
+    return out
+
+
+def check_ks(ks: Iterable[int], max_k: int, per_k: int) -> list[int]:
+    ks = sorted(set(ks))
+    for k in ks:
+        if not 1 <= k <= max_k:
+            raise ValueError(f"k must be between 1 and {max_k}, got {k}")
+    if per_k < 0:
+        raise ValueError("per_k must be >= 0")
+    return ks
+
+
+def build_split(
+    seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = DEFAULT_KS,
+    *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """`per_k` problems for each k, in (k, index) order."""
+    ks = check_ks(ks, MAX_K, per_k)
+    jobs = [(seed, k, i) for k in ks for i in range(per_k)]
+    return run_jobs(_build_job, jobs, workers, progress)
