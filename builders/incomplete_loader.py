@@ -10,8 +10,10 @@ a URL works, and so does a JSON Lines file. Every row becomes one record
 with the `id` field of the row when present, else the row index. A malformed row stops
 the load with a message naming the row index and the field.
 
-The math builders will later produce the same records from equation systems; until then
-`incomplete_records(source=None)` has nothing to serve and says so.
+Without a source, `incomplete_records()` serves the records that
+`builders.incomplete_math.build_incomplete(seed, count)` builds from the grade-school
+story templates (each verified with the arithmetic engine; they also carry a
+`provenance` field), cached under the builder's name and version (`builders.cache`).
 """
 
 from __future__ import annotations
@@ -21,7 +23,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from builders.cache import cache_dir
+from builders.cache import cache_dir, load_or_build
+from builders.incomplete_math import (
+    BUILDER_NAME,
+    BUILDER_VERSION,
+    DEFAULT_COUNT,
+    build_incomplete,
+)
 
 TEXT_FIELDS: tuple[str, ...] = ("question", "condition", "new_question")
 REQUIRED_FIELDS: tuple[str, ...] = (*TEXT_FIELDS, "answer")
@@ -38,23 +46,41 @@ def is_url(source: str) -> bool:
     return source.startswith(_URL_PREFIXES)
 
 
-def incomplete_records(source: str | None = None) -> list[dict[str, Any]]:
+def incomplete_records(
+    source: str | None = None, seed: int = 0, count: int = DEFAULT_COUNT,
+) -> list[dict[str, Any]]:
     """Records for the incomplete-questions task.
 
     Args:
         source: a JSON (or JSON Lines) file or URL of objects with the fields `question`,
-            `condition`, `new_question`, `answer` (and optionally `id`). Required for now:
-            no built dataset exists yet.
+            `condition`, `new_question`, `answer` (and optionally `id`). None (or an
+            empty string): the records built from the math templates.
+        seed, count: the build parameters of the math records (ignored with a source).
     """
     if source is None or (isinstance(source, str) and not source.strip()):
-        raise IncompleteDataError(
-            "incomplete_questions needs a source: no built dataset of incomplete questions "
-            "exists yet. Pass a JSON file or URL, e.g. -T source=questions.json, holding a "
-            "list of objects with the fields question, condition, new_question, answer."
-        )
+        return built_incomplete_records(seed=seed, count=count)
     if not isinstance(source, str | Path):
         raise IncompleteDataError(f"source must be a file path or URL; got {source!r}")
     return load_incomplete_questions(str(source))
+
+
+def built_incomplete_records(
+    seed: int = 0, count: int = DEFAULT_COUNT,
+) -> list[dict[str, Any]]:
+    """`count` records built by `builders.incomplete_math` for `seed`, through the cache;
+    every row (cached or fresh) is validated like a file row and keeps its provenance."""
+    for name, value, low in (("seed", seed, 0), ("count", count, 1)):
+        if isinstance(value, bool) or not isinstance(value, int) or value < low:
+            raise IncompleteDataError(f"{name} must be an integer >= {low}; got {value!r}")
+    rows = load_or_build(
+        BUILDER_NAME, BUILDER_VERSION, {"seed": seed, "count": count},
+        lambda: build_incomplete(seed=seed, count=count),
+    )
+    if len(rows) != count:
+        raise IncompleteDataError(
+            f"built incomplete questions: expected {count} records, got {len(rows)}")
+    return [{**record_from_row(row, index), "provenance": row.get("provenance")}
+            for index, row in enumerate(rows)]
 
 
 def load_incomplete_questions(source: str) -> list[dict[str, Any]]:

@@ -1,14 +1,22 @@
 """Incomplete questions with a simulated user (SPEC 3.7).
 
+    inspect eval inspect_tasks/incomplete_questions.py --model infoseek/optimal
+    inspect eval inspect_tasks/incomplete_questions.py --model infoseek/optimal \\
+        -T seed=1 -T count=50 -T variant=full
     inspect eval inspect_tasks/incomplete_questions.py --model infoseek/optimal \\
         -T source=tests/fixtures/incomplete_questions.json
     inspect eval infoseek/incomplete_questions --model openai/gpt-4o -T source=q.json \\
         -T variant=raw --model-role user=openai/gpt-4o-mini --model-role judge=openai/gpt-4o
+
+Without `source` the records are built from the math story templates
+(`builders.incomplete_math`; `seed` and `count` choose them; cached); with `source` they
+are read from that JSON file or URL and `seed`/`count` are ignored.
 """
 
 from inspect_ai import Task, task
 
 from builders.incomplete_loader import incomplete_records
+from builders.incomplete_math import DEFAULT_COUNT
 from scorers.incomplete import incomplete_scorer
 from solvers.incomplete import incomplete_options, incomplete_samples, incomplete_solver
 
@@ -19,9 +27,11 @@ def incomplete_questions(
     source: str | None = None,
     max_interactions: int = 5,
     format: str = "text",
+    seed: int = 0,
+    count: int = DEFAULT_COUNT,
 ) -> Task:
     options = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=format)
-    records = incomplete_records(source)
+    records = incomplete_records(source, seed=seed, count=count)
     return Task(
         dataset=incomplete_samples(records, options),
         solver=incomplete_solver(variant=variant, max_interactions=max_interactions, fmt=format),
