@@ -40,6 +40,9 @@ TASK_MODULES: tuple[str, ...] = (
     "inspect_tasks.logic_k_prediction",
     "inspect_tasks.logic_mss",
     "inspect_tasks.incomplete_questions",
+    "inspect_tasks.gsme_mt",
+    "inspect_tasks.gsme_mt_ext",
+    "inspect_tasks.gsm_mt",
 )
 
 

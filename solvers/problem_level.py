@@ -8,6 +8,7 @@ from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import store
 
+from infoseek.records import public_record
 from solvers import prompts
 
 PROTOCOLS = ("k_prediction", "mss_identification")
@@ -25,16 +26,17 @@ def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int 
         problem: dict[str, Any] = state.metadata["problem"]
         entity = problem.get("entity", "Alice")
         text = state.user_prompt.text
+        wording = prompts.problem_level_prompts(problem)
         if protocol == "k_prediction":
-            prompt = prompts.K_PREDICTION.format(entity=entity, problem=text)
+            prompt = wording["k_prediction"].format(entity=entity, problem=text)
         else:
-            rule = (prompts.SIZE_GIVEN.format(k=problem["k"]) if k_given
-                    else prompts.SIZE_FREE.format(max_size=max_size))
-            prompt = prompts.MSS_IDENTIFICATION.format(size_rule=rule, problem=text)
+            rule = (wording["size_given"].format(k=problem["k"]) if k_given
+                    else wording["size_free"].format(max_size=max_size))
+            prompt = wording["mss_identification"].format(size_rule=rule, problem=text)
         state.messages = [ChatMessageUser(content=prompt)]
         st = store()
         st.set("infoseek:protocol", protocol)
-        st.set("infoseek:problem", problem)
+        st.set("infoseek:problem", public_record(problem))
         st.set("infoseek:turns", [])
         st.set("infoseek:options", {"k_given": k_given, "max_size": max_size, "seed": seed,
                                      "forbid_alternatives": forbid_alternatives,

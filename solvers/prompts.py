@@ -65,10 +65,94 @@ SIZE_GIVEN = "Exactly {k} attribute(s) are needed."
 SIZE_FREE = "Name between 1 and {max_size} attributes."
 
 
+# ---------------------------------------------------------------- quantity (math) wording
+# Used when the goal is a number (the answer kind follows the target's domain,
+# `solvers.seek.answer_kind_for`), whatever the domain of the record.
+
+SEEK_INTRO_QUANTITY = (
+    "You are solving a math problem in which the values of some quantities you need are "
+    "missing. You can ask an examiner for the value of a quantity that is not given. Only "
+    "basic input quantities can be asked; a quantity defined by an equation must be worked "
+    "out from its inputs. Ask only for what you need, stop asking as soon as the goal can "
+    "be computed, and then answer with a number."
+)
+
+SEEK_TOOL_RULES_QUANTITY = (
+    "Each turn, either call the `ask` tool to ask for the value of one quantity by name "
+    "(at most {per_turn} call(s) per turn), or call the `answer` tool with the value of "
+    "{target} as a number (an integer, a decimal or a fraction like 7/2). Answering ends "
+    "the episode."
+)
+
+SEEK_TEXT_RULES_QUANTITY = (
+    "Each turn, you may think first, then end your message with either question lines, "
+    "one per quantity (at most {per_turn} per turn), each asking for the value of one "
+    "quantity by name, written exactly like\n"
+    "Question: What is <quantity name>?\n"
+    "or a single final answer line with the value of {target} as a number, written "
+    "exactly like\n"
+    "Answer: <number>\n"
+    "Giving an answer ends the episode."
+)
+
+REMINDER_TEXT_QUANTITY = (
+    "Your last message had no valid action ({reason}). End your message with question "
+    "line(s) `Question: What is <quantity name>?` or one line `Answer: <number>`."
+)
+REMINDER_TOOL_QUANTITY = (
+    "Your last message had no valid action ({reason}). Call `ask` with a quantity name or "
+    "`answer` with a number."
+)
+
+K_PREDICTION_QUANTITY = (
+    "Read the problem below. Do not solve it. Decide how many more quantities would have "
+    "to be revealed, at the least, before the goal could be computed whatever their "
+    "values turn out to be.\n\n{problem}\n\n"
+    "Reply with your reasoning if you like, and end with one line that is exactly one of:\n"
+    "Answer: not ambiguous\nAnswer: <the number of quantities, like 2>\n"
+    "Answer: ambiguous but not sure how many"
+)
+
+MSS_IDENTIFICATION_QUANTITY = (
+    "Read the problem below. Name the smallest set of quantities whose values you would "
+    "ask for so that, whatever the values, the goal could be computed. {size_rule}\n\n"
+    "{problem}\n\n"
+    "Reply with your reasoning if you like, and end with one line listing the quantity "
+    "names separated by commas, like:\nAnswer: quantity1, quantity2"
+)
+SIZE_GIVEN_QUANTITY = "Exactly {k} quantity value(s) are needed."
+SIZE_FREE_QUANTITY = "Name between 1 and {max_size} quantities."
+
+
+def reminder(fmt: str, answer_kind: str = "boolean") -> str:
+    """The no-valid-action reminder for a format and answer kind ("boolean"/"number")."""
+    if answer_kind == "number":
+        return REMINDER_TOOL_QUANTITY if fmt == "tool" else REMINDER_TEXT_QUANTITY
+    return REMINDER_TOOL if fmt == "tool" else REMINDER_TEXT
+
+
+def problem_level_prompts(problem: dict) -> dict[str, str]:
+    """The k-prediction / MSS-identification wording for a record: quantity wording for
+    problems that describe quantities (`descriptions`, math records), else attributes."""
+    if problem.get("descriptions") is not None or problem.get("domain") == "math":
+        return {"k_prediction": K_PREDICTION_QUANTITY,
+                "mss_identification": MSS_IDENTIFICATION_QUANTITY,
+                "size_given": SIZE_GIVEN_QUANTITY, "size_free": SIZE_FREE_QUANTITY}
+    return {"k_prediction": K_PREDICTION, "mss_identification": MSS_IDENTIFICATION,
+            "size_given": SIZE_GIVEN, "size_free": SIZE_FREE}
+
+
 def seek_system_prompt(*, entity: str, target: str, fmt: str, per_turn: int, max_turns: int,
-                       budget: bool, force_ask_k: int | None) -> str:
-    rules = SEEK_TOOL_RULES if fmt == "tool" else SEEK_TEXT_RULES
-    lines = [SEEK_INTRO, rules.format(per_turn=per_turn, entity=entity, target=target)]
+                       budget: bool, force_ask_k: int | None,
+                       answer_kind: str = "boolean") -> str:
+    """The seek system prompt; ``answer_kind="number"`` gives the quantity wording."""
+    if answer_kind == "number":
+        intro = SEEK_INTRO_QUANTITY
+        rules = SEEK_TOOL_RULES_QUANTITY if fmt == "tool" else SEEK_TEXT_RULES_QUANTITY
+    else:
+        intro = SEEK_INTRO
+        rules = SEEK_TOOL_RULES if fmt == "tool" else SEEK_TEXT_RULES
+    lines = [intro, rules.format(per_turn=per_turn, entity=entity, target=target)]
     if budget:
         lines.append(BUDGET_LINE.format(turns=max_turns, per_turn=per_turn))
     else:

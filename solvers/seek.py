@@ -149,7 +149,7 @@ def seek_solver(**options: Any) -> Solver:
         system = prompts.seek_system_prompt(
             entity=entity, target=target, fmt=fmt, per_turn=opts["queries_per_turn"],
             max_turns=opts["max_turns"], budget=opts["budget"],
-            force_ask_k=k if opts["force_ask"] else None,
+            force_ask_k=k if opts["force_ask"] else None, answer_kind=answer_kind,
         )
         state.messages.insert(0, ChatMessageSystem(content=system))
         if fmt == "tool":
@@ -219,7 +219,7 @@ def seek_solver(**options: Any) -> Solver:
                     record["queries"].append({"raw": query.raw, "variable": query.variable,
                                               "valid": False, "reason": query.reason,
                                               "value": None, "reply": None})
-                reminder = prompts.REMINDER_TOOL if fmt == "tool" else prompts.REMINDER_TEXT
+                reminder = prompts.reminder(fmt, answer_kind)
                 replies.append(reminder.format(reason=parsed.reason, entity=entity))
             record["possible_target_values"] = oracle.possible_target_values()
             record["known"] = oracle.known()

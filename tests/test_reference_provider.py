@@ -337,4 +337,7 @@ def test_registry_names_the_real_task_modules() -> None:
         "inspect_tasks.logic_k_prediction",
         "inspect_tasks.logic_mss",
         "inspect_tasks.incomplete_questions",
+        "inspect_tasks.gsme_mt",
+        "inspect_tasks.gsme_mt_ext",
+        "inspect_tasks.gsm_mt",
     )

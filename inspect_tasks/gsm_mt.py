@@ -1,0 +1,61 @@
+"""GSM-Q-MT (verbal): the GSME-Q-MT story problems (`builders.gsme_mt`) as word problems
+(`builders.gsm_text`): one sentence per revealed value and per equation, the held-out
+values left out, then the list of quantities that may be asked.
+
+    inspect eval inspect_tasks/gsm_mt.py --model infoseek/optimal -T per_k=20
+
+Tasks: `gsm_mt` (seek loop, world-backed oracle, numeric answers) and `gsm_mt_full`
+(every value given: the reasoning upper bound).
+"""
+
+from typing import Any
+
+from inspect_ai import Task, task
+
+from builders import gsme_mt as builder
+from builders.gsm_text import render_problem as render_words
+from inspect_tasks.math_common import full_task, math_records, seek_task, with_ask_list
+from oracles import WORLD_POLICY
+
+
+def render_problem(record: dict[str, Any]) -> str:
+    return render_words(record)["text"]
+
+
+render_verbal = with_ask_list(render_problem)
+
+
+@task
+def gsm_mt(
+    k: int | list[int] = [1, 2, 3, 4],
+    per_k: int = builder.DEFAULT_PER_K,
+    seed: int = 0,
+    oracle: str = WORLD_POLICY,
+    format: str = "tool",
+    max_turns: int = 10,
+    queries_per_turn: int = 1,
+    budget: bool = False,
+    force_ask: bool = False,
+    carry_reasoning: bool = False,
+    source: str | None = None,
+) -> Task:
+    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source)
+    return seek_task("gsm_mt", records, render_verbal, seed=seed, oracle=oracle,
+                     format=format, max_turns=max_turns, queries_per_turn=queries_per_turn,
+                     budget=budget, force_ask=force_ask, carry_reasoning=carry_reasoning)
+
+
+@task
+def gsm_mt_full(
+    k: int | list[int] = [1, 2, 3, 4],
+    per_k: int = builder.DEFAULT_PER_K,
+    seed: int = 0,
+    format: str = "tool",
+    max_turns: int = 1,
+    carry_reasoning: bool = False,
+    source: str | None = None,
+) -> Task:
+    """Full information: every held-out value is stated; the model answers at once."""
+    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source)
+    return full_task("gsm_mt_full", records, render_verbal, seed=seed, format=format,
+                     max_turns=max_turns, carry_reasoning=carry_reasoning)

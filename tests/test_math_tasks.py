@@ -1,0 +1,147 @@
+"""End-to-end runs of the math tasks (`gsme_mt_ext`, `gsme_mt`, `gsm_mt` and their
+variants): real `inspect_ai.eval` calls with the reference models, fully offline."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from inspect_ai import Task, eval
+from inspect_ai.log import EvalLog
+
+from builders.gsme_text import render_problem
+from infoseek import _registry
+from inspect_tasks.gsm_mt import gsm_mt, gsm_mt_full
+from inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full, gsme_mt_k_prediction, gsme_mt_mss
+from inspect_tasks.gsme_mt_ext import (
+    gsme_mt_ext,
+    gsme_mt_ext_full,
+    gsme_mt_ext_k_prediction,
+    gsme_mt_ext_mss,
+)
+from inspect_tasks.math_common import full_information_record, math_records
+from solvers import prompts
+
+SMALL = {"k": [1, 2], "per_k": 2}
+
+
+@pytest.fixture(autouse=True)
+def no_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(text: str) -> int:
+        raise AssertionError("Inspect tried to count tokens with a tokenizer")
+
+    monkeypatch.setattr("inspect_ai.model._model.count_text_tokens", fail)
+
+
+def run(task: Task, model: str, tmp_path) -> EvalLog:
+    [log] = eval(task, model=model, log_dir=str(tmp_path), display="log")
+    assert log.status == "success", log.error
+    assert log.samples and len(log.samples) == 4  # 2 problems per k, k = 1, 2
+    for sample in log.samples:
+        assert sample.error is None, sample.error
+    return log
+
+
+def value(sample, name: str) -> float:
+    [score] = sample.scores.values()
+    return score.value[name]
+
+
+SEEK_TASKS: list[tuple[Callable[..., Task], dict[str, Any]]] = [
+    (gsme_mt_ext, {"format": "tool"}),
+    (gsme_mt_ext, {"format": "text"}),
+    (gsme_mt, {"format": "tool"}),
+    (gsm_mt, {"format": "text"}),
+]
+
+
+@pytest.mark.parametrize("factory, options", SEEK_TASKS,
+                         ids=[f"{f.__name__}-{o['format']}" for f, o in SEEK_TASKS])
+def test_optimal_seek(factory: Callable[..., Task], options: dict[str, Any], tmp_path) -> None:
+    log = run(factory(**SMALL, **options), "infoseek/optimal", tmp_path)
+    for sample in log.samples:
+        assert value(sample, "final_sufficiency") == 1.0, sample.id
+        assert value(sample, "accuracy") == 1.0, sample.id
+        assert value(sample, "total_turns") <= sample.metadata["k"]
+        assert value(sample, "invalid_total") == 0.0
+        system = sample.messages[0].text
+        assert "quantity" in system and "number" in system
+        stored = sample.store["infoseek:problem"]
+        assert "answer" not in stored and "hidden_world" not in stored
+        # held-out values are not in the prompt
+        prompt = sample.input if isinstance(sample.input, str) else ""
+        for leaf in sample.metadata["problem"]["mss_family"][0]:
+            assert f"\n{leaf} = " not in prompt
+    metrics = log.results.scores[0].metrics
+    assert metrics["accuracy"].value == 1.0
+
+
+@pytest.mark.parametrize("factory", [gsme_mt_ext_full, gsme_mt_full, gsm_mt_full])
+def test_optimal_full_information(factory: Callable[..., Task], tmp_path) -> None:
+    log = run(factory(**SMALL), "infoseek/optimal", tmp_path)
+    for sample in log.samples:
+        assert value(sample, "accuracy") == 1.0, sample.id
+        assert value(sample, "total_turns") == 0.0
+        assert sample.metadata["k"] in (1, 2)
+
+
+@pytest.mark.parametrize("factory", [gsme_mt_ext_k_prediction, gsme_mt_k_prediction])
+def test_optimal_k_prediction(factory: Callable[..., Task], tmp_path) -> None:
+    log = run(factory(**SMALL), "infoseek/optimal", tmp_path)
+    for sample in log.samples:
+        assert value(sample, "accuracy") == 1.0, sample.id
+        assert "quantities" in sample.messages[0].text
+
+
+@pytest.mark.parametrize("factory", [gsme_mt_ext_mss, gsme_mt_mss])
+def test_optimal_mss(factory: Callable[..., Task], tmp_path) -> None:
+    log = run(factory(**SMALL), "infoseek/optimal", tmp_path)
+    for sample in log.samples:
+        assert value(sample, "exact") == 1.0, sample.id
+
+
+def test_random_seek(tmp_path) -> None:
+    log = run(gsme_mt_ext(**SMALL, max_turns=3), "infoseek/random", tmp_path)
+    for sample in log.samples:
+        turns = sample.store["infoseek:turns"]
+        assert turns[-1]["action"] == "answer"
+        assert all(q["valid"] for t in turns for q in t["queries"])
+        assert 0.0 <= value(sample, "accuracy") <= 1.0
+
+
+def test_equation_rendering() -> None:
+    [record] = math_records(__import__("builders.gsme_ext", fromlist=["x"]), k=2, per_k=1,
+                            seed=0, source=None)
+    text = render_problem(record)
+    for name, rhs in record["engine"]["equations"]:
+        assert f"{name} = {rhs}" in text
+    for name, v in record["observed"].items():
+        assert f"\n{name} = {v}" in text
+    for name in record["queryable"]:
+        assert f"\n{name} = " not in text
+    assert f"Goal: find the value of {record['target']}" in text
+    asked = text.split("Quantities you may ask about: ")[1].split(", ")
+    assert set(asked) == {c["name"] for c in record["candidate_queries"]}
+    full = render_problem(full_information_record(record))
+    for name in record["queryable"]:
+        assert f"\n{name} = " in full
+
+
+def test_math_prompts_are_separate() -> None:
+    assert prompts.reminder("tool") == prompts.REMINDER_TOOL
+    assert prompts.reminder("text", "number") == prompts.REMINDER_TEXT_QUANTITY
+    logic = prompts.seek_system_prompt(entity="Alice", target="kind", fmt="text", per_turn=1,
+                                       max_turns=3, budget=False, force_ask_k=None)
+    assert "Question: Is Alice <attribute>?" in logic
+    math = prompts.seek_system_prompt(entity="Alice", target="T", fmt="text", per_turn=1,
+                                      max_turns=3, budget=False, force_ask_k=None,
+                                      answer_kind="number")
+    assert "Question: What is <quantity name>?" in math and "Answer: <number>" in math
+
+
+def test_math_tasks_are_registered() -> None:
+    for name in ("gsme_mt_ext", "gsme_mt_ext_full", "gsme_mt_ext_k_prediction",
+                 "gsme_mt_ext_mss", "gsme_mt", "gsme_mt_full", "gsme_mt_k_prediction",
+                 "gsme_mt_mss", "gsm_mt", "gsm_mt_full"):
+        assert name in _registry.PACKAGED_TASKS
