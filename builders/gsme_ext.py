@@ -6,15 +6,17 @@ Construction of one candidate (deterministic per (seed, k, index, attempt)):
    goal (each uses the previous one), side branches feeding it until it has the
    requested number of relevant leaves, and merge nodes (a quantity from three parents,
    ``a + b * c``); distractor derived quantities hang off the goal component without
-   feeding the goal; one to three disconnected distractor subgraphs add unrelated leaves
-   and derived quantities;
+   feeding the goal; disconnected distractor subgraphs add unrelated leaves and derived
+   quantities until the problem has about 15-20 askable (unrevealed) leaves, so that
+   asking at random rarely finds all k relevant ones within the turn cap;
 2. values by forward execution: every leaf gets a positive integer when it is created,
    every derived quantity is computed at once; a division ``x = y / L + z`` always has a
    fresh leaf ``L`` as divisor, drawn after its quotient (one of the exact quotients of
    ``value(y)``), so all values stay positive integers; ``-`` puts the larger operand
    first; ``*`` falls back to ``+`` when the product would be large;
-3. hide k goal-relevant leaves (the planted set S) and a share of the distractor leaves,
-   reveal every other leaf; keep the candidate only when the exact search
+3. hide k goal-relevant leaves (the planted set S), every leaf of the disconnected
+   distractor subgraphs (askable ``irrelevant_leaf`` queries) and a share of the other
+   non-relevant leaves, reveal every other leaf; keep the candidate only when the exact search
    (`infoseek.analysis.minimal_sufficient_sets` over all unrevealed leaves) returns
    exactly the requested k (cancellations can make a hidden leaf irrelevant), the
    planted set first in the family when it is in it;
@@ -36,7 +38,7 @@ from infoseek.analysis import is_sufficient, minimal_sufficient_sets
 from infoseek.arith import ArithEngine, encode_rational, is_unbounded, parse_rational
 
 BUILDER_NAME = "gsme_mt_ext"
-BUILDER_VERSION = "1.0.0"
+BUILDER_VERSION = "1.1.0"
 DEFAULT_KS = (1, 2, 3, 4)
 DEFAULT_PER_K = 130
 MAX_K = 6
@@ -289,13 +291,24 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
         other = rng.choice(relevant + pool[:-1]) if rng.random() < 0.6 else dag.leaf()
         if other != base:
             hanging.append(dag.combine([base, other]))
-    # disconnected distractor subgraphs
+    # non-relevant leaves of the goal component (operands of the hanging quantities)
+    # hidden as well, about a third of them
+    extra_hidden = [n for n in dag.nodes if n not in dag.equations and n not in relevant
+                    and rng.random() < 0.3]
+    # disconnected distractor subgraphs: unrelated leaves (all left unrevealed and
+    # askable) and derived quantities, until the problem has about 15-20 askable leaves
+    wanted = max(rng.randint(15, 20) - k - len(extra_hidden), 6)
     distractor_leaves: list[str] = []
-    for _ in range(rng.randint(1, 3)):
+    while len(distractor_leaves) < wanted:
         part = [dag.leaf(), dag.leaf()]
+        fresh = 2
         node = dag.combine(part)
-        for _ in range(rng.randint(2, 5)):
-            other = rng.choice(part[:-1]) if rng.random() < 0.6 else dag.leaf()
+        for _ in range(rng.randint(3, 6)):
+            if len(distractor_leaves) + fresh >= wanted or rng.random() < 0.4:
+                other = rng.choice(part[:-1])
+            else:
+                other = dag.leaf()
+                fresh += 1
             part.append(other)
             node = dag.combine([node, other])
             part.append(node)
@@ -311,10 +324,7 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
 
     leaves = [n for n in dag.nodes if n not in dag.equations]
     planted = rng.sample(relevant, k)
-    hidden_distractors = [v for v in distractor_leaves if rng.random() < 0.5]
-    extra_hidden = [v for v in leaves if v not in relevant and v not in distractor_leaves
-                    and rng.random() < 0.3]
-    hidden = set(planted) | set(hidden_distractors) | set(extra_hidden)
+    hidden = set(planted) | set(distractor_leaves) | set(extra_hidden)
     variables = sorted(rename[n] for n in dag.nodes)
     equations = [[rename[n], ren(dag.equations[n])] for n in dag.nodes if n in dag.equations]
     observed = {rename[n]: dag.values[n] for n in leaves if n not in hidden}

@@ -3,7 +3,10 @@
 One problem per (seed, k, index), deterministic: pick a template with at least k
 goal-relevant leaves, instantiate it with seeded numbers (`builders.gsme_templates`),
 hide a planted set S of k goal-relevant leaves and about half of the template's
-irrelevant leaves, reveal every other leaf, and keep the candidate only when the exact
+irrelevant leaves, add disconnected distractor subgraphs (the quantities of other,
+seeded-chosen template instances, renamed with a ``dN_`` prefix, their leaves never
+revealed) until the problem has about 15-20 askable leaves, reveal every other leaf of
+the main template, and keep the candidate only when the exact
 search over all unrevealed leaves gives k (templates or draws where S is not a k-MSS are
 retried with the next attempt; templates without enough relevant leaves for k are
 skipped). Every record passes `builders.gsme_ext.validate_math_record`.
@@ -15,6 +18,7 @@ Record fields are those of `builders.gsme_ext.math_record`, plus ``template``,
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
@@ -25,7 +29,7 @@ from infoseek.analysis import minimal_sufficient_sets
 from infoseek.arith import ArithEngine
 
 BUILDER_NAME = "gsme_mt"
-BUILDER_VERSION = f"1.0.0+templates-{TEMPLATES_VERSION}"
+BUILDER_VERSION = f"1.1.0+templates-{TEMPLATES_VERSION}"
 DEFAULT_KS = (1, 2, 3, 4)
 DEFAULT_PER_K = 100
 MAX_K = 4
@@ -48,17 +52,63 @@ def eligible_templates(k: int) -> list[int]:
     return [i for i in range(len(TEMPLATES)) if _relevant_count(i) >= k]
 
 
+def _add_distractors(rng: random.Random, main_index: int, inst: dict[str, Any],
+                     target_leaves: int) -> list[str]:
+    """Add disconnected distractor subgraphs to `inst` (in place): the quantities of
+    other, seeded-chosen template instances, renamed with a prefix (``d1_``, ``d2_``,
+    ...), until the problem has `target_leaves` leaves or more. Their leaves are never
+    revealed (askable ``irrelevant_leaf`` queries), their derived quantities are
+    ``derived`` distractors; descriptions and sentences are kept (the story tells the
+    distractor relations, never the distractor values; the oracle's replies use the
+    value sentences). Returns the distractor leaves."""
+    others = [i for i in range(len(TEMPLATES)) if i != main_index]
+    rng.shuffle(others)
+    leaves: list[str] = []
+    have = len(inst["leaves"])
+    for number, index in enumerate(others, start=1):
+        if have + len(leaves) >= target_leaves:
+            break
+        other = instantiate(TEMPLATES[index], rng)
+        prefix = f"d{number}_"
+
+        def ren(expr: str, names: frozenset[str] = frozenset(other["variables"]),
+                prefix: str = prefix) -> str:
+            return re.sub(r"[A-Za-z_][A-Za-z0-9_]*",
+                          lambda m: prefix + m.group(0) if m.group(0) in names
+                          else m.group(0), expr)
+
+        inst["variables"] = inst["variables"] + [prefix + v for v in other["variables"]]
+        inst["equations"] = inst["equations"] + [[prefix + n, ren(e)]
+                                                 for n, e in other["equations"]]
+        inst["descriptions"] = {**inst["descriptions"], **{
+            prefix + v: d for v, d in other["descriptions"].items()}}
+        inst["values"] = {**inst["values"], **{
+            prefix + v: x for v, x in other["values"].items()}}
+        inst["sentences"] = {**inst["sentences"], "values": {
+            **inst["sentences"]["values"],
+            **{prefix + v: t for v, t in other["sentences"]["values"].items()}},
+            "equations": {
+            **inst["sentences"]["equations"],
+            **{prefix + v: t for v, t in other["sentences"]["equations"].items()}}}
+        leaves.extend(prefix + v for v in other["leaves"])
+    return leaves
+
+
 def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
     options = eligible_templates(k)
     if not options:
         return None
-    template = TEMPLATES[rng.choice(options)]
+    main_index = rng.choice(options)
+    template = TEMPLATES[main_index]
     inst = instantiate(template, rng)
     free = ArithEngine(inst["variables"], inst["equations"], {}, inst["goal"])
     relevant = free.goal_relevant_leaves()
     irrelevant = [v for v in free.leaves if v not in relevant]
     planted = rng.sample(relevant, k)
     hidden = set(planted) | {v for v in irrelevant if rng.random() < 0.5}
+    target_leaves = len(free.leaves) - len(hidden) + rng.randint(15, 20)
+    hidden |= set(_add_distractors(rng, main_index, inst, target_leaves))
+    free = ArithEngine(inst["variables"], inst["equations"], {}, inst["goal"])
     observed = {v: inst["values"][v] for v in free.leaves if v not in hidden}
     engine = ArithEngine(inst["variables"], inst["equations"], observed, inst["goal"])
     if len(engine.target_values()) == 1:

@@ -145,3 +145,18 @@ def test_math_tasks_are_registered() -> None:
                  "gsme_mt_ext_mss", "gsme_mt", "gsme_mt_full", "gsme_mt_k_prediction",
                  "gsme_mt_mss", "gsm_mt", "gsm_mt_full"):
         assert name in _registry.PACKAGED_TASKS
+
+
+@pytest.mark.parametrize("factory", [gsme_mt_ext, gsme_mt])
+def test_random_falls_with_k(factory: Callable[..., Task], tmp_path) -> None:
+    """Enough askable distractor leaves (SPEC section 5.3) that asking at random within
+    the 10-turn cap rarely finds every relevant leaf, less so the larger k."""
+    [log] = eval(factory(k=[1, 4], per_k=10), model="infoseek/random",
+                 log_dir=str(tmp_path), display="log")
+    assert log.status == "success", log.error
+    for sample in log.samples:
+        assert len(sample.metadata["problem"]["queryable"]) >= 15
+    metrics = log.results.scores[0].metrics
+    k1 = metrics["final_sufficiency_k1"].value
+    k4 = metrics["final_sufficiency_k4"].value
+    assert k4 < k1 < 1.0
