@@ -23,8 +23,9 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-from builders.gsme_ext import check_ks, math_record, run_jobs, validate_math_record
+from builders.gsme_ext import math_record, validate_math_record
 from builders.gsme_templates import TEMPLATES, TEMPLATES_VERSION, instantiate
+from builders.jobs import check_ks, run_jobs
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.arith import ArithEngine
 

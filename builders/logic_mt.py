@@ -25,9 +25,9 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from builders.jobs import check_ks, run_jobs
 from builders.logic_vocab import NAMES, pick_variables
 from infoseek.analysis import (
     MssResult,
@@ -289,27 +289,6 @@ def build_split(
     *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """The default split: `per_k` problems for each k, in (k, index) order."""
-    ks = sorted(set(ks))
-    for k in ks:
-        if not 1 <= k <= MAX_K:
-            raise ValueError(f"k must be between 1 and {MAX_K}, got {k}")
-    if per_k < 0:
-        raise ValueError("per_k must be >= 0")
+    ks = check_ks(ks, MAX_K, per_k)
     jobs = [(seed, k, i) for k in ks for i in range(per_k)]
-    out: list[dict[str, Any]] = []
-    if workers is None:
-        import os
-
-        workers = min(len(jobs), os.cpu_count() or 1)
-    if workers <= 1 or len(jobs) < 8:
-        for job in jobs:
-            out.append(_build_job(job))
-            if progress:
-                progress(len(out), len(jobs))
-        return out
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        for record in pool.map(_build_job, jobs, chunksize=4):
-            out.append(record)
-            if progress:
-                progress(len(out), len(jobs))
-    return out
+    return run_jobs(_build_job, jobs, workers, progress)
