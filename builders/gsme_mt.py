@@ -25,7 +25,7 @@ from typing import Any
 
 from builders.gsme_ext import math_record, validate_math_record
 from builders.gsme_templates import TEMPLATES, TEMPLATES_VERSION, instantiate
-from builders.jobs import check_ks, run_jobs
+from builders.jobs import build_split_with, first_valid_problem
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.arith import ArithEngine
 
@@ -37,8 +37,6 @@ MAX_K = 4
 MAX_ATTEMPTS = 100
 
 
-class BuildError(RuntimeError):
-    pass
 
 
 @cache
@@ -134,25 +132,11 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
 
 def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
     """One validated problem; deterministic in (seed, k, index)."""
-    if not 1 <= k <= MAX_K:
-        raise ValueError(f"k must be between 1 and {MAX_K}, got {k}")
-    for attempt in range(MAX_ATTEMPTS):
-        rng = random.Random(f"{BUILDER_NAME}:{BUILDER_VERSION}:{seed}:{k}:{index}:{attempt}")
-        record = _candidate(rng, k)
-        if record is None:
-            continue
-        errors = validate_math_record(record)
-        if errors:
-            raise BuildError(f"validator rejected a candidate (seed={seed}, k={k}): {errors}")
-        record = {"id": f"gsme-mt-s{seed}-k{k}-{index:04d}", **record}
-        record["provenance"] = {"builder": BUILDER_NAME, "version": BUILDER_VERSION,
-                                "seed": seed, "index": index, "attempt": attempt}
-        return record
-    raise BuildError(f"no valid k={k} problem after {MAX_ATTEMPTS} attempts (seed={seed})")
-
-
-def _build_job(job: tuple[int, int, int]) -> dict[str, Any]:
-    return build_problem(*job)
+    return first_valid_problem(
+        builder=BUILDER_NAME, version=BUILDER_VERSION, id_prefix="gsme-mt", seed=seed, k=k,
+        index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS, candidate=_candidate,
+        validate=validate_math_record,
+    )
 
 
 def build_split(
@@ -160,6 +144,4 @@ def build_split(
     *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """`per_k` problems for each k, in (k, index) order."""
-    ks = check_ks(ks, MAX_K, per_k)
-    jobs = [(seed, k, i) for k in ks for i in range(per_k)]
-    return run_jobs(_build_job, jobs, workers, progress)
+    return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)

@@ -6,9 +6,58 @@ Results come back in job order whatever the worker count, so builds stay byte-id
 from __future__ import annotations
 
 import os
+import random
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
+
+Record = dict[str, Any]
+
+
+class BuildError(RuntimeError):
+    """A builder could not produce a valid problem (or the validator rejected one)."""
+
+
+def first_valid_problem(
+    *, builder: str, version: str, id_prefix: str, seed: int, k: int, index: int, max_k: int,
+    max_attempts: int, candidate: Callable[[random.Random, int], Record | None],
+    validate: Callable[[Record], list[str]],
+) -> Record:
+    """The first candidate that the validator accepts; deterministic in (seed, k, index).
+
+    Each attempt draws from its own seeded generator; the record gets an id first and
+    its provenance last. A rejected candidate is a builder bug and raises at once.
+    """
+    if not 1 <= k <= max_k:
+        raise ValueError(f"k must be between 1 and {max_k}, got {k}")
+    for attempt in range(max_attempts):
+        rng = random.Random(f"{builder}:{version}:{seed}:{k}:{index}:{attempt}")
+        record = candidate(rng, k)
+        if record is None:
+            continue
+        errors = validate(record)
+        if errors:
+            raise BuildError(f"validator rejected a candidate (seed={seed}, k={k}): {errors}")
+        record = {"id": f"{id_prefix}-s{seed}-k{k}-{index:04d}", **record}
+        record["provenance"] = {"builder": builder, "version": version, "seed": seed,
+                                "index": index, "attempt": attempt}
+        return record
+    raise BuildError(f"no valid k={k} problem after {max_attempts} attempts (seed={seed})")
+
+
+def _call(job: tuple) -> Record:
+    return job[0](*job[1:])
+
+
+def build_split_with(
+    build_problem: Callable[[int, int, int], Record], max_k: int, seed: int, per_k: int,
+    ks: Iterable[int], workers: int | None, progress: Callable[[int, int], None] | None,
+) -> list[Record]:
+    """`per_k` problems for each k, in (k, index) order; `build_problem` must be a
+    module-level function (it crosses process boundaries)."""
+    ks = check_ks(ks, max_k, per_k)
+    jobs = [(build_problem, seed, k, i) for k in ks for i in range(per_k)]
+    return run_jobs(_call, jobs, workers, progress)
 
 
 def run_jobs(fn: Callable[[Any], dict[str, Any]], jobs: list[Any], workers: int | None,

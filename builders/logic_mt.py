@@ -27,7 +27,7 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from builders.jobs import check_ks, run_jobs
+from builders.jobs import build_split_with, first_valid_problem
 from builders.logic_vocab import NAMES, pick_variables
 from infoseek.analysis import (
     MssResult,
@@ -48,8 +48,6 @@ MAX_K = 5
 MAX_ATTEMPTS = 400
 
 
-class BuildError(RuntimeError):
-    pass
 
 
 def _rule(head: str | None, body: Iterable[str]) -> list[str]:
@@ -261,27 +259,11 @@ def validate_logic_record(record: dict[str, Any]) -> list[str]:
 
 def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
     """One validated problem; deterministic in (seed, k, index)."""
-    if not 1 <= k <= MAX_K:
-        raise ValueError(f"k must be between 1 and {MAX_K}, got {k}")
-    for attempt in range(MAX_ATTEMPTS):
-        rng = random.Random(f"{BUILDER_NAME}:{BUILDER_VERSION}:{seed}:{k}:{index}:{attempt}")
-        record = _candidate(rng, k)
-        if record is None:
-            continue
-        errors = validate_logic_record(record)
-        if errors:
-            raise BuildError(f"validator rejected a candidate (seed={seed}, k={k}): {errors}")
-        record = {"id": f"logic-mt-s{seed}-k{k}-{index:04d}", **record}
-        record["provenance"] = {
-            "builder": BUILDER_NAME, "version": BUILDER_VERSION, "seed": seed,
-            "index": index, "attempt": attempt,
-        }
-        return record
-    raise BuildError(f"no valid k={k} problem after {MAX_ATTEMPTS} attempts (seed={seed})")
-
-
-def _build_job(job: tuple[int, int, int]) -> dict[str, Any]:
-    return build_problem(*job)
+    return first_valid_problem(
+        builder=BUILDER_NAME, version=BUILDER_VERSION, id_prefix="logic-mt", seed=seed, k=k,
+        index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS, candidate=_candidate,
+        validate=validate_logic_record,
+    )
 
 
 def build_split(
@@ -289,6 +271,4 @@ def build_split(
     *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """The default split: `per_k` problems for each k, in (k, index) order."""
-    ks = check_ks(ks, MAX_K, per_k)
-    jobs = [(seed, k, i) for k in ks for i in range(per_k)]
-    return run_jobs(_build_job, jobs, workers, progress)
+    return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)
