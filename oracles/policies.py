@@ -160,12 +160,16 @@ class Oracle:
             raise RuntimeError(f"the hidden world does not determine {var!r}")
         return json_value(next(iter(values)))
 
+    def target_status(self) -> tuple[Any, bool]:
+        """(target values still possible, Known) after the replies, from one engine call:
+        the values JSON-safe (a list in domain order, or `infoseek.engine.UNBOUNDED`,
+        "many", when infinitely many remain)."""
+        values = self.engine.target_values(self.answers)
+        return possible_values_record(values, self.engine.domain(self.engine.target)), (
+            len(values) == 1)
+
     def possible_target_values(self) -> Any:
-        """Target values still possible after the replies, JSON-safe: a list in domain
-        order, or `infoseek.engine.UNBOUNDED` ("many") when infinitely many remain."""
-        return possible_values_record(
-            self.engine.target_values(self.answers), self.engine.domain(self.engine.target)
-        )
+        return self.target_status()[0]
 
     def known(self) -> bool:
         return len(self.engine.target_values(self.answers)) == 1
