@@ -1,0 +1,177 @@
+"""Loaders for the released data of the source papers (MT-InfoSeek, QuestBench, the
+incomplete-questions study) and the contract every format follows.
+
+A format turns one released row into one of our problem records (`docs/contracts.md`),
+keeping the released id, and re-verifies a record's released ground truth with our exact
+engines. Nothing is "fixed": a record carries the released values (k, MSS family, ...)
+and verification reports each disagreement with its reason.
+
+    from builders.published import load_published
+    records = load_published("logic_q_mt.csv")            # format detected from columns
+    records = load_published(url, format="questbench-logic", limit=20)
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from builders.published.reading import (
+    PublishedDataError,
+    RowRef,
+    file_kind,
+    read_rows,
+    resolve_source,
+    source_name,
+    unique_ids,
+)
+
+Record = dict[str, Any]
+Disagreement = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class PublishedFormat:
+    """One released file format.
+
+    `record_from_row(row, ref)` maps a row to a record (without `id`; the loader sets it
+    from `id_fields`) or raises `PublishedDataError` via `ref.error(field, ...)`.
+    `verify(record)` recomputes the ground truth and returns the disagreements, each a
+    JSON-safe dict with at least `check` (a short name) and `reason` (a sentence), and
+    where useful `released` and `computed`.
+    `signature` are columns whose presence identifies the format; `required` must all
+    be present (checked once per file, before any row)."""
+
+    name: str
+    domain: str
+    description: str
+    required: tuple[str, ...]
+    signature: tuple[str, ...]
+    id_fields: tuple[str, ...]
+    record_from_row: Callable[[dict[str, Any], RowRef], Record]
+    verify: Callable[[Record], list[Disagreement]]
+    excludes: tuple[str, ...] = field(default=())  # columns that rule the format out
+
+
+# name -> "module:attribute"; modules are imported on first use
+_FORMAT_HOMES = {
+    "mt-infoseek-logic": "builders.published.logic:MT_INFOSEEK_LOGIC",
+    "questbench-logic": "builders.published.logic:QUESTBENCH_LOGIC",
+    "mt-infoseek-gsme": "builders.published.gsme:MT_INFOSEEK_GSME",
+    "mt-infoseek-gsme-ext": "builders.published.gsme:MT_INFOSEEK_GSME_EXT",
+}
+FORMAT_NAMES: tuple[str, ...] = tuple(_FORMAT_HOMES)
+
+
+def get_format(name: str) -> PublishedFormat:
+    if name not in _FORMAT_HOMES:
+        raise PublishedDataError(
+            f"unknown format {name!r}; choose one of {', '.join(FORMAT_NAMES)}")
+    module, attribute = _FORMAT_HOMES[name].split(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def detect_format(columns: list[str], source: str = "file",
+                  candidates: tuple[str, ...] = FORMAT_NAMES) -> PublishedFormat:
+    """The one format among `candidates` whose signature columns are all present (and
+    whose excluded columns are absent); an error naming the choices otherwise."""
+    present = set(columns)
+    matches = []
+    for name in candidates:
+        fmt = get_format(name)
+        if set(fmt.signature) <= present and not present & set(fmt.excludes):
+            matches.append(fmt)
+    if len(matches) == 1:
+        return matches[0]
+    choices = ", ".join(candidates)
+    if not matches:
+        shown = ", ".join(columns[:12]) + (" ..." if len(columns) > 12 else "")
+        raise PublishedDataError(
+            f"{source_name(source)}: columns ({shown}) match no released format; "
+            f"pass format= one of {choices}")
+    raise PublishedDataError(
+        f"{source_name(source)}: columns match several formats "
+        f"({', '.join(m.name for m in matches)}); pass format= one of them")
+
+
+def read_published(source: str, format: str | None = None, *,
+                   candidates: tuple[str, ...] = FORMAT_NAMES,
+                   ) -> tuple[str, PublishedFormat, list[dict[str, Any]]]:
+    """Resolve and read `source`; return (resolved source, format, raw rows). The header
+    is checked for the format's required columns before any row is mapped."""
+    resolved = resolve_source(source, "published data file")
+    rows = read_rows(resolved, file_kind(resolved))
+    if not rows:
+        raise PublishedDataError(f"{source_name(resolved)}: holds no rows")
+    columns = list(rows[0].keys())
+    if format:
+        fmt = get_format(format)
+        if fmt.name not in candidates:
+            raise PublishedDataError(
+                f"format {fmt.name!r} does not fit here; choose one of {', '.join(candidates)}")
+    else:
+        fmt = detect_format(columns, resolved, candidates)
+    missing = [c for c in fmt.required if c not in columns]
+    if missing:
+        raise PublishedDataError(
+            f"{source_name(resolved)}: not a {fmt.name} file: missing column(s) "
+            f"{', '.join(repr(c) for c in missing)}")
+    return resolved, fmt, rows
+
+
+def row_refs(resolved: str, fmt: PublishedFormat, rows: list[dict[str, Any]]) -> list[RowRef]:
+    from builders.published.reading import released_id
+
+    refs = []
+    for index, row in enumerate(rows, 1):
+        rid = released_id(row, fmt.id_fields)
+        label = f"{fmt.id_fields[0]} {rid}" if rid is not None and fmt.id_fields else None
+        refs.append(RowRef(resolved, index, label))
+    return refs
+
+
+def record_ids(fmt: PublishedFormat, rows: list[dict[str, Any]], refs: list[RowRef]
+               ) -> list[str]:
+    """Released ids (unique-ified), or `<format>-row<N>` for rows without one."""
+    from builders.published.reading import released_id
+
+    ids = [released_id(row, fmt.id_fields) or f"{fmt.name}-row{ref.row}"
+           for row, ref in zip(rows, refs, strict=True)]
+    return unique_ids(ids, refs)
+
+
+def make_record(fmt: PublishedFormat, row: dict[str, Any], ref: RowRef, record_id: str
+                ) -> Record:
+    """One row -> record, with `id` first and provenance (source file, format, row,
+    released id) last."""
+    from builders.published.reading import released_id
+
+    body = fmt.record_from_row(row, ref)
+    record: Record = {"id": record_id, **body}
+    record["provenance"] = {
+        "format": fmt.name, "source": source_name(ref.source), "row": ref.row,
+        "released_id": released_id(row, fmt.id_fields),
+    }
+    return record
+
+
+def load_published(source: str, format: str | None = None, *, limit: int | None = None,
+                   candidates: tuple[str, ...] = FORMAT_NAMES) -> list[Record]:
+    """Every row of a released file as a problem record (the first `limit` rows when
+    given). Stops at the first malformed row with a message naming file, row and field."""
+    resolved, fmt, rows = read_published(source, format, candidates=candidates)
+    if limit is not None:
+        rows = rows[:limit]
+    refs = row_refs(resolved, fmt, rows)
+    ids = record_ids(fmt, rows, refs)
+    return [make_record(fmt, row, ref, rid) for row, ref, rid in zip(rows, refs, ids,
+                                                                     strict=True)]
+
+
+__all__ = [
+    "FORMAT_NAMES", "Disagreement", "PublishedDataError", "PublishedFormat", "Record",
+    "RowRef", "detect_format", "get_format", "load_published", "make_record",
+    "read_published", "record_ids", "row_refs",
+]

@@ -1,0 +1,278 @@
+"""Reading released data files: one place for sources, rows, cells and errors.
+
+Released files are read with the `datasets` library (its `csv` and `json` builders), so a
+local path works offline and a URL works where the network allows. CSV cells are read as
+text (no type guessing, empty cells stay empty strings) and decoded here, field by field,
+so a malformed cell is reported with the file, the row and the field:
+
+    logic_q_mt.csv, row 7 (sample_id 12), field 'rules': expected a list of clauses ...
+
+Rows count from 1, the header not counted (row 1 is the first data row, as in a
+spreadsheet's second line).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import os
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+URL_PREFIXES = ("http://", "https://", "hf://", "s3://", "gs://")
+CSV_SUFFIXES = (".csv", ".tsv")
+JSON_SUFFIXES = (".json", ".jsonl", ".ndjson")
+_MAX_COLUMNS = 256  # CSV columns decoded as text (pandas converters by position)
+
+
+class PublishedDataError(ValueError):
+    """A released file that cannot be read, or a row that cannot become a record. The
+    message names the file, and the row and field where there is one."""
+
+
+def is_url(source: str) -> bool:
+    return source.startswith(URL_PREFIXES)
+
+
+def source_name(source: str) -> str:
+    """How messages name a source: the file name of a path, the whole URL."""
+    return source if is_url(source) else Path(source).name
+
+
+def resolve_source(source: Any, what: str = "data file") -> str:
+    """A URL unchanged, or the absolute path of an existing local file.
+
+    A relative path is tried against the working directory and then against `$PWD`:
+    `inspect eval inspect_tasks/x.py` creates the task inside `inspect_tasks/`, so a
+    `-T source=data.csv` typed in the repository root is still found."""
+    if isinstance(source, Path):
+        source = str(source)
+    if not isinstance(source, str) or not source.strip():
+        raise PublishedDataError(f"{what}: expected a file path or URL; got {source!r}")
+    source = source.strip()
+    if is_url(source):
+        return source
+    path = Path(source).expanduser()
+    candidates = [path]
+    shell_dir = os.environ.get("PWD")
+    if not path.is_absolute() and shell_dir:
+        candidates.append(Path(shell_dir) / path)
+    for candidate in candidates:
+        if candidate.is_file():
+            return str(candidate.resolve())
+    tried = ", ".join(dict.fromkeys(str(c.resolve()) for c in candidates))
+    raise PublishedDataError(f"{what} not found: {source} (tried {tried})")
+
+
+def file_kind(source: str, default: str = "csv") -> str:
+    """`csv` or `json`, from the file name (a URL's path, query string ignored)."""
+    name = source.split("?", 1)[0].lower()
+    if name.endswith(CSV_SUFFIXES):
+        return "csv"
+    if name.endswith(JSON_SUFFIXES):
+        return "json"
+    return default
+
+
+def read_rows(source: str, kind: str | None = None) -> list[dict[str, Any]]:
+    """Every row of `source` (already resolved) as a dict, in file order.
+
+    CSV cells arrive as strings; JSON values keep their JSON types."""
+    import datasets  # heavy: imported only when a released file is read
+
+    from builders.cache import cache_dir
+
+    kind = kind or file_kind(source)
+    options: dict[str, Any] = {}
+    if kind == "csv":
+        if source.lower().split("?", 1)[0].endswith(".tsv"):
+            options["sep"] = "\t"
+        options["converters"] = {i: str for i in range(_MAX_COLUMNS)}
+        options["keep_default_na"] = False
+    datasets.disable_progress_bars()
+    datasets.logging.set_verbosity_error()
+    try:
+        loaded = datasets.load_dataset(
+            kind, data_files=source, split="train",
+            cache_dir=str(cache_dir() / "hf-datasets"), **options,
+        )
+    except Exception as error:  # datasets wraps parse errors in several types
+        if "corresponds to no data" in str(error):
+            return []
+        raise PublishedDataError(
+            f"{source_name(source)}: could not read it as {kind}: "
+            f"{type(error).__name__}: {_first_line(error)}"
+        ) from error
+    return loaded.to_list()
+
+
+def _first_line(error: Exception) -> str:
+    text = str(error).strip()
+    return text.splitlines()[0][:300] if text else "no details"
+
+
+@dataclass(frozen=True)
+class RowRef:
+    """Where a row came from, for error messages and provenance."""
+
+    source: str
+    row: int  # 1-based data row
+    label: str | None = None  # the released id, when the row has one
+
+    def where(self, field: str | None = None) -> str:
+        text = f"{source_name(self.source)}, row {self.row}"
+        if self.label is not None:
+            text += f" ({self.label})"
+        if field is not None:
+            text += f", field {field!r}"
+        return text
+
+    def error(self, field: str | None, problem: str) -> PublishedDataError:
+        return PublishedDataError(f"{self.where(field)}: {problem}")
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def is_blank(value: Any) -> bool:
+    return value is None or (isinstance(value, str) and not value.strip()) or (
+        isinstance(value, float) and math.isnan(value))
+
+
+def decode_literal(value: Any) -> Any:
+    """A cell holding a Python literal or JSON (`"['a', 'not b']"`, `'{"x": 1}'`,
+    `'true'`), decoded; values that are not strings are returned as they are. Raises
+    ValueError when the text is neither."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        pass
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        raise ValueError(f"not a Python literal or JSON value: {_short(text)}") from None
+
+
+def cell(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = True,
+         default: Any = None) -> Any:
+    """The raw cell, or `default` when the column is absent or the cell blank; a
+    required missing cell is an error."""
+    value = row.get(field)
+    if is_blank(value):
+        if required:
+            problem = "is missing" if field not in row else "is empty"
+            raise ref.error(field, problem)
+        return default
+    return value
+
+
+def literal_cell(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = True,
+                 default: Any = None) -> Any:
+    value = cell(row, field, ref, required=required, default=default)
+    if value is default and not required:
+        return default
+    try:
+        return decode_literal(value)
+    except ValueError as exc:
+        raise ref.error(field, str(exc)) from None
+
+
+_NAME = re.compile(r"^[^\s'\"\[\](),]+(?: [^\s'\"\[\](),]+)*$")
+
+
+def name_list(value: Any, field: str, ref: RowRef) -> list[str]:
+    """A list of variable names (a tuple or set is accepted; a bare name is not)."""
+    if isinstance(value, (tuple, set, frozenset)):
+        value = sorted(value) if isinstance(value, (set, frozenset)) else list(value)
+    if not isinstance(value, list):
+        raise ref.error(field, f"expected a list of names, got {_short(value)}")
+    out = []
+    for item in value:
+        if not isinstance(item, str) or not item.strip():
+            raise ref.error(field, f"expected a list of names; {_short(item)} is not a name")
+        out.append(item.strip())
+    return out
+
+
+def names_cell(row: dict[str, Any], field: str, ref: RowRef, *,
+               required: bool = True) -> list[str] | None:
+    value = literal_cell(row, field, ref, required=required)
+    if value is None:
+        return None
+    return name_list(value, field, ref)
+
+
+def int_cell(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = True,
+             minimum: int | None = None) -> int | None:
+    value = cell(row, field, ref, required=required)
+    if value is None:
+        return None
+    number: Any = value
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            number = int(text)
+        except ValueError:
+            try:
+                number = float(text)
+            except ValueError:
+                raise ref.error(field, f"expected an integer, got {_short(value)}") from None
+    if isinstance(number, float) and number.is_integer():
+        number = int(number)
+    if isinstance(number, bool) or not isinstance(number, int):
+        raise ref.error(field, f"expected an integer, got {_short(value)}")
+    if minimum is not None and number < minimum:
+        raise ref.error(field, f"expected an integer >= {minimum}, got {number}")
+    return number
+
+
+def exact_number(value: Any) -> Fraction:
+    """An exact rational from a JSON number or numeric text (`15`, `2.5`, `7/2`,
+    `1,200`, `$3.50`, `40%` as 40). Floats are read through their shortest decimal text,
+    so 0.1 means 1/10. Raises ValueError when the value is not a finite number."""
+    if isinstance(value, bool):
+        raise ValueError(f"not a number: {value!r}")
+    if isinstance(value, int):
+        return Fraction(value)
+    if isinstance(value, Fraction):
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ValueError(f"not a finite number: {value!r}")
+        return Fraction(repr(value))
+    if isinstance(value, str):
+        text = value.strip().replace(",", "").replace("$", "").rstrip("%").strip()
+        if re.fullmatch(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?|[-+]?\d+\s*/\s*\d+|[-+]?\.\d+", text):
+            result = Fraction(text.replace(" ", ""))
+            return result
+    raise ValueError(f"not a number: {_short(value)}")
+
+
+def released_id(row: dict[str, Any], fields: tuple[str, ...]) -> str | None:
+    """The row's own id from the first of `fields` that is filled in, as text."""
+    for field in fields:
+        value = row.get(field)
+        if not is_blank(value):
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            return str(value).strip()
+    return None
+
+
+def unique_ids(ids: list[str], refs: list[RowRef]) -> list[str]:
+    """Released ids, kept as they are when unique; a repeated id gets `~row<N>` so every
+    record id is unique and still shows the released one."""
+    counts: dict[str, int] = {}
+    for value in ids:
+        counts[value] = counts.get(value, 0) + 1
+    return [value if counts[value] == 1 else f"{value}~row{ref.row}"
+            for value, ref in zip(ids, refs, strict=True)]
