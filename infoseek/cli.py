@@ -3,6 +3,7 @@
     infoseek build logic-mt --out logic.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
     infoseek build gsme-mt-ext --out ext.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
     infoseek build gsme-mt --out gsme.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
+    infoseek verify logic_q_mt.csv --format mt-infoseek-logic [--out DIR] [--limit N]
 """
 
 from __future__ import annotations
@@ -62,6 +63,33 @@ def _build(args: argparse.Namespace) -> int:
     return 0
 
 
+def _verify(args: argparse.Namespace) -> int:
+    from builders.published import PublishedDataError
+    from builders.published.verify import verify_source
+
+    progress = None if args.quiet else _progress(sys.stderr)
+    try:
+        summary = verify_source(args.path, args.format, out_dir=args.out, limit=args.limit,
+                                workers=args.workers, strict=args.strict, progress=progress)
+    except PublishedDataError as exc:
+        print(f"infoseek verify: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"infoseek verify: cannot write results: {exc}", file=sys.stderr)
+        return 2
+    checks = summary["rows_by_check"]
+    print(f"{summary['source']} ({summary['format']}): {summary['rows']} rows verified in "
+          f"{summary['seconds']:.2f} s")
+    if checks:
+        print("rows by disagreement: " + ", ".join(f"{c}={n}" for c, n in checks.items()))
+    if summary["undecided"]:
+        print(f"undecided={summary['undecided']} (the exact engine cannot decide these rows)")
+    print(f"disagreements -> {summary['disagreements_file']}")
+    print(f"summary -> {summary['summary_file']}")
+    print(f"agree={summary['agree']} disagree={summary['disagree']}")
+    return 0
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -88,6 +116,29 @@ def parser() -> argparse.ArgumentParser:
                        help="worker processes (default: one per CPU)")
     build.add_argument("--quiet", action="store_true", help="no progress bar")
     build.set_defaults(run=_build)
+
+    from builders.published import FORMAT_NAMES
+
+    verify = sub.add_parser(
+        "verify", help="re-verify a released file's ground truth with the exact engines",
+        description="Map every row of a released file to a problem record and recompute "
+        "its ground truth (underspecification, k, MSS family or the released MSS's "
+        "sufficiency and minimality, answers). Writes disagreements.jsonl and summary.json "
+        "and ends with a line 'agree=N disagree=M'. Exit status 0 when the file was "
+        "verified (whatever it disagrees on), 2 when it cannot be read.")
+    verify.add_argument("path", help="a released CSV/JSON file (local path or URL)")
+    verify.add_argument("--format", choices=FORMAT_NAMES, default=None,
+                        help="the file's format (default: detected from its columns)")
+    verify.add_argument("--out", default=None,
+                        help="output folder (default: <file stem>.<format>.verify)")
+    verify.add_argument("--limit", type=_positive, default=None,
+                        help="verify only the first N rows")
+    verify.add_argument("--workers", type=_positive, default=None,
+                        help="worker processes (default: one per CPU)")
+    verify.add_argument("--strict", action="store_true",
+                        help="stop at the first malformed row instead of reporting it")
+    verify.add_argument("--quiet", action="store_true", help="no progress bar")
+    verify.set_defaults(run=_verify)
     return top
 
 

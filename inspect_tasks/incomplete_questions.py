@@ -15,8 +15,8 @@ are read from that JSON file or URL and `seed`/`count` are ignored.
 
 from inspect_ai import Task, task
 
-from builders.incomplete_loader import incomplete_records
 from builders.incomplete_math import DEFAULT_COUNT
+from builders.published.incomplete import incomplete_records
 from scorers.incomplete import incomplete_scorer
 from solvers.incomplete import incomplete_options, incomplete_samples, incomplete_solver
 

@@ -7,13 +7,13 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessageUser
 
 from builders.cache import cache_path
-from builders.incomplete_loader import IncompleteDataError, incomplete_records
 from builders.incomplete_math import (
     BUILDER_NAME,
     BUILDER_VERSION,
     build_incomplete,
     check_record,
 )
+from builders.published.incomplete import IncompleteDataError, incomplete_records
 from infoseek.analysis import is_sufficient
 from infoseek.arith import ArithEngine
 from infoseek.records import engine_from_record

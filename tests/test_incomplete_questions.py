@@ -22,7 +22,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.util import store
 
-from builders.incomplete_loader import (
+from builders.published.incomplete import (
     RECORD_FIELDS,
     IncompleteDataError,
     incomplete_records,
@@ -118,7 +118,7 @@ def test_loader_uses_row_indices_and_reads_json_lines(tmp_path) -> None:
     path = tmp_path / "rows.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in rows[:3]) + "\n")
     records = load_incomplete_questions(str(path))
-    assert [r["id"] for r in records] == [0, 1, 2]
+    assert [r["id"] for r in records] == [1, 2, 3]
     assert records[2]["answer"] == 240
 
 
@@ -144,7 +144,7 @@ def test_malformed_row_names_the_row_and_the_field(tmp_path, bad_row, field, wor
     with pytest.raises(IncompleteDataError) as info:
         load_incomplete_questions(str(path))
     message = str(info.value)
-    assert "row 2" in message and f"'{field}'" in message and words in message, message
+    assert "bad.json, row 3" in message and f"'{field}'" in message and words in message, message
 
 
 def test_missing_or_unreadable_sources_give_clear_errors(tmp_path) -> None:

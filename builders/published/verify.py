@@ -1,0 +1,131 @@
+"""Re-verify a released file's ground truth with our exact engines.
+
+Every row is mapped to a problem record and checked by its format's `verify`; the
+outcome of a row is one of
+
+- `agree`: no disagreement;
+- `disagree`: at least one disagreement (the released k, MSS, family, answer ... is
+  refuted by the exact engine, with the reason), or the row could not be read
+  (`malformed_row`, with the file/row/field message);
+- `undecided`: the engine cannot decide the row exactly (`undecidable`) — never
+  counted as agreement.
+
+`verify_source` writes `<out>/disagreements.jsonl` (one line per row that is not
+`agree`, in file order) next to `<out>/summary.json` and returns the summary.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from builders.jobs import run_jobs
+from builders.published import (
+    PublishedDataError,
+    get_format,
+    make_record,
+    read_published,
+    record_ids,
+    row_refs,
+)
+from builders.published.reading import RowRef, source_name
+
+UNDECIDED_CHECKS = frozenset({"undecidable"})
+
+
+def _row_outcome(job: tuple[str, dict[str, Any], RowRef, str]) -> dict[str, Any]:
+    """Verify one row (module level: it may run in a worker process)."""
+    format_name, row, ref, record_id = job
+    fmt = get_format(format_name)
+    outcome: dict[str, Any] = {"id": record_id, "row": ref.row}
+    try:
+        record = make_record(fmt, row, ref, record_id)
+    except PublishedDataError as exc:
+        outcome.update(status="disagree", k=None, disagreements=[
+            {"check": "malformed_row", "reason": str(exc)}])
+        return outcome
+    outcome["k"] = record.get("k")
+    try:
+        found = fmt.verify(record)
+    except Exception as exc:  # an engine failure is reported, never counted as agreement
+        found = [{"check": "undecidable",
+                  "reason": f"verification failed: {type(exc).__name__}: {exc}"}]
+    if not found:
+        outcome["status"] = "agree"
+    elif all(d.get("check") in UNDECIDED_CHECKS for d in found):
+        outcome["status"] = "undecided"
+    else:
+        outcome["status"] = "disagree"
+    outcome["disagreements"] = found
+    return outcome
+
+
+def default_out_dir(source: str, format_name: str) -> Path:
+    stem = source_name(source).split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
+    stem = stem.rsplit(".", 1)[0] or "data"
+    return Path(f"{stem}.{format_name}.verify")
+
+
+def summarise(outcomes: list[dict[str, Any]], *, source: str, format_name: str
+              ) -> dict[str, Any]:
+    """Counts by outcome, by check (rows with that check) and by k; no timings, so the
+    same file gives the same summary byte for byte."""
+    counts = {"agree": 0, "disagree": 0, "undecided": 0}
+    by_check: dict[str, int] = {}
+    by_k: dict[str, dict[str, int]] = {}
+    malformed = 0
+    for outcome in outcomes:
+        status = outcome["status"]
+        counts[status] += 1
+        key = "unknown" if outcome.get("k") is None else str(outcome["k"])
+        by_k.setdefault(key, {"agree": 0, "disagree": 0, "undecided": 0})[status] += 1
+        for check in sorted({d["check"] for d in outcome.get("disagreements", [])}):
+            by_check[check] = by_check.get(check, 0) + 1
+            malformed += check == "malformed_row"
+    return {
+        "source": source_name(source),
+        "format": format_name,
+        "rows": len(outcomes),
+        **counts,
+        "malformed_rows": malformed,
+        "rows_by_check": dict(sorted(by_check.items())),
+        "by_k": dict(sorted(by_k.items(), key=lambda kv: (not kv[0].isdigit(),
+                                                         int(kv[0]) if kv[0].isdigit() else 0))),
+    }
+
+
+def verify_source(source: str, format: str | None = None, *, out_dir: str | Path | None = None,
+                  limit: int | None = None, workers: int | None = None, strict: bool = False,
+                  progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+    """Verify every row of `source` (the first `limit`); write the disagreements and
+    the summary under `out_dir`; return the summary (with `out_dir` and file paths).
+
+    A file that cannot be read, or lacks the format's columns, raises
+    `PublishedDataError`; with `strict` so does the first malformed row."""
+    start = time.perf_counter()
+    resolved, fmt, rows = read_published(source, format)
+    if limit is not None:
+        rows = rows[:limit]
+    refs = row_refs(resolved, fmt, rows)
+    ids = record_ids(fmt, rows, refs)
+    if strict:
+        for row, ref, rid in zip(rows, refs, ids, strict=True):
+            make_record(fmt, row, ref, rid)
+    jobs = [(fmt.name, row, ref, rid) for row, ref, rid in zip(rows, refs, ids, strict=True)]
+    outcomes = run_jobs(_row_outcome, jobs, workers, progress)
+    summary = summarise(outcomes, source=resolved, format_name=fmt.name)
+    out = Path(out_dir) if out_dir is not None else default_out_dir(resolved, fmt.name)
+    out.mkdir(parents=True, exist_ok=True)
+    disagreements_path = out / "disagreements.jsonl"
+    with open(disagreements_path, "w", encoding="utf-8", newline="\n") as fh:
+        for outcome in outcomes:
+            if outcome["status"] != "agree":
+                fh.write(json.dumps(outcome, ensure_ascii=False, sort_keys=True) + "\n")
+    summary_path = out / "summary.json"
+    summary_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
+                            encoding="utf-8")
+    return {**summary, "disagreements_file": str(disagreements_path),
+            "summary_file": str(summary_path), "seconds": time.perf_counter() - start}
