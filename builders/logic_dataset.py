@@ -1,4 +1,5 @@
-"""Logic problem records for tasks: a built split (cached) or a JSONL file of records."""
+"""Logic problem records for tasks: a built split (cached), a JSONL file of our records,
+or a released Logic-Q-MT / QuestBench Logic-Q file (`builders.published.sources`)."""
 
 from __future__ import annotations
 
@@ -6,17 +7,18 @@ from typing import Any
 
 from builders import logic_mt
 from builders.cache import load_or_build
-from infoseek.records import read_jsonl
+from builders.published.sources import source_records
 
 
 def logic_records(*, seed: int = 0, per_k: int = logic_mt.DEFAULT_PER_K,
                   ks: list[int] | tuple[int, ...] = logic_mt.DEFAULT_KS,
-                  source: str | None = None) -> list[dict[str, Any]]:
+                  source: str | None = None, source_format: str | None = None,
+                  limit: int | None = None) -> list[dict[str, Any]]:
     if source:
-        records = [r for r in read_jsonl(source) if r["k"] in ks]
-        if not records:
-            raise ValueError(f"{source}: no problem records with k in {list(ks)}")
-        return records
+        return source_records(source, domain="logic", source_format=source_format,
+                              ks=list(ks), limit=limit)
+    if source_format:
+        raise ValueError("source_format needs a source= file")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"seed must be an integer; got {seed!r}")
     if not isinstance(per_k, int) or isinstance(per_k, bool) or per_k < 1:

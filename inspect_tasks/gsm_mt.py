@@ -38,8 +38,11 @@ def gsm_mt(
     force_ask: bool = False,
     carry_reasoning: bool = False,
     source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
 ) -> Task:
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source)
+    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
+        source_format=source_format, limit=limit)
     return seek_task("gsm_mt", records, render_verbal, seed=seed, oracle=oracle,
                      format=format, max_turns=max_turns, queries_per_turn=queries_per_turn,
                      budget=budget, force_ask=force_ask, carry_reasoning=carry_reasoning)
@@ -54,8 +57,11 @@ def gsm_mt_full(
     max_turns: int = 1,
     carry_reasoning: bool = False,
     source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
 ) -> Task:
     """Full information: every held-out value is stated; the model answers at once."""
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source)
+    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
+        source_format=source_format, limit=limit)
     return full_task("gsm_mt_full", records, render_verbal, seed=seed, format=format,
                      max_turns=max_turns, carry_reasoning=carry_reasoning)

@@ -36,8 +36,11 @@ def gsme_mt_ext(
     force_ask: bool = False,
     carry_reasoning: bool = False,
     source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
 ) -> Task:
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source)
+    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
+        source_format=source_format, limit=limit)
     return seek_task("gsme_mt_ext", records, render_problem, seed=seed, oracle=oracle,
                      format=format, max_turns=max_turns, queries_per_turn=queries_per_turn,
                      budget=budget, force_ask=force_ask, carry_reasoning=carry_reasoning)
@@ -52,9 +55,12 @@ def gsme_mt_ext_full(
     max_turns: int = 1,
     carry_reasoning: bool = False,
     source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
 ) -> Task:
     """Full information: every held-out value is revealed; the model answers at once."""
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source)
+    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
+        source_format=source_format, limit=limit)
     return full_task("gsme_mt_ext_full", records, render_problem, seed=seed, format=format,
                      max_turns=max_turns, carry_reasoning=carry_reasoning)
 
@@ -65,9 +71,12 @@ def gsme_mt_ext_k_prediction(
     per_k: int = builder.DEFAULT_PER_K,
     seed: int = 0,
     source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
 ) -> Task:
     """State how many more quantities are needed (SPEC 3.2)."""
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source)
+    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
+        source_format=source_format, limit=limit)
     return k_prediction_task("gsme_mt_ext_k_prediction", records, render_problem, seed=seed)
 
 
@@ -79,8 +88,11 @@ def gsme_mt_ext_mss(
     k_given: bool = False,
     max_size: int = 4,
     source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
 ) -> Task:
     """Name a minimal sufficient set of quantities (SPEC 3.3); any MSS of the family counts."""
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source)
+    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
+        source_format=source_format, limit=limit)
     return mss_task("gsme_mt_ext_mss", records, render_problem, seed=seed, k_given=k_given,
                     max_size=max_size)

@@ -16,9 +16,12 @@ def logic_k_prediction(
     per_k: int = 200,
     seed: int = 0,
     source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
 ) -> Task:
     ks = parse_k_values(k, range(1, MAX_K + 1))
-    records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source)
+    records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source,
+        source_format=source_format, limit=limit)
     samples = problem_samples(records, lambda r: render_problem(r, forbid_alternatives=False))
     return Task(dataset=memory_dataset(samples, "logic_k_prediction"),
                 solver=problem_level_solver("k_prediction", seed=seed),

@@ -19,9 +19,12 @@ def logic_mss(
     max_size: int = 4,
     forbid_alternatives: bool = True,
     source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
 ) -> Task:
     ks = parse_k_values(k, range(1, MAX_K + 1))
-    records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source)
+    records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source,
+        source_format=source_format, limit=limit)
     samples = problem_samples(
         records, lambda r: render_problem(r, forbid_alternatives=forbid_alternatives),
         extra_metadata={"forbid_alternatives": forbid_alternatives},

@@ -2,6 +2,7 @@
 
     inspect eval inspect_tasks/logic_mt.py --model infoseek/optimal
     inspect eval infoseek/logic_mt --model openai/gpt-4o -T k=[3,4] -T oracle=random
+    inspect eval inspect_tasks/logic_mt.py -T source=logic_q_mt.csv --model infoseek/optimal
 """
 
 from inspect_ai import Task, task
@@ -9,6 +10,7 @@ from inspect_ai import Task, task
 from builders.logic_dataset import logic_records
 from builders.logic_mt import MAX_K
 from builders.logic_text import render_problem
+from builders.published.sources import check_interaction_format
 from scorers.inspect_scorers import seek_scorer
 from solvers.dataset import instance_samples, memory_dataset, parse_k_values
 from solvers.seek import seek_solver
@@ -28,14 +30,18 @@ def logic_mt(
     forbid_alternatives: bool = True,
     carry_reasoning: bool = False,
     source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
 ) -> Task:
+    check_interaction_format(format)
     ks = parse_k_values(k, range(1, MAX_K + 1))
     solver = seek_solver(
         fmt=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, forbid_alternatives=forbid_alternatives,
         carry_reasoning=carry_reasoning, oracle=oracle, seed=seed,
     )
-    records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source)
+    records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source,
+        source_format=source_format, limit=limit)
     samples = instance_samples(
         records, lambda r: render_problem(r, forbid_alternatives=forbid_alternatives),
         extra_metadata={"forbid_alternatives": forbid_alternatives},

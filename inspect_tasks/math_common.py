@@ -18,7 +18,7 @@ from inspect_ai.dataset import Sample
 
 from builders.cache import load_or_build
 from builders.gsme_text import askable_names
-from infoseek.records import read_jsonl
+from builders.published.sources import check_interaction_format, source_records
 from oracles import WORLD_POLICY
 from scorers.inspect_scorers import (
     k_prediction_scorer,
@@ -34,15 +34,17 @@ FORBID_ALTERNATIVES = False
 
 
 def math_records(builder: ModuleType, *, k: Any, per_k: int | None, seed: int,
-                 source: str | None) -> list[dict[str, Any]]:
+                 source: str | None, source_format: str | None = None,
+                 limit: int | None = None) -> list[dict[str, Any]]:
     """Records of `builder` (a module with BUILDER_NAME/VERSION, MAX_K, DEFAULT_PER_K and
-    `build_split`) for the k values `k`, or the records of `source` with those k."""
+    `build_split`) for the k values `k`, or the records of `source` (our JSONL or a
+    released GSME-Q-MT / -Ext file, `builders.published.sources`) with those k."""
     ks = parse_k_values(k, range(1, builder.MAX_K + 1))
     if source:
-        records = [r for r in read_jsonl(source) if r["k"] in ks]
-        if not records:
-            raise ValueError(f"{source}: no problem records with k in {ks}")
-        return records
+        return source_records(source, domain="math", source_format=source_format, ks=ks,
+                              limit=limit)
+    if source_format:
+        raise ValueError("source_format needs a source= file")
     per_k = builder.DEFAULT_PER_K if per_k is None else per_k
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"seed must be an integer; got {seed!r}")
@@ -118,6 +120,7 @@ def with_ask_list(render: Callable[[dict[str, Any]], str]) -> Render:
 def seek_task(name: str, records: list[dict[str, Any]], render: Render, *, seed: int,
               oracle: str, format: str, max_turns: int, queries_per_turn: int, budget: bool,
               force_ask: bool, carry_reasoning: bool) -> Task:
+    check_interaction_format(format)
     solver = seek_solver(
         fmt=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, forbid_alternatives=FORBID_ALTERNATIVES,
