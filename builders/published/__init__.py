@@ -55,21 +55,26 @@ class PublishedFormat:
     excludes: tuple[str, ...] = field(default=())  # columns that rule the format out
 
 
-# name -> "module:attribute"; modules are imported on first use
+# name -> (domain, "module:attribute"); modules are imported on first use
 _FORMAT_HOMES = {
-    "mt-infoseek-logic": "builders.published.logic:MT_INFOSEEK_LOGIC",
-    "questbench-logic": "builders.published.logic:QUESTBENCH_LOGIC",
-    "mt-infoseek-gsme": "builders.published.gsme:MT_INFOSEEK_GSME",
-    "mt-infoseek-gsme-ext": "builders.published.gsme:MT_INFOSEEK_GSME_EXT",
+    "mt-infoseek-logic": ("logic", "builders.published.logic:MT_INFOSEEK_LOGIC"),
+    "questbench-logic": ("logic", "builders.published.logic:QUESTBENCH_LOGIC"),
+    "mt-infoseek-gsme": ("math", "builders.published.gsme:MT_INFOSEEK_GSME"),
+    "mt-infoseek-gsme-ext": ("math", "builders.published.gsme:MT_INFOSEEK_GSME_EXT"),
 }
 FORMAT_NAMES: tuple[str, ...] = tuple(_FORMAT_HOMES)
+
+
+def formats_of_domain(domain: str) -> tuple[str, ...]:
+    """The published formats whose rows become records of `domain` ("logic", "math")."""
+    return tuple(name for name, (d, _) in _FORMAT_HOMES.items() if d == domain)
 
 
 def get_format(name: str) -> PublishedFormat:
     if name not in _FORMAT_HOMES:
         raise PublishedDataError(
             f"unknown format {name!r}; choose one of {', '.join(FORMAT_NAMES)}")
-    module, attribute = _FORMAT_HOMES[name].split(":")
+    module, attribute = _FORMAT_HOMES[name][1].split(":")
     return getattr(importlib.import_module(module), attribute)
 
 
@@ -172,6 +177,6 @@ def load_published(source: str, format: str | None = None, *, limit: int | None 
 
 __all__ = [
     "FORMAT_NAMES", "Disagreement", "PublishedDataError", "PublishedFormat", "Record",
-    "RowRef", "detect_format", "get_format", "load_published", "make_record",
+    "RowRef", "formats_of_domain", "detect_format", "get_format", "load_published", "make_record",
     "read_published", "record_ids", "row_refs",
 ]

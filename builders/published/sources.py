@@ -17,7 +17,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from builders.published import FORMAT_NAMES, PublishedDataError, get_format, load_published
+from builders.published import (
+    FORMAT_NAMES,
+    PublishedDataError,
+    formats_of_domain,
+    load_published,
+)
 from builders.published.reading import is_url, resolve_source
 from infoseek.records import read_jsonl
 
@@ -26,14 +31,10 @@ INTERACTION_FORMATS = ("tool", "text")
 logger = logging.getLogger(__name__)
 
 
-def domain_formats(domain: str) -> tuple[str, ...]:
-    return tuple(name for name in FORMAT_NAMES if get_format(name).domain == domain)
-
-
 def check_source_format(source_format: Any, domain: str) -> str | None:
     if source_format is None or (isinstance(source_format, str) and not source_format.strip()):
         return None
-    allowed = (*domain_formats(domain), RECORDS_FORMAT)
+    allowed = (*formats_of_domain(domain), RECORDS_FORMAT)
     if source_format not in allowed:
         raise PublishedDataError(
             f"source_format must be one of {', '.join(allowed)}; got {source_format!r}")
@@ -73,7 +74,7 @@ def source_records(source: str, *, domain: str, source_format: str | None = None
                 f"{source}: holds {wrong} problem records; this task needs {domain!r} ones")
     else:
         records = load_published(resolved, source_format, limit=limit,
-                                 candidates=domain_formats(domain))
+                                 candidates=formats_of_domain(domain))
     if ks is not None:
         records = [r for r in records if r["k"] in ks]
         if not records:

@@ -1,0 +1,148 @@
+"""The shared reader of released files (`builders.published.reading`) and the format
+registry (`builders.published`)."""
+
+from __future__ import annotations
+
+import csv
+from fractions import Fraction
+
+import pytest
+
+from builders.published import (
+    FORMAT_NAMES,
+    PublishedDataError,
+    detect_format,
+    get_format,
+    read_published,
+)
+from builders.published.reading import (
+    RowRef,
+    decode_literal,
+    exact_number,
+    file_kind,
+    int_cell,
+    literal_cell,
+    names_cell,
+    read_rows,
+    resolve_source,
+    unique_ids,
+)
+from builders.published.sources import check_interaction_format, source_records
+
+
+def write_csv(path, header, rows) -> str:
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(header)
+        writer.writerows(rows)
+    return str(path)
+
+
+def test_csv_cells_arrive_as_text_with_empty_cells_kept(tmp_path) -> None:
+    path = write_csv(tmp_path / "t.csv", ["k", "rules", "note"],
+                     [["1", "[['a', 'not b']]", ""], ["2", "[]", "3.5"]])
+    rows = read_rows(resolve_source(path))
+    assert rows == [{"k": "1", "rules": "[['a', 'not b']]", "note": ""},
+                    {"k": "2", "rules": "[]", "note": "3.5"}]
+
+
+def test_json_rows_keep_their_types(tmp_path) -> None:
+    path = tmp_path / "t.jsonl"
+    path.write_text('{"k": 1, "xs": ["a"]}\n{"k": 2, "xs": []}\n')
+    assert read_rows(resolve_source(str(path))) == [{"k": 1, "xs": ["a"]}, {"k": 2, "xs": []}]
+    assert file_kind("https://x.org/data/f.jsonl?download=1") == "json"
+    assert file_kind("f.CSV") == "csv"
+
+
+def test_literals_python_and_json() -> None:
+    assert decode_literal("['a', 'not b']") == ["a", "not b"]
+    assert decode_literal('{"x": true, "y": null}') == {"x": True, "y": None}
+    assert decode_literal([1]) == [1]
+    with pytest.raises(ValueError, match="not a Python literal or JSON"):
+        decode_literal("[a, b")
+
+
+def test_cells_name_file_row_and_field() -> None:
+    ref = RowRef("/data/logic_q_mt.csv", 7, "sample_id 12")
+    row = {"rules": "[[", "k": "two", "goal": " ", "xs": "['a', 3]"}
+    with pytest.raises(PublishedDataError) as info:
+        literal_cell(row, "rules", ref)
+    assert str(info.value).startswith("logic_q_mt.csv, row 7 (sample_id 12), field 'rules': ")
+    with pytest.raises(PublishedDataError, match="row 7.*field 'k': expected an integer"):
+        int_cell(row, "k", ref)
+    with pytest.raises(PublishedDataError, match="field 'goal': is empty"):
+        literal_cell(row, "goal", ref)
+    with pytest.raises(PublishedDataError, match="field 'absent': is missing"):
+        literal_cell(row, "absent", ref)
+    with pytest.raises(PublishedDataError, match="3 is not a name"):
+        names_cell(row, "xs", ref)
+    assert literal_cell(row, "absent", ref, required=False, default=[]) == []
+    assert int_cell({"k": "3.0"}, "k", ref) == 3
+    with pytest.raises(PublishedDataError, match=">= 1"):
+        int_cell({"k": "0"}, "k", ref, minimum=1)
+
+
+def test_exact_numbers() -> None:
+    assert exact_number("2.5") == Fraction(5, 2)
+    assert exact_number(0.1) == Fraction(1, 10)
+    assert exact_number("7/2") == Fraction(7, 2)
+    assert exact_number("$1,200") == 1200
+    assert exact_number(15) == 15
+    for bad in ("abc", True, float("nan"), "1/2/3"):
+        with pytest.raises(ValueError):
+            exact_number(bad)
+
+
+def test_repeated_ids_are_made_unique_and_keep_the_released_one() -> None:
+    refs = [RowRef("f.csv", i) for i in (1, 2, 3)]
+    assert unique_ids(["a", "b", "a"], refs) == ["a~row1", "b", "a~row3"]
+
+
+def test_missing_sources_say_what_was_tried(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(PublishedDataError, match="not found: nowhere.csv"):
+        resolve_source("nowhere.csv")
+    with pytest.raises(PublishedDataError, match="expected a file path or URL"):
+        resolve_source(None)
+
+
+def test_unreadable_and_empty_files(tmp_path) -> None:
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    with pytest.raises(PublishedDataError, match="empty.csv"):
+        read_published(str(empty))
+    broken = tmp_path / "broken.json"
+    broken.write_text('[{"a": ')
+    with pytest.raises(PublishedDataError, match="broken.json: could not read it as json"):
+        read_published(str(broken))
+
+
+def test_format_detection_and_its_errors(tmp_path) -> None:
+    assert set(FORMAT_NAMES) == {"mt-infoseek-logic", "questbench-logic", "mt-infoseek-gsme",
+                                 "mt-infoseek-gsme-ext"}
+    for name in FORMAT_NAMES:
+        fmt = get_format(name)
+        assert fmt.name == name
+        columns = [*fmt.required, *fmt.signature]
+        assert detect_format(columns).name == name
+    with pytest.raises(PublishedDataError, match="match no released format"):
+        detect_format(["question", "answer"], "x.csv")
+    with pytest.raises(PublishedDataError, match="unknown format 'logic'"):
+        get_format("logic")
+    path = write_csv(tmp_path / "other.csv", ["question", "answer"], [["q", "1"]])
+    with pytest.raises(PublishedDataError, match="other.csv: columns .* match no released"):
+        read_published(path)
+    # an explicit format whose columns are missing: named before any row is read
+    with pytest.raises(PublishedDataError, match="not a mt-infoseek-logic file: missing col"):
+        read_published(path, "mt-infoseek-logic")
+
+
+def test_task_source_options_fail_fast(tmp_path) -> None:
+    path = write_csv(tmp_path / "x.csv", ["question"], [["q"]])
+    with pytest.raises(PublishedDataError, match="source_format must be one of"):
+        source_records(path, domain="logic", source_format="mt-infoseek-gsme")
+    with pytest.raises(ValueError, match="limit must be a positive integer"):
+        source_records(path, domain="logic", limit=0)
+    with pytest.raises(ValueError, match="pass it as source_format=mt-infoseek-logic"):
+        check_interaction_format("mt-infoseek-logic")
+    check_interaction_format("text")
