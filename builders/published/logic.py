@@ -1,0 +1,600 @@
+"""Released Logic-Q data: MT-InfoSeek `logic_q_mt.csv` and the QuestBench Logic-Q CSV.
+
+Both files describe one SimpleLogic problem per row with Python-literal cells: `rules`
+(clauses of literals, `"x"` positive and `"not x"` negative), `known_facts` and
+`known_untrue_facts` (the observations), `cannot_ask_facts`, `goal`, the ground truth
+(`gt_qs`, and for MT the whole family `all_alternative_gt_qs`) and the offered questions
+(`all_valid_qs`). A row becomes a logic problem record (`docs/contracts.md`) that keeps
+the released values; `verify` recomputes them with the exact engine and reports every
+disagreement (our engine is ground truth; nothing is fixed).
+
+Mapping notes: `variables` is every name the row mentions anywhere; `queryable` is the
+released `all_valid_qs` as given (the model is offered exactly that list);
+`alternative_only` is `all_valid_qs` minus `all_valid_qs_forbid_alternatives` (MT; [] when
+that column is absent or for QuestBench); a name of the forbid-alternatives list missing
+from `all_valid_qs` still becomes a variable, so the `queryable` check reports it. MT
+`gt_qs` normally holds one set (a flat list of names is one set); further sets are read
+as family members. QuestBench has no canonical set: its family is the sorted singles.
+`released` keeps the file's `num_vars`, `num_constraints` and `max_depth` (None when
+absent); `derivation_depth` is the released `max_depth`.
+
+Load errors are structural only (a cell that cannot be decoded, a literal that is not
+`x` / `not x`, an empty clause, a fact both true and false, a missing goal, a bad `k`,
+an empty `gt_qs`). Semantic problems (infeasible observations, an observed goal, a wrong
+family, an offered list that is not U(P)) still load and are what `verify` reports.
+
+Checks reported by `verify` (each a dict with `check`, `reason`, and `released` /
+`computed` where useful):
+
+- `infeasible`: no world satisfies the rules and the known facts (reported alone);
+- `not_underspecified`: the known facts already decide the goal (the k and family checks
+  are skipped then: the true k is 0 and every released set would be redundant);
+- `queryable`: the released offered list differs from U(P) = variables - observed -
+  goal - cannot_ask (names missing from it, and names in it that may not be asked);
+- `num_constraints`: the released `num_constraints` differs from the number of rules;
+- `k`: the size of the smallest sufficient set among the askable released queryable
+  names (released queryable - observed - goal - cannot_ask) differs from the released k
+  (searched up to released k + 2; `computed` None when nothing that small exists);
+- MT only: `mss_family` (released family vs the exact family at the true k, as sets of
+  sets, each released set that is not an MSS with its reason, each missing MSS named),
+  `canonical_mss` (the canonical set is not an exact MSS, with the reason), and
+  `forbid_alternatives` (released alternative-only names vs the union of the exact family
+  minus the canonical set; skipped when `mss_family` or `canonical_mss` was reported,
+  since it would only repeat that disagreement);
+- QuestBench only: `sufficient_singles` (released `gt_qs` vs every askable name that is
+  sufficient on its own).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from builders.published import Disagreement, PublishedFormat, Record
+from builders.published.reading import (
+    RowRef,
+    _short,
+    cell,
+    decode_literal,
+    int_cell,
+    is_blank,
+    literal_cell,
+)
+from infoseek.analysis import (
+    feasible_rows,
+    minimal_sufficient_sets,
+    possible_target_values,
+    truth_table,
+)
+from infoseek.engine import Engine
+from infoseek.records import engine_from_record
+
+ENTITY = "Alice"
+K_SEARCH_MARGIN = 2  # the k check searches up to the released k plus this
+_TOKEN = re.compile(r"^[^\s'\"\[\](),]+$")
+_NEGATED = re.compile(r"^not\s+(\S+)$")
+
+MT_COLUMNS = (
+    "sample_id", "k", "goal", "known_facts", "known_untrue_facts", "cannot_ask_facts",
+    "rules", "gt_qs", "all_alternative_gt_qs", "all_valid_qs",
+    "all_valid_qs_forbid_alternatives", "max_depth", "num_constraints", "num_vars",
+)
+QUESTBENCH_COLUMNS = (
+    "goal", "known_facts", "known_untrue_facts", "cannot_ask_facts", "rules", "gt_qs",
+    "all_valid_qs", "max_depth", "num_constraints", "num_vars",
+)
+
+
+# ------------------------------------------------------------------ cell decoding
+def _name(value: Any, field: str, ref: RowRef, what: str = "an attribute name") -> str:
+    if not isinstance(value, str) or not _TOKEN.match(value.strip()) or value.strip() == "not":
+        raise ref.error(field, f"expected {what} (one word, no quotes or brackets), "
+                               f"got {_short(value)}")
+    return value.strip()
+
+
+def _as_list(value: Any, field: str, ref: RowRef, what: str) -> list[Any]:
+    if isinstance(value, (set, frozenset)):
+        value = sorted(value, key=repr)
+    if isinstance(value, tuple):
+        value = list(value)
+    if not isinstance(value, list):
+        raise ref.error(field, f"expected {what}, got {_short(value)}")
+    return value
+
+
+def _names(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = True
+           ) -> list[str]:
+    """A list of attribute names; an absent optional column or blank cell is []."""
+    value = literal_cell(row, field, ref, required=required, default=None)
+    if value is None:
+        return []
+    items = _as_list(value, field, ref, "a list of attribute names")
+    return [_name(item, field, ref) for item in items]
+
+
+def _literal(text: Any, ref: RowRef) -> tuple[str, bool]:
+    if not isinstance(text, str):
+        raise ref.error("rules", f"expected a literal 'x' or 'not x', got {_short(text)}")
+    stripped = text.strip()
+    negated = _NEGATED.match(stripped)
+    if negated:
+        name, positive = negated.group(1), False
+    else:
+        name, positive = stripped, True
+    if not _TOKEN.match(name) or name == "not":
+        raise ref.error("rules", f"literal {text!r} is not 'x' or 'not x' "
+                                 "(x one attribute name)")
+    return name, positive
+
+
+def _rules(row: dict[str, Any], ref: RowRef) -> list[list[str]]:
+    value = literal_cell(row, "rules", ref)
+    clauses = _as_list(value, "rules", ref, "a list of clauses (lists of literals)")
+    out: list[list[str]] = []
+    for number, clause in enumerate(clauses, 1):
+        literals = _as_list(clause, "rules", ref,
+                            f"a list of clauses; clause {number} is not a list of literals")
+        if not literals:
+            raise ref.error("rules", f"clause {number} is empty; a clause needs at least "
+                                     "one literal")
+        parsed = [_literal(lit, ref) for lit in literals]
+        out.append([name if positive else f"not {name}" for name, positive in parsed])
+    return out
+
+
+def _goal(row: dict[str, Any], ref: RowRef) -> str:
+    raw = cell(row, "goal", ref)
+    value: Any = raw
+    if isinstance(raw, str):
+        try:
+            value = decode_literal(raw)
+        except ValueError:
+            value = raw.strip()  # a plain name (not a literal)
+    if isinstance(value, (list, tuple)) and len(value) == 1:
+        value = value[0]
+    return _name(value, "goal", ref, "the goal attribute's name")
+
+
+def _sets(value: Any, field: str, ref: RowRef) -> list[list[str]]:
+    """A list of name sets; a flat list of names is one set."""
+    items = _as_list(value, field, ref, "a list of lists of attribute names")
+    if items and all(isinstance(item, str) for item in items):
+        return [sorted({_name(item, field, ref) for item in items})]
+    sets = []
+    for item in items:
+        members = _as_list(item, field, ref,
+                           "a list of lists of attribute names (or one flat list of names)")
+        sets.append(sorted({_name(m, field, ref) for m in members}))
+    return sets
+
+
+def _known_facts(row: dict[str, Any], ref: RowRef) -> dict[str, bool]:
+    true_facts = _names(row, "known_facts", ref)
+    false_facts = _names(row, "known_untrue_facts", ref)
+    both = sorted(set(true_facts) & set(false_facts))
+    if both:
+        raise ref.error("known_untrue_facts",
+                        f"{', '.join(map(repr, both))} listed both as known true "
+                        "(known_facts) and as known untrue; a fact has one value")
+    observed = dict.fromkeys(true_facts, True)
+    observed.update(dict.fromkeys(false_facts, False))
+    return {v: observed[v] for v in sorted(observed)}
+
+
+# ------------------------------------------------------------------ rows -> records
+def _positives(clause: Sequence[str]) -> int:
+    return sum(not lit.startswith("not ") for lit in clause)
+
+
+def _logic_record(*, rules: list[list[str]], observed: dict[str, bool], goal: str,
+                  forbidden: list[str], queryable: list[str], family: list[list[str]],
+                  alternative_only: list[str], k: int, extra_names: Iterable[str],
+                  released: dict[str, Any]) -> Record:
+    names = {goal, *observed, *forbidden, *queryable, *extra_names}
+    names.update(lit.removeprefix("not ") for clause in rules for lit in clause)
+    for members in family:
+        names.update(members)
+    kind = "cnf" if any(_positives(c) > 1 for c in rules) else "horn"
+    record: Record = {
+        "domain": "logic",
+        "entity": ENTITY,
+        "engine": {"kind": kind, "clauses": rules},
+        "variables": sorted(names),
+        "observed": observed,
+        "target": goal,
+        "target_values": [],
+        "queryable": queryable,
+        "forbidden": forbidden,
+        "alternative_only": alternative_only,
+        "k": k,
+        "mss_family": family,
+        "derivation_depth": released.get("max_depth"),
+    }
+    record["target_values"] = possible_target_values(engine_from_record(record))
+    record["difficulty"] = {
+        "num_vars": len(record["variables"]),
+        "num_constraints": len(rules),
+        "depth": released.get("max_depth"),
+        "num_queryable": len(queryable),
+        "mss_family_size": len(family),
+        "e_bf": round((math.comb(len(queryable), k) + 1) / (len(family) + 1), 4),
+    }
+    record["released"] = released
+    return record
+
+
+def _released_numbers(row: dict[str, Any], ref: RowRef) -> dict[str, Any]:
+    return {field: int_cell(row, field, ref, required=False, minimum=0)
+            for field in ("num_vars", "num_constraints", "max_depth")}
+
+
+def _family(canonical: list[str], others: Iterable[list[str]]) -> list[list[str]]:
+    rest = {tuple(s) for s in others} - {tuple(canonical)}
+    return [canonical] + [list(s) for s in sorted(rest)]
+
+
+def mt_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
+    """One `logic_q_mt.csv` row -> a logic record (without `id`)."""
+    k = int_cell(row, "k", ref, minimum=1)
+    rules = _rules(row, ref)
+    goal = _goal(row, ref)
+    observed = _known_facts(row, ref)
+    forbidden = sorted(set(_names(row, "cannot_ask_facts", ref, required=False)))
+    gt = _sets(literal_cell(row, "gt_qs", ref), "gt_qs", ref)
+    if not gt or not gt[0]:
+        raise ref.error("gt_qs", "is empty; expected the canonical MSS, e.g. [['a', 'b']]")
+    alternatives = literal_cell(row, "all_alternative_gt_qs", ref, required=False,
+                                default=None)
+    others = [] if alternatives is None else _sets(alternatives, "all_alternative_gt_qs",
+                                                   ref)
+    queryable = sorted(set(_names(row, "all_valid_qs", ref)))
+    # absent column: no alternative-only names are known
+    forbid_alt = _names(row, "all_valid_qs_forbid_alternatives", ref, required=False)
+    alternative_only = ([] if is_blank(row.get("all_valid_qs_forbid_alternatives"))
+                        else sorted(set(queryable) - set(forbid_alt)))
+    # gt_qs normally holds one set; further sets are taken as family members
+    family = _family(gt[0], [*gt[1:], *others])
+    return _logic_record(
+        rules=rules, observed=observed, goal=goal, forbidden=forbidden, queryable=queryable,
+        family=family, alternative_only=alternative_only, k=k,
+        extra_names=forbid_alt, released=_released_numbers(row, ref))
+
+
+def questbench_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
+    """One QuestBench Logic-Q row -> a logic record with k = 1 (without `id`)."""
+    rules = _rules(row, ref)
+    goal = _goal(row, ref)
+    observed = _known_facts(row, ref)
+    forbidden = sorted(set(_names(row, "cannot_ask_facts", ref, required=False)))
+    items = _as_list(literal_cell(row, "gt_qs", ref), "gt_qs", ref,
+                     "a list of attribute names")
+    singles = []
+    for item in items:
+        if isinstance(item, (list, tuple)) and len(item) == 1:
+            item = item[0]
+        if not isinstance(item, str):
+            raise ref.error("gt_qs", "expected single attributes (a list of names, or of "
+                                     f"one-name lists), got {_short(item)}")
+        singles.append(_name(item, "gt_qs", ref))
+    singles = sorted(set(singles))
+    if not singles:
+        raise ref.error("gt_qs", "is empty; expected the attributes that each decide "
+                                 "the goal, e.g. ['a', 'b']")
+    queryable = sorted(set(_names(row, "all_valid_qs", ref)))
+    return _logic_record(
+        rules=rules, observed=observed, goal=goal, forbidden=forbidden, queryable=queryable,
+        family=[[v] for v in singles], alternative_only=[], k=1, extra_names=(),
+        released=_released_numbers(row, ref))
+
+
+# ------------------------------------------------------------------ records -> rows
+def mt_row_from_record(record: Record, sample_id: Any = None) -> dict[str, str]:
+    """A record in the `logic_q_mt.csv` layout, cells as Python-literal text (the
+    inverse of `mt_record_from_row`; used for fixtures and round-trip tests)."""
+    family = [sorted(s) for s in record["mss_family"]]
+    offered = sorted(set(record["queryable"]) - set(record.get("alternative_only", ())))
+    difficulty = record.get("difficulty", {})
+    return {
+        "sample_id": "" if sample_id is None else str(sample_id),
+        "k": str(record["k"]),
+        "goal": record["target"],
+        "known_facts": repr(sorted(v for v, x in record["observed"].items() if x)),
+        "known_untrue_facts": repr(sorted(v for v, x in record["observed"].items() if not x)),
+        "cannot_ask_facts": repr(sorted(record.get("forbidden", ()))),
+        "rules": repr(record["engine"]["clauses"]),
+        "gt_qs": repr([family[0]]),
+        "all_alternative_gt_qs": repr(sorted(family)),
+        "all_valid_qs": repr(sorted(record["queryable"])),
+        "all_valid_qs_forbid_alternatives": repr(offered),
+        "max_depth": _text(record.get("derivation_depth")),
+        "num_constraints": str(len(record["engine"]["clauses"])),
+        "num_vars": _text(difficulty.get("num_vars", len(record["variables"]))),
+    }
+
+
+def questbench_row_from_record(record: Record, *, quoted_goal: bool = False) -> dict[str, str]:
+    """A k = 1 record in the QuestBench Logic-Q layout (`gt_qs` = every sufficient
+    single attribute, taken from the record's family)."""
+    if record["k"] != 1:
+        raise ValueError("QuestBench Logic-Q rows describe k = 1 problems")
+    singles = sorted({v for s in record["mss_family"] for v in s})
+    return {
+        "goal": repr(record["target"]) if quoted_goal else record["target"],
+        "known_facts": repr(sorted(v for v, x in record["observed"].items() if x)),
+        "known_untrue_facts": repr(sorted(v for v, x in record["observed"].items() if not x)),
+        "cannot_ask_facts": repr(sorted(record.get("forbidden", ()))),
+        "rules": repr(record["engine"]["clauses"]),
+        "gt_qs": repr(singles),
+        "all_valid_qs": repr(sorted(record["queryable"])),
+        "max_depth": _text(record.get("derivation_depth")),
+        "num_constraints": str(len(record["engine"]["clauses"])),
+        "num_vars": str(len(record["variables"])),
+    }
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+# ------------------------------------------------------------------ verification
+def _show(value: Any) -> str:
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    return str(value)
+
+
+def _row_text(row: dict[str, Any]) -> str:
+    return ", ".join(f"{v}={_show(x)}" for v, x in row.items()) or "nothing asked"
+
+
+def _open_row(engine: Engine, subset: Sequence[str]) -> dict[str, Any] | None:
+    """A feasible row of `subset` that leaves the target open (None: sufficient)."""
+    subset = list(subset)
+    pair = engine.distinguishing_pair(subset, {})
+    if pair is not NotImplemented:
+        return None if pair is None else {v: pair[0][v] for v in subset}
+    for row in feasible_rows(engine, subset):
+        if len(engine.target_values(row)) != 1:
+            return row
+    return None
+
+
+def _not_essential(engine: Engine, subset: Sequence[str]) -> list[str]:
+    """Members of a sufficient `subset` with no two feasible rows differing only in it
+    and giving different target values."""
+    table = truth_table(engine, list(subset))
+    idle = []
+    for x in subset:
+        groups: dict[tuple, set] = {}
+        for row, targets in table:
+            key = tuple(row[v] for v in subset if v != x)
+            groups.setdefault(key, set()).update(targets)
+        if not any(len(values) > 1 for values in groups.values()):
+            idle.append(x)
+    return idle
+
+
+def _why_unaskable(record: Record, name: str) -> str:
+    if name == record["target"]:
+        return f"{name} (the goal)"
+    if name in record["observed"]:
+        return f"{name} (known {_show(record['observed'][name])})"
+    if name in record.get("forbidden", ()):
+        return f"{name} (in cannot_ask_facts)"
+    return f"{name} (not in the released queryable list)"
+
+
+def _why_not_mss(record: Record, engine: Engine, subset: Sequence[str], askable: set[str],
+                 true_k: int | None, exact: list[frozenset[str]]) -> str:
+    """Why a released set is not one of the exact k-MSSs."""
+    subset = sorted(subset)
+    outside = [v for v in subset if v not in askable]
+    if outside:
+        return ("uses names that cannot be asked: "
+                + ", ".join(_why_unaskable(record, v) for v in outside))
+    row = _open_row(engine, subset)
+    if row is not None:
+        return (f"is not sufficient: with {_row_text(row)} the goal "
+                f"{record['target']} can still be true or false")
+    if true_k is not None and len(subset) > true_k:
+        idle = _not_essential(engine, subset)
+        if idle:
+            return (f"is sufficient but {', '.join(idle)} "
+                    f"{'is' if len(idle) == 1 else 'are'} not essential (the set without "
+                    f"{'it' if len(idle) == 1 else 'them'} still decides the goal)")
+        inside = [sorted(s) for s in exact if s <= set(subset)] or [sorted(s) for s in exact]
+        return (f"is sufficient but not minimal: it has size {len(subset)} and a sufficient "
+                f"set of size {true_k} exists, e.g. {inside[0]}")
+    if true_k is None:
+        return (f"is sufficient but has size {len(subset)}, beyond the sizes searched")
+    return "differs from the exact search"  # not reached: sufficient sets of size k are MSSs
+
+
+def _lists(sets: Iterable[Iterable[str]]) -> list[list[str]]:
+    return sorted(sorted(s) for s in sets)
+
+
+def _queryable_check(record: Record) -> list[Disagreement]:
+    names = set(record["variables"])
+    computed = names - set(record["observed"]) - {record["target"]} \
+        - set(record.get("forbidden", ()))
+    released = set(record["queryable"])
+    missing, extra = sorted(computed - released), sorted(released - computed)
+    if not missing and not extra:
+        return []
+    parts = []
+    if missing:
+        parts.append("omits askable name(s) " + ", ".join(missing))
+    if extra:
+        parts.append("offers name(s) that may not be asked: "
+                     + ", ".join(_why_unaskable(record, v) for v in extra))
+    return [{"check": "queryable",
+             "reason": "the released queryable list " + "; and ".join(parts),
+             "released": sorted(released), "computed": sorted(computed),
+             "missing": missing, "extra": extra}]
+
+
+def _num_constraints_check(record: Record) -> list[Disagreement]:
+    released = (record.get("released") or {}).get("num_constraints")
+    count = len(record["engine"]["clauses"])
+    if released is None or released == count:
+        return []
+    return [{"check": "num_constraints",
+             "reason": f"released num_constraints is {released} but the row has "
+                       f"{count} rules",
+             "released": released, "computed": count}]
+
+
+def _askable(record: Record) -> list[str]:
+    excluded = set(record["observed"]) | {record["target"]} | set(record.get("forbidden", ()))
+    return sorted(set(record["queryable"]) - excluded)
+
+
+def _verify(record: Record, questbench: bool) -> list[Disagreement]:
+    engine = engine_from_record(record)
+    if not engine.target_values({}):
+        return [{"check": "infeasible",
+                 "reason": "no world satisfies the rules and the known facts, so the "
+                           "problem has no answer"}]
+    found = _queryable_check(record) + _num_constraints_check(record)
+    target = record["target"]
+    values = possible_target_values(engine)
+    if len(values) == 1:
+        why = (f"the goal {target} is itself a known fact" if target in record["observed"]
+               else f"the known facts already decide the goal: {target} is "
+                    f"{_show(values[0])}")
+        found.append({"check": "not_underspecified", "reason": why,
+                      "computed": values[0]})
+        return found
+    askable = _askable(record)
+    released_k = record["k"]
+    limit = released_k + K_SEARCH_MARGIN
+    result = minimal_sufficient_sets(engine, askable, limit)
+    if result.k != released_k:
+        found.append({
+            "check": "k",
+            "reason": (f"the smallest sufficient set among the queryable names has size "
+                       f"{result.k}, not the released k={released_k}"
+                       if result.k is not None else
+                       f"no sufficient set of size <= {limit} exists among the queryable "
+                       f"names, so the released k={released_k} is wrong"),
+            "released": released_k, "computed": result.k})
+    exact = [frozenset(s) for s in result.family]
+    exact_set = set(exact)
+    askable_set = set(askable)
+    if questbench:
+        found += _singles_check(record, engine, askable_set, result.k, exact)
+        return found
+    family = [frozenset(s) for s in record["mss_family"]]
+    problems = []
+    for members in dict.fromkeys(family):
+        if members not in exact_set:
+            why = _why_not_mss(record, engine, members, askable_set, result.k, exact)
+            problems.append(f"released {sorted(members)} {why}")
+    missing = [sorted(s) for s in exact if s not in set(family)]
+    for members in sorted(missing):
+        problems.append(f"the exact MSS {members} is missing from the released family")
+    if problems:
+        found.append({
+            "check": "mss_family",
+            "reason": f"the released family differs from the exact k={result.k} family: "
+                      + "; ".join(problems),
+            "released": _lists(family), "computed": _lists(exact)})
+    canonical = family[0]
+    canonical_ok = canonical in exact_set
+    if not canonical_ok:
+        why = _why_not_mss(record, engine, canonical, askable_set, result.k, exact)
+        found.append({"check": "canonical_mss",
+                      "reason": f"the canonical MSS {sorted(canonical)} {why}",
+                      "released": sorted(canonical), "computed": _lists(exact)})
+    if not problems and canonical_ok:
+        expected = sorted(set().union(*exact) - canonical)
+        released_alt = sorted(record.get("alternative_only", ()))
+        if expected != released_alt:
+            parts = []
+            lacking = sorted(set(expected) - set(released_alt))
+            surplus = sorted(set(released_alt) - set(expected))
+            if lacking:
+                parts.append("still offers " + ", ".join(lacking)
+                             + " (in a non-canonical MSS only)")
+            if surplus:
+                parts.append("withholds " + ", ".join(surplus)
+                             + " (in no non-canonical MSS, or in the canonical one)")
+            found.append({"check": "forbid_alternatives",
+                          "reason": "the released forbid-alternatives list "
+                                    + "; and ".join(parts),
+                          "released": released_alt, "computed": expected})
+    return found
+
+
+def _singles_check(record: Record, engine: Engine, askable: set[str], true_k: int | None,
+                   exact: list[frozenset[str]]) -> list[Disagreement]:
+    # sufficiency is monotone: when the true k is not 1 no single name is sufficient
+    computed = sorted(next(iter(s)) for s in exact) if true_k == 1 else []
+    released = sorted({v for s in record["mss_family"] for v in s})
+    problems = []
+    for name in sorted(set(released) - set(computed)):
+        if name not in askable:
+            problems.append(f"{name} is listed but cannot be asked: "
+                            + _why_unaskable(record, name))
+        else:
+            row = _open_row(engine, [name])
+            problems.append(f"{name} is listed but does not decide the goal alone"
+                            + (f": with {_row_text(row)} the goal {record['target']} can "
+                               "still be true or false" if row else ""))
+    for name in sorted(set(computed) - set(released)):
+        problems.append(f"{name} decides the goal alone but is not listed")
+    if not problems:
+        return []
+    return [{"check": "sufficient_singles",
+             "reason": "released gt_qs differs from the exact set of single sufficient "
+                       "attributes: " + "; ".join(problems),
+             "released": released, "computed": computed}]
+
+
+def verify_mt(record: Record) -> list[Disagreement]:
+    """Disagreements between a Logic-Q-MT record's released values and the exact engine."""
+    return _verify(record, questbench=False)
+
+
+def verify_questbench(record: Record) -> list[Disagreement]:
+    """Disagreements between a QuestBench Logic-Q record and the exact engine."""
+    return _verify(record, questbench=True)
+
+
+MT_INFOSEEK_LOGIC = PublishedFormat(
+    name="mt-infoseek-logic",
+    domain="logic",
+    description="MT-InfoSeek Logic-Q-MT (logic_q_mt.csv): k-underspecified SimpleLogic "
+                "problems with the canonical MSS and the whole k-MSS family",
+    required=("k", "goal", "rules", "known_facts", "known_untrue_facts", "gt_qs",
+              "all_valid_qs"),
+    signature=("rules", "goal", "gt_qs", "all_alternative_gt_qs"),
+    id_fields=("sample_id",),
+    record_from_row=mt_record_from_row,
+    verify=verify_mt,
+)
+
+QUESTBENCH_LOGIC = PublishedFormat(
+    name="questbench-logic",
+    domain="logic",
+    description="QuestBench Logic-Q: 1-sufficient SimpleLogic problems whose gt_qs lists "
+                "every single attribute that decides the goal",
+    required=("goal", "rules", "known_facts", "known_untrue_facts", "gt_qs", "all_valid_qs"),
+    signature=("rules", "goal", "gt_qs"),
+    id_fields=("sample_id", "id"),
+    record_from_row=questbench_record_from_row,
+    verify=verify_questbench,
+    excludes=("all_alternative_gt_qs",),
+)
+
+__all__ = [
+    "MT_COLUMNS", "MT_INFOSEEK_LOGIC", "QUESTBENCH_COLUMNS", "QUESTBENCH_LOGIC",
+    "mt_record_from_row", "mt_row_from_record", "questbench_record_from_row",
+    "questbench_row_from_record", "verify_mt", "verify_questbench",
+]
