@@ -1,0 +1,372 @@
+"""Cell parsing for the MT-InfoSeek GSME-Q-MT(-Ext) files (`builders.published.gsme`).
+
+Each function reads one released column of a row and either returns plain values or
+raises `PublishedDataError` through `ref.error(field, ...)`, naming the file, the row and
+the column. Numbers become exact `Fraction`s (`reading.exact_number`); a value written
+with a decimal point (a float, or text such as ``"2.50"``) is marked *inexact*, because
+released decimals may be rounded (verification then also accepts a relative tolerance).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from fractions import Fraction
+from typing import Any
+
+from builders.published.reading import (
+    RowRef,
+    cell,
+    decode_literal,
+    exact_number,
+    literal_cell,
+)
+from infoseek.arith_expr import names_in, parse_expression
+
+NAME = re.compile(r"[^\W\d]\w*")
+_NUMBER_TEXT = r"[-+]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?"
+_ASSIGNMENT = re.compile(rf"({NAME.pattern})\s*[=:]\s*({_NUMBER_TEXT})")
+_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+_SECTION = re.compile(r"^\s*(variables|equations|goal)\s*:\s*(.*)$", re.IGNORECASE)
+# operators written with other characters; each has one meaning
+_OPERATORS = {"\u00d7": "*", "\u00b7": "*", "\u2217": "*", "\u22c5": "*", "\u00f7": "/",
+              "\u2215": "/", "\u2212": "-", "\u2013": "-"}
+_TIMES_X = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)(?![\w.])")
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def is_name(text: Any) -> bool:
+    return isinstance(text, str) and NAME.fullmatch(text) is not None
+
+
+def number(value: Any, field: str, ref: RowRef, what: str) -> tuple[Fraction, bool]:
+    """(exact value, inexact?) of one released number; an error naming `what` otherwise."""
+    try:
+        exact = exact_number(value)
+    except ValueError:
+        raise ref.error(field, f"{what}: expected a number, got {_short(value)}") from None
+    inexact = isinstance(value, float) or (
+        isinstance(value, str) and re.search(r"\d\.\d|[eE]", value) is not None)
+    return exact, inexact
+
+
+# ------------------------------------------------------------------ equations
+def normalise_rhs(rhs: str, names: set[str]) -> str:
+    """Unambiguous operator spellings rewritten: ``×``/``·`` -> ``*``, ``÷`` -> ``/``,
+    ``−`` -> ``-``, and ``3 x 4`` (between two numbers, when no quantity is called x)."""
+    for symbol, op in _OPERATORS.items():
+        rhs = rhs.replace(symbol, op)
+    if not names & {"x", "X"}:
+        rhs = _TIMES_X.sub(r"\1 * \2", rhs)
+    return rhs.strip()
+
+
+def equations_cell(row: dict[str, Any], ref: RowRef, field: str = "Equations",
+                   declared: Iterable[str] = ()) -> tuple[list[list[str]], dict[str, str]]:
+    """([[lhs, rhs], ...] in released order, {lhs: description}). The cell is a dict
+    ``"LHS = RHS" -> description``, a list of ``"LHS = RHS"`` strings or a list of
+    ``[lhs, rhs]`` pairs. Every equation must parse and define one quantity.
+    `declared`: the names listed elsewhere (Variables), for the ``3 x 4`` rule."""
+    value = literal_cell(row, field, ref)
+    if isinstance(value, dict):
+        items = [(key, desc) for key, desc in value.items()]
+    elif isinstance(value, (list, tuple)):
+        items = [(item, None) for item in value]
+    else:
+        raise ref.error(field, "expected a JSON object of 'LHS = RHS' equations (or a list "
+                        f"of them), got {_short(value)}")
+    if not items:
+        raise ref.error(field, "holds no equation")
+    pairs: list[tuple[str, str, str]] = []  # (lhs, raw rhs, shown text)
+    for item, _desc in items:
+        if isinstance(item, (list, tuple)) and len(item) == 2 and all(
+                isinstance(p, str) for p in item):
+            lhs, rhs = item[0].strip(), item[1]
+            shown = f"{lhs} = {rhs}"
+        elif isinstance(item, str):
+            shown = item.strip()
+            if shown.count("=") != 1:
+                raise ref.error(field, f"equation {shown!r} must have the form 'LHS = RHS' "
+                                "with exactly one '='")
+            lhs, rhs = (part.strip() for part in shown.split("="))
+        else:
+            raise ref.error(field, f"expected an equation string, got {_short(item)}")
+        if not is_name(lhs):
+            raise ref.error(field, f"equation {shown!r}: the left side must be a single "
+                            f"quantity name, got {lhs!r}")
+        pairs.append((lhs, rhs, shown))
+    lhs_names = {lhs for lhs, _rhs, _shown in pairs}
+    # names used elsewhere than as a "3 x 4" product decide whether x may be a quantity
+    rough = set(declared) | lhs_names | {t for _l, rhs, _s in pairs
+                         for t in NAME.findall(_TIMES_X.sub(" * ", rhs))}
+    equations: list[list[str]] = []
+    for lhs, rhs, shown in pairs:
+        clean = normalise_rhs(rhs, rough)
+        try:
+            parse_expression(clean, "right side")
+        except ValueError as exc:
+            raise ref.error(field, f"equation {shown!r} does not parse: {exc}") from None
+        equations.append([lhs, clean])
+    descriptions = {}
+    for (lhs, _rhs, _shown), (_item, desc) in zip(pairs, items):
+        if isinstance(desc, str) and desc.strip():
+            descriptions.setdefault(lhs, desc.strip())
+    return equations, descriptions
+
+
+def equation_names(equations: list[list[str]]) -> list[str]:
+    """Every name the equations mention, first-occurrence order."""
+    found: dict[str, None] = {}
+    for lhs, rhs in equations:
+        found.setdefault(lhs, None)
+        for name in names_in(parse_expression(rhs)):
+            found.setdefault(name, None)
+    return list(found)
+
+
+# ------------------------------------------------------------------ names
+def variables_cell(row: dict[str, Any], ref: RowRef, field: str = "Variables"
+                   ) -> dict[str, str]:
+    """{name: description} from a JSON object (or a list of names: no descriptions)."""
+    value = literal_cell(row, field, ref, required=False)
+    if value is None:
+        return {}
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, (list, tuple)):
+        items = [(item, "") for item in value]
+    else:
+        raise ref.error(field, f"expected a JSON object name -> description, got "
+                        f"{_short(value)}")
+    out: dict[str, str] = {}
+    for name, desc in items:
+        if not is_name(name):
+            raise ref.error(field, f"{_short(name)} is not a quantity name")
+        out[name] = desc.strip() if isinstance(desc, str) else ("" if desc is None
+                                                                 else str(desc))
+    return out
+
+
+def loose_names(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = True
+                ) -> list[str] | None:
+    """A list of names: a JSON/Python list, or plain text ``A, B`` / a single name."""
+    raw = cell(row, field, ref, required=required)
+    if raw is None:
+        return None
+    try:
+        value = decode_literal(raw)
+    except ValueError:
+        value = [part.strip() for part in str(raw).split(",")]
+    if isinstance(value, str):
+        value = [value]
+    if isinstance(value, (set, frozenset)):
+        value = sorted(value)
+    if not isinstance(value, (list, tuple)):
+        raise ref.error(field, f"expected a list of names, got {_short(raw)}")
+    out: list[str] = []
+    for item in value:
+        if not is_name(item if not isinstance(item, str) else item.strip()):
+            raise ref.error(field, f"expected a list of names; {_short(item)} is not a name")
+        if item.strip() not in out:
+            out.append(item.strip())
+    return out
+
+
+# ------------------------------------------------------------------ values
+def values_cell(row: dict[str, Any], field: str, ref: RowRef, known: set[str]
+                ) -> tuple[dict[str, Fraction], set[str]]:
+    """Pred Values: ({name: exact value} for the `known` names, {inexact names}). Other
+    names (extra bookkeeping entries) are ignored."""
+    value = literal_cell(row, field, ref)
+    if not isinstance(value, dict):
+        raise ref.error(field, f"expected a JSON object name -> number, got {_short(value)}")
+    out: dict[str, Fraction] = {}
+    inexact: set[str] = set()
+    for name, raw in value.items():
+        name = name.strip() if isinstance(name, str) else name
+        if name not in known:
+            continue
+        out[name], loose = number(raw, field, ref, f"the value of {name!r}")
+        if loose:
+            inexact.add(name)
+    return out, inexact
+
+
+def _assignments_in_text(text: str) -> list[tuple[str, str]]:
+    """Every ``name = number`` (or ``name: number``) piece of a text."""
+    return [(m.group(1), m.group(2)) for m in _ASSIGNMENT.finditer(text)]
+
+
+def revealed_cell(row: dict[str, Any], ref: RowRef, known: set[str],
+                  field: str = "Given_Conditions") -> dict[str, Fraction] | None:
+    """The revealed values from Given_Conditions: a dict name -> value, a list of
+    ``"A = 15"`` strings (or ``[name, value]`` pairs), or text. None when the column is
+    absent, blank, ``None``, or text holding no ``name = number`` of a quantity (the
+    caller then reads the problem text). Names given as data (dict, list) must be
+    quantities of the problem; in free text, other ``word = number`` pieces are skipped."""
+    raw = cell(row, field, ref, required=False)
+    if raw is None:
+        return None
+    try:
+        value = decode_literal(raw)
+    except ValueError:
+        value = str(raw)
+    if value is None:
+        return None
+    pairs: list[tuple[Any, Any]] = []
+    if isinstance(value, dict):
+        pairs = list(value.items())
+    elif isinstance(value, str):
+        pairs = [(n, x) for n, x in _assignments_in_text(value) if n in known]
+        if not pairs:
+            return None
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            if isinstance(item, (list, tuple)) and len(item) == 2:
+                pairs.append((item[0], item[1]))
+            elif isinstance(item, str):
+                found = _assignments_in_text(item)
+                if len(found) != 1:
+                    raise ref.error(field, f"expected 'name = value', got {_short(item)}")
+                pairs.extend(found)
+            elif isinstance(item, dict):
+                pairs.extend(item.items())
+            else:
+                raise ref.error(field, f"expected 'name = value', got {_short(item)}")
+    else:
+        raise ref.error(field, f"expected the revealed values (a JSON object name -> "
+                        f"value, or 'A = 15' lines), got {_short(value)}")
+    out: dict[str, Fraction] = {}
+    for name, raw_value in pairs:
+        name = name.strip() if isinstance(name, str) else name
+        if name not in known:
+            raise ref.error(field, f"{_short(name)} is not a quantity of this problem")
+        exact, _loose = number(raw_value, field, ref, f"the value of {name!r}")
+        if name in out and out[name] != exact:
+            raise ref.error(field, f"{name!r} is given two different values")
+        out[name] = exact
+    return out
+
+
+def text_sections(text: str) -> dict[str, list[str]]:
+    """The lines of a Rewritten Problem by block: ``intro``, ``variables``,
+    ``equations``, ``goal`` (the text after ``Goal:`` and any lines below it)."""
+    sections: dict[str, list[str]] = {"intro": [], "variables": [], "equations": [],
+                                      "goal": []}
+    current = "intro"
+    for line in text.splitlines():
+        match = _SECTION.match(line)
+        if match:
+            current = match.group(1).lower()
+            if match.group(2).strip():
+                sections[current].append(match.group(2))
+            continue
+        sections[current].append(line)
+    return sections
+
+
+def revealed_in_text(text: str, leaves: set[str]) -> dict[str, Fraction]:
+    """Revealed values written in the problem text: whole lines ``A = 15`` (bullets and
+    several ``A = 15, B = 3`` pieces allowed) whose left side is a leaf and whose right
+    side is a plain number, outside the Equations block."""
+    sections = text_sections(text)
+    out: dict[str, Fraction] = {}
+    piece = re.compile(rf"\s*({NAME.pattern})\s*=\s*({_NUMBER_TEXT})\s*[.]?\s*")
+    for block in ("intro", "variables", "goal"):
+        for line in sections[block]:
+            body = _BULLET.sub("", line).strip().rstrip(".;,")
+            if not body:
+                continue
+            parts = re.split(r"[;,]\s+(?=[^\W\d]\w*\s*=)", body)
+            matches = [piece.fullmatch(part) for part in parts]
+            if not all(matches):
+                continue
+            for m in matches:
+                assert m is not None
+                if m.group(1) in leaves:
+                    out[m.group(1)] = exact_number(m.group(2))
+    return out
+
+
+def goal_in_text(text: str, known: set[str]) -> str | None:
+    """The quantity named on the ``Goal:`` line (the only known name there)."""
+    lines = text_sections(text)["goal"]
+    found = [t for t in NAME.findall(lines[0]) if t in known] if lines else []
+    return found[0] if len(set(found)) == 1 else None
+
+
+# ------------------------------------------------------------------ answers
+_GSM_MARK = re.compile(r"####\s*(" + _NUMBER_TEXT + ")")
+_ANY_NUMBER = re.compile(r"(?<![\w.])" + _NUMBER_TEXT)
+
+
+def answer_value(raw: Any, field: str, ref: RowRef) -> tuple[Fraction, bool]:
+    """The released answer: a number, numeric text, or a worked solution whose final
+    number (``#### 42`` when present, else the last number) is the answer."""
+    if not isinstance(raw, str):
+        return number(raw, field, ref, "the answer")
+    text = raw.strip()
+    try:
+        return exact_number(text), re.search(r"\d\.\d|[eE]", text) is not None
+    except ValueError:
+        pass
+    mark = _GSM_MARK.search(text)
+    found = mark.group(1) if mark else None
+    if found is None:
+        numbers = _ANY_NUMBER.findall(text)
+        found = numbers[-1] if numbers else None
+    if found is None:
+        raise ref.error(field, f"no number in the answer text {_short(text)}")
+    return number(found.replace(" ", ""), field, ref, "the answer")
+
+
+def question_names(row: dict[str, Any], ref: RowRef, names: set[str],
+                   descriptions: dict[str, str], field: str = "Possible Questions"
+                   ) -> tuple[list[str], list[str]] | None:
+    """(names in released order, entries that name no quantity), or None when the
+    column is absent or blank. An entry is a name, or a question that contains exactly
+    one quantity name (or, failing that, one quantity's description: the longest
+    description it contains)."""
+    raw = cell(row, field, ref, required=False)
+    if raw is None:
+        return None
+    try:
+        value = decode_literal(raw)
+    except ValueError:
+        value = [line for line in str(raw).splitlines() if line.strip()]
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (list, tuple)):
+        raise ref.error(field, f"expected a list of questions or names, got {_short(raw)}")
+    found_names: list[str] = []
+    unmatched: list[str] = []
+    for entry in value:
+        if isinstance(entry, dict):
+            entry = entry.get("name", entry.get("variable"))
+        if not isinstance(entry, str) or not entry.strip():
+            raise ref.error(field, f"expected a question or a name, got {_short(entry)}")
+        text = entry.strip()
+        found = list(dict.fromkeys(t for t in NAME.findall(text) if t in names))
+        if len(found) > 1:
+            raise ref.error(field, f"the question {_short(text)} names several quantities "
+                            f"({', '.join(found)})")
+        if not found:
+            lowered = text.lower()
+            hits = [(len(d), v) for v, d in descriptions.items()
+                    if d and d != v and d.lower() in lowered]
+            if hits:
+                longest = max(hits)[0]
+                best = [v for size, v in hits if size == longest]
+                if len(best) == 1:
+                    found = best
+        if not found:
+            unmatched.append(text)
+        elif found[0] not in found_names:
+            found_names.append(found[0])
+    return found_names, unmatched

@@ -1,0 +1,336 @@
+"""MT-InfoSeek GSME-Q-MT(-Ext) released files: loading, round trip, verification."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from builders import gsm_text, gsme_text
+from builders.gsme_ext import candidate_queries
+from builders.published import PublishedDataError, detect_format, load_published
+from builders.published.gsme import CHECKS, MT_INFOSEEK_GSME, MT_INFOSEEK_GSME_EXT, verify
+from infoseek.arith import ArithEngine
+from infoseek.records import check_record, engine_from_record, public_record
+
+FIXTURES = Path(__file__).parent / "fixtures" / "published"
+MT_CSV = FIXTURES / "gsme_q_mt.csv"
+EXT_CSV = FIXTURES / "gsme_q_mt_ext.csv"
+GSME = ("mt-infoseek-gsme", "mt-infoseek-gsme-ext")
+
+
+def _writer():
+    spec = importlib.util.spec_from_file_location(
+        "write_gsme_fixtures", FIXTURES / "write_gsme_fixtures.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+W = _writer()
+
+
+def _load(path, **options):
+    return load_published(str(path), candidates=GSME, **options)
+
+
+def _write(tmp_path, rows, name="rows.csv"):
+    columns = list(dict.fromkeys(c for row in rows for c in row))
+    path = tmp_path / name
+    W.write_csv([{c: row.get(c, "") for c in columns} for row in rows], path, columns)
+    return path
+
+
+@pytest.fixture(scope="module")
+def mt_records():
+    return _load(MT_CSV)
+
+
+@pytest.fixture(scope="module")
+def ext_records():
+    return _load(EXT_CSV)
+
+
+# --------------------------------------------------------------------------- loading
+def test_detection_tells_the_two_formats_apart(mt_records, ext_records):
+    assert {r["provenance"]["format"] for r in mt_records} == {"mt-infoseek-gsme"}
+    assert {r["provenance"]["format"] for r in ext_records} == {"mt-infoseek-gsme-ext"}
+    columns = list(W.MT_COLUMNS)
+    assert detect_format(columns, candidates=GSME) is MT_INFOSEEK_GSME
+    assert detect_format(W.EXT_COLUMNS, candidates=GSME) is MT_INFOSEEK_GSME_EXT
+    # only one Ext marker column present: still not the plain format
+    with pytest.raises(PublishedDataError, match="match no released format"):
+        detect_format([*columns, "rule_records"], candidates=GSME)
+
+
+def test_detection_among_all_formats():
+    pytest.importorskip("builders.published.logic")
+    assert load_published(str(MT_CSV), limit=1)[0]["provenance"]["format"] == \
+        "mt-infoseek-gsme"
+    assert load_published(str(EXT_CSV), limit=1)[0]["provenance"]["format"] == \
+        "mt-infoseek-gsme-ext"
+
+
+def test_explicit_format_and_ids(mt_records, ext_records):
+    records = load_published(str(EXT_CSV), format="mt-infoseek-gsme-ext", limit=2)
+    assert [r["id"] for r in records] == ["mt-infoseek-gsme-ext-row1",
+                                          "mt-infoseek-gsme-ext-row2"]
+    assert mt_records[0]["id"] == "gsme-mt-s0-k1-0000"
+    assert mt_records[0]["provenance"] == {"format": "mt-infoseek-gsme",
+                                           "source": "gsme_q_mt.csv", "row": 1,
+                                           "released_id": "gsme-mt-s0-k1-0000"}
+    assert [r["k"] for r in ext_records] == [1, 1, 2, 2, 3, 3, 3]
+
+
+def test_records_are_valid_and_render(mt_records, ext_records):
+    for record in mt_records + ext_records:
+        check_record(record, record["id"])
+        engine = engine_from_record(record)
+        assert isinstance(engine, ArithEngine)
+        json.dumps(record)
+        text = gsme_text.render_problem(record)
+        assert f"Goal: find the value of {record['target']}" in text
+        words = gsm_text.render_problem(record)
+        assert words["question"] and words["text"]
+        full = gsm_text.render_problem(record, reveal=record["queryable"])
+        assert len(full["value_sentences"]) > len(words["value_sentences"])
+        assert "answer" not in public_record(record)
+        assert record["released_text"].startswith("Some values are missing")
+        assert "id" in record and "provenance" in record
+    assert all("distractor_vars" in r["released"] for r in ext_records)
+    assert not any("distractor_vars" in r["released"] for r in mt_records)
+
+
+@pytest.mark.parametrize("ext", [False, True], ids=["gsme", "ext"])
+def test_round_trip_against_the_builders(tmp_path, ext):
+    built = W.builder_records(ext)
+    plan = W.PLAN_EXT if ext else W.PLAN_MT
+    rows = [W.released_row(r, variant, ext=ext) for variant, r in enumerate(built)]
+    loaded = _load(_write(tmp_path, rows),
+                   format="mt-infoseek-gsme-ext" if ext else "mt-infoseek-gsme")
+    assert len(loaded) == len(plan)
+    for original, record in zip(built, loaded):
+        for field in ("engine", "variables", "observed", "target", "k", "hidden_world",
+                      "answer", "queryable", "candidate_queries", "descriptions"):
+            assert record[field] == original[field], (original["id"], field)
+        assert record["mss_family"] == original["mss_family"][:1]
+        for field in ("depth", "num_vars", "num_rules", "num_relevant_leaves",
+                      "num_queryable", "compatible_values"):
+            assert record["difficulty"][field] == original["difficulty"][field]
+        assert verify(record) == []
+
+
+def test_fixture_rows_match_the_plan(mt_records, ext_records):
+    for records, plan in ((mt_records, W.PLAN_MT), (ext_records, W.PLAN_EXT)):
+        for record, (k, _index, defect) in zip(records, plan):
+            if defect is None:
+                assert record["k"] == k
+                assert len(record["mss_family"][0]) == k
+
+
+# --------------------------------------------------------------------------- verify
+def test_verify_agrees_on_correct_rows_and_names_seeded_defects(mt_records, ext_records):
+    for records, plan in ((mt_records, W.PLAN_MT), (ext_records, W.PLAN_EXT)):
+        for record, (_k, _index, defect) in zip(records, plan):
+            found = verify(record)
+            assert {d["check"] for d in found} == W.EXPECTED_CHECKS[defect], record["id"]
+            for entry in found:
+                assert entry["check"] in CHECKS and entry["reason"]
+                json.dumps(entry)
+    wrong_answer = next(r for r in mt_records if r["id"].endswith("-answer"))
+    (entry,) = verify(wrong_answer)
+    assert entry["released"] == entry["computed"] + 1
+    assert "compared exactly" in entry["reason"]
+
+
+def _row(**changes):
+    row = {
+        "Rewritten Problem": "Variables:\nA: apples\nB: boxes\nC: crates\nA = 4\n"
+                             "Equations:\nT = A + 3 * B\nGoal: What is T?",
+        "Variables": json.dumps({"A": "apples", "B": "boxes", "C": "crates", "T": "total"}),
+        "Equations": json.dumps({"T = A + 3 * B": "the total"}),
+        "Heldout Value": '["B"]',
+        "Possible Questions": '["B", "C"]',
+        "Given_Conditions": "",
+        "k": "1",
+        "goal_var": "T",
+        "answer": "10",
+        "Pred Values": json.dumps({"A": 4, "B": 2, "C": 7, "T": 10}),
+    }
+    row.update(changes)
+    return row
+
+
+def _checks(tmp_path, **changes):
+    (record,) = _load(_write(tmp_path, [_row(**changes)]), format="mt-infoseek-gsme")
+    return record, verify(record)
+
+
+def test_small_row_agrees(tmp_path):
+    record, found = _checks(tmp_path)
+    assert found == []
+    assert record["observed"] == {"A": 4}
+    assert record["hidden_world"] == {"A": 4, "B": 2, "C": 7}
+    assert record["candidate_queries"] == [{"name": "B", "kind": "relevant_leaf"},
+                                           {"name": "C", "kind": "irrelevant_leaf"}]
+    assert record["id"] == "mt-infoseek-gsme-row1"
+
+
+def test_symbolic_target_is_not_known(tmp_path):
+    # T = 3 * B with B unrevealed: one expression, infinitely many values
+    eq = json.dumps({"T = 3 * B": "the total"})
+    pred = json.dumps({"B": 2, "C": 7, "T": 6})
+    text = "Variables:\nB: boxes\nC: crates\nEquations:\nT = 3 * B\nGoal: T"
+    names = json.dumps({"B": "boxes", "C": "crates", "T": "total"})
+    _record, found = _checks(tmp_path, Equations=eq, Variables=names, **{
+        "Pred Values": pred, "answer": "6", "Heldout Value": '["C"]',
+        "Rewritten Problem": text})
+    assert [d["check"] for d in found] == ["heldout_not_sufficient"]
+    # a cancelling expression is Known: the released problem is not underspecified
+    eq = json.dumps({"T = B - B + 4": "the total"})
+    _record, found = _checks(tmp_path, Equations=eq, Variables=names, **{
+        "Pred Values": json.dumps({"B": 2, "C": 7, "T": 4}), "answer": "4",
+        "Rewritten Problem": text})
+    checks = {d["check"] for d in found}
+    assert "not_underspecified" in checks and "k" in checks
+    k_entry = next(d for d in found if d["check"] == "k")
+    assert k_entry["computed"] == 0 and k_entry["released"] == 1
+
+
+def test_heldout_not_leaf_and_not_minimal(tmp_path):
+    _record, found = _checks(tmp_path, **{"Heldout Value": '["T"]'})
+    assert [d["check"] for d in found] == ["heldout_not_leaf"]
+    _record, found = _checks(tmp_path, **{"Heldout Value": '["B", "C"]', "k": "2"})
+    assert [d["check"] for d in found] == ["heldout_not_minimal", "k"]
+    assert found[0]["computed"] == ["B"]
+    _record, found = _checks(tmp_path, **{"Heldout Value": '["B", "C"]'})
+    assert found[-1]["check"] == "k" and "size 2 of the held-out set" in found[-1]["reason"]
+
+
+def test_values_are_compared_exactly_or_with_tolerance(tmp_path):
+    eq = json.dumps({"T = A / B": "the share"})
+    text = "Variables:\nA = 100\nEquations:\nT = A / B\nGoal: T"
+    base = {"Equations": eq, "Rewritten Problem": text}
+    # 100/3 released as rounded decimals: within 1e-6, no disagreement
+    _r, found = _checks(tmp_path, **base, **{
+        "Pred Values": json.dumps({"A": 100, "B": 3, "C": 1, "T": 33.333333333333336}),
+        "answer": "33.3333333"})
+    assert found == []
+    _r, found = _checks(tmp_path, **base, **{
+        "Pred Values": json.dumps({"A": 100, "B": 3, "C": 1, "T": 33.3}), "answer": "33.33"})
+    assert [d["check"] for d in found] == ["answer", "pred_values"]
+    assert "relative tolerance" in found[0]["reason"]
+    assert found[1]["released"] == {"T": "333/10"} and found[1]["computed"] == {"T": "100/3"}
+    # a zero divisor in the released world
+    _r, found = _checks(tmp_path, **base, **{
+        "Pred Values": json.dumps({"A": 100, "B": 0, "C": 1, "T": 1}), "answer": "1"})
+    assert [d["check"] for d in found] == ["infeasible"]
+
+
+def test_revealed_values_and_derived_reveals(tmp_path):
+    _r, found = _checks(tmp_path, Given_Conditions='{"A": 5}')
+    assert [d["check"] for d in found] == ["revealed_values"]
+    record, found = _checks(tmp_path, Given_Conditions='["A = 4", "T = 10"]')
+    assert record["observed"] == {"A": 4}
+    assert [d["check"] for d in found] == ["revealed_not_leaf"]
+    assert found[0]["computed"] == {"T": 10}
+
+
+# --------------------------------------------------------------------------- cell forms
+def test_cell_variations(tmp_path):
+    record, found = _checks(tmp_path, **{
+        "Equations": json.dumps(["T = A + 3 \u00d7 B + 2 x 3 \u00f7 6 \u2212 1"]),
+        "Given_Conditions": "A = 4, C = 7",
+        "Possible Questions": json.dumps(["How many boxes are there?", "What is C?"]),
+        "goal_var": "",
+        "answer": "",
+        "Full Answer": "So the total is 4 + 6 = 10 apples and boxes.",
+        "Pred Values": json.dumps({"A": "4", "B": 2.0, "C": 7, "T": 10, "extra": "n/a"}),
+    })
+    assert record["engine"]["equations"] == [["T", "A + 3 * B + 2 * 3 / 6 - 1"]]
+    assert record["observed"] == {"A": 4, "C": 7}
+    assert record["target"] == "T"
+    assert [c["name"] for c in record["candidate_queries"]] == ["B"]
+    assert record["released"]["answer_source"] == "Full Answer"
+    assert found == []  # T = A + 3 * B + 1 - 1
+
+
+def test_without_possible_questions_every_quantity_is_a_candidate(tmp_path):
+    row = _row()
+    del row["Possible Questions"]
+    (record,) = _load(_write(tmp_path, [row]), format="mt-infoseek-gsme")
+    engine = engine_from_record(record)
+    assert record["candidate_queries"] == candidate_queries(engine, record["observed"])
+
+
+# --------------------------------------------------------------------------- errors
+MALFORMED = [
+    ("Equations", {"Equations": json.dumps({"T = A +": "broken"})}, "does not parse"),
+    ("Equations", {"Equations": "{not json"}, "not a Python literal or JSON"),
+    ("Equations", {"Equations": json.dumps({"A + 1 = T": "x"})}, "single quantity name"),
+    ("Equations", {"Equations": json.dumps({"T = A + B": "", "B = T - 1": ""})}, "cyclic"),
+    ("Equations", {"Equations": json.dumps({"T = A + B": "", "T = 2 * B": ""})},
+     "defined twice"),
+    ("Equations", {"Equations": json.dumps({"T = A ^ B": ""})}, "'T = A ^ B'"),
+    ("Pred Values", {"Pred Values": json.dumps({"A": 4, "B": 2, "T": 10})}, "'C'"),
+    ("Pred Values", {"Pred Values": json.dumps({"A": 4, "B": "two", "C": 1, "T": 10})},
+     "expected a number"),
+    ("k", {"k": "two"}, "expected an integer"),
+    ("k", {"k": "0"}, ">= 1"),
+    ("Heldout Value", {"Heldout Value": '["B", "Z"]'}, "unknown quantities ['Z']"),
+    ("Heldout Value", {"Heldout Value": "[]"}, "is empty"),
+    ("goal_var", {"goal_var": "Q"}, "not a quantity"),
+    ("Given_Conditions", {"Given_Conditions": '{"Q": 1}'}, "not a quantity"),
+    ("answer", {"answer": "no idea"}, "no number"),
+]
+
+
+@pytest.mark.parametrize(("field", "changes", "detail"), MALFORMED,
+                         ids=[f"{m[0]}-{i}" for i, m in enumerate(MALFORMED)])
+def test_malformed_rows_name_file_row_and_field(tmp_path, field, changes, detail):
+    path = _write(tmp_path, [_row(), _row(**changes)], name="broken_gsme.csv")
+    with pytest.raises(PublishedDataError) as caught:
+        _load(path, format="mt-infoseek-gsme")
+    message = str(caught.value)
+    assert "broken_gsme.csv" in message and "row 2" in message
+    assert f"field {field!r}" in message and detail in message
+
+
+def test_missing_required_column(tmp_path):
+    row = _row()
+    del row["Pred Values"]
+    with pytest.raises(PublishedDataError, match="missing column.*'Pred Values'"):
+        _load(_write(tmp_path, [row]), format="mt-infoseek-gsme")
+
+
+def test_revealed_values_from_text_and_loose_cells(tmp_path):
+    text = ("Intro.\nVariables:\n- A = 4, C = 7\nEquations:\nT = A + 3 * B\nZ = 5\n"
+            "Goal: What is T?")
+    eq = json.dumps({"T = A + 3 * B": "", "Z = 5": "a constant, not a revealed leaf"})
+    record, found = _checks(tmp_path, Equations=eq, **{
+        "Rewritten Problem": text, "Given_Conditions": "nothing is given here",
+        "Heldout Value": "B", "Pred Values": json.dumps({"A": 4, "B": 2, "C": 7, "T": 10,
+                                                         "Z": 5})})
+    assert record["observed"] == {"A": 4, "C": 7}
+    assert record["mss_family"] == [["B"]]
+    assert found == []
+
+
+def test_x_is_a_quantity_then_it_is_never_read_as_times(tmp_path):
+    names = json.dumps({"A": "a", "B": "b", "C": "c", "T": "t", "x": "a quantity x"})
+    path = _write(tmp_path, [_row(Variables=names, Equations=json.dumps(["T = 2 x 3"]))])
+    with pytest.raises(PublishedDataError, match="field 'Equations'.*does not parse"):
+        _load(path, format="mt-infoseek-gsme")
+
+
+def test_undecidable_is_reported_not_raised():
+    record = {"domain": "math", "variables": ["B", "C", "S", "T"], "target": "T",
+              "engine": {"kind": "arith",
+                         "equations": [["S", "B * B + C * C"], ["T", "B + C"]]},
+              "observed": {"S": 5}, "hidden_world": {"B": 1, "C": 2}, "answer": 3,
+              "queryable": ["B", "C"], "k": 1, "mss_family": [["B"]],
+              "released": {"heldout": ["B"]}}
+    (entry,) = verify(record)
+    assert entry["check"] == "undecidable" and "cannot decide" in entry["reason"]
