@@ -7,14 +7,21 @@ or from a released file in one of the published formats of the task's domain.
 Rules: `source_format` names a published format (it must belong to the domain) or
 `records` (our JSONL); without it, a `.jsonl` file holds our records and anything else is
 a released file whose format is detected from its columns. `limit` keeps the first N
-problems of the file (before the k filter). Problems whose observations contradict the
-rules have no task instance; they are dropped with a warning naming them (run
-`infoseek verify` for the full report).
+problems of the file (before the k filter).
+
+A released problem that cannot be posed is dropped with a warning naming it (run
+`infoseek verify` for the full report): observations that contradict the rules (no task
+instance), or, for math, a hidden world (the released values) that contradicts the
+revealed values or does not give the released answer. A released answer written as a
+rounded decimal (e.g. 3.33 for 10/3) that agrees with the exact value to a relative
+1e-6 is replaced by the exact value so the episode can check it; `released.answer`
+keeps what the file says.
 """
 
 from __future__ import annotations
 
 import logging
+from fractions import Fraction
 from typing import Any
 
 from builders.published import (
@@ -24,7 +31,8 @@ from builders.published import (
     load_published,
 )
 from builders.published.reading import is_url, resolve_source
-from infoseek.records import read_jsonl
+from infoseek.arith_expr import encode_rational, parse_rational
+from infoseek.records import engine_from_record, read_jsonl
 
 RECORDS_FORMAT = "records"
 INTERACTION_FORMATS = ("tool", "text")
@@ -79,11 +87,52 @@ def source_records(source: str, *, domain: str, source_format: str | None = None
         records = [r for r in records if r["k"] in ks]
         if not records:
             raise PublishedDataError(f"{source}: no problems with k in {list(ks)}")
-    infeasible = [r["id"] for r in records if "target_values" in r and not r["target_values"]]
-    if infeasible:
-        shown = ", ".join(map(str, infeasible[:10])) + (" ..." if len(infeasible) > 10 else "")
-        logger.warning("%s: %d problem(s) have observations that contradict their rules and "
-                       "no task instance: %s (see `infoseek verify`)", source,
-                       len(infeasible), shown)
-        records = [r for r in records if r["id"] not in set(infeasible)]
-    return records
+    kept, dropped = [], []
+    for record in records:
+        problem = unposable_reason(record)
+        if problem is None:
+            kept.append(record)
+        elif problem == "rounded answer":
+            kept.append(with_exact_answer(record))
+        else:
+            dropped.append(f"{record['id']} ({problem})")
+    if dropped:
+        shown = ", ".join(dropped[:10]) + (" ..." if len(dropped) > 10 else "")
+        logger.warning("%s: %d problem(s) cannot be posed and are left out: %s "
+                       "(run `infoseek verify` for the full report)", source, len(dropped),
+                       shown)
+    if not kept:
+        raise PublishedDataError(f"{source}: no problem can be posed ({dropped[0]})")
+    return kept
+
+
+def _close(a: Fraction, b: Fraction) -> bool:
+    return abs(a - b) <= Fraction(1, 10**6) * max(abs(a), abs(b), Fraction(1))
+
+
+def unposable_reason(record: dict[str, Any]) -> str | None:
+    """Why `record` cannot be run as a task, or None; "rounded answer" when only the
+    released answer's rounding stands in the way."""
+    if "target_values" in record and not record["target_values"]:
+        return "the observations contradict the rules"
+    world = record.get("hidden_world")
+    if record.get("domain") != "math" or world is None or "answer" not in record:
+        return None
+    for name, value in record["observed"].items():
+        if name in world and parse_rational(world[name]) != parse_rational(value):
+            return f"the released values disagree with the revealed {name}"
+    try:
+        computed = engine_from_record(record).world_target(world)
+    except ValueError as exc:
+        return f"the released values give no answer: {exc}"
+    answer = parse_rational(record["answer"])
+    if computed == answer:
+        return None
+    if (record.get("released") or {}).get("answer_inexact") and _close(computed, answer):
+        return "rounded answer"
+    return "the released answer differs from the one its values give"
+
+
+def with_exact_answer(record: dict[str, Any]) -> dict[str, Any]:
+    computed = engine_from_record(record).world_target(record["hidden_world"])
+    return {**record, "answer": encode_rational(computed)}
