@@ -34,7 +34,7 @@ _OPERATORS = {"\u00d7": "*", "\u00b7": "*", "\u2217": "*", "\u22c5": "*", "\u00f
 _TIMES_X = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)(?![\w.])")
 
 
-def _short(value: Any, limit: int = 80) -> str:
+def short_repr(value: Any, limit: int = 80) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -48,7 +48,7 @@ def number(value: Any, field: str, ref: RowRef, what: str) -> tuple[Fraction, bo
     try:
         exact = exact_number(value)
     except ValueError:
-        raise ref.error(field, f"{what}: expected a number, got {_short(value)}") from None
+        raise ref.error(field, f"{what}: expected a number, got {short_repr(value)}") from None
     inexact = isinstance(value, float) or (
         isinstance(value, str) and re.search(r"\d\.\d|[eE]", value) is not None)
     return exact, inexact
@@ -78,7 +78,7 @@ def equations_cell(row: dict[str, Any], ref: RowRef, field: str = "Equations",
         items = [(item, None) for item in value]
     else:
         raise ref.error(field, "expected a JSON object of 'LHS = RHS' equations (or a list "
-                        f"of them), got {_short(value)}")
+                        f"of them), got {short_repr(value)}")
     if not items:
         raise ref.error(field, "holds no equation")
     pairs: list[tuple[str, str, str]] = []  # (lhs, raw rhs, shown text)
@@ -94,7 +94,7 @@ def equations_cell(row: dict[str, Any], ref: RowRef, field: str = "Equations",
                                 "with exactly one '='")
             lhs, rhs = (part.strip() for part in shown.split("="))
         else:
-            raise ref.error(field, f"expected an equation string, got {_short(item)}")
+            raise ref.error(field, f"expected an equation string, got {short_repr(item)}")
         if not is_name(lhs):
             raise ref.error(field, f"equation {shown!r}: the left side must be a single "
                             f"quantity name, got {lhs!r}")
@@ -141,11 +141,11 @@ def variables_cell(row: dict[str, Any], ref: RowRef, field: str = "Variables"
         items = [(item, "") for item in value]
     else:
         raise ref.error(field, f"expected a JSON object name -> description, got "
-                        f"{_short(value)}")
+                        f"{short_repr(value)}")
     out: dict[str, str] = {}
     for name, desc in items:
         if not is_name(name):
-            raise ref.error(field, f"{_short(name)} is not a quantity name")
+            raise ref.error(field, f"{short_repr(name)} is not a quantity name")
         out[name] = desc.strip() if isinstance(desc, str) else ("" if desc is None
                                                                  else str(desc))
     return out
@@ -166,11 +166,11 @@ def loose_names(row: dict[str, Any], field: str, ref: RowRef, *, required: bool 
     if isinstance(value, (set, frozenset)):
         value = sorted(value)
     if not isinstance(value, (list, tuple)):
-        raise ref.error(field, f"expected a list of names, got {_short(raw)}")
+        raise ref.error(field, f"expected a list of names, got {short_repr(raw)}")
     out: list[str] = []
     for item in value:
         if not is_name(item if not isinstance(item, str) else item.strip()):
-            raise ref.error(field, f"expected a list of names; {_short(item)} is not a name")
+            raise ref.error(field, f"expected a list of names; {short_repr(item)} is not a name")
         if item.strip() not in out:
             out.append(item.strip())
     return out
@@ -183,7 +183,7 @@ def values_cell(row: dict[str, Any], field: str, ref: RowRef, known: set[str]
     names (extra bookkeeping entries) are ignored."""
     value = literal_cell(row, field, ref)
     if not isinstance(value, dict):
-        raise ref.error(field, f"expected a JSON object name -> number, got {_short(value)}")
+        raise ref.error(field, f"expected a JSON object name -> number, got {short_repr(value)}")
     out: dict[str, Fraction] = {}
     inexact: set[str] = set()
     for name, raw in value.items():
@@ -231,20 +231,20 @@ def revealed_cell(row: dict[str, Any], ref: RowRef, known: set[str],
             elif isinstance(item, str):
                 found = _assignments_in_text(item)
                 if len(found) != 1:
-                    raise ref.error(field, f"expected 'name = value', got {_short(item)}")
+                    raise ref.error(field, f"expected 'name = value', got {short_repr(item)}")
                 pairs.extend(found)
             elif isinstance(item, dict):
                 pairs.extend(item.items())
             else:
-                raise ref.error(field, f"expected 'name = value', got {_short(item)}")
+                raise ref.error(field, f"expected 'name = value', got {short_repr(item)}")
     else:
         raise ref.error(field, f"expected the revealed values (a JSON object name -> "
-                        f"value, or 'A = 15' lines), got {_short(value)}")
+                        f"value, or 'A = 15' lines), got {short_repr(value)}")
     out: dict[str, Fraction] = {}
     for name, raw_value in pairs:
         name = name.strip() if isinstance(name, str) else name
         if name not in known:
-            raise ref.error(field, f"{_short(name)} is not a quantity of this problem")
+            raise ref.error(field, f"{short_repr(name)} is not a quantity of this problem")
         exact, _loose = number(raw_value, field, ref, f"the value of {name!r}")
         if name in out and out[name] != exact:
             raise ref.error(field, f"{name!r} is given two different values")
@@ -320,7 +320,7 @@ def answer_value(raw: Any, field: str, ref: RowRef) -> tuple[Fraction, bool]:
         numbers = _ANY_NUMBER.findall(text)
         found = numbers[-1] if numbers else None
     if found is None:
-        raise ref.error(field, f"no number in the answer text {_short(text)}")
+        raise ref.error(field, f"no number in the answer text {short_repr(text)}")
     return number(found.replace(" ", ""), field, ref, "the answer")
 
 
@@ -343,18 +343,18 @@ def question_names(row: dict[str, Any], ref: RowRef, names: set[str],
     if isinstance(value, str):
         value = [value]
     if not isinstance(value, (list, tuple)):
-        raise ref.error(field, f"expected a list of questions or names, got {_short(raw)}")
+        raise ref.error(field, f"expected a list of questions or names, got {short_repr(raw)}")
     found_names: list[str] = []
     unmatched: list[str] = []
     for entry in value:
         if isinstance(entry, dict):
             entry = entry.get("name", entry.get("variable"))
         if not isinstance(entry, str) or not entry.strip():
-            raise ref.error(field, f"expected a question or a name, got {_short(entry)}")
+            raise ref.error(field, f"expected a question or a name, got {short_repr(entry)}")
         text = entry.strip()
         found = list(dict.fromkeys(t for t in NAME.findall(text) if t in names))
         if len(found) > 1:
-            raise ref.error(field, f"the question {_short(text)} names several quantities "
+            raise ref.error(field, f"the question {short_repr(text)} names several quantities "
                             f"({', '.join(found)})")
         if not found:
             lowered = text.lower()

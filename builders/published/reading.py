@@ -135,7 +135,7 @@ class RowRef:
         return PublishedDataError(f"{self.where(field)}: {problem}")
 
 
-def _short(value: Any, limit: int = 80) -> str:
+def short_repr(value: Any, limit: int = 80) -> str:
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -159,7 +159,7 @@ def decode_literal(value: Any) -> Any:
     try:
         return json.loads(text)
     except (ValueError, RecursionError):
-        raise ValueError(f"not a Python literal or JSON value: {_short(text)}") from None
+        raise ValueError(f"not a Python literal or JSON value: {short_repr(text)}") from None
 
 
 def cell(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = True,
@@ -194,11 +194,11 @@ def name_list(value: Any, field: str, ref: RowRef) -> list[str]:
     if isinstance(value, (tuple, set, frozenset)):
         value = sorted(value) if isinstance(value, (set, frozenset)) else list(value)
     if not isinstance(value, list):
-        raise ref.error(field, f"expected a list of names, got {_short(value)}")
+        raise ref.error(field, f"expected a list of names, got {short_repr(value)}")
     out = []
     for item in value:
         if not isinstance(item, str) or not item.strip():
-            raise ref.error(field, f"expected a list of names; {_short(item)} is not a name")
+            raise ref.error(field, f"expected a list of names; {short_repr(item)} is not a name")
         out.append(item.strip())
     return out
 
@@ -225,11 +225,11 @@ def int_cell(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = T
             try:
                 number = float(text)
             except ValueError:
-                raise ref.error(field, f"expected an integer, got {_short(value)}") from None
+                raise ref.error(field, f"expected an integer, got {short_repr(value)}") from None
     if isinstance(number, float) and number.is_integer():
         number = int(number)
     if isinstance(number, bool) or not isinstance(number, int):
-        raise ref.error(field, f"expected an integer, got {_short(value)}")
+        raise ref.error(field, f"expected an integer, got {short_repr(value)}")
     if minimum is not None and number < minimum:
         raise ref.error(field, f"expected an integer >= {minimum}, got {number}")
     return number
@@ -254,7 +254,7 @@ def exact_number(value: Any) -> Fraction:
         if re.fullmatch(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?|[-+]?\d+\s*/\s*\d+|[-+]?\.\d+", text):
             result = Fraction(text.replace(" ", ""))
             return result
-    raise ValueError(f"not a number: {_short(value)}")
+    raise ValueError(f"not a number: {short_repr(value)}")
 
 
 def released_id(row: dict[str, Any], fields: tuple[str, ...]) -> str | None:
