@@ -4,7 +4,11 @@ registry (`builders.published`)."""
 from __future__ import annotations
 
 import csv
+import functools
+import http.server
+import threading
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
@@ -13,6 +17,7 @@ from builders.published import (
     PublishedDataError,
     detect_format,
     get_format,
+    load_published,
     read_published,
 )
 from builders.published.reading import (
@@ -146,3 +151,32 @@ def test_task_source_options_fail_fast(tmp_path) -> None:
     with pytest.raises(ValueError, match="pass it as source_format=mt-infoseek-logic"):
         check_interaction_format("mt-infoseek-logic")
     check_interaction_format("text")
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args) -> None:
+        pass
+
+
+@pytest.fixture
+def fixture_server():
+    """The fixture folder served over HTTP on 127.0.0.1 (no outside network)."""
+    folder = Path(__file__).parent / "fixtures" / "published"
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(_QuietHandler, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+def test_a_url_source_reads_like_a_file(fixture_server) -> None:
+    local = load_published(str(Path(__file__).parent / "fixtures" / "published" /
+                               "logic_q_mt.csv"))
+    remote = load_published(f"{fixture_server}/logic_q_mt.csv")
+    assert [r["id"] for r in remote] == [r["id"] for r in local]
+    strip = [{k: v for k, v in r.items() if k != "provenance"} for r in remote]
+    assert strip == [{k: v for k, v in r.items() if k != "provenance"} for r in local]
+    assert remote[0]["provenance"]["source"] == f"{fixture_server}/logic_q_mt.csv"
+    with pytest.raises(PublishedDataError, match="absent.csv: could not read it as csv"):
+        load_published(f"{fixture_server}/absent.csv")
