@@ -82,6 +82,9 @@ def _verify(args: argparse.Namespace) -> int:
           f"{summary['seconds']:.2f} s")
     if checks:
         print("rows by disagreement: " + ", ".join(f"{c}={n}" for c, n in checks.items()))
+    if summary["rows_by_note"]:
+        print("rows with notes (not ground truth): "
+              + ", ".join(f"{c}={n}" for c, n in summary["rows_by_note"].items()))
     if summary["undecided"]:
         print(f"undecided={summary['undecided']} (the exact engine cannot decide these rows)")
     print(f"disagreements -> {summary['disagreements_file']}")

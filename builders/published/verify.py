@@ -10,8 +10,13 @@ outcome of a row is one of
 - `undecided`: the engine cannot decide the row exactly (`undecidable`) — never
   counted as agreement.
 
-`verify_source` writes `<out>/disagreements.jsonl` (one line per row that is not
-`agree`, in file order) next to `<out>/summary.json` and returns the summary.
+Checks a format lists in `notes` describe the file without deciding its ground truth
+(the offered-questions list differs from U(P), a stated count differs): a row may carry
+notes and still agree.
+
+`verify_source` writes `<out>/disagreements.jsonl` (one line per row that does not agree
+or carries notes, in file order, with its `status`) next to `<out>/summary.json` and
+returns the summary.
 """
 
 from __future__ import annotations
@@ -53,6 +58,8 @@ def _row_outcome(job: tuple[str, dict[str, Any], RowRef, str]) -> dict[str, Any]
     except Exception as exc:  # an engine failure is reported, never counted as agreement
         found = [{"check": "undecidable",
                   "reason": f"verification failed: {type(exc).__name__}: {exc}"}]
+    notes = [d for d in found if d.get("check") in fmt.notes]
+    found = [d for d in found if d.get("check") not in fmt.notes]
     if not found:
         outcome["status"] = "agree"
     elif all(d.get("check") in UNDECIDED_CHECKS for d in found):
@@ -60,6 +67,8 @@ def _row_outcome(job: tuple[str, dict[str, Any], RowRef, str]) -> dict[str, Any]
     else:
         outcome["status"] = "disagree"
     outcome["disagreements"] = found
+    if notes:
+        outcome["notes"] = notes
     return outcome
 
 
@@ -75,6 +84,7 @@ def summarise(outcomes: list[dict[str, Any]], *, source: str, format_name: str
     same file gives the same summary byte for byte."""
     counts = {"agree": 0, "disagree": 0, "undecided": 0}
     by_check: dict[str, int] = {}
+    by_note: dict[str, int] = {}
     by_k: dict[str, dict[str, int]] = {}
     malformed = 0
     for outcome in outcomes:
@@ -85,6 +95,8 @@ def summarise(outcomes: list[dict[str, Any]], *, source: str, format_name: str
         for check in sorted({d["check"] for d in outcome.get("disagreements", [])}):
             by_check[check] = by_check.get(check, 0) + 1
             malformed += check == "malformed_row"
+        for check in sorted({d["check"] for d in outcome.get("notes", [])}):
+            by_note[check] = by_note.get(check, 0) + 1
     return {
         "source": source_name(source),
         "format": format_name,
@@ -92,6 +104,7 @@ def summarise(outcomes: list[dict[str, Any]], *, source: str, format_name: str
         **counts,
         "malformed_rows": malformed,
         "rows_by_check": dict(sorted(by_check.items())),
+        "rows_by_note": dict(sorted(by_note.items())),
         "by_k": dict(sorted(by_k.items(), key=lambda kv: (not kv[0].isdigit(),
                                                          int(kv[0]) if kv[0].isdigit() else 0))),
     }
@@ -122,7 +135,7 @@ def verify_source(source: str, format: str | None = None, *, out_dir: str | Path
     disagreements_path = out / "disagreements.jsonl"
     with open(disagreements_path, "w", encoding="utf-8", newline="\n") as fh:
         for outcome in outcomes:
-            if outcome["status"] != "agree":
+            if outcome["status"] != "agree" or outcome.get("notes"):
                 fh.write(json.dumps(outcome, ensure_ascii=False, sort_keys=True) + "\n")
     summary_path = out / "summary.json"
     summary_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
