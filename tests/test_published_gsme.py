@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import csv
 import importlib.util
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -75,13 +77,18 @@ def test_detection_among_all_formats():
 
 def test_explicit_format_and_ids(mt_records, ext_records):
     records = load_published(str(EXT_CSV), format="mt-infoseek-gsme-ext", limit=2)
-    assert [r["id"] for r in records] == ["mt-infoseek-gsme-ext-row1",
-                                          "mt-infoseek-gsme-ext-row2"]
-    assert mt_records[0]["id"] == "gsme-mt-s0-k1-0000"
+    expected = [W.ids(r, k)[0] for r, (k, _i, _d) in zip(W.builder_records(True),
+                                                          W.PLAN_EXT[:2])]
+    assert [r["id"] for r in records] == expected
+    assert all(re.fullmatch(r"[0-9a-f]{12}_k\d_0", r["id"]) for r in records)
+    sample_id = W.ids(W.builder_records(False)[0], 1)[0]
+    assert mt_records[0]["id"] == sample_id
     assert mt_records[0]["provenance"] == {"format": "mt-infoseek-gsme",
                                            "source": "gsme_q_mt.csv", "row": 1,
-                                           "released_id": "gsme-mt-s0-k1-0000"}
-    assert [r["k"] for r in ext_records] == [1, 1, 2, 2, 3, 3, 3]
+                                           "released_id": sample_id}
+    assert [r["k"] for r in ext_records] == [k + (d == "heldout_not_minimal")
+                                             for k, _i, d in W.PLAN_EXT]
+    assert MT_INFOSEEK_GSME.id_fields == ("sample_id", "problem_id", "id")
 
 
 def test_records_are_valid_and_render(mt_records, ext_records):
@@ -97,10 +104,15 @@ def test_records_are_valid_and_render(mt_records, ext_records):
         full = gsm_text.render_problem(record, reveal=record["queryable"])
         assert len(full["value_sentences"]) > len(words["value_sentences"])
         assert "answer" not in public_record(record)
-        assert record["released_text"].startswith("Some values are missing")
+        assert record["released_text"].startswith("Variables:")
         assert "id" in record and "provenance" in record
     assert all("distractor_vars" in r["released"] for r in ext_records)
     assert not any("distractor_vars" in r["released"] for r in mt_records)
+
+
+def _written_questions(row):
+    return [q.removeprefix("What is ").rstrip("?")
+            for q in json.loads(row["Possible Questions"])]
 
 
 @pytest.mark.parametrize("ext", [False, True], ids=["gsme", "ext"])
@@ -111,10 +123,22 @@ def test_round_trip_against_the_builders(tmp_path, ext):
     loaded = _load(_write(tmp_path, rows),
                    format="mt-infoseek-gsme-ext" if ext else "mt-infoseek-gsme")
     assert len(loaded) == len(plan)
-    for original, record in zip(built, loaded):
+    for original, record, row in zip(built, loaded, rows):
         for field in ("engine", "variables", "observed", "target", "k", "hidden_world",
-                      "answer", "queryable", "candidate_queries", "descriptions"):
+                      "answer", "queryable"):
             assert record[field] == original[field], (original["id"], field)
+        # released questions are the leaves (older spelling: every candidate as a sentence)
+        asked = set(_written_questions(row))
+        assert record["candidate_queries"] == [
+            c for c in original["candidate_queries"] if c["name"] in asked]
+        if ext:  # Variables holds roles: the names are the descriptions
+            assert record["descriptions"] == {v: v for v in original["variables"]}
+            assert set(record["released"]["roles"].values()) <= {
+                "known_leaf", "known_leaf_distractor", "derived", "derived_distractor",
+                "goal"}
+            assert record["released"]["roles"][original["target"]] == "goal"
+        else:
+            assert record["descriptions"] == original["descriptions"]
         assert record["mss_family"] == original["mss_family"][:1]
         for field in ("depth", "num_vars", "num_rules", "num_relevant_leaves",
                       "num_queryable", "compatible_values"):
@@ -130,6 +154,24 @@ def test_fixture_rows_match_the_plan(mt_records, ext_records):
                 assert len(record["mss_family"][0]) == k
 
 
+def test_fixtures_use_the_released_encodings():
+    for path, columns in ((MT_CSV, W.MT_COLUMNS), (EXT_CSV, W.EXT_COLUMNS)):
+        with open(path, encoding="utf-8", newline="") as fh:
+            rows = list(csv.DictReader(fh))
+        assert list(rows[0]) == columns
+        assert path.stat().st_size < 80_000
+        real = [row for i, row in enumerate(rows) if i % 4 not in W.LEGACY]
+        legacy = [row for i, row in enumerate(rows) if W.LEGACY.get(i % 4) == "dict"]
+        assert real and legacy
+        for row in real:
+            assert re.fullmatch(r"(\w+ = \S+\n)*\w+ = \S+", row["Pred Values"])
+            names = json.loads(row["Given_Conditions"])
+            assert all(isinstance(n, str) and "=" not in n for n in names)
+        for row in legacy:
+            assert isinstance(json.loads(row["Given_Conditions"]), dict)
+            assert isinstance(json.loads(row["Pred Values"]), dict)
+
+
 # --------------------------------------------------------------------------- verify
 def test_verify_agrees_on_correct_rows_and_names_seeded_defects(mt_records, ext_records):
     for records, plan in ((mt_records, W.PLAN_MT), (ext_records, W.PLAN_EXT)):
@@ -139,7 +181,7 @@ def test_verify_agrees_on_correct_rows_and_names_seeded_defects(mt_records, ext_
             for entry in found:
                 assert entry["check"] in CHECKS and entry["reason"]
                 json.dumps(entry)
-    wrong_answer = next(r for r in mt_records if r["id"].endswith("-answer"))
+    wrong_answer = next(r for r, (_k, _i, d) in zip(mt_records, W.PLAN_MT) if d == "answer")
     (entry,) = verify(wrong_answer)
     assert entry["released"] == entry["computed"] + 1
     assert "compared exactly" in entry["reason"]
@@ -334,3 +376,161 @@ def test_undecidable_is_reported_not_raised():
               "released": {"heldout": ["B"]}}
     (entry,) = verify(record)
     assert entry["check"] == "undecidable" and "cannot decide" in entry["reason"]
+
+
+# --------------------------------------------------------------------------- released encodings
+def _real_row(**changes):
+    """A small row in the released encodings: Pred Values lines, Given_Conditions names."""
+    row = {
+        "sample_id": "0123456789ab_k1_0", "problem_id": "0123456789ab",
+        "Full Problem": "A = 4\nB = 2\nC = 7\nP = A * B\nT = P + 1.5\nWhat is T?",
+        "CSP": "Variables:\nA = 4 [apples]\nB = 2 [boxes]\nC = 7 [crates]\nP [product]\n"
+               "T [total]\n\nEquations:\nP = A * B [the product]\nT = P + 1.5 [the total]"
+               "\n\nGoal:\nT [What is the total?]",
+        "Full Answer": "9.5",
+        "Variables": json.dumps({"A": "apples", "B": "boxes", "C": "crates", "P": "product",
+                                 "T": "total"}),
+        "Equations": json.dumps({"P = A * B": "the product", "T = P + 1.5": "the total"}),
+        "Pred Values": "A = 4\nB = 2\nC = 7\nP = 8.0\nT = 9.5",
+        "Heldout Value": '["B"]',
+        "Rewritten Problem": "Variables:\nA = 4\nB\nC\nP\nT\n\nEquations:\nP = A * B\n"
+                             "T = P + 1.5\n\nGoal:\nT",
+        "Possible Questions": '["A", "B", "C"]',
+        "Given_Conditions": '["A"]',
+        "k": "1", "goal_var": "T",
+    }
+    row.update(changes)
+    return row
+
+
+def _load_real(tmp_path, fmt="mt-infoseek-gsme", **changes):
+    (record,) = _load(_write(tmp_path, [_real_row(**changes)]), format=fmt)
+    return record, verify(record)
+
+
+def test_released_encodings_load_and_agree(tmp_path):
+    record, found = _load_real(tmp_path)
+    assert found == []
+    assert record["id"] == "0123456789ab_k1_0"
+    assert record["observed"] == {"A": 4}
+    assert record["hidden_world"] == {"A": 4, "B": 2, "C": 7}
+    assert record["answer"] == "19/2"
+    assert record["released"]["pred_values"]["P"] == 8
+    assert set(record["released"]["inexact"]) == {"P", "T"}
+    assert record["released"]["goal_question"] == "What is the total?"
+    assert [c["name"] for c in record["candidate_queries"]] == ["B", "C"]
+    # auto-detection picks the plain format for these columns
+    (auto,) = _load(_write(tmp_path, [_real_row()], name="auto.csv"))
+    assert auto["provenance"]["format"] == "mt-infoseek-gsme"
+
+
+def test_given_condition_names_take_values_from_text_else_pred_values(tmp_path):
+    # C is not shown with a value in the text: its value comes from Pred Values
+    record, found = _load_real(tmp_path, Given_Conditions='["A", "C"]')
+    assert record["observed"] == {"A": 4, "C": 7}
+    assert record["released"]["revealed_from_pred_values"] == ["C"]
+    assert found == []
+    # the text and Pred Values disagree on A: loaded (text value), reported by verify
+    record, found = _load_real(tmp_path, **{"Pred Values": "A = 5\nB = 2\nC = 7\nP = 10\n"
+                                                           "T = 11.5", "Full Answer": "11.5"})
+    assert record["observed"] == {"A": 4}
+    assert [d["check"] for d in found] == ["revealed_values"]
+    assert found[0]["released"] == {"A": 5} and found[0]["computed"] == {"A": 4}
+    # nothing revealed
+    record, found = _load_real(tmp_path, Given_Conditions="[]", **{
+        "Rewritten Problem": "Variables:\nA\nB\nC\nP\nT\n\nEquations:\nP = A * B\n"
+                             "T = P + 1.5\n\nGoal:\nT", "Heldout Value": '["A", "B"]',
+        "k": "2"})
+    assert record["observed"] == {} and found == []
+
+
+def test_text_value_not_listed_in_given_conditions_is_reported(tmp_path):
+    text = "Variables:\nA = 4\nB\nC = 7\nP\nT\n\nEquations:\nP = A * B\nT = P + 1.5\n\nGoal:\nT"
+    record, found = _load_real(tmp_path, **{"Rewritten Problem": text})
+    assert record["observed"] == {"A": 4}
+    assert [d["check"] for d in found] == ["revealed_values"]
+    assert found[0]["released"] == {"C": 7} and "does not list" in found[0]["reason"]
+
+
+REAL_MALFORMED = [
+    ("Given_Conditions", {"Given_Conditions": '["A", "Q"]'}, "'Q' is not a quantity"),
+    ("Given_Conditions", {"Given_Conditions": '["C"]', "Pred Values": "A = 4\nB = 2\nP = 8"},
+     "neither the Rewritten Problem nor Pred Values"),
+    ("Pred Values", {"Pred Values": "A = 4\nB two\nC = 7"}, "expected 'name = number'"),
+    ("Pred Values", {"Pred Values": "A = 4\nB = two\nC = 7"}, "expected a number"),
+    ("Pred Values", {"Pred Values": "A = 4\nB = 2\nB = 3\nC = 7"}, "two different values"),
+]
+
+
+@pytest.mark.parametrize(("field", "changes", "detail"), REAL_MALFORMED,
+                         ids=[f"{m[0]}-{i}" for i, m in enumerate(REAL_MALFORMED)])
+def test_released_encoding_errors_name_the_field(tmp_path, field, changes, detail):
+    path = _write(tmp_path, [_real_row(), _real_row(**changes)], name="broken_real.csv")
+    with pytest.raises(PublishedDataError) as caught:
+        _load(path, format="mt-infoseek-gsme")
+    message = str(caught.value)
+    assert "row 2" in message and f"field {field!r}" in message and detail in message
+
+
+def _ext_changes(**more):
+    roles = {"A": "known_leaf", "B": "known_leaf", "C": "known_leaf_distractor",
+             "P": "derived", "T": "goal"}
+    changes = {
+        "Variables": json.dumps(roles),
+        "Equations": json.dumps({"P = A * B": "mul_xy", "T = P + 1.5": "add_k"}),
+        "CSP": "Variables:\nA = 4 [known_leaf]\nB = 2 [known_leaf]\n"
+               "C = 7 [known_leaf_distractor]\nP [derived]\nT [goal]\n\nEquations:\n"
+               "P = A * B [mul_xy]\nT = P + 1.5 [add_k]\n\nGoal:\nT [goal]",
+        "distractor_vars": '["C"]', "answer": "9.5",
+        "pred_values_dict": json.dumps({"A": 4, "B": 2, "C": 7, "P": 8, "T": 9.5}),
+        "has_distractor": "True", "has_merge": "False", "y_cand_count": "",
+        "rule_records": "[]", "graph": '{"nodes": [], "edges": [], "rules": []}',
+    }
+    changes.update(more)
+    return changes
+
+
+def test_ext_roles_and_pred_values_dict(tmp_path):
+    record, found = _load_real(tmp_path, "mt-infoseek-gsme-ext", **_ext_changes())
+    assert found == []
+    assert record["descriptions"] == {v: v for v in "ABCPT"}
+    assert record["released"]["roles"]["C"] == "known_leaf_distractor"
+    assert record["released"]["equation_descriptions"] == {"P": "mul_xy", "T": "add_k"}
+    assert record["released"]["pred_values_source"] == "pred_values_dict"
+    assert record["released"]["flags"] == {"has_distractor": True, "has_merge": False}
+    assert "goal_question" not in record["released"]
+    (auto,) = _load(_write(tmp_path, [_real_row(**_ext_changes())], name="auto.csv"))
+    assert auto["provenance"]["format"] == "mt-infoseek-gsme-ext"
+    # role-valued Variables with described CSP lines: the CSP descriptions are used
+    csp = _real_row()["CSP"]
+    record, _found = _load_real(tmp_path, "mt-infoseek-gsme-ext", **_ext_changes(CSP=csp))
+    assert record["descriptions"]["A"] == "apples" and record["descriptions"]["P"] == "product"
+
+
+def test_ext_pred_values_dict_is_preferred_and_a_mismatch_is_reported(tmp_path):
+    # the text gives P a wrong value: loaded from the dict, reported by verify
+    record, found = _load_real(tmp_path, "mt-infoseek-gsme-ext", **_ext_changes(**{
+        "Pred Values": "A = 4\nB = 2\nC = 7\nP = 9\nT = 9.5"}))
+    assert record["released"]["pred_values"]["P"] == 8
+    assert [d["check"] for d in found] == ["pred_values"]
+    assert found[0]["released"] == {"Pred Values": {"P": 9}, "pred_values_dict": {"P": 8}}
+    # an unreadable Pred Values does not matter when the dict is there
+    record, found = _load_real(tmp_path, "mt-infoseek-gsme-ext", **_ext_changes(**{
+        "Pred Values": "not values"}))
+    assert found == []
+    # an unreadable dict: Pred Values is used, and the note is kept
+    record, found = _load_real(tmp_path, "mt-infoseek-gsme-ext", **_ext_changes(**{
+        "pred_values_dict": "{broken"}))
+    assert found == [] and "pred_values_dict_unread" in record["released"]
+    # a blank dict: Pred Values alone
+    record, found = _load_real(tmp_path, "mt-infoseek-gsme-ext", **_ext_changes(**{
+        "pred_values_dict": ""}))
+    assert found == [] and "pred_values_source" not in record["released"]
+
+
+def test_optional_ext_columns_are_kept(tmp_path):
+    record, _found = _load_real(tmp_path, "mt-infoseek-gsme-ext", **_ext_changes(**{
+        "Possible Questions Forbid Alternatives": '["B", "C"]',
+        "has_alternative_path": "False"}))
+    assert record["released"]["questions_forbid_alternatives"] == ["B", "C"]
+    assert record["released"]["flags"]["has_alternative_path"] is False

@@ -5,20 +5,28 @@ literals, parsing in `builders.published.gsme_parse`):
 
 - ``Equations``: ``"P = B + (F * B)" -> description`` (or a list of such strings, or of
   ``[lhs, rhs]`` pairs); every equation must parse and define one named quantity;
-- ``Variables``: name -> description (optional);
+- ``Variables``: name -> description (optional); in Ext it maps names to roles
+  (``known_leaf``, ``derived_distractor``, ``goal``, ...): the roles are kept in
+  ``released["roles"]`` and a description comes from the ``CSP`` column's
+  ``A = 15 [desc]`` / ``P [desc]`` lines when they hold one, else it is the name;
 - ``goal_var`` (else the quantity on the ``Goal:`` line of the text), ``k``,
   ``Heldout Value`` (the released MSS: a list of names);
-- ``Given_Conditions``: the revealed values (a dict, ``"A = 15"`` strings or text); when
-  absent or blank, the ``A = 15`` lines of ``Rewritten Problem`` (outside its
-  Equations block) whose left side is a leaf;
-- ``Pred Values``: every quantity's value (names that are not quantities of the
-  problem are ignored); the hidden world is the leaves' values;
+- ``Given_Conditions``: the revealed quantities, as released a JSON list of names whose
+  values are the Rewritten Problem's ``B = 12`` lines (else their Pred Values; a text
+  value that differs from Pred Values is a ``revealed_values`` disagreement); also a
+  dict, ``"A = 15"`` strings or text; when absent or blank, the ``A = 15`` lines of
+  ``Rewritten Problem`` (outside its Equations block) whose left side is a leaf;
+- ``Pred Values``: every quantity's value, ``name = value`` lines as released (or a JSON
+  object; names that are not quantities are ignored); Ext prefers ``pred_values_dict``
+  when present and readable (values the two give differently: ``pred_values``); the
+  hidden world is the leaves' values;
 - ``answer``, else ``Full Answer`` (a number, or a worked solution whose final number
   counts), else the goal's Pred Value;
 - ``Possible Questions`` (names, or questions that contain one name or description);
   when absent, every unrevealed quantity but the target;
-- Ext only: ``distractor_vars`` (kept), ``rule_records`` and ``graph`` (not used: the
-  equations define the problem).
+- Ext only: ``distractor_vars`` and the ``True``/``False`` flags (kept), ``rule_records``
+  and ``graph`` (not used: the equations define the problem); ``Possible Questions
+  Forbid Alternatives`` is kept when present.
 
 Records are those of `builders.gsme_ext.math_record` with ``mss_family`` the released
 held-out set, plus ``released`` (the released values, exactly encoded) and
@@ -35,27 +43,33 @@ from builders.gsme_ext import candidate_queries
 from builders.published import PublishedFormat, Record
 from builders.published.gsme_parse import (
     answer_value,
+    csp_cell,
     equation_names,
     equations_cell,
+    flag_value,
     goal_in_text,
+    is_role,
     loose_names,
     question_names,
     revealed_cell,
     revealed_in_text,
+    roles_only,
     values_cell,
     variables_cell,
 )
-from builders.published.reading import RowRef, cell, int_cell
+from builders.published.reading import PublishedDataError, RowRef, cell, int_cell
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.arith import ArithEngine, ArithUndecidable, encode_rational, is_unbounded
 from infoseek.arith_expr import parse_rational
 
-ID_FIELDS = ("sample_id", "id", "problem_id")
+ID_FIELDS = ("sample_id", "problem_id", "id")
 REQUIRED = ("Rewritten Problem", "Equations", "Heldout Value", "goal_var", "k", "Pred Values")
 SIGNATURE = ("Rewritten Problem", "Equations", "Heldout Value")
 EXT_COLUMNS = ("distractor_vars", "rule_records")
 ANSWER_COLUMNS = ("answer", "Full Answer")
 RELATIVE_TOLERANCE = Fraction(1, 10**6)
+FLAG_COLUMNS = ("has_distractor", "has_merge", "ksufficient_found", "has_alternative_path")
+FORBID_COLUMN = "Possible Questions Forbid Alternatives"
 
 CHECKS = ("infeasible", "revealed_values", "revealed_not_leaf", "not_underspecified",
           "heldout_not_leaf", "heldout_not_sufficient", "heldout_not_minimal", "k",
@@ -64,12 +78,108 @@ CHECKS = ("infeasible", "revealed_values", "revealed_not_leaf", "not_underspecif
 
 
 # --------------------------------------------------------------------------- rows
+def _descriptions(row: dict[str, Any], ref: RowRef
+                  ) -> tuple[dict[str, str], dict[str, str], dict[str, str], str | None]:
+    """(the Variables names with their descriptions, the descriptions to use, the roles
+    when Variables maps names to roles (Ext), the CSP goal question). A description is the
+    Variables one, else the CSP column's ``A = 15 [desc]`` one (role words are not
+    descriptions), else the name itself (filled in by the caller)."""
+    declared = variables_cell(row, ref)
+    roles: dict[str, str] = {}
+    if roles_only(declared):
+        roles = {v: d for v, d in declared.items() if d}
+    csp, question = csp_cell(row, ref)
+    names = dict(declared) if declared else dict(csp)
+    described: dict[str, str] = {}
+    for name in dict.fromkeys([*names, *csp]):
+        own = declared.get(name, "")
+        if own and not roles and own != name:
+            described[name] = own
+        elif csp.get(name) and not is_role(csp[name]):
+            described[name] = csp[name]
+    return names, described, roles, question
+
+
+def _pred_values(row: dict[str, Any], ref: RowRef, known: set[str], ext: bool
+                 ) -> tuple[dict[str, Fraction], set[str], dict[str, Any]]:
+    """(every quantity's released value, the inexact ones, notes for `released`). Ext:
+    ``pred_values_dict`` when present and readable, its gaps filled from Pred Values;
+    values the two columns give differently are kept for `verify` (``pred_values``)."""
+    notes: dict[str, Any] = {}
+    text_values: dict[str, Fraction] | None = None
+    text_inexact: set[str] = set()
+    text_error: PublishedDataError | None = None
+    try:
+        text_values, text_inexact = values_cell(row, "Pred Values", ref, known)
+    except PublishedDataError as exc:
+        text_error = exc
+    if ext and cell(row, "pred_values_dict", ref, required=False) is not None:
+        try:
+            pred, inexact = values_cell(row, "pred_values_dict", ref, known)
+        except PublishedDataError as exc:
+            notes["pred_values_dict_unread"] = str(exc)
+        else:
+            notes["pred_values_source"] = "pred_values_dict"
+            if text_values is not None:
+                differ = sorted(v for v in pred if v in text_values
+                                and not _agrees(pred[v], text_values[v],
+                                                v in inexact or v in text_inexact))
+                if differ:
+                    notes["pred_values_text"] = {v: encode_rational(text_values[v])
+                                                 for v in differ}
+                for v, q in text_values.items():
+                    if v not in pred:
+                        pred[v] = q
+                        if v in text_inexact:
+                            inexact.add(v)
+            return pred, inexact, notes
+    if text_values is None:
+        assert text_error is not None
+        raise text_error
+    return text_values, text_inexact, notes
+
+
+def _agrees(a: Fraction, b: Fraction, inexact: bool) -> bool:
+    return a == b or (inexact and _close(a, b))
+
+
+def _revealed(row: dict[str, Any], ref: RowRef, text: str, known: set[str],
+              leaves: set[str], pred: dict[str, Fraction]
+              ) -> tuple[dict[str, Fraction], dict[str, Any]]:
+    """(the revealed values, notes for `released`). Given_Conditions names the revealed
+    quantities (with values, or bare names whose values are the problem text's ``B = 12``
+    lines, else their Pred Values); without it, the text's ``A = 15`` lines of leaves."""
+    notes: dict[str, Any] = {}
+    listed = revealed_cell(row, ref, known)
+    if listed is None:
+        return revealed_in_text(text, leaves), notes
+    shown = revealed_in_text(text, known)
+    revealed: dict[str, Fraction] = {}
+    from_pred = []
+    for name, value in listed.items():
+        if value is None:
+            value = shown.get(name)
+            if value is None:
+                value = pred.get(name)
+                if value is None:
+                    raise ref.error("Given_Conditions", f"reveals {name!r}, but neither the "
+                                    "Rewritten Problem nor Pred Values gives its value")
+                from_pred.append(name)
+        revealed[name] = value
+    if from_pred:
+        notes["revealed_from_pred_values"] = sorted(from_pred)
+    unlisted = sorted(v for v in shown if v in leaves and v not in listed)
+    if unlisted:
+        notes["text_revealed_unlisted"] = {v: encode_rational(shown[v]) for v in unlisted}
+    return revealed, notes
+
+
 def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
     text = cell(row, "Rewritten Problem", ref, required=False, default="")
     text = text if isinstance(text, str) else str(text)
-    described = variables_cell(row, ref)
-    equations, equation_descriptions = equations_cell(row, ref, declared=described)
-    known = set(described) | set(equation_names(equations))
+    declared, described, roles, goal_question = _descriptions(row, ref)
+    equations, equation_descriptions = equations_cell(row, ref, declared=declared)
+    known = set(declared) | set(equation_names(equations))
     variables = sorted(known)
 
     goal = cell(row, "goal_var", ref, required=False)
@@ -95,13 +205,11 @@ def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
         raise ref.error("Heldout Value", f"names unknown quantities {unknown}")
     k = int_cell(row, "k", ref, minimum=1)
 
-    revealed = revealed_cell(row, ref, known)
-    if revealed is None:
-        revealed = revealed_in_text(text, leaves)
+    pred, inexact, pred_notes = _pred_values(row, ref, known, ext)
+    revealed, revealed_notes = _revealed(row, ref, text, known, leaves, pred)
     observed = {v: q for v, q in revealed.items() if v in leaves}
     revealed_derived = {v: q for v, q in revealed.items() if v not in leaves}
 
-    pred, inexact = values_cell(row, "Pred Values", ref, known)
     missing = sorted(v for v in leaves if v not in pred and v not in observed)
     if missing:
         raise ref.error("Pred Values", f"gives no value to the leaf {missing[0]!r}"
@@ -159,9 +267,22 @@ def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
         released["unmatched_questions"] = unmatched
     if equation_descriptions:
         released["equation_descriptions"] = equation_descriptions
+    if roles:
+        released["roles"] = roles
+    if goal_question:
+        released["goal_question"] = goal_question
+    released.update(pred_notes)
+    released.update(revealed_notes)
     if ext:
         released["distractor_vars"] = loose_names(row, "distractor_vars", ref,
                                                   required=False) or []
+        flags = {f: flag_value(row[f]) for f in FLAG_COLUMNS
+                 if f in row and flag_value(row[f]) is not None}
+        if flags:
+            released["flags"] = flags
+    forbid = _questions_forbid_alternatives(row, ref, known, described)
+    if forbid is not None:
+        released["questions_forbid_alternatives"] = forbid
     return {
         "domain": "math",
         "engine": engine.engine_spec(),
@@ -189,6 +310,21 @@ def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
         "released": released,
         "released_text": text,
     }
+
+
+def _questions_forbid_alternatives(row: dict[str, Any], ref: RowRef, known: set[str],
+                                   described: dict[str, str]) -> list[str] | str | None:
+    """The released ``Possible Questions Forbid Alternatives`` (kept, not used): the names
+    it holds, or its text when it holds something else; None when absent."""
+    if cell(row, FORBID_COLUMN, ref, required=False) is None:
+        return None
+    try:
+        found = question_names(row, ref, known, described, field=FORBID_COLUMN)
+    except PublishedDataError:
+        found = None
+    if found is None or found[1]:
+        return str(row[FORBID_COLUMN])
+    return found[0]
 
 
 def gsme_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
@@ -268,6 +404,21 @@ def _verify(record: Record, found: list[dict[str, Any]]) -> None:
                       "reason": f"revealed values differ from Pred Values for {_names(wrong)}",
                       "released": {v: encode_rational(world[v]) for v in wrong},
                       "computed": {v: encode_rational(observed[v]) for v in wrong}})
+    text_pred = released.get("pred_values_text") or {}
+    if text_pred:
+        names = sorted(text_pred)
+        dict_pred = released.get("pred_values") or {}
+        found.append({"check": "pred_values",
+                      "released": {"Pred Values": text_pred,
+                                   "pred_values_dict": {v: dict_pred.get(v) for v in names}},
+                      "reason": f"Pred Values and pred_values_dict give {_names(names)} "
+                      "different values (pred_values_dict was used)"})
+    unlisted = released.get("text_revealed_unlisted") or {}
+    if unlisted:
+        found.append({"check": "revealed_values", "released": unlisted,
+                      "reason": f"the Rewritten Problem shows values for {_names(sorted(unlisted))}"
+                      " that Given_Conditions does not list (they were not used as "
+                      "observations)"})
     derived_given = released.get("revealed_derived") or {}
     if derived_given:
         entry: dict[str, Any] = {

@@ -179,21 +179,55 @@ def loose_names(row: dict[str, Any], field: str, ref: RowRef, *, required: bool 
 # ------------------------------------------------------------------ values
 def values_cell(row: dict[str, Any], field: str, ref: RowRef, known: set[str]
                 ) -> tuple[dict[str, Fraction], set[str]]:
-    """Pred Values: ({name: exact value} for the `known` names, {inexact names}). Other
-    names (extra bookkeeping entries) are ignored."""
-    value = literal_cell(row, field, ref)
-    if not isinstance(value, dict):
-        raise ref.error(field, f"expected a JSON object name -> number, got {short_repr(value)}")
+    """Pred Values (or Ext ``pred_values_dict``): ({name: exact value} for the `known`
+    names, {inexact names}). The cell is a JSON object name -> number, or text with one
+    ``name = number`` per line (as released: ``B = 200\\nP = 290.0``). Other names (extra
+    bookkeeping entries) are ignored."""
+    raw = cell(row, field, ref)
+    try:
+        value = decode_literal(raw)
+    except ValueError:
+        value = str(raw)
+    if isinstance(value, str):
+        items = value_lines(value, field, ref)
+    elif isinstance(value, dict):
+        items = list(value.items())
+    else:
+        raise ref.error(field, "expected 'name = number' lines or a JSON object name -> "
+                        f"number, got {short_repr(value)}")
     out: dict[str, Fraction] = {}
     inexact: set[str] = set()
-    for name, raw in value.items():
+    for name, raw_value in items:
         name = name.strip() if isinstance(name, str) else name
         if name not in known:
             continue
-        out[name], loose = number(raw, field, ref, f"the value of {name!r}")
+        exact, loose = number(raw_value, field, ref, f"the value of {name!r}")
+        if name in out and out[name] != exact:
+            raise ref.error(field, f"{name!r} is given two different values")
+        out[name] = exact
         if loose:
             inexact.add(name)
     return out, inexact
+
+
+def value_lines(text: str, field: str, ref: RowRef) -> list[tuple[str, str]]:
+    """[(name, value text)] from ``name = value`` lines (``;`` also separates); every
+    non-blank line must be one assignment to a name."""
+    items: list[tuple[str, str]] = []
+    for line in re.split(r"[\n;]", text):
+        body = _BULLET.sub("", line).strip().rstrip(",.")
+        if not body:
+            continue
+        name, sep, rest = body.partition("=")
+        if not sep:
+            name, sep, rest = body.partition(":")
+        if not sep or not is_name(name.strip()) or not rest.strip():
+            raise ref.error(field, "expected 'name = number' lines or a JSON object, got "
+                            f"the line {short_repr(line.strip())}")
+        items.append((name.strip(), rest.strip()))
+    if not items:
+        raise ref.error(field, "holds no 'name = number' line")
+    return items
 
 
 def _assignments_in_text(text: str) -> list[tuple[str, str]]:
@@ -202,12 +236,15 @@ def _assignments_in_text(text: str) -> list[tuple[str, str]]:
 
 
 def revealed_cell(row: dict[str, Any], ref: RowRef, known: set[str],
-                  field: str = "Given_Conditions") -> dict[str, Fraction] | None:
-    """The revealed values from Given_Conditions: a dict name -> value, a list of
-    ``"A = 15"`` strings (or ``[name, value]`` pairs), or text. None when the column is
-    absent, blank, ``None``, or text holding no ``name = number`` of a quantity (the
-    caller then reads the problem text). Names given as data (dict, list) must be
-    quantities of the problem; in free text, other ``word = number`` pieces are skipped."""
+                  field: str = "Given_Conditions") -> dict[str, Fraction | None] | None:
+    """The revealed quantities from Given_Conditions, name -> value, or name -> None for
+    a bare name (as released: ``["M", "P"]``; its value is in the problem text or Pred
+    Values, and the caller finds it). Accepted: a JSON list of names, a dict name ->
+    value, a list of ``"A = 15"`` strings (or ``[name, value]`` pairs, or a mix with
+    names), or text (``A = 15, B = 3``, or names ``A, B``). None when the column is
+    absent, blank, ``None``, or text holding no quantity (the caller then reads the
+    problem text). Names given as data (dict, list) must be quantities of the problem;
+    in free text, other ``word = number`` pieces are skipped."""
     raw = cell(row, field, ref, required=False)
     if raw is None:
         return None
@@ -223,30 +260,41 @@ def revealed_cell(row: dict[str, Any], ref: RowRef, known: set[str],
     elif isinstance(value, str):
         pairs = [(n, x) for n, x in _assignments_in_text(value) if n in known]
         if not pairs:
+            words = [w for w in re.split(r"[\s,;]+", value.strip()) if w]
+            if words and all(w in known for w in words):
+                pairs = [(w, None) for w in words]
+        if not pairs:
             return None
     elif isinstance(value, (list, tuple)):
         for item in value:
             if isinstance(item, (list, tuple)) and len(item) == 2:
                 pairs.append((item[0], item[1]))
+            elif isinstance(item, str) and is_name(item.strip()):
+                pairs.append((item, None))
             elif isinstance(item, str):
                 found = _assignments_in_text(item)
                 if len(found) != 1:
-                    raise ref.error(field, f"expected 'name = value', got {short_repr(item)}")
+                    raise ref.error(field, "expected a name or 'name = value', got "
+                                    f"{short_repr(item)}")
                 pairs.extend(found)
             elif isinstance(item, dict):
                 pairs.extend(item.items())
             else:
-                raise ref.error(field, f"expected 'name = value', got {short_repr(item)}")
+                raise ref.error(field, "expected a name or 'name = value', got "
+                                f"{short_repr(item)}")
     else:
-        raise ref.error(field, f"expected the revealed values (a JSON object name -> "
-                        f"value, or 'A = 15' lines), got {short_repr(value)}")
-    out: dict[str, Fraction] = {}
+        raise ref.error(field, f"expected the revealed quantities (a JSON list of names, an "
+                        f"object name -> value, or 'A = 15' lines), got {short_repr(value)}")
+    out: dict[str, Fraction | None] = {}
     for name, raw_value in pairs:
         name = name.strip() if isinstance(name, str) else name
         if name not in known:
             raise ref.error(field, f"{short_repr(name)} is not a quantity of this problem")
+        if raw_value is None:
+            out.setdefault(name, None)
+            continue
         exact, _loose = number(raw_value, field, ref, f"the value of {name!r}")
-        if name in out and out[name] != exact:
+        if out.get(name) is not None and out[name] != exact:
             raise ref.error(field, f"{name!r} is given two different values")
         out[name] = exact
     return out
@@ -297,6 +345,62 @@ def goal_in_text(text: str, known: set[str]) -> str | None:
     lines = text_sections(text)["goal"]
     found = [t for t in NAME.findall(lines[0]) if t in known] if lines else []
     return found[0] if len(set(found)) == 1 else None
+
+
+# ------------------------------------------------------------------ CSP and roles
+ROLE_WORDS = frozenset({"known_leaf", "known_leaf_distractor", "unknown_leaf",
+                        "unknown_leaf_distractor", "leaf", "leaf_distractor", "derived",
+                        "derived_distractor", "goal", "distractor"})
+"""Words the Ext files write where the plain file writes a description (a node's role)."""
+_CSP_VARIABLE = re.compile(rf"^\s*({NAME.pattern})\s*(?:=\s*({_NUMBER_TEXT}))?\s*"
+                           r"(?:\[(.*)\])?\s*$")
+
+
+def is_role(text: Any) -> bool:
+    return isinstance(text, str) and text.strip().lower() in ROLE_WORDS
+
+
+def roles_only(described: dict[str, str]) -> bool:
+    """Whether a Variables cell maps names to roles (every filled-in value a role word)."""
+    filled = [d for d in described.values() if d]
+    return bool(filled) and all(is_role(d) for d in filled)
+
+
+def csp_cell(row: dict[str, Any], ref: RowRef, field: str = "CSP"
+             ) -> tuple[dict[str, str], str | None]:
+    """({name: description} from the Variables block lines ``A = 15 [desc]`` / ``P
+    [desc]``, including names without a description (empty), the goal question from
+    the Goal block ``T [question]`` or None). Empty when the column is absent; lines of
+    another shape are skipped (the column is informative, not required)."""
+    raw = cell(row, field, ref, required=False)
+    if raw is None:
+        return {}, None
+    sections = text_sections(str(raw))
+    found: dict[str, str] = {}
+    for line in sections["variables"]:
+        match = _CSP_VARIABLE.match(line)
+        if match:
+            found.setdefault(match.group(1), (match.group(3) or "").strip())
+    question = None
+    for line in sections["goal"]:
+        match = _CSP_VARIABLE.match(line)
+        if match and match.group(3) and match.group(3).strip() and not is_role(
+                match.group(3)):
+            question = match.group(3).strip()
+            break
+    return found, question
+
+
+def flag_value(raw: Any) -> bool | None:
+    """A released ``True``/``False`` flag (also ``1``/``0``, ``yes``/``no``); None otherwise."""
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).strip().lower()
+    if text in {"true", "1", "yes"}:
+        return True
+    if text in {"false", "0", "no"}:
+        return False
+    return None
 
 
 # ------------------------------------------------------------------ answers
