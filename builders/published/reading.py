@@ -257,6 +257,17 @@ def exact_number(value: Any) -> Fraction:
     raise ValueError(f"not a number: {short_repr(value)}")
 
 
+RELATIVE_TOLERANCE = Fraction(1, 10**6)
+
+
+def close_enough(released: Fraction, computed: Fraction) -> bool:
+    """Equal up to a relative 1e-6: how a released value written as a rounded decimal
+    (3.33 for 10/3) is compared with the exact value. Exact values are compared with
+    `==`; this is only for values the file wrote inexactly."""
+    scale = max(abs(released), abs(computed), Fraction(1))
+    return abs(released - computed) <= RELATIVE_TOLERANCE * scale
+
+
 def released_id(row: dict[str, Any], fields: tuple[str, ...]) -> str | None:
     """The row's own id from the first of `fields` that is filled in, as text."""
     for field in fields:

@@ -21,7 +21,6 @@ keeps what the file says.
 from __future__ import annotations
 
 import logging
-from fractions import Fraction
 from typing import Any
 
 from builders.published import (
@@ -30,7 +29,7 @@ from builders.published import (
     formats_of_domain,
     load_published,
 )
-from builders.published.reading import is_url, resolve_source
+from builders.published.reading import close_enough, is_url, resolve_source
 from infoseek.arith_expr import encode_rational, parse_rational
 from infoseek.records import engine_from_record, read_jsonl
 
@@ -106,10 +105,6 @@ def source_records(source: str, *, domain: str, source_format: str | None = None
     return kept
 
 
-def _close(a: Fraction, b: Fraction) -> bool:
-    return abs(a - b) <= Fraction(1, 10**6) * max(abs(a), abs(b), Fraction(1))
-
-
 def unposable_reason(record: dict[str, Any]) -> str | None:
     """Why `record` cannot be run as a task, or None; "rounded answer" when only the
     released answer's rounding stands in the way."""
@@ -128,7 +123,7 @@ def unposable_reason(record: dict[str, Any]) -> str | None:
     answer = parse_rational(record["answer"])
     if computed == answer:
         return None
-    if (record.get("released") or {}).get("answer_inexact") and _close(computed, answer):
+    if (record.get("released") or {}).get("answer_inexact") and close_enough(answer, computed):
         return "rounded answer"
     return "the released answer differs from the one its values give"
 
