@@ -534,3 +534,15 @@ def test_optional_ext_columns_are_kept(tmp_path):
         "has_alternative_path": "False"}))
     assert record["released"]["questions_forbid_alternatives"] == ["B", "C"]
     assert record["released"]["flags"]["has_alternative_path"] is False
+
+
+def test_derived_quantities_are_refused_as_not_leaf():
+    from infoseek.records import askable_variables, not_leaf_variables
+
+    for path in (MT_CSV, EXT_CSV):
+        for record in load_published(str(path)):
+            engine = engine_from_record(record)
+            derived = sorted(v for v in record["variables"]
+                             if v != record["target"] and not engine.is_leaf(v))
+            assert derived and not_leaf_variables(record) == derived
+            assert not set(derived) & set(askable_variables(record, False))

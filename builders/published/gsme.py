@@ -299,6 +299,9 @@ def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
         "forbidden": [],
         "alternative_only": [],
         "candidate_queries": candidates,
+        # derived quantities are refused as `not_leaf` (only leaves may be asked), even
+        # when the released question list does not name them
+        "not_leaf": sorted(v for v in variables if v != goal and not engine.is_leaf(v)),
         "k": k,
         "mss_family": [sorted(heldout)],
         "difficulty": {
