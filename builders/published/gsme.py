@@ -1,7 +1,7 @@
 """MT-InfoSeek GSME-Q-MT and GSME-Q-MT-Ext released files as math records.
 
 Columns read (``gsme_q_mt.csv``, ``gsme_q_mt_ext.csv``; cells are JSON or Python
-literals, parsing in `builders.published.gsme_parse`):
+literals, parsing in `builders.published.gsme_parse` and `gsme_values`):
 
 - ``Equations``: ``"P = B + (F * B)" -> description`` (or a list of such strings, or of
   ``[lhs, rhs]`` pairs); every equation must parse and define one named quantity;
@@ -47,15 +47,17 @@ from builders.published.gsme_parse import (
     equation_names,
     equations_cell,
     flag_value,
-    goal_in_text,
     is_role,
     loose_names,
     question_names,
+    roles_only,
+    variables_cell,
+)
+from builders.published.gsme_values import (
+    goal_in_text,
     revealed_cell,
     revealed_in_text,
-    roles_only,
     values_cell,
-    variables_cell,
 )
 from builders.published.gsme_verify import ANSWER_COLUMNS, verify
 from builders.published.reading import (

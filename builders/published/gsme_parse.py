@@ -20,23 +20,19 @@ from builders.published.reading import (
     decode_literal,
     exact_number,
     literal_cell,
+    short_repr,
 )
 from infoseek.arith_expr import names_in, parse_expression
 
 NAME = re.compile(r"[^\W\d]\w*")
-_NUMBER_TEXT = r"[-+]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?"
-_ASSIGNMENT = re.compile(rf"({NAME.pattern})\s*[=:]\s*({_NUMBER_TEXT})")
-_BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
-_SECTION = re.compile(r"^\s*(variables|equations|goal)\s*:\s*(.*)$", re.IGNORECASE)
+NUMBER_TEXT = r"[-+]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?"
+ASSIGNMENT = re.compile(rf"({NAME.pattern})\s*[=:]\s*({NUMBER_TEXT})")
+BULLET = re.compile(r"^\s*(?:[-*\u2022]|\d+[.)])\s+")
+SECTION = re.compile(r"^\s*(variables|equations|goal)\s*:\s*(.*)$", re.IGNORECASE)
 # operators written with other characters; each has one meaning
 _OPERATORS = {"\u00d7": "*", "\u00b7": "*", "\u2217": "*", "\u22c5": "*", "\u00f7": "/",
               "\u2215": "/", "\u2212": "-", "\u2013": "-"}
 _TIMES_X = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*[xX]\s*(\d+(?:\.\d+)?)(?![\w.])")
-
-
-def short_repr(value: Any, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def is_name(text: Any) -> bool:
@@ -52,6 +48,23 @@ def number(value: Any, field: str, ref: RowRef, what: str) -> tuple[Fraction, bo
     inexact = isinstance(value, float) or (
         isinstance(value, str) and re.search(r"\d\.\d|[eE]", value) is not None)
     return exact, inexact
+
+
+def text_sections(text: str) -> dict[str, list[str]]:
+    """The lines of a Rewritten Problem by block: ``intro``, ``variables``,
+    ``equations``, ``goal`` (the text after ``Goal:`` and any lines below it)."""
+    sections: dict[str, list[str]] = {"intro": [], "variables": [], "equations": [],
+                                      "goal": []}
+    current = "intro"
+    for line in text.splitlines():
+        match = SECTION.match(line)
+        if match:
+            current = match.group(1).lower()
+            if match.group(2).strip():
+                sections[current].append(match.group(2))
+            continue
+        sections[current].append(line)
+    return sections
 
 
 # ------------------------------------------------------------------ equations
@@ -176,183 +189,12 @@ def loose_names(row: dict[str, Any], field: str, ref: RowRef, *, required: bool 
     return out
 
 
-# ------------------------------------------------------------------ values
-def values_cell(row: dict[str, Any], field: str, ref: RowRef, known: set[str]
-                ) -> tuple[dict[str, Fraction], set[str]]:
-    """Pred Values (or Ext ``pred_values_dict``): ({name: exact value} for the `known`
-    names, {inexact names}). The cell is a JSON object name -> number, or text with one
-    ``name = number`` per line (as released: ``B = 200\\nP = 290.0``). Other names (extra
-    bookkeeping entries) are ignored."""
-    raw = cell(row, field, ref)
-    try:
-        value = decode_literal(raw)
-    except ValueError:
-        value = str(raw)
-    if isinstance(value, str):
-        items = value_lines(value, field, ref)
-    elif isinstance(value, dict):
-        items = list(value.items())
-    else:
-        raise ref.error(field, "expected 'name = number' lines or a JSON object name -> "
-                        f"number, got {short_repr(value)}")
-    out: dict[str, Fraction] = {}
-    inexact: set[str] = set()
-    for name, raw_value in items:
-        name = name.strip() if isinstance(name, str) else name
-        if name not in known:
-            continue
-        exact, loose = number(raw_value, field, ref, f"the value of {name!r}")
-        if name in out and out[name] != exact:
-            raise ref.error(field, f"{name!r} is given two different values")
-        out[name] = exact
-        if loose:
-            inexact.add(name)
-    return out, inexact
-
-
-def value_lines(text: str, field: str, ref: RowRef) -> list[tuple[str, str]]:
-    """[(name, value text)] from ``name = value`` lines (``;`` also separates); every
-    non-blank line must be one assignment to a name."""
-    items: list[tuple[str, str]] = []
-    for line in re.split(r"[\n;]", text):
-        body = _BULLET.sub("", line).strip().rstrip(",.")
-        if not body:
-            continue
-        name, sep, rest = body.partition("=")
-        if not sep:
-            name, sep, rest = body.partition(":")
-        if not sep or not is_name(name.strip()) or not rest.strip():
-            raise ref.error(field, "expected 'name = number' lines or a JSON object, got "
-                            f"the line {short_repr(line.strip())}")
-        items.append((name.strip(), rest.strip()))
-    if not items:
-        raise ref.error(field, "holds no 'name = number' line")
-    return items
-
-
-def _assignments_in_text(text: str) -> list[tuple[str, str]]:
-    """Every ``name = number`` (or ``name: number``) piece of a text."""
-    return [(m.group(1), m.group(2)) for m in _ASSIGNMENT.finditer(text)]
-
-
-def revealed_cell(row: dict[str, Any], ref: RowRef, known: set[str],
-                  field: str = "Given_Conditions") -> dict[str, Fraction | None] | None:
-    """The revealed quantities from Given_Conditions, name -> value, or name -> None for
-    a bare name (as released: ``["M", "P"]``; its value is in the problem text or Pred
-    Values, and the caller finds it). Accepted: a JSON list of names, a dict name ->
-    value, a list of ``"A = 15"`` strings (or ``[name, value]`` pairs, or a mix with
-    names), or text (``A = 15, B = 3``, or names ``A, B``). None when the column is
-    absent, blank, ``None``, or text holding no quantity (the caller then reads the
-    problem text). Names given as data (dict, list) must be quantities of the problem;
-    in free text, other ``word = number`` pieces are skipped."""
-    raw = cell(row, field, ref, required=False)
-    if raw is None:
-        return None
-    try:
-        value = decode_literal(raw)
-    except ValueError:
-        value = str(raw)
-    if value is None:
-        return None
-    pairs: list[tuple[Any, Any]] = []
-    if isinstance(value, dict):
-        pairs = list(value.items())
-    elif isinstance(value, str):
-        pairs = [(n, x) for n, x in _assignments_in_text(value) if n in known]
-        if not pairs:
-            words = [w for w in re.split(r"[\s,;]+", value.strip()) if w]
-            if words and all(w in known for w in words):
-                pairs = [(w, None) for w in words]
-        if not pairs:
-            return None
-    elif isinstance(value, (list, tuple)):
-        for item in value:
-            if isinstance(item, (list, tuple)) and len(item) == 2:
-                pairs.append((item[0], item[1]))
-            elif isinstance(item, str) and is_name(item.strip()):
-                pairs.append((item, None))
-            elif isinstance(item, str):
-                found = _assignments_in_text(item)
-                if len(found) != 1:
-                    raise ref.error(field, "expected a name or 'name = value', got "
-                                    f"{short_repr(item)}")
-                pairs.extend(found)
-            elif isinstance(item, dict):
-                pairs.extend(item.items())
-            else:
-                raise ref.error(field, "expected a name or 'name = value', got "
-                                f"{short_repr(item)}")
-    else:
-        raise ref.error(field, f"expected the revealed quantities (a JSON list of names, an "
-                        f"object name -> value, or 'A = 15' lines), got {short_repr(value)}")
-    out: dict[str, Fraction | None] = {}
-    for name, raw_value in pairs:
-        name = name.strip() if isinstance(name, str) else name
-        if name not in known:
-            raise ref.error(field, f"{short_repr(name)} is not a quantity of this problem")
-        if raw_value is None:
-            out.setdefault(name, None)
-            continue
-        exact, _loose = number(raw_value, field, ref, f"the value of {name!r}")
-        if out.get(name) is not None and out[name] != exact:
-            raise ref.error(field, f"{name!r} is given two different values")
-        out[name] = exact
-    return out
-
-
-def text_sections(text: str) -> dict[str, list[str]]:
-    """The lines of a Rewritten Problem by block: ``intro``, ``variables``,
-    ``equations``, ``goal`` (the text after ``Goal:`` and any lines below it)."""
-    sections: dict[str, list[str]] = {"intro": [], "variables": [], "equations": [],
-                                      "goal": []}
-    current = "intro"
-    for line in text.splitlines():
-        match = _SECTION.match(line)
-        if match:
-            current = match.group(1).lower()
-            if match.group(2).strip():
-                sections[current].append(match.group(2))
-            continue
-        sections[current].append(line)
-    return sections
-
-
-def revealed_in_text(text: str, leaves: set[str]) -> dict[str, Fraction]:
-    """Revealed values written in the problem text: whole lines ``A = 15`` (bullets and
-    several ``A = 15, B = 3`` pieces allowed) whose left side is a leaf and whose right
-    side is a plain number, outside the Equations block."""
-    sections = text_sections(text)
-    out: dict[str, Fraction] = {}
-    piece = re.compile(rf"\s*({NAME.pattern})\s*=\s*({_NUMBER_TEXT})\s*[.]?\s*")
-    for block in ("intro", "variables", "goal"):
-        for line in sections[block]:
-            body = _BULLET.sub("", line).strip().rstrip(".;,")
-            if not body:
-                continue
-            parts = re.split(r"[;,]\s+(?=[^\W\d]\w*\s*=)", body)
-            matches = [piece.fullmatch(part) for part in parts]
-            if not all(matches):
-                continue
-            for m in matches:
-                assert m is not None
-                if m.group(1) in leaves:
-                    out[m.group(1)] = exact_number(m.group(2))
-    return out
-
-
-def goal_in_text(text: str, known: set[str]) -> str | None:
-    """The quantity named on the ``Goal:`` line (the only known name there)."""
-    lines = text_sections(text)["goal"]
-    found = [t for t in NAME.findall(lines[0]) if t in known] if lines else []
-    return found[0] if len(set(found)) == 1 else None
-
-
 # ------------------------------------------------------------------ CSP and roles
 ROLE_WORDS = frozenset({"known_leaf", "known_leaf_distractor", "unknown_leaf",
                         "unknown_leaf_distractor", "leaf", "leaf_distractor", "derived",
                         "derived_distractor", "goal", "distractor"})
 """Words the Ext files write where the plain file writes a description (a node's role)."""
-_CSP_VARIABLE = re.compile(rf"^\s*({NAME.pattern})\s*(?:=\s*({_NUMBER_TEXT}))?\s*"
+_CSP_VARIABLE = re.compile(rf"^\s*({NAME.pattern})\s*(?:=\s*({NUMBER_TEXT}))?\s*"
                            r"(?:\[(.*)\])?\s*$")
 
 
@@ -404,8 +246,8 @@ def flag_value(raw: Any) -> bool | None:
 
 
 # ------------------------------------------------------------------ answers
-_GSM_MARK = re.compile(r"####\s*(" + _NUMBER_TEXT + ")")
-_ANY_NUMBER = re.compile(r"(?<![\w.])" + _NUMBER_TEXT)
+_GSM_MARK = re.compile(r"####\s*(" + NUMBER_TEXT + ")")
+_ANY_NUMBER = re.compile(r"(?<![\w.])" + NUMBER_TEXT)
 
 
 def answer_value(raw: Any, field: str, ref: RowRef) -> tuple[Fraction, bool]:
