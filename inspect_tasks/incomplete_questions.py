@@ -17,6 +17,7 @@ from inspect_ai import Task, task
 
 from builders.incomplete_math import DEFAULT_COUNT
 from builders.published.incomplete import incomplete_records
+from inspect_tasks.task_errors import readable_data_errors
 from scorers.incomplete import incomplete_scorer
 from solvers.incomplete import incomplete_options, incomplete_samples, incomplete_solver
 
@@ -31,7 +32,8 @@ def incomplete_questions(
     count: int = DEFAULT_COUNT,
 ) -> Task:
     options = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=format)
-    records = incomplete_records(source, seed=seed, count=count)
+    with readable_data_errors():
+        records = incomplete_records(source, seed=seed, count=count)
     return Task(
         dataset=incomplete_samples(records, options),
         solver=incomplete_solver(variant=variant, max_interactions=max_interactions, fmt=format),

@@ -5,6 +5,7 @@ from inspect_ai import Task, task
 from builders.logic_dataset import logic_records
 from builders.logic_mt import MAX_K
 from builders.logic_text import render_problem
+from inspect_tasks.task_errors import readable_data_errors
 from scorers.inspect_scorers import k_prediction_scorer
 from solvers.dataset import memory_dataset, parse_k_values, problem_samples
 from solvers.problem_level import problem_level_solver
@@ -20,8 +21,9 @@ def logic_k_prediction(
     limit: int | None = None,
 ) -> Task:
     ks = parse_k_values(k, range(1, MAX_K + 1))
-    records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source,
-        source_format=source_format, limit=limit)
+    with readable_data_errors():
+        records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source,
+            source_format=source_format, limit=limit)
     samples = problem_samples(records, lambda r: render_problem(r, forbid_alternatives=False))
     return Task(dataset=memory_dataset(samples, "logic_k_prediction"),
                 solver=problem_level_solver("k_prediction", seed=seed),

@@ -11,6 +11,7 @@ from builders.logic_dataset import logic_records
 from builders.logic_mt import MAX_K
 from builders.logic_text import render_problem
 from builders.published.sources import check_interaction_format
+from inspect_tasks.task_errors import readable_data_errors
 from scorers.inspect_scorers import seek_scorer
 from solvers.dataset import instance_samples, memory_dataset, parse_k_values
 from solvers.seek import seek_solver
@@ -40,8 +41,9 @@ def logic_mt(
         force_ask=force_ask, forbid_alternatives=forbid_alternatives,
         carry_reasoning=carry_reasoning, oracle=oracle, seed=seed,
     )
-    records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source,
-        source_format=source_format, limit=limit)
+    with readable_data_errors():
+        records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source,
+            source_format=source_format, limit=limit)
     samples = instance_samples(
         records, lambda r: render_problem(r, forbid_alternatives=forbid_alternatives),
         extra_metadata={"forbid_alternatives": forbid_alternatives},

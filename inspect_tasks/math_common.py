@@ -19,6 +19,7 @@ from inspect_ai.dataset import Sample
 from builders.cache import load_or_build
 from builders.gsme_text import askable_names
 from builders.published.sources import check_interaction_format, source_records
+from inspect_tasks.task_errors import readable_data_errors
 from oracles import WORLD_POLICY
 from scorers.inspect_scorers import (
     k_prediction_scorer,
@@ -41,8 +42,9 @@ def math_records(builder: ModuleType, *, k: Any, per_k: int | None, seed: int,
     released GSME-Q-MT / -Ext file, `builders.published.sources`) with those k."""
     ks = parse_k_values(k, range(1, builder.MAX_K + 1))
     if source:
-        return source_records(source, domain="math", source_format=source_format, ks=ks,
-                              limit=limit)
+        with readable_data_errors():
+            return source_records(source, domain="math", source_format=source_format,
+                                  ks=ks, limit=limit)
     if source_format:
         raise ValueError("source_format needs a source= file")
     per_k = builder.DEFAULT_PER_K if per_k is None else per_k

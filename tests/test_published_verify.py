@@ -160,3 +160,26 @@ def test_a_math_row_whose_answer_contradicts_its_values_is_left_out(caplog) -> N
     left_out = [r["id"] for r in records if r["id"] not in kept]
     assert len(left_out) == 1 and len(kept) == len(records) - 1
     assert left_out[0] in caplog.text and "released answer differs" in caplog.text
+
+
+def test_inspect_eval_shows_a_malformed_source_as_a_message_without_traceback(tmp_path):
+    """Through the `inspect eval` command line: the file/row/field message alone."""
+    import subprocess
+    import sys
+
+    broken = tmp_path / "broken.csv"
+    copy_with_broken_cell(FILES["mt-infoseek-logic"], broken, 3, "rules", "[['a', 'maybe b']]")
+    root = Path(__file__).resolve().parents[1]
+    result = subprocess.run(
+        [sys.executable, "-m", "inspect_ai", "eval", "inspect_tasks/logic_mt.py",
+         "-T", f"source={broken}", "--model", "infoseek/optimal",
+         "--log-dir", str(tmp_path / "logs")],
+        cwd=root, capture_output=True, text=True, timeout=300)
+    output = " ".join((result.stdout + result.stderr).split())
+    assert "broken.csv, row 3 (sample_id 1003), field 'rules'" in output, output[-2000:]
+    assert "Traceback" not in output
+
+
+def test_direct_callers_still_catch_a_value_error() -> None:
+    with pytest.raises(ValueError, match="not found"):
+        logic_mt(source="no/such/file.csv")

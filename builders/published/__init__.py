@@ -66,6 +66,7 @@ _FORMAT_HOMES = {
     "mt-infoseek-gsme-ext": ("math", "builders.published.gsme:MT_INFOSEEK_GSME_EXT"),
 }
 FORMAT_NAMES: tuple[str, ...] = tuple(_FORMAT_HOMES)
+_HOW_TO_NAME = "infoseek verify --format, or a task's -T source_format="
 
 
 def formats_of_domain(domain: str) -> tuple[str, ...]:
@@ -98,10 +99,10 @@ def detect_format(columns: list[str], source: str = "file",
         shown = ", ".join(columns[:12]) + (" ..." if len(columns) > 12 else "")
         raise PublishedDataError(
             f"{source_name(source)}: columns ({shown}) match no released format; "
-            f"pass format= one of {choices}")
+            f"name the format ({_HOW_TO_NAME}): one of {choices}")
     raise PublishedDataError(
         f"{source_name(source)}: columns match several formats "
-        f"({', '.join(m.name for m in matches)}); pass format= one of them")
+        f"({', '.join(m.name for m in matches)}); name the format ({_HOW_TO_NAME})")
 
 
 def read_published(source: str, format: str | None = None, *,

@@ -1,0 +1,36 @@
+"""Data-file errors shown to `inspect eval` users as a plain message.
+
+A malformed source file (`-T source=...`) raises an error naming the file, the row and the
+field. Raised as is from a task function, Inspect prints it under a full traceback;
+re-raised as an Inspect `PrerequisiteError` its message is printed alone. The new error
+is also a `ValueError`, so code calling the task functions directly catches it as before.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from inspect_ai._util.error import PrerequisiteError
+
+from builders.published.reading import PublishedDataError
+from infoseek.records import RecordError
+
+
+class DataFileError(PrerequisiteError, ValueError):
+    """A task's data file could not be used; `str()` is the message."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.args = (message,)
+
+    def __str__(self) -> str:
+        return str(self.message)
+
+
+@contextmanager
+def readable_data_errors() -> Iterator[None]:
+    try:
+        yield
+    except (PublishedDataError, RecordError) as exc:
+        raise DataFileError(str(exc)) from None
