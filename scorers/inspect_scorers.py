@@ -315,6 +315,10 @@ def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
     ``problem`` record's ``variables`` (else ``queryable``) and compares the named set
     with the canonical MSS (``canonical_only``) or the best MSS of the family. With
     ``canonical_only=None`` it follows metadata ``forbid_alternatives`` (default True).
+    Forbidding alternatives only singles out the canonical MSS when the record withholds
+    them (a non-empty ``alternative_only``): a record that names several MSSs but withholds
+    none (QuestBench Logic-Q, whose family is every sufficient single variable) is scored
+    against the best member.
 
     Value keys: ``exact``, ``jaccard``, ``recall`` (0.0 when no answer line),
     ``invalid`` (1.0 when there is no answer line), ``unknown_names`` (items naming no
@@ -329,7 +333,7 @@ def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
             canonical_only
             if canonical_only is not None
             else bool(state.metadata.get("forbid_alternatives", True))
-        )
+        ) and (len(family) <= 1 or bool(problem.get("alternative_only")))
         parsed = parse_variable_list(state.output.completion, variables)
         names, unknown = parsed if parsed is not None else ([], 0)
         values = mss_identification_metrics(names, family, canonical_only=use_canonical)

@@ -241,12 +241,16 @@ def test_seek_log_round_trip(seek_log):
 # problem-level protocols
 
 
-def _problem(k, family):
+def _problem(k, family, *, withheld=True):
+    """A record; `alternative_only` (the names only in non-canonical MSSs) as the builders
+    write it, or left empty (`withheld=False`) as in QuestBench Logic-Q records."""
+    alternatives = sorted({v for s in family[1:] for v in s} - set(family[0]))
     return {
         "id": f"q{k}",
         "k": k,
         "variables": ["a", "b", "c", "d", "y"],
         "queryable": ["a", "b", "c", "d"],
+        "alternative_only": alternatives if withheld else [],
         "mss_family": family,
     }
 
@@ -329,6 +333,18 @@ def test_mss_identification_metrics_in_log(tmp_path):
     assert scores["m2"].metadata == {"canonical_only": False}
     assert scores["m3"].metadata == {"canonical_only": True}
     assert scores["m1"].answer is None
+
+
+def test_mss_identification_without_withheld_alternatives_takes_the_best_member(tmp_path):
+    """QuestBench-style records list every sufficient single variable and withhold none:
+    forbidding alternatives does not single out the (arbitrary) first one."""
+    samples = [Sample(id="q", input="q", metadata={
+        "k": 1, "problem": _problem(1, [["a"], ["c"]], withheld=False)})]
+    log = run(Task(dataset=samples, scorer=mss_identification_scorer()),
+              mock_model({"q": "Answer: c"}), tmp_path)
+    assert metric_values(log)["exact"] == 1.0
+    assert log.samples[0].scores["mss_identification_scorer"].metadata == {
+        "canonical_only": False}
 
 
 def test_mss_identification_explicit_canonical_only(tmp_path):
