@@ -49,8 +49,10 @@ def check_record(record: Any, where: str = "record") -> None:
 
 
 NOT_LEAF_KINDS = ("derived", "not_leaf")
-HIDDEN_FIELDS = ("answer", "hidden_world")
-"""Record fields that hold the hidden instance: kept out of what the model's side reads."""
+HIDDEN_FIELDS = ("answer", "hidden_world", "released")
+"""Record fields that hold the hidden instance: kept out of what the model's side reads.
+`released` (records loaded from released files) keeps the file's own values, which for
+math include every quantity's value and the answer."""
 
 
 def candidate_query_names(record: dict[str, Any]) -> list[str]:

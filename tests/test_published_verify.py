@@ -147,6 +147,11 @@ def test_gsme_ext_on_released_format_with_the_optimal_model(tmp_path) -> None:
     log = logs[0]
     assert log.status == "success" and len(log.samples) == 4
     assert _metric(log, "final_sufficiency") == 1.0
+    for sample in log.samples:
+        # the released values (every quantity's, the answer) never reach the store
+        stored = sample.store["infoseek:problem"]
+        assert "released" in sample.metadata["problem"]
+        assert not {"released", "answer", "hidden_world"} & set(stored)
 
 
 def test_a_math_row_whose_answer_contradicts_its_values_is_left_out(caplog) -> None:
