@@ -4,7 +4,8 @@
     python benchmarks/bench_published.py --quick    # 25 problems per k
 
 Our own built splits are written in the released column layouts (Logic-Q-MT, QuestBench
-Logic-Q from the k = 1 problems, GSME-Q-MT-Ext), then read back with the loaders and
+Logic-Q from the k = 1 problems, GSME-Q-MT from the story templates, GSME-Q-MT-Ext), then
+read back with the loaders and
 re-verified by `infoseek verify`'s driver. Every builder record passed the exact
 validator when it was built, so every row must agree: the printed agree/disagree counts
 are a full-size consistency check between builders, loaders and verifiers, and the times
@@ -25,8 +26,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "published"))
 
 from write_gsme_fixtures import EXT_COLUMNS, released_row
+from write_gsme_fixtures import MT_COLUMNS as GSME_COLUMNS
 
-from builders import gsme_ext, logic_mt
+from builders import gsme_ext, gsme_mt, logic_mt
 from builders.published import load_published
 from builders.published.logic import (
     MT_COLUMNS,
@@ -62,6 +64,7 @@ def main() -> None:
     args = parser.parse_args()
     logic_per_k = 25 if args.quick else logic_mt.DEFAULT_PER_K
     ext_per_k = 25 if args.quick else gsme_ext.DEFAULT_PER_K
+    gsme_per_k = 25 if args.quick else gsme_mt.DEFAULT_PER_K
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         logic = logic_mt.build_split(0, logic_per_k, [1, 2, 3, 4])
@@ -72,8 +75,12 @@ def main() -> None:
         ext = gsme_ext.build_split(0, ext_per_k, [1, 2, 3, 4])
         write(folder / "gsme_q_mt_ext.csv", EXT_COLUMNS,
               [released_row(r, i % 4, ext=True) for i, r in enumerate(ext)])
+        gsme = gsme_mt.build_split(0, gsme_per_k, [1, 2, 3, 4])
+        write(folder / "gsme_q_mt.csv", GSME_COLUMNS,
+              [released_row(r, i % 4, ext=False) for i, r in enumerate(gsme)])
         measure("Logic-Q-MT (k=1..4)", folder / "logic_q_mt.csv", "mt-infoseek-logic", folder)
         measure("QuestBench Logic-Q (k=1)", folder / "logic_q.csv", "questbench-logic", folder)
+        measure("GSME-Q-MT (k=1..4)", folder / "gsme_q_mt.csv", "mt-infoseek-gsme", folder)
         measure("GSME-Q-MT-Ext (k=1..4)", folder / "gsme_q_mt_ext.csv", "mt-infoseek-gsme-ext",
                 folder)
 

@@ -180,3 +180,32 @@ def test_a_url_source_reads_like_a_file(fixture_server) -> None:
     assert remote[0]["provenance"]["source"] == f"{fixture_server}/logic_q_mt.csv"
     with pytest.raises(PublishedDataError, match="absent.csv: could not read it as csv"):
         load_published(f"{fixture_server}/absent.csv")
+
+
+def test_a_json_lines_release_loads_like_the_csv(tmp_path) -> None:
+    """The same rows as JSON Lines (lists as JSON arrays, numbers as numbers): `datasets`'
+    json builder, same records."""
+    import ast
+    import json
+
+    source = Path(__file__).parent / "fixtures" / "published" / "logic_q_mt.csv"
+    with open(source, newline="", encoding="utf-8") as fh:
+        rows = list(csv.DictReader(fh))
+    keep = ("k", "known_facts", "known_untrue_facts", "cannot_ask_facts", "goal", "rules",
+            "gt_qs", "all_alternative_gt_qs", "all_valid_qs",
+            "all_valid_qs_forbid_alternatives", "num_constraints", "sample_id")
+    path = tmp_path / "logic_q_mt.jsonl"
+    with open(path, "w", encoding="utf-8") as fh:
+        for row in rows:
+            native = {}
+            for key in keep:
+                text = row[key]
+                native[key] = (int(text) if key in ("k", "num_constraints", "sample_id")
+                               else text if key == "goal" else ast.literal_eval(text))
+            fh.write(json.dumps(native) + "\n")
+    strip = ("provenance", "released", "derivation_depth", "difficulty")
+    from_csv = [{k: v for k, v in r.items() if k not in strip}
+                for r in load_published(str(source))]
+    from_json = [{k: v for k, v in r.items() if k not in strip}
+                 for r in load_published(str(path), "mt-infoseek-logic")]
+    assert from_json == from_csv
