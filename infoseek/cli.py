@@ -86,7 +86,8 @@ def _verify(args: argparse.Namespace) -> int:
         print("rows with notes (not ground truth): "
               + ", ".join(f"{c}={n}" for c, n in summary["rows_by_note"].items()))
     if summary["undecided"]:
-        print(f"undecided={summary['undecided']} (the exact engine cannot decide these rows)")
+        print(f"undecided={summary['undecided']} (rows the exact engine could not decide or "
+              "the loader failed on; reasons in disagreements.jsonl)")
     print(f"disagreements -> {summary['disagreements_file']}")
     print(f"summary -> {summary['summary_file']}")
     print(f"agree={summary['agree']} disagree={summary['disagree']}")

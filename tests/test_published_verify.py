@@ -188,3 +188,23 @@ def test_inspect_eval_shows_a_malformed_source_as_a_message_without_traceback(tm
 def test_direct_callers_still_catch_a_value_error() -> None:
     with pytest.raises(ValueError, match="not found"):
         logic_mt(source="no/such/file.csv")
+
+
+def test_a_loader_failure_is_undecided_and_the_run_goes_on(tmp_path, monkeypatch) -> None:
+    import builders.published.logic as logic
+
+    original = logic.mt_record_from_row
+
+    def flaky(row, ref):
+        if ref.row == 2:
+            raise RuntimeError("boom")
+        return original(row, ref)
+
+    fmt = logic.MT_INFOSEEK_LOGIC
+    monkeypatch.setattr(logic, "MT_INFOSEEK_LOGIC",
+                        type(fmt)(**{**fmt.__dict__, "record_from_row": flaky}))
+    summary = verify_source(str(FILES["mt-infoseek-logic"]), out_dir=tmp_path, workers=1)
+    assert summary["undecided"] == 1 and summary["agree"] + summary["disagree"] == 7
+    line = json.loads((tmp_path / "disagreements.jsonl").read_text().splitlines()[0])
+    assert line["row"] == 2 and line["status"] == "undecided"
+    assert "RuntimeError: boom" in line["disagreements"][0]["reason"]

@@ -196,11 +196,9 @@ def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
     if goal not in known:
         raise ref.error("goal_var", f"{goal!r} is not a quantity of this problem (not in "
                         "Variables nor in any equation)")
-    try:
-        structure = ArithEngine(variables, equations, {}, goal)
-    except ValueError as exc:
-        raise ref.error("Equations", str(exc)) from None
-    leaves = set(structure.leaves)
+    # leaves: the quantities no equation defines (the engine, built once the revealed
+    # values are known, checks the equations themselves)
+    leaves = set(variables) - {lhs for lhs, _rhs in equations}
 
     heldout = loose_names(row, "Heldout Value", ref) or []
     if not heldout:
@@ -230,14 +228,16 @@ def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
             break
     if answer is None and goal in pred:
         answer, answer_inexact, source = pred[goal], goal in inexact, "Pred Values"
+    try:
+        engine = ArithEngine(variables, equations, observed, goal)
+    except ValueError as exc:
+        raise ref.error("Equations", str(exc)) from None
     if answer is None:
         try:
-            answer = structure.world_target(world)
+            answer = engine.world_target(world)
         except ValueError as exc:
             raise ref.error("Pred Values", f"no released answer, and the leaf values give "
                             f"the goal no value: {exc}") from None
-
-    engine = ArithEngine(variables, equations, observed, goal)
     queries = question_names(row, ref, known, described)
     if queries is None:
         candidates = candidate_queries(engine, observed)

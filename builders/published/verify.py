@@ -7,8 +7,8 @@ outcome of a row is one of
 - `disagree`: at least one disagreement (the released k, MSS, family, answer ... is
   refuted by the exact engine, with the reason), or the row could not be read
   (`malformed_row`, with the file/row/field message);
-- `undecided`: the engine cannot decide the row exactly (`undecidable`) — never
-  counted as agreement.
+- `undecided`: the engine cannot decide the row exactly, or the loader itself failed on
+  it (`undecidable`, with the reason) — never counted as agreement.
 
 Checks a format lists in `notes` describe the file without deciding its ground truth
 (the offered-questions list differs from U(P), a stated count differs): a row may carry
@@ -51,6 +51,12 @@ def _row_outcome(job: tuple[str, dict[str, Any], RowRef, str]) -> dict[str, Any]
     except PublishedDataError as exc:
         outcome.update(status="disagree", k=None, disagreements=[
             {"check": "malformed_row", "reason": str(exc)}])
+        return outcome
+    except Exception as exc:  # a loader failure is ours, not the row's: never agreement
+        outcome.update(status="undecided", k=None, disagreements=[
+            {"check": "undecidable",
+             "reason": f"{ref.where()}: the loader failed on this row "
+                       f"({type(exc).__name__}: {exc}); please report it"}])
         return outcome
     outcome["k"] = record.get("k")
     try:
