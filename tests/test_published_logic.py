@@ -467,3 +467,19 @@ def test_an_offered_list_that_is_not_u_p_is_a_note_not_a_disagreement(tmp_path):
     assert line["status"] == "agree" and line["disagreements"] == []
     assert {n["check"] for n in line["notes"]} == {"queryable", "num_constraints"}
     assert "b" in json.dumps(line["notes"])
+
+
+def test_a_smaller_mss_among_names_the_offered_list_leaves_out_is_a_disagreement():
+    """k is minimal over all of U(P): an offered list that omits `a` (g <-> a) cannot make
+    {b, c} (g <-> b & c) a 2-MSS."""
+    row = _small_row(
+        k="2", known_facts="[]",
+        rules="[['g', 'not a'], ['a', 'not g'], ['g', 'not b', 'not c'], ['b', 'not g'], "
+              "['c', 'not g']]",
+        gt_qs='[["b", "c"]]', all_alternative_gt_qs='[["b", "c"]]',
+        all_valid_qs="['b', 'c']", all_valid_qs_forbid_alternatives="[]",
+        num_constraints="5")
+    found = verify_mt(mt_record_from_row(row, REF))
+    assert {d["check"] for d in found} == {"queryable", "k_unoffered"}
+    entry = next(d for d in found if d["check"] == "k_unoffered")
+    assert (entry["released"], entry["computed"], entry["example"]) == (2, 1, ["a"])

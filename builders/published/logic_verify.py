@@ -14,6 +14,9 @@ Checks reported by `verify` (each a dict with `check`, `reason`, and `released` 
 - `k`: the size of the smallest sufficient set among the askable released queryable
   names (released queryable - observed - goal - cannot_ask) differs from the released k
   (searched up to released k + 2; `computed` None when nothing that small exists);
+- `k_unoffered`: k is minimal over all of U(P) (SPEC 1): a smaller sufficient set exists
+  that uses names the released queryable list leaves out (the `queryable` note alone
+  would let such a row agree);
 - MT only: `mss_family` (released family vs the exact family at the true k, as sets of
   sets, each released set that is not an MSS with its reason, each missing MSS named),
   `canonical_mss` (the canonical set is not an exact MSS, with the reason), and
@@ -152,6 +155,37 @@ def _num_constraints_check(record: Record) -> list[Disagreement]:
              "released": released, "computed": count}]
 
 
+def _u_of_p(record: Record) -> list[str]:
+    """U(P): every variable but the observed ones, the goal and the forbidden ones."""
+    excluded = set(record["observed"]) | {record["target"]} | set(record.get("forbidden", ()))
+    return sorted(set(record["variables"]) - excluded)
+
+
+def _unoffered_check(record: Record, engine: Engine, askable: list[str],
+                     offered_k: int | None, limit: int) -> list[Disagreement]:
+    """k is minimal over all of U(P) (SPEC 1), not only over the offered list: when the
+    released list leaves out askable names and a smaller sufficient set uses one of them,
+    the released k (and every released MSS) is not minimal."""
+    full = _u_of_p(record)
+    unoffered = sorted(set(full) - set(askable))
+    if not unoffered:
+        return []
+    search = limit if offered_k is None else offered_k - 1
+    if search < 0:
+        return []
+    smaller = minimal_sufficient_sets(engine, full, search)
+    if smaller.k is None:
+        return []
+    example = next((s for s in smaller.family if set(s) & set(unoffered)), smaller.family[0])
+    return [{"check": "k_unoffered",
+             "reason": f"a sufficient set of size {smaller.k} exists in U(P) using names "
+                       f"the released queryable list leaves out, e.g. {sorted(example)} "
+                       f"(left out: {', '.join(unoffered)}); the released k={record['k']} "
+                       "is minimal only over the offered list",
+             "released": record["k"], "computed": smaller.k,
+             "example": sorted(example), "unoffered": unoffered}]
+
+
 def _askable(record: Record) -> list[str]:
     excluded = set(record["observed"]) | {record["target"]} | set(record.get("forbidden", ()))
     return sorted(set(record["queryable"]) - excluded)
@@ -186,6 +220,7 @@ def _verify(record: Record, questbench: bool) -> list[Disagreement]:
                        f"no sufficient set of size <= {limit} exists among the queryable "
                        f"names, so the released k={released_k} is wrong"),
             "released": released_k, "computed": result.k})
+    found += _unoffered_check(record, engine, askable, result.k, limit)
     exact = [frozenset(s) for s in result.family]
     exact_set = set(exact)
     askable_set = set(askable)
