@@ -49,10 +49,11 @@ def check_record(record: Any, where: str = "record") -> None:
 
 
 NOT_LEAF_KINDS = ("derived", "not_leaf")
-HIDDEN_FIELDS = ("answer", "hidden_world", "released")
+HIDDEN_FIELDS = ("answer", "hidden_world", "released", "released_text")
 """Record fields that hold the hidden instance: kept out of what the model's side reads.
-`released` (records loaded from released files) keeps the file's own values, which for
-math include every quantity's value and the answer."""
+`released` and `released_text` (records loaded from released files) keep the file's own
+values and wording, which for math include every quantity's value and the answer, and a
+text that may show a held-out value."""
 
 
 def candidate_query_names(record: dict[str, Any]) -> list[str]:

@@ -93,7 +93,8 @@ def test_exact_numbers() -> None:
     assert exact_number("7/2") == Fraction(7, 2)
     assert exact_number("$1,200") == 1200
     assert exact_number(15) == 15
-    for bad in ("abc", True, float("nan"), "1/2/3"):
+    assert exact_number("1,234.5") == Fraction(2469, 2)
+    for bad in ("abc", True, float("nan"), "1/2/3", "1,5", "2,50", "1/0", "1e99999999"):
         with pytest.raises(ValueError):
             exact_number(bad)
 
@@ -114,7 +115,7 @@ def test_missing_sources_say_what_was_tried(tmp_path, monkeypatch) -> None:
 def test_unreadable_and_empty_files(tmp_path) -> None:
     empty = tmp_path / "empty.csv"
     empty.write_text("")
-    with pytest.raises(PublishedDataError, match="empty.csv"):
+    with pytest.raises(PublishedDataError, match="empty.csv: the file is empty"):
         read_published(str(empty))
     broken = tmp_path / "broken.json"
     broken.write_text('[{"a": ')
@@ -209,3 +210,26 @@ def test_a_json_lines_release_loads_like_the_csv(tmp_path) -> None:
     from_json = [{k: v for k, v in r.items() if k not in strip}
                  for r in load_published(str(path), "mt-infoseek-logic")]
     assert from_json == from_csv
+
+
+def test_header_spaces_are_stripped_and_repeated_columns_refused(tmp_path) -> None:
+    spaced = write_csv(tmp_path / "spaced.csv", [" k ", "rules"], [["1", "[]"]])
+    assert read_rows(resolve_source(spaced)) == [{"k": "1", "rules": "[]"}]
+    repeated = write_csv(tmp_path / "twice.csv", ["goal", "k", "goal"], [["a", "1", "b"]])
+    with pytest.raises(PublishedDataError, match="twice.csv: the header names column 'goal' "
+                                                 "more than once"):
+        read_rows(resolve_source(repeated))
+
+
+def test_an_edited_file_is_read_again(tmp_path) -> None:
+    """Same size, same modification time, new content: the cache must not serve the old
+    rows."""
+    import os
+
+    path = tmp_path / "t.csv"
+    path.write_text("k\n1\n")
+    stamp = os.stat(path).st_mtime_ns
+    assert read_rows(resolve_source(str(path))) == [{"k": "1"}]
+    path.write_text("k\n2\n")
+    os.utime(path, ns=(stamp, stamp))
+    assert read_rows(resolve_source(str(path))) == [{"k": "2"}]

@@ -151,7 +151,8 @@ def test_gsme_ext_on_released_format_with_the_optimal_model(tmp_path) -> None:
         # the released values (every quantity's, the answer) never reach the store
         stored = sample.store["infoseek:problem"]
         assert "released" in sample.metadata["problem"]
-        assert not {"released", "answer", "hidden_world"} & set(stored)
+        assert "released_text" in sample.metadata["problem"]
+        assert not {"released", "released_text", "answer", "hidden_world"} & set(stored)
 
 
 def test_a_math_row_whose_answer_contradicts_its_values_is_left_out(caplog) -> None:

@@ -93,6 +93,14 @@ def read_rows(source: str, kind: str | None = None) -> list[dict[str, Any]]:
             options["sep"] = "\t"
         options["converters"] = {i: str for i in range(_MAX_COLUMNS)}
         options["keep_default_na"] = False
+    if not is_url(source):
+        if not Path(source).read_bytes().strip():
+            raise PublishedDataError(f"{source_name(source)}: the file is empty (expected "
+                                     + ("a header row and data rows)" if kind == "csv"
+                                        else "JSON rows)"))
+        # a local file is re-read every time: the cache key (path, size, time) can miss an
+        # edit, and a stale row would be verified as if it were the file's
+        options["download_mode"] = "force_redownload"
     datasets.disable_progress_bars()
     datasets.logging.set_verbosity_error()
     try:
@@ -107,7 +115,33 @@ def read_rows(source: str, kind: str | None = None) -> list[dict[str, Any]]:
             f"{source_name(source)}: could not read it as {kind}: "
             f"{type(error).__name__}: {_first_line(error)}"
         ) from error
-    return loaded.to_list()
+    rows = loaded.to_list()
+    if rows and kind == "csv":
+        rows = _clean_header(rows, source)
+    return rows
+
+
+_MANGLED = re.compile(r"^(.+)\.(\d+)$")  # pandas renames a repeated column `x` to `x.1`
+
+
+def _clean_header(rows: list[dict[str, Any]], source: str) -> list[dict[str, Any]]:
+    """Column names without surrounding spaces; a repeated column is an error (pandas
+    would silently keep both as `x` and `x.1`)."""
+    columns = list(rows[0])
+    stripped = [c.strip() for c in columns]
+    for name in stripped:
+        mangled = _MANGLED.match(name)
+        if mangled and mangled.group(1) in stripped:
+            raise PublishedDataError(f"{source_name(source)}: the header names column "
+                                     f"{mangled.group(1)!r} more than once")
+    if len(set(stripped)) != len(stripped):
+        repeated = sorted({c for c in stripped if stripped.count(c) > 1})
+        raise PublishedDataError(f"{source_name(source)}: the header names column "
+                                 f"{repeated[0]!r} more than once")
+    if stripped == columns:
+        return rows
+    return [{new: row[old] for old, new in zip(columns, stripped, strict=True)}
+            for row in rows]
 
 
 def _first_line(error: Exception) -> str:
@@ -235,10 +269,19 @@ def int_cell(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = T
     return number
 
 
+MAX_EXPONENT = 400  # a larger decimal exponent is no grade-school quantity (and 1e99999999
+# would take Fraction minutes to build)
+_DECIMAL = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE]([-+]?\d+))?")
+_RATIO = re.compile(r"([-+]?\d+)\s*/\s*(\d+)")
+_THOUSANDS = re.compile(r"[-+]?\d{1,3}(,\d{3})+(\.\d+)?")
+
+
 def exact_number(value: Any) -> Fraction:
     """An exact rational from a JSON number or numeric text (`15`, `2.5`, `7/2`,
     `1,200`, `$3.50`, `40%` as 40). Floats are read through their shortest decimal text,
-    so 0.1 means 1/10. Raises ValueError when the value is not a finite number."""
+    so 0.1 means 1/10. Commas are read only as thousands separators (`1,5` is refused,
+    not 15). Raises ValueError when the value is not a finite number, has a zero
+    denominator, or an exponent beyond +-400."""
     if isinstance(value, bool):
         raise ValueError(f"not a number: {value!r}")
     if isinstance(value, int):
@@ -250,10 +293,23 @@ def exact_number(value: Any) -> Fraction:
             raise ValueError(f"not a finite number: {value!r}")
         return Fraction(repr(value))
     if isinstance(value, str):
-        text = value.strip().replace(",", "").replace("$", "").rstrip("%").strip()
-        if re.fullmatch(r"[-+]?\d+(\.\d+)?([eE][-+]?\d+)?|[-+]?\d+\s*/\s*\d+|[-+]?\.\d+", text):
-            result = Fraction(text.replace(" ", ""))
-            return result
+        text = value.strip().replace("$", "").rstrip("%").strip()
+        if "," in text:
+            if not _THOUSANDS.fullmatch(text):
+                raise ValueError(f"not a number (a comma may only separate thousands): "
+                                 f"{short_repr(value)}")
+            text = text.replace(",", "")
+        ratio = _RATIO.fullmatch(text)
+        if ratio:
+            if int(ratio.group(2)) == 0:
+                raise ValueError(f"not a number (zero denominator): {short_repr(value)}")
+            return Fraction(int(ratio.group(1)), int(ratio.group(2)))
+        decimal = _DECIMAL.fullmatch(text)
+        if decimal:
+            if decimal.group(4) is not None and abs(int(decimal.group(4))) > MAX_EXPONENT:
+                raise ValueError(f"not a number (exponent beyond {MAX_EXPONENT}): "
+                                 f"{short_repr(value)}")
+            return Fraction(text)
     raise ValueError(f"not a number: {short_repr(value)}")
 
 
