@@ -106,46 +106,50 @@ def _descriptions(row: dict[str, Any], ref: RowRef
 
 
 def _pred_values(row: dict[str, Any], ref: RowRef, known: set[str], ext: bool
-                 ) -> tuple[dict[str, Fraction], set[str], dict[str, Any]]:
-    """(every quantity's released value, the inexact ones, notes for `released`). Ext:
-    ``pred_values_dict`` when present and readable, its gaps filled from Pred Values;
-    values the two columns give differently are kept for `verify` (``pred_values``)."""
+                 ) -> tuple[dict[str, Fraction], dict[str, int], dict[str, Any]]:
+    """(every quantity's released value, {name: decimal places} for those written with a
+    decimal point, notes for `released`). Ext: ``pred_values_dict`` when present and
+    readable, its gaps filled from Pred Values; values the two columns give differently
+    (neither one the other rounded to its written places) are kept for `verify`
+    (``pred_values``)."""
     notes: dict[str, Any] = {}
     text_values: dict[str, Fraction] | None = None
-    text_inexact: set[str] = set()
+    text_places: dict[str, int] = {}
     text_error: PublishedDataError | None = None
     try:
-        text_values, text_inexact = values_cell(row, "Pred Values", ref, known)
+        text_values, text_places = values_cell(row, "Pred Values", ref, known)
     except PublishedDataError as exc:
         text_error = exc
     if ext and cell(row, "pred_values_dict", ref, required=False) is not None:
         try:
-            pred, inexact = values_cell(row, "pred_values_dict", ref, known)
+            pred, places = values_cell(row, "pred_values_dict", ref, known)
         except PublishedDataError as exc:
             notes["pred_values_dict_unread"] = str(exc)
         else:
             notes["pred_values_source"] = "pred_values_dict"
             if text_values is not None:
                 differ = sorted(v for v in pred if v in text_values
-                                and not _agrees(pred[v], text_values[v],
-                                                v in inexact or v in text_inexact))
+                                and not _agrees(pred[v], places.get(v),
+                                                text_values[v], text_places.get(v)))
                 if differ:
                     notes["pred_values_text"] = {v: encode_rational(text_values[v])
                                                  for v in differ}
                 for v, q in text_values.items():
                     if v not in pred:
                         pred[v] = q
-                        if v in text_inexact:
-                            inexact.add(v)
-            return pred, inexact, notes
+                        if v in text_places:
+                            places[v] = text_places[v]
+            return pred, places, notes
     if text_values is None:
         assert text_error is not None
         raise text_error
-    return text_values, text_inexact, notes
+    return text_values, text_places, notes
 
 
-def _agrees(a: Fraction, b: Fraction, inexact: bool) -> bool:
-    return a == b or (inexact and close_enough(a, b))
+def _agrees(a: Fraction, a_places: int | None, b: Fraction, b_places: int | None) -> bool:
+    """Whether two released values agree: equal, or one is the other rounded to the
+    decimal places it was written with."""
+    return close_enough(a, b, a_places) or close_enough(b, a, b_places)
 
 
 def _revealed(row: dict[str, Any], ref: RowRef, text: str, known: set[str],
@@ -208,7 +212,7 @@ def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
         raise ref.error("Heldout Value", f"names unknown quantities {unknown}")
     k = int_cell(row, "k", ref, minimum=1)
 
-    pred, inexact, pred_notes = _pred_values(row, ref, known, ext)
+    pred, places, pred_notes = _pred_values(row, ref, known, ext)
     revealed, revealed_notes = _revealed(row, ref, text, known, leaves, pred)
     observed = {v: q for v, q in revealed.items() if v in leaves}
     revealed_derived = {v: q for v, q in revealed.items() if v not in leaves}
@@ -219,15 +223,15 @@ def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
                         + (f" (nor to {missing[1:6]})" if len(missing) > 1 else ""))
     world = {v: pred.get(v, observed.get(v)) for v in sorted(leaves)}
 
-    answer, answer_inexact, source = None, False, None
+    answer, answer_places, source = None, None, None
     for column in ANSWER_COLUMNS:
         raw = cell(row, column, ref, required=False)
         if raw is not None:
-            answer, answer_inexact = answer_value(raw, column, ref)
+            answer, answer_places = answer_value(raw, column, ref)
             source = column
             break
     if answer is None and goal in pred:
-        answer, answer_inexact, source = pred[goal], goal in inexact, "Pred Values"
+        answer, answer_places, source = pred[goal], places.get(goal), "Pred Values"
     try:
         engine = ArithEngine(variables, equations, observed, goal)
     except ValueError as exc:
@@ -260,10 +264,11 @@ def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
     released: dict[str, Any] = {
         "heldout": heldout,
         "pred_values": {v: encode_rational(pred[v]) for v in sorted(pred)},
-        "inexact": sorted(inexact),
+        # decimal places of the values written with a decimal point (the others: exact)
+        "decimal_places": {v: places[v] for v in sorted(places)},
         "answer": encode_rational(answer) if source else None,
         "answer_source": source,
-        "answer_inexact": answer_inexact,
+        "answer_decimal_places": answer_places,
     }
     if revealed_derived:
         released["revealed_derived"] = {v: encode_rational(q)

@@ -2,9 +2,11 @@
 
 Each function reads one released column of a row and either returns plain values or
 raises `PublishedDataError` through `ref.error(field, ...)`, naming the file, the row and
-the column. Numbers become exact `Fraction`s (`reading.exact_number`); a value written
-with a decimal point (a float, or text such as ``"2.50"``) is marked *inexact*, because
-released decimals may be rounded (verification then also accepts a relative tolerance).
+the column. Numbers become exact `Fraction`s (`reading.exact_number`) with the number of
+decimal places they were written with (`decimal_places`: 2 for ``"2.50"``, None for
+``15``), because released decimals may be rounded: a value written with d places agrees
+with an exact one that rounds to it at d places (`reading.close_enough`); a value
+written without a decimal point must be exact.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from typing import Any
 from builders.published.reading import (
     RowRef,
     cell,
+    close_enough,
     decode_literal,
     exact_number,
     literal_cell,
     short_repr,
 )
-from infoseek.arith_expr import names_in, parse_expression
+from infoseek.arith_expr import encode_rational, names_in, parse_expression
 
 NAME = re.compile(r"[^\W\d]\w*")
 NUMBER_TEXT = r"[-+]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?"
@@ -39,15 +42,62 @@ def is_name(text: Any) -> bool:
     return isinstance(text, str) and NAME.fullmatch(text) is not None
 
 
-def number(value: Any, field: str, ref: RowRef, what: str) -> tuple[Fraction, bool]:
-    """(exact value, inexact?) of one released number; an error naming `what` otherwise."""
+_DECIMAL = re.compile(r"[-+]?\d*(?:\.(\d*))?(?:[eE]([-+]?\d+))?")
+
+
+def decimal_places(value: Any) -> int | None:
+    """How many decimal places a released number was written with, or None when it was
+    written exactly (an int, integer text, a fraction such as ``7/2``). A JSON float
+    counts the digits of its ``repr`` (``290.0``: 1); an exponent form counts
+    ``max(0, digits after the point - exponent)`` (``1.5e3``: 0, ``2e-3``: 3)."""
+    if isinstance(value, float):
+        text = repr(value)
+    elif isinstance(value, str):
+        text = value.strip().replace(",", "").replace("$", "").rstrip("%").strip()
+    else:
+        return None
+    match = _DECIMAL.fullmatch(text)
+    if match is None or (match.group(1) is None and match.group(2) is None):
+        return None
+    return max(0, len(match.group(1) or "") - int(match.group(2) or 0))
+
+
+def decimal_text(value: Fraction, places: int) -> str:
+    """`value` written with `places` decimal places (``3.33``, ``290.0``); its exact
+    encoding when it has more places than that."""
+    scaled = value * 10**places
+    if scaled.denominator != 1:
+        return encode_rational(value)
+    digits = str(abs(scaled.numerator)).rjust(places + 1, "0")
+    sign = "-" if scaled < 0 else ""
+    return sign + (f"{digits[:-places]}.{digits[-places:]}" if places else digits)
+
+
+def rounding_note(what: str, released: Fraction, computed: Fraction,
+                  places: int | None) -> str:
+    """Which comparison rule applied to the released `what` (``answer``) and `computed`:
+    ``the released answer 3.33 is 10/3 rounded to 2 decimals``, ``differs by more than
+    rounding to 1 decimal allows``, or ``compared exactly`` (written without a decimal
+    point)."""
+    if places is None:
+        return "compared exactly: written without a decimal point"
+    unit = f"{places} decimal{'' if places == 1 else 's'}"
+    if released == computed:
+        return f"the released {what} {decimal_text(released, places)} is exact"
+    if close_enough(released, computed, places):
+        return (f"the released {what} {decimal_text(released, places)} is "
+                f"{encode_rational(computed)} rounded to {unit}")
+    return f"differs by more than rounding to {unit} allows"
+
+
+def number(value: Any, field: str, ref: RowRef, what: str) -> tuple[Fraction, int | None]:
+    """(exact value, decimal places written or None when written exactly) of one
+    released number; an error naming `what` otherwise."""
     try:
         exact = exact_number(value)
     except ValueError:
         raise ref.error(field, f"{what}: expected a number, got {short_repr(value)}") from None
-    inexact = isinstance(value, float) or (
-        isinstance(value, str) and re.search(r"\d\.\d|[eE]", value) is not None)
-    return exact, inexact
+    return exact, decimal_places(value)
 
 
 def text_sections(text: str) -> dict[str, list[str]]:
@@ -250,14 +300,15 @@ _GSM_MARK = re.compile(r"####\s*(" + NUMBER_TEXT + ")")
 _ANY_NUMBER = re.compile(r"(?<![\w.])" + NUMBER_TEXT)
 
 
-def answer_value(raw: Any, field: str, ref: RowRef) -> tuple[Fraction, bool]:
-    """The released answer: a number, numeric text, or a worked solution whose final
-    number (``#### 42`` when present, else the last number) is the answer."""
+def answer_value(raw: Any, field: str, ref: RowRef) -> tuple[Fraction, int | None]:
+    """(the released answer, its decimal places or None when written exactly): a number,
+    numeric text, or a worked solution whose final number (``#### 42`` when present, else
+    the last number) is the answer."""
     if not isinstance(raw, str):
         return number(raw, field, ref, "the answer")
     text = raw.strip()
     try:
-        return exact_number(text), re.search(r"\d\.\d|[eE]", text) is not None
+        return exact_number(text), decimal_places(text)
     except ValueError:
         pass
     mark = _GSM_MARK.search(text)

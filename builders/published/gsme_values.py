@@ -22,11 +22,12 @@ from builders.published.reading import RowRef, cell, decode_literal, exact_numbe
 
 
 def values_cell(row: dict[str, Any], field: str, ref: RowRef, known: set[str]
-                ) -> tuple[dict[str, Fraction], set[str]]:
+                ) -> tuple[dict[str, Fraction], dict[str, int]]:
     """Pred Values (or Ext ``pred_values_dict``): ({name: exact value} for the `known`
-    names, {inexact names}). The cell is a JSON object name -> number, or text with one
-    ``name = number`` per line (as released: ``B = 200\\nP = 290.0``). Other names (extra
-    bookkeeping entries) are ignored."""
+    names, {name: decimal places} for the values written with a decimal point). The
+    cell is a JSON object name -> number, or text with one ``name = number`` per line (as
+    released: ``B = 200\\nP = 290.0``). Other names (extra bookkeeping entries) are
+    ignored."""
     raw = cell(row, field, ref)
     try:
         value = decode_literal(raw)
@@ -40,18 +41,18 @@ def values_cell(row: dict[str, Any], field: str, ref: RowRef, known: set[str]
         raise ref.error(field, "expected 'name = number' lines or a JSON object name -> "
                         f"number, got {short_repr(value)}")
     out: dict[str, Fraction] = {}
-    inexact: set[str] = set()
+    places: dict[str, int] = {}
     for name, raw_value in items:
         name = name.strip() if isinstance(name, str) else name
         if name not in known:
             continue
-        exact, loose = number(raw_value, field, ref, f"the value of {name!r}")
+        exact, written = number(raw_value, field, ref, f"the value of {name!r}")
         if name in out and out[name] != exact:
             raise ref.error(field, f"{name!r} is given two different values")
         out[name] = exact
-        if loose:
-            inexact.add(name)
-    return out, inexact
+        if written is not None:
+            places[name] = written
+    return out, places
 
 
 def value_lines(text: str, field: str, ref: RowRef) -> list[tuple[str, str]]:
@@ -137,7 +138,7 @@ def revealed_cell(row: dict[str, Any], ref: RowRef, known: set[str],
         if raw_value is None:
             out.setdefault(name, None)
             continue
-        exact, _loose = number(raw_value, field, ref, f"the value of {name!r}")
+        exact, _places = number(raw_value, field, ref, f"the value of {name!r}")
         if out.get(name) is not None and out[name] != exact:
             raise ref.error(field, f"{name!r} is given two different values")
         out[name] = exact

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from builders.published import Record
+from builders.published.gsme_parse import rounding_note
 from builders.published.reading import close_enough
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.arith import ArithEngine, ArithUndecidable, encode_rational
@@ -27,7 +28,8 @@ def verify(record: Record) -> list[dict[str, Any]]:
 
     - ``infeasible``: no world agrees with the revealed values, or the released leaf
       values (Pred Values) make a divisor zero (then answer/pred_values are not checked);
-    - ``revealed_values``: a revealed value differs from that leaf's Pred Value;
+    - ``revealed_values``: a revealed value differs from that leaf's Pred Value (compared
+      exactly: leaf values are the problem's inputs, which the hidden world must match);
     - ``revealed_not_leaf``: Given_Conditions reveals derived quantities (not used as
       observations; computed values shown);
     - ``not_underspecified``: the target is Known (one value in every world) from the
@@ -39,9 +41,10 @@ def verify(record: Record) -> list[dict[str, Any]]:
     - ``k``: the smallest sufficient set among the unrevealed leaves has a size other than
       the released k, or the released k differs from the held-out set's size;
     - ``answer``: the target in the released world differs from the released answer
-      (exactly; or beyond a relative tolerance of 1e-6 when the answer was a decimal);
+      (exactly; a released decimal written with d places agrees when the target rounds
+      to it at d places, ``|answer - target| <= 1/2 * 10**-d``);
     - ``pred_values``: derived quantities whose released value differs from forward
-      computation from the leaves (same tolerance rule, per value);
+      computation from the leaves (same rounding rule, per value);
     - ``undecidable``: the engine cannot decide the problem exactly (not a disagreement).
     """
     found: list[dict[str, Any]] = []
@@ -154,26 +157,26 @@ def _verify(record: Record, found: list[dict[str, Any]]) -> None:
     if released.get("answer_source") in ANSWER_COLUMNS:
         answer = parse_rational(record["answer"])
         computed = full[target]
-        inexact = bool(released.get("answer_inexact"))
-        if computed != answer and not (inexact and close_enough(answer, computed)):
-            how = ("beyond a relative tolerance of 1e-6 (the released answer is a decimal)"
-                   if inexact else "compared exactly")
+        places = released.get("answer_decimal_places")
+        if not close_enough(answer, computed, places):
+            how = rounding_note("answer", answer, computed, places)
             found.append({"check": "answer", "released": encode_rational(answer),
                           "computed": encode_rational(computed),
                           "reason": f"the target computed from the released leaf values is "
                           f"{encode_rational(computed)}, not the released answer "
                           f"{encode_rational(answer)} ({how})"})
     pred = released.get("pred_values") or {}
-    loose = set(released.get("inexact") or ())
-    differ = []
+    written = released.get("decimal_places") or {}
+    differ, notes = [], []
     for v in engine.derived:
         if v in pred:
             given = parse_rational(pred[v])
-            if given != full[v] and not (v in loose and close_enough(given, full[v])):
+            if not close_enough(given, full[v], written.get(v)):
                 differ.append(v)
+                notes.append(f"{v}: " + rounding_note("value", given, full[v],
+                                                      written.get(v)))
     if differ:
         found.append({"check": "pred_values", "released": {v: pred[v] for v in differ},
                       "computed": {v: encode_rational(full[v]) for v in differ},
                       "reason": f"released values of {_names(differ)} differ from forward "
-                      "computation from the leaf values (exactly; decimals within a relative "
-                      "tolerance of 1e-6)"})
+                      f"computation from the leaf values ({'; '.join(notes)})"})

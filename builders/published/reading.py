@@ -313,15 +313,28 @@ def exact_number(value: Any) -> Fraction:
     raise ValueError(f"not a number: {short_repr(value)}")
 
 
-RELATIVE_TOLERANCE = Fraction(1, 10**6)
+HALF_UNIT = Fraction(1, 2)
+"""A value written with d decimal places stands for anything within half a unit of its
+last place (``HALF_UNIT * 10**-d``, bound included)."""
 
 
-def close_enough(released: Fraction, computed: Fraction) -> bool:
-    """Equal up to a relative 1e-6: how a released value written as a rounded decimal
-    (3.33 for 10/3) is compared with the exact value. Exact values are compared with
-    `==`; this is only for values the file wrote inexactly."""
-    scale = max(abs(released), abs(computed), Fraction(1))
-    return abs(released - computed) <= RELATIVE_TOLERANCE * scale
+def close_enough(released: Fraction, computed: Fraction, places: int | None) -> bool:
+    """Whether a released value written with `places` decimal places agrees with the
+    exact `computed` one: `computed` rounds to it at that many places, i.e.
+    ``|released - computed| <= 1/2 * 10**-places`` (3.33 for 10/3, 290.0 for 290.04;
+    not 1000000.2 for 1000001). A value written without a decimal point (`places`
+    None) must be equal. A long decimal that is `computed` rounded to a double (as a
+    float pipeline prints it: 33.333333333333336 for 100/3) also agrees."""
+    if released == computed:
+        return True
+    if places is None:
+        return False
+    if abs(released - computed) <= HALF_UNIT / 10**places:
+        return True
+    try:
+        return Fraction(repr(float(computed))) == released
+    except OverflowError:
+        return False
 
 
 def released_id(row: dict[str, Any], fields: tuple[str, ...]) -> str | None:

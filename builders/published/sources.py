@@ -13,9 +13,9 @@ A released problem that cannot be posed is dropped with a warning naming it (run
 `infoseek verify` for the full report): observations that contradict the rules (no task
 instance), or, for math, a hidden world (the released values) that contradicts the
 revealed values or does not give the released answer. A released answer written as a
-rounded decimal (e.g. 3.33 for 10/3) that agrees with the exact value to a relative
-1e-6 is replaced by the exact value so the episode can check it; `released.answer`
-keeps what the file says.
+rounded decimal that the exact value rounds to at the places written (3.33 for 10/3:
+within 0.005) is replaced by the exact value so the episode can check it;
+`released.answer` keeps what the file says.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from builders.published import (
     formats_of_domain,
     load_published,
 )
+from builders.published.gsme_parse import rounding_note
 from builders.published.reading import close_enough, is_url, resolve_source
 from infoseek.arith_expr import encode_rational, parse_rational
 from infoseek.records import engine_from_record, read_jsonl
@@ -123,11 +124,22 @@ def unposable_reason(record: dict[str, Any]) -> str | None:
     answer = parse_rational(record["answer"])
     if computed == answer:
         return None
-    if (record.get("released") or {}).get("answer_inexact") and close_enough(answer, computed):
+    # a released decimal written with d places stands for the exact value when that
+    # rounds to it at d places (3.33 for 10/3); anything else is a disagreement
+    places = (record.get("released") or {}).get("answer_decimal_places")
+    if close_enough(answer, computed, places):
         return "rounded answer"
-    return "the released answer differs from the one its values give"
+    return ("the released answer differs from the one its values give ("
+            + rounding_note("answer", answer, computed, places) + ")")
 
 
 def with_exact_answer(record: dict[str, Any]) -> dict[str, Any]:
+    """`record` with its answer replaced by the exact value its hidden world gives (for a
+    released answer that is that value rounded; `released` keeps the written one)."""
     computed = engine_from_record(record).world_target(record["hidden_world"])
-    return {**record, "answer": encode_rational(computed)}
+    released = dict(record.get("released") or {})
+    if released.get("answer_decimal_places") is not None:
+        released["answer_rounding"] = rounding_note(
+            "answer", parse_rational(record["answer"]), computed,
+            released["answer_decimal_places"])
+    return {**record, "answer": encode_rational(computed), "released": released}
