@@ -211,6 +211,9 @@ def cell(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = True,
 
 def literal_cell(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = True,
                  default: Any = None) -> Any:
+    if required and field in row and is_blank(row[field]):
+        raise ref.error(field, "is empty; expected a Python literal or JSON value "
+                               "(write [] for an empty list)")
     value = cell(row, field, ref, required=required, default=default)
     if value is default and not required:
         return default
