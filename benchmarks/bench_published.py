@@ -30,7 +30,7 @@ from write_gsme_fixtures import MT_COLUMNS as GSME_COLUMNS
 
 from builders import gsme_ext, gsme_mt, logic_mt
 from builders.published import load_published
-from builders.published.logic import (
+from builders.published.logic_rows import (
     MT_COLUMNS,
     QUESTBENCH_COLUMNS,
     mt_row_from_record,

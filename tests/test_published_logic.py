@@ -22,16 +22,18 @@ from builders.published import (
     read_published,
 )
 from builders.published.logic import (
-    MT_COLUMNS,
     MT_INFOSEEK_LOGIC,
-    QUESTBENCH_COLUMNS,
     QUESTBENCH_LOGIC,
     mt_record_from_row,
-    mt_row_from_record,
     questbench_record_from_row,
-    questbench_row_from_record,
     verify_mt,
     verify_questbench,
+)
+from builders.published.logic_rows import (
+    MT_COLUMNS,
+    QUESTBENCH_COLUMNS,
+    mt_row_from_record,
+    questbench_row_from_record,
 )
 from builders.published.reading import RowRef
 from infoseek.bruteforce import horn_referee, referee_known, referee_mss_family
