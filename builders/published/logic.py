@@ -42,6 +42,7 @@ from builders.published.reading import (
     int_cell,
     is_blank,
     literal_cell,
+    names_cell,
     short_repr,
 )
 from infoseek.analysis import (
@@ -74,11 +75,8 @@ def _as_list(value: Any, field: str, ref: RowRef, what: str) -> list[Any]:
 def _names(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = True
            ) -> list[str]:
     """A list of attribute names; an absent optional column or blank cell is []."""
-    value = literal_cell(row, field, ref, required=required, default=None)
-    if value is None:
-        return []
-    items = _as_list(value, field, ref, "a list of attribute names")
-    return [_name(item, field, ref) for item in items]
+    return [_name(item, field, ref)
+            for item in names_cell(row, field, ref, required=required) or []]
 
 
 def _literal(text: Any, ref: RowRef) -> tuple[str, bool]:
@@ -140,12 +138,11 @@ def _sets(value: Any, field: str, ref: RowRef) -> list[list[str]]:
 def _facts(row: dict[str, Any], field: str, ref: RowRef, value: bool
            ) -> list[tuple[str, bool]]:
     """(name, value) pairs of a facts column; an entry `not x` states the opposite."""
-    raw = literal_cell(row, field, ref, required=True, default=None)
-    items = _as_list(raw, field, ref, "a list of attribute names")
     out = []
-    for item in items:
-        if isinstance(item, str) and _NEGATED.match(item.strip()):
-            out.append((_name(_NEGATED.match(item.strip()).group(1), field, ref), not value))
+    for item in names_cell(row, field, ref) or []:
+        negated = _NEGATED.match(item)
+        if negated:
+            out.append((_name(negated.group(1), field, ref), not value))
         else:
             out.append((_name(item, field, ref), value))
     return out

@@ -223,9 +223,6 @@ def literal_cell(row: dict[str, Any], field: str, ref: RowRef, *, required: bool
         raise ref.error(field, str(exc)) from None
 
 
-_NAME = re.compile(r"^[^\s'\"\[\](),]+(?: [^\s'\"\[\](),]+)*$")
-
-
 def name_list(value: Any, field: str, ref: RowRef) -> list[str]:
     """A list of variable names (a tuple or set is accepted; a bare name is not)."""
     if isinstance(value, (tuple, set, frozenset)):
