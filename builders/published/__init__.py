@@ -23,6 +23,7 @@ from builders.published.reading import (
     RowRef,
     file_kind,
     read_rows,
+    released_id,
     resolve_source,
     source_name,
     unique_ids,
@@ -130,38 +131,28 @@ def read_published(source: str, format: str | None = None, *,
     return resolved, fmt, rows
 
 
-def row_refs(resolved: str, fmt: PublishedFormat, rows: list[dict[str, Any]]) -> list[RowRef]:
-    from builders.published.reading import released_id
-
+def identify_rows(resolved: str, fmt: PublishedFormat, rows: list[dict[str, Any]]
+                  ) -> list[tuple[RowRef, str]]:
+    """Each row's reference (file, 1-based row, released id) and record id: the released
+    id (a repeated one gets `~row<N>`), or `<format>-row<N>` for a row without one."""
     refs = []
     for index, row in enumerate(rows, 1):
         rid = released_id(row, fmt.id_fields)
-        label = f"{fmt.id_fields[0]} {rid}" if rid is not None and fmt.id_fields else None
-        refs.append(RowRef(resolved, index, label))
-    return refs
-
-
-def record_ids(fmt: PublishedFormat, rows: list[dict[str, Any]], refs: list[RowRef]
-               ) -> list[str]:
-    """Released ids (unique-ified), or `<format>-row<N>` for rows without one."""
-    from builders.published.reading import released_id
-
-    ids = [released_id(row, fmt.id_fields) or f"{fmt.name}-row{ref.row}"
-           for row, ref in zip(rows, refs, strict=True)]
-    return unique_ids(ids, refs)
+        label = f"{fmt.id_fields[0]} {rid}" if rid is not None else None
+        refs.append(RowRef(resolved, index, label, rid))
+    ids = unique_ids([ref.released_id or f"{fmt.name}-row{ref.row}" for ref in refs], refs)
+    return list(zip(refs, ids, strict=True))
 
 
 def make_record(fmt: PublishedFormat, row: dict[str, Any], ref: RowRef, record_id: str
                 ) -> Record:
     """One row -> record, with `id` first and provenance (source file, format, row,
     released id) last."""
-    from builders.published.reading import released_id
-
     body = fmt.record_from_row(row, ref)
     record: Record = {"id": record_id, **body}
     record["provenance"] = {
         "format": fmt.name, "source": source_name(ref.source), "row": ref.row,
-        "released_id": released_id(row, fmt.id_fields),
+        "released_id": ref.released_id,
     }
     return record
 
@@ -173,14 +164,12 @@ def load_published(source: str, format: str | None = None, *, limit: int | None 
     resolved, fmt, rows = read_published(source, format, candidates=candidates)
     if limit is not None:
         rows = rows[:limit]
-    refs = row_refs(resolved, fmt, rows)
-    ids = record_ids(fmt, rows, refs)
-    return [make_record(fmt, row, ref, rid) for row, ref, rid in zip(rows, refs, ids,
-                                                                     strict=True)]
+    return [make_record(fmt, row, ref, rid)
+            for row, (ref, rid) in zip(rows, identify_rows(resolved, fmt, rows), strict=True)]
 
 
 __all__ = [
     "FORMAT_NAMES", "Disagreement", "PublishedDataError", "PublishedFormat", "Record",
-    "RowRef", "formats_of_domain", "detect_format", "get_format", "load_published", "make_record",
-    "read_published", "record_ids", "row_refs",
+    "RowRef", "detect_format", "formats_of_domain", "get_format", "identify_rows",
+    "load_published", "make_record", "read_published",
 ]

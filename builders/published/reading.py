@@ -155,7 +155,8 @@ class RowRef:
 
     source: str
     row: int  # 1-based data row
-    label: str | None = None  # the released id, when the row has one
+    label: str | None = None  # how messages name the released id ("sample_id 12")
+    released_id: str | None = None  # the released id itself, when the row has one
 
     def where(self, field: str | None = None) -> str:
         text = f"{source_name(self.source)}, row {self.row}"

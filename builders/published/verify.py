@@ -31,10 +31,9 @@ from builders.jobs import run_jobs
 from builders.published import (
     PublishedDataError,
     get_format,
+    identify_rows,
     make_record,
     read_published,
-    record_ids,
-    row_refs,
 )
 from builders.published.reading import RowRef, source_name
 
@@ -128,12 +127,11 @@ def verify_source(source: str, format: str | None = None, *, out_dir: str | Path
     resolved, fmt, rows = read_published(source, format)
     if limit is not None:
         rows = rows[:limit]
-    refs = row_refs(resolved, fmt, rows)
-    ids = record_ids(fmt, rows, refs)
+    identified = identify_rows(resolved, fmt, rows)
     if strict:
-        for row, ref, rid in zip(rows, refs, ids, strict=True):
+        for row, (ref, rid) in zip(rows, identified, strict=True):
             make_record(fmt, row, ref, rid)
-    jobs = [(fmt.name, row, ref, rid) for row, ref, rid in zip(rows, refs, ids, strict=True)]
+    jobs = [(fmt.name, row, ref, rid) for row, (ref, rid) in zip(rows, identified, strict=True)]
     outcomes = run_jobs(_row_outcome, jobs, workers, progress)
     summary = summarise(outcomes, source=resolved, format_name=fmt.name)
     out = Path(out_dir) if out_dir is not None else default_out_dir(resolved, fmt.name)
