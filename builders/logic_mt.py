@@ -191,13 +191,28 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
     return _record(rng, names, rules, engine, family, depth, k, sorted(intermediates))
 
 
+def logic_difficulty(*, num_vars: int, rules: Sequence[Sequence[str]], depth: int | None,
+                     queryable: Sequence[str], family: Sequence[Sequence[str]], k: int
+                     ) -> dict[str, Any]:
+    """The difficulty axes of a logic record (SPEC 4): sizes, derivation depth, MSS family
+    size and the expected random guesses `e_bf` over k-sets of the queryable variables."""
+    candidate_sets = math.comb(len(queryable), k)
+    return {
+        "num_vars": num_vars,
+        "num_constraints": len(rules),
+        "depth": depth,
+        "num_queryable": len(queryable),
+        "mss_family_size": len(family),
+        "e_bf": round((candidate_sets + 1) / (len(family) + 1), 4),
+    }
+
+
 def _record(rng: random.Random, names: Sequence[str], rules: list[list[str]],
             engine: HornEngine, family: list[tuple[str, ...]], depth: int, k: int,
             forbidden: list[str]) -> dict[str, Any]:
     queryable = sorted(set(engine.unobserved()) - set(forbidden))
     canonical = sorted(family[0])
     alternatives = sorted({v for s in family[1:] for v in s} - set(canonical))
-    candidate_sets = math.comb(len(queryable), k)
     return {
         "domain": "logic",
         "entity": rng.choice(NAMES),
@@ -212,14 +227,8 @@ def _record(rng: random.Random, names: Sequence[str], rules: list[list[str]],
         "k": k,
         "mss_family": [canonical] + sorted(sorted(s) for s in family[1:]),
         "derivation_depth": depth,
-        "difficulty": {
-            "num_vars": len(names),
-            "num_constraints": len(rules),
-            "depth": depth,
-            "num_queryable": len(queryable),
-            "mss_family_size": len(family),
-            "e_bf": round((candidate_sets + 1) / (len(family) + 1), 4),
-        },
+        "difficulty": logic_difficulty(num_vars=len(names), rules=rules, depth=depth,
+                                       queryable=queryable, family=family, k=k),
     }
 
 

@@ -28,11 +28,11 @@ Checks reported by `verify`: see `builders.published.logic_verify`.
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
+from builders.logic_mt import logic_difficulty
 from builders.published import PublishedFormat, Record
 from builders.published.logic_verify import verify_mt, verify_questbench
 from builders.published.reading import (
@@ -48,6 +48,7 @@ from builders.published.reading import (
 from infoseek.analysis import (
     possible_target_values,
 )
+from infoseek.horn import is_horn
 from infoseek.records import engine_from_record
 
 ENTITY = "Alice"
@@ -161,10 +162,6 @@ def _known_facts(row: dict[str, Any], ref: RowRef) -> dict[str, bool]:
 
 
 # ------------------------------------------------------------------ rows -> records
-def _positives(clause: Sequence[str]) -> int:
-    return sum(not lit.startswith("not ") for lit in clause)
-
-
 def _logic_record(*, rules: list[list[str]], observed: dict[str, bool], goal: str,
                   forbidden: list[str], queryable: list[str], family: list[list[str]],
                   alternative_only: list[str], k: int, extra_names: Iterable[str],
@@ -173,7 +170,7 @@ def _logic_record(*, rules: list[list[str]], observed: dict[str, bool], goal: st
     names.update(lit.removeprefix("not ") for clause in rules for lit in clause)
     for members in family:
         names.update(members)
-    kind = "cnf" if any(_positives(c) > 1 for c in rules) else "horn"
+    kind = "horn" if is_horn(rules) else "cnf"
     record: Record = {
         "domain": "logic",
         "entity": ENTITY,
@@ -190,14 +187,9 @@ def _logic_record(*, rules: list[list[str]], observed: dict[str, bool], goal: st
         "derivation_depth": released.get("max_depth"),
     }
     record["target_values"] = possible_target_values(engine_from_record(record))
-    record["difficulty"] = {
-        "num_vars": len(record["variables"]),
-        "num_constraints": len(rules),
-        "depth": released.get("max_depth"),
-        "num_queryable": len(queryable),
-        "mss_family_size": len(family),
-        "e_bf": round((math.comb(len(queryable), k) + 1) / (len(family) + 1), 4),
-    }
+    record["difficulty"] = logic_difficulty(
+        num_vars=len(record["variables"]), rules=rules, depth=released.get("max_depth"),
+        queryable=queryable, family=family, k=k)
     record["released"] = released
     return record
 
