@@ -34,7 +34,13 @@ from typing import Any
 
 from builders.jobs import BuildError, build_split_with, first_valid_problem
 from infoseek.analysis import is_sufficient, minimal_sufficient_sets
-from infoseek.arith import ArithEngine, encode_rational, is_unbounded, parse_rational
+from infoseek.arith import (
+    ArithEngine,
+    ArithUndecidable,
+    encode_rational,
+    is_unbounded,
+    parse_rational,
+)
 
 BUILDER_NAME = "gsme_mt_ext"
 BUILDER_VERSION = "1.1.0"
@@ -83,6 +89,27 @@ def candidate_queries(engine: ArithEngine, observed: Iterable[str]) -> list[dict
     return out
 
 
+def math_difficulty(engine: ArithEngine, queryable: Sequence[str], family_size: int
+                    ) -> dict[str, Any]:
+    """The difficulty axes of a math record: graph depth and sizes, MSS family size, and
+    how many target values the observations leave ("unbounded" over the rationals;
+    "undecidable" where the exact engine cannot tell)."""
+    try:
+        values = engine.target_values()
+        compatible: int | str = "unbounded" if is_unbounded(values) else len(values)
+    except ArithUndecidable:
+        compatible = "undecidable"
+    return {
+        "depth": engine.depth(),
+        "num_vars": len(engine.variables),
+        "num_rules": len(engine.equations),
+        "num_relevant_leaves": len(engine.goal_relevant_leaves()),
+        "num_queryable": len(queryable),
+        "mss_family_size": family_size,
+        "compatible_values": compatible,
+    }
+
+
 def math_record(
     *, engine: ArithEngine, descriptions: dict[str, str], leaf_values: dict[str, Any],
     family: list[tuple[str, ...]], k: int, extra: dict[str, Any] | None = None,
@@ -92,8 +119,6 @@ def math_record(
     queryable = sorted(v for v in engine.leaves if v not in observed)
     hidden_world = {v: encode_rational(leaf_values[v]) for v in sorted(engine.leaves)}
     answer = engine.world_target(hidden_world)
-    values = engine.target_values()
-    compatible: int | str = "unbounded" if is_unbounded(values) else len(values)
     record: dict[str, Any] = {
         "domain": "math",
         "engine": engine.engine_spec(),
@@ -109,15 +134,7 @@ def math_record(
         "candidate_queries": candidate_queries(engine, observed),
         "k": k,
         "mss_family": [sorted(family[0])] + sorted(sorted(s) for s in family[1:]),
-        "difficulty": {
-            "depth": engine.depth(),
-            "num_vars": len(engine.variables),
-            "num_rules": len(engine.equations),
-            "num_relevant_leaves": len(engine.goal_relevant_leaves()),
-            "num_queryable": len(queryable),
-            "mss_family_size": len(family),
-            "compatible_values": compatible,
-        },
+        "difficulty": math_difficulty(engine, queryable, len(family)),
     }
     if extra:
         record.update(extra)

@@ -39,7 +39,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from builders.gsme_ext import candidate_queries
+from builders.gsme_ext import candidate_queries, math_difficulty
 from builders.published import PublishedFormat, Record
 from builders.published.gsme_parse import (
     answer_value,
@@ -67,7 +67,7 @@ from builders.published.reading import (
     close_enough,
     int_cell,
 )
-from infoseek.arith import ArithEngine, ArithUndecidable, encode_rational, is_unbounded
+from infoseek.arith import ArithEngine, encode_rational
 
 ID_FIELDS = ("sample_id", "problem_id", "id")
 REQUIRED = ("Rewritten Problem", "Equations", "Heldout Value", "goal_var", "k", "Pred Values")
@@ -255,11 +255,6 @@ def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
             for v in names if v != goal and v not in observed
         ]
     queryable = sorted(v for v in leaves if v not in observed)
-    try:
-        values = engine.target_values()
-        compatible: int | str = "unbounded" if is_unbounded(values) else len(values)
-    except ArithUndecidable:
-        compatible = "undecidable"
 
     released: dict[str, Any] = {
         "heldout": heldout,
@@ -311,15 +306,7 @@ def _record(row: dict[str, Any], ref: RowRef, ext: bool) -> Record:
         "not_leaf": sorted(v for v in variables if v != goal and not engine.is_leaf(v)),
         "k": k,
         "mss_family": [sorted(heldout)],
-        "difficulty": {
-            "depth": engine.depth(),
-            "num_vars": len(variables),
-            "num_rules": len(engine.equations),
-            "num_relevant_leaves": len(engine.goal_relevant_leaves()),
-            "num_queryable": len(queryable),
-            "mss_family_size": 1,
-            "compatible_values": compatible,
-        },
+        "difficulty": math_difficulty(engine, queryable, 1),
         "released": released,
         "released_text": text,
     }
