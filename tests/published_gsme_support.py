@@ -4,9 +4,11 @@ fixture writer (loaded from its script), and small load/write helpers."""
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 from builders.published import load_published
+from builders.published.gsme import verify
 
 FIXTURES = Path(__file__).parent / "fixtures" / "published"
 MT_CSV = FIXTURES / "gsme_q_mt.csv"
@@ -34,3 +36,30 @@ def write_gsme_rows(tmp_path, rows, name="rows.csv"):
     path = tmp_path / name
     W.write_csv([{c: row.get(c, "") for c in columns} for row in rows], path, columns)
     return path
+
+
+def small_row(**changes):
+    """A hand-made GSME-Q-MT row: T = A + 3 * B with A revealed, B held out, C a
+    distractor; `changes` replace cells."""
+    row = {
+        "Rewritten Problem": "Variables:\nA: apples\nB: boxes\nC: crates\nA = 4\n"
+                             "Equations:\nT = A + 3 * B\nGoal: What is T?",
+        "Variables": json.dumps({"A": "apples", "B": "boxes", "C": "crates", "T": "total"}),
+        "Equations": json.dumps({"T = A + 3 * B": "the total"}),
+        "Heldout Value": '["B"]',
+        "Possible Questions": '["B", "C"]',
+        "Given_Conditions": "",
+        "k": "1",
+        "goal_var": "T",
+        "answer": "10",
+        "Pred Values": json.dumps({"A": 4, "B": 2, "C": 7, "T": 10}),
+    }
+    row.update(changes)
+    return row
+
+
+def small_row_checks(tmp_path, **changes):
+    """The loaded `small_row(**changes)` and what `verify` reports on it."""
+    path = write_gsme_rows(tmp_path, [small_row(**changes)])
+    (record,) = load_gsme(path, format="mt-infoseek-gsme")
+    return record, verify(record)
