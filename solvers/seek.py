@@ -37,7 +37,8 @@ from infoseek.records import (
 )
 from oracles import ORACLE_POLICIES, UNSURE, WORLD_POLICY, Oracle, refusal_text
 from solvers import prompts
-from solvers.parsing import ParsedTurn, parse_text_turn, parse_tool_calls
+from solvers.parsing import ParsedTurn, parse_text_turn
+from solvers.tool_parsing import parse_tool_calls
 
 STORE_PROTOCOL = "infoseek:protocol"
 STORE_PROBLEM = "infoseek:problem"

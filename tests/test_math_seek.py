@@ -38,9 +38,10 @@ from infoseek.records import askable_variables, engine_from_record, not_leaf_var
 from oracles import WORLD_POLICY, Oracle, check_query
 from scorers.inspect_scorers import seek_scorer
 from scorers.seek_metrics import answers_match, episode_metrics, uncertainty_curves
-from solvers.parsing import parse_number_answer, parse_text_turn, parse_tool_calls
+from solvers.parsing import parse_number_answer, parse_text_turn
 from solvers.reference_policy import decide
 from solvers.seek import seek_solver
+from solvers.tool_parsing import parse_tool_calls
 
 SEEK = "seek_scorer"
 _ids = itertools.count()

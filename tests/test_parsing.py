@@ -14,8 +14,8 @@ from solvers.parsing import (
     ParsedTurn,
     parse_boolean_answer,
     parse_text_turn,
-    parse_tool_calls,
 )
+from solvers.tool_parsing import parse_tool_calls
 
 VARIABLES = ["adorable", "brave", "calm", "eager", "hurt", "kind", "shy", "vain"]
 CONTEXT = {

@@ -1,0 +1,129 @@
+"""Turning a model turn given as tool calls into an action (`ask(variable=...)` /
+`answer(value=...)`), with the same vocabulary and validity rules as the plain-text
+format of :mod:`solvers.parsing`."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection, Mapping
+
+from solvers.parsing import (
+    ANSWER,
+    ASK,
+    ParsedQuery,
+    ParsedTurn,
+    _answer_turn,
+    _invalid_turn,
+    _judge_queries,
+    _resolve_name,
+    _vocabulary,
+)
+
+__all__ = ["parse_tool_calls"]
+
+
+def _call_arguments(arguments: object) -> dict | None:
+    if isinstance(arguments, dict):
+        return arguments
+    if isinstance(arguments, str):
+        try:
+            decoded = json.loads(arguments)
+        except (ValueError, RecursionError):
+            return None
+        return decoded if isinstance(decoded, dict) else None
+    return None
+
+
+def _describe_call(function: object, arguments: object) -> str:
+    try:
+        shown = json.dumps(arguments, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError):
+        shown = repr(arguments)
+    return f"{function}({shown})"
+
+
+def parse_tool_calls(
+    calls: list[tuple[str, object]],
+    *,
+    entity: str,
+    variables: Collection[str],
+    askable: Collection[str],
+    observed: Collection[str],
+    target: str,
+    asked: Collection[str],
+    queries_per_turn: int,
+    max_chars: int = 20000,
+    not_leaf: Collection[str] = (),
+    descriptions: Mapping[str, str] | None = None,
+    answer_kind: str = "boolean",
+) -> ParsedTurn:
+    """Parse a turn given as tool calls ``(function_name, arguments)``.
+
+    ``ask`` takes ``{"variable": name}``, ``answer`` takes ``{"value": text or
+    bool}``. Every call other than ``answer`` is recorded as a query, and only the
+    first ``queries_per_turn`` of them are processed. Arguments may arrive as a
+    JSON string; anything that does not decode to a dict is ``bad_arguments``.
+    """
+    vocab = _vocabulary(
+        entity=entity,
+        variables=variables,
+        askable=askable,
+        observed=observed,
+        target=target,
+        asked=asked,
+        queries_per_turn=queries_per_turn,
+        not_leaf=not_leaf,
+        descriptions=descriptions,
+        answer_kind=answer_kind,
+    )
+    calls = list(calls or [])
+    if not calls:
+        return _invalid_turn("no_action")
+
+    attempts: list[tuple[str, str | None, str | None]] = []
+    answer_calls: list[tuple[str, object]] = []
+    for call in calls:
+        function, arguments = (
+            call if isinstance(call, tuple | list) and len(call) == 2 else (call, None)
+        )
+        name = function.strip().lower() if isinstance(function, str) else ""
+        raw = _describe_call(function, arguments)
+        if name == ANSWER:
+            answer_calls.append((raw, arguments))
+            continue
+        if name != ASK:
+            attempts.append((raw, None, "unknown_tool"))
+            continue
+        decoded = _call_arguments(arguments)
+        variable = decoded.get("variable") if decoded is not None else None
+        if not isinstance(variable, str):
+            attempts.append((raw, None, "bad_arguments"))
+        elif len(variable) > max_chars:
+            attempts.append((raw, None, "too_long"))
+        else:
+            attempts.append((raw, *_resolve_name(variable, vocab)))
+
+    if answer_calls and (attempts or len(answer_calls) > 1):
+        blocked = tuple(
+            ParsedQuery(raw, vocab.by_lower.get(name) if name else None, False, "multiple_actions")
+            for raw, name, _ in attempts
+        )
+        answer_raw = "\n".join(raw for raw, _ in answer_calls)
+        return _invalid_turn("multiple_actions", blocked, answer_raw)
+
+    if answer_calls:
+        raw, arguments = answer_calls[0]
+        decoded = _call_arguments(arguments)
+        value = decoded.get("value") if decoded is not None else None
+        if isinstance(value, bool) and vocab.answer_kind == "boolean":
+            return ParsedTurn(ANSWER, (), value, str(value).lower(), None)
+        if (vocab.answer_kind == "number" and isinstance(value, int | float)
+                and not isinstance(value, bool)):
+            value = repr(value)
+        if not isinstance(value, str):
+            return _invalid_turn("bad_arguments", answer_raw=raw)
+        if len(value) > max_chars:
+            return _invalid_turn("too_long")
+        return _answer_turn(value, vocab, entity)
+
+    return ParsedTurn(ASK, _judge_queries(attempts, vocab), None, None, None)
