@@ -41,6 +41,9 @@ INVALID_REASONS: tuple[str, ...] = (
     "not_boolean",
     "no_action",
     "multiple_actions",
+    "ambiguous",
+    "template",
+    "out_of_range",
     "not_leaf",
 )
 """Invalid-query reasons fixed by ``docs/contracts.md``; each gets an ``invalid_<reason>``

@@ -65,6 +65,9 @@ INVALID_REASONS: tuple[str, ...] = (
     "not_boolean",  # reserved for answers of the wrong kind (set by callers)
     "no_action",  # neither a question nor an answer
     "multiple_actions",  # questions and an answer (or several answers) in one turn
+    "ambiguous",  # an answer holding two or more candidate values (hedge, range, expression)
+    "template",  # a verbatim copy of a template line from the prompt
+    "out_of_range",  # a number too large (or too long) to be read as an answer
 )
 
 QUANTITY_REASONS: tuple[str, ...] = ("not_leaf",)
