@@ -14,7 +14,13 @@ from inspect_ai import Task, task
 
 from builders import gsme_mt as builder
 from builders.gsm_text import render_problem as render_words
-from inspect_tasks.math_common import full_task, math_records, seek_task, with_ask_list
+from inspect_tasks.math_common import (
+    check_math_parameters,
+    full_task,
+    math_records,
+    seek_task,
+    with_ask_list,
+)
 from oracles import WORLD_POLICY
 
 
@@ -41,6 +47,11 @@ def gsm_mt(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
+    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
+                          max_turns=max_turns, queries_per_turn=queries_per_turn,
+                          budget=budget, force_ask=force_ask,
+                          carry_reasoning=carry_reasoning, source=source,
+                          source_format=source_format, limit=limit)
     records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
         source_format=source_format, limit=limit)
     return seek_task("gsm_mt", records, render_verbal, seed=seed, oracle=oracle,
@@ -61,6 +72,9 @@ def gsm_mt_full(
     limit: int | None = None,
 ) -> Task:
     """Full information: every held-out value is stated; the model answers at once."""
+    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, format=format,
+                          max_turns=max_turns, carry_reasoning=carry_reasoning,
+                          source=source, source_format=source_format, limit=limit)
     records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
         source_format=source_format, limit=limit)
     return full_task("gsm_mt_full", records, render_verbal, seed=seed, format=format,

@@ -13,6 +13,7 @@ from inspect_ai import Task, task
 from builders import gsme_mt as builder
 from builders.gsme_text import render_problem
 from inspect_tasks.math_common import (
+    check_math_parameters,
     full_task,
     k_prediction_task,
     math_records,
@@ -38,6 +39,11 @@ def gsme_mt(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
+    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
+                          max_turns=max_turns, queries_per_turn=queries_per_turn,
+                          budget=budget, force_ask=force_ask,
+                          carry_reasoning=carry_reasoning, source=source,
+                          source_format=source_format, limit=limit)
     records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
         source_format=source_format, limit=limit)
     return seek_task("gsme_mt", records, render_problem, seed=seed, oracle=oracle,
@@ -58,6 +64,9 @@ def gsme_mt_full(
     limit: int | None = None,
 ) -> Task:
     """Full information: every held-out value is revealed; the model answers at once."""
+    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, format=format,
+                          max_turns=max_turns, carry_reasoning=carry_reasoning,
+                          source=source, source_format=source_format, limit=limit)
     records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
         source_format=source_format, limit=limit)
     return full_task("gsme_mt_full", records, render_problem, seed=seed, format=format,
@@ -74,6 +83,8 @@ def gsme_mt_k_prediction(
     limit: int | None = None,
 ) -> Task:
     """State how many more quantities are needed (SPEC 3.2)."""
+    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, source=source,
+                          source_format=source_format, limit=limit)
     records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
         source_format=source_format, limit=limit)
     return k_prediction_task("gsme_mt_k_prediction", records, render_problem, seed=seed)
@@ -91,6 +102,9 @@ def gsme_mt_mss(
     limit: int | None = None,
 ) -> Task:
     """Name a minimal sufficient set of quantities (SPEC 3.3); any MSS of the family counts."""
+    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, k_given=k_given,
+                          max_size=max_size, source=source, source_format=source_format,
+                          limit=limit)
     records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
         source_format=source_format, limit=limit)
     return mss_task("gsme_mt_mss", records, render_problem, seed=seed, k_given=k_given,

@@ -18,8 +18,15 @@ from inspect_ai import Task, task
 from builders.incomplete_math import DEFAULT_COUNT
 from builders.published.incomplete import incomplete_records
 from inspect_tasks.task_errors import readable_data_errors
+from inspect_tasks.task_parameters import check_parameters
 from scorers.incomplete import incomplete_scorer
-from solvers.incomplete import incomplete_options, incomplete_samples, incomplete_solver
+from solvers.incomplete import (
+    FORMATS,
+    VARIANTS,
+    incomplete_options,
+    incomplete_samples,
+    incomplete_solver,
+)
 
 
 @task
@@ -31,6 +38,9 @@ def incomplete_questions(
     seed: int = 0,
     count: int = DEFAULT_COUNT,
 ) -> Task:
+    check_parameters(choices={"variant": VARIANTS, "format": FORMATS}, variant=variant,
+                     source=source, max_interactions=max_interactions, format=format,
+                     seed=seed, count=count)
     options = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=format)
     with readable_data_errors():
         records = incomplete_records(source, seed=seed, count=count)

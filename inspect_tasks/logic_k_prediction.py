@@ -6,8 +6,9 @@ from builders.logic_dataset import logic_records
 from builders.logic_mt import MAX_K
 from builders.logic_text import render_problem
 from inspect_tasks.task_errors import readable_data_errors
+from inspect_tasks.task_parameters import check_parameters
 from scorers.inspect_scorers import k_prediction_scorer
-from solvers.dataset import memory_dataset, parse_k_values, problem_samples
+from solvers.dataset import memory_dataset, problem_samples
 from solvers.problem_level import problem_level_solver
 
 
@@ -20,7 +21,8 @@ def logic_k_prediction(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    ks = parse_k_values(k, range(1, MAX_K + 1))
+    ks = check_parameters(max_k=MAX_K, k=k, per_k=per_k, seed=seed, source=source,
+                          source_format=source_format, limit=limit)["k"]
     with readable_data_errors():
         records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source,
             source_format=source_format, limit=limit)

@@ -10,10 +10,10 @@ from inspect_ai import Task, task
 from builders.logic_dataset import logic_records
 from builders.logic_mt import MAX_K
 from builders.logic_text import render_problem
-from builders.published.sources import check_interaction_format
 from inspect_tasks.task_errors import readable_data_errors
+from inspect_tasks.task_parameters import LOGIC_ORACLES, check_parameters
 from scorers.inspect_scorers import seek_scorer
-from solvers.dataset import instance_samples, memory_dataset, parse_k_values
+from solvers.dataset import instance_samples, memory_dataset
 from solvers.seek import seek_solver
 
 
@@ -34,8 +34,31 @@ def logic_mt(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    check_interaction_format(format)
-    ks = parse_k_values(k, range(1, MAX_K + 1))
+    """Seek the missing attributes, then answer (SPEC 3.1).
+
+    Args:
+        k: degrees of underspecification to include (1..5).
+        per_k: problems per k (each gives one sample per target value).
+        seed: builder and oracle seed.
+        oracle: adversarial, cooperative or random.
+        format: tool or text.
+        max_turns: turn cap (>= 1).
+        queries_per_turn: variables that may be asked in one turn (>= 1).
+        budget: state the turn and query budget in the prompt (true/false).
+        force_ask: reject an answer given before k questions were asked (true/false).
+        forbid_alternatives: variables of non-canonical MSSs may not be asked (true/false).
+        carry_reasoning: keep the model's earlier reasoning in the history (true/false).
+        source: a file of problem records or a released file, instead of a built split.
+        source_format: the source file's format (with source).
+        limit: read only the first N problems of the source (with source).
+    """
+    p = check_parameters(
+        max_k=MAX_K, oracles=LOGIC_ORACLES, k=k, per_k=per_k, seed=seed, oracle=oracle,
+        format=format, max_turns=max_turns, queries_per_turn=queries_per_turn,
+        budget=budget, force_ask=force_ask, forbid_alternatives=forbid_alternatives,
+        carry_reasoning=carry_reasoning, source=source, source_format=source_format,
+        limit=limit)
+    ks = p["k"]
     solver = seek_solver(
         fmt=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, forbid_alternatives=forbid_alternatives,

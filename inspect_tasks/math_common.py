@@ -18,20 +18,28 @@ from inspect_ai.dataset import Sample
 
 from builders.cache import load_or_build
 from builders.gsme_text import askable_names
-from builders.published.sources import check_interaction_format, source_records
+from builders.published.sources import source_records
 from inspect_tasks.task_errors import readable_data_errors
+from inspect_tasks.task_parameters import MATH_ORACLES, check_parameters
 from oracles import WORLD_POLICY
 from scorers.inspect_scorers import (
     k_prediction_scorer,
     mss_identification_scorer,
     seek_scorer,
 )
-from solvers.dataset import memory_dataset, parse_k_values, problem_samples
+from solvers.dataset import memory_dataset, problem_samples
 from solvers.problem_level import problem_level_solver
 from solvers.seek import seek_solver
 
 Render = Callable[[dict[str, Any]], str]
 FORBID_ALTERNATIVES = False
+
+
+def check_math_parameters(builder: ModuleType, **params: Any) -> dict[str, Any]:
+    """A math task's `-T` parameters checked before anything is built
+    (`inspect_tasks.task_parameters`): k from 1 to the builder's MAX_K, and the oracle
+    `world` only (every policy reduces to it on the arithmetic engine)."""
+    return check_parameters(max_k=builder.MAX_K, oracles=MATH_ORACLES, **params)
 
 
 def math_records(builder: ModuleType, *, k: Any, per_k: int | None, seed: int,
@@ -40,18 +48,13 @@ def math_records(builder: ModuleType, *, k: Any, per_k: int | None, seed: int,
     """Records of `builder` (a module with BUILDER_NAME/VERSION, MAX_K, DEFAULT_PER_K and
     `build_split`) for the k values `k`, or the records of `source` (our JSONL or a
     released GSME-Q-MT / -Ext file, `builders.published.sources`) with those k."""
-    ks = parse_k_values(k, range(1, builder.MAX_K + 1))
+    per_k = builder.DEFAULT_PER_K if per_k is None else per_k
+    ks = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, source=source,
+                               source_format=source_format, limit=limit)["k"]
     if source:
         with readable_data_errors():
             return source_records(source, domain="math", source_format=source_format,
                                   ks=ks, limit=limit)
-    if source_format:
-        raise ValueError("source_format needs a source= file")
-    per_k = builder.DEFAULT_PER_K if per_k is None else per_k
-    if not isinstance(seed, int) or isinstance(seed, bool):
-        raise ValueError(f"seed must be an integer; got {seed!r}")
-    if not isinstance(per_k, int) or isinstance(per_k, bool) or per_k < 1:
-        raise ValueError(f"per_k must be a positive integer; got {per_k!r}")
     out: list[dict[str, Any]] = []
     for one_k in ks:  # cache per k, so a run over k=[1,2] reuses a run over k=1
         out.extend(load_or_build(
@@ -122,7 +125,6 @@ def with_ask_list(render: Callable[[dict[str, Any]], str]) -> Render:
 def seek_task(name: str, records: list[dict[str, Any]], render: Render, *, seed: int,
               oracle: str, format: str, max_turns: int, queries_per_turn: int, budget: bool,
               force_ask: bool, carry_reasoning: bool) -> Task:
-    check_interaction_format(format)
     solver = seek_solver(
         fmt=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, forbid_alternatives=FORBID_ALTERNATIVES,
