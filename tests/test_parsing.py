@@ -61,6 +61,9 @@ def test_invalid_reasons_match_the_contract():
         "not_boolean",
         "no_action",
         "multiple_actions",
+        "ambiguous",
+        "template",
+        "out_of_range",
     }
     assert len(set(INVALID_REASONS)) == len(INVALID_REASONS)
 
