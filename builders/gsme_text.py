@@ -2,9 +2,10 @@
 
 The text lists, in order: the equations (one ``T = B + P`` line each, as in the
 record's engine), the revealed values (``A = 15``; the observed leaves plus any in
-``reveal``), a description of every quantity, the goal, and the quantities that may be
-asked about (the names of the record's ``candidate_queries``, else its ``queryable``
-list). Held-out values never appear.
+``reveal``), a description of every quantity, the goal, and the candidate quantities to ask about
+(the names of the record's ``candidate_queries``, else its ``queryable`` list; derived
+distractors included, under a heading, `CANDIDATES_HEADING`, that says only inputs are
+answered). Held-out values never appear.
 
 ``render_problem(record)`` returns the text; ``reveal`` adds the hidden-world values of
 more leaves (e.g. every leaf, for the full-information variant).
@@ -55,5 +56,19 @@ def render_problem(record: dict[str, Any], reveal: Iterable[str] = ()) -> str:
         goal += f" ({descriptions[target]})"
     lines += ["", goal + "."]
     asked = [v for v in askable_names(record) if v not in shown and v != target]
-    lines += ["", "Quantities you may ask about: " + (", ".join(asked) if asked else "(none)")]
+    lines += ["", candidates_line(", ".join(asked) if asked else "(none)")]
     return "\n".join(lines)
+
+
+CANDIDATES_HEADING = (
+    "Candidate quantities (only input quantities, which no equation defines, can be "
+    "answered; asking for a quantity an equation defines will be refused)"
+)
+"""The heading of the list of quantities a math prompt offers for asking. The list keeps
+the derived distractors of the published design, so the heading states the rule before
+the model asks."""
+
+
+def candidates_line(listed: str) -> str:
+    """``"<CANDIDATES_HEADING>: <listed>"``; every math rendering ends with this line."""
+    return f"{CANDIDATES_HEADING}: {listed}"

@@ -45,6 +45,12 @@ REFUSAL_REASONS = {
     "empty": "the message was empty",
     "multiple_actions": "a turn must either ask or answer, not both",
     "no_action": "no question or answer was found",
+    "template": "that line is the example from the instructions, not a question about an "
+                "attribute (put a name in place of the words in angle brackets)",
+    "ambiguous": "the question names more than one thing at once",
+    "out_of_range": "the request holds a number too large to read",
+    "early_answer": "you may not answer yet",
+    "not_boolean": "the answer must be yes or no",
 }
 
 

@@ -23,10 +23,16 @@ Turn record:
      "behaviour": "asked_question", "boxed": null, "question": "How many ...?",
      "question_via": "tag", "extra_questions": 0, "says_assume_or_suppose": false,
      "says_lets_say": false, "user_reply": "Here is what I know: ...",
-     "user_source": "rule", "revealed": true, "final_turn": false, "final": false}
+     "user_source": "rule", "revealed": true, "reminded": false, "final_turn": false,
+     "final": false}
 
 `final` marks the reply that ended the episode; `final_turn` that the model had no
-question left when it wrote the reply.
+question left when it wrote the reply. In the `questionable` variant, the first reply
+with neither an answer tag nor a question (`no_answer_tag`) does not end the episode:
+it gets `reminded: true` and one reminder in plain words, and the model replies again
+(once per episode; it costs no question). A provider reply with no choices reads as an
+empty reply, and text the solver keeps is made storable
+(`solvers.text_format.storable_text`).
 """
 
 from __future__ import annotations
@@ -53,6 +59,8 @@ from solvers.incomplete_text import (
     parse_reply,
     rule_user_reply,
 )
+from solvers.seek import generate_turn
+from solvers.text_format import storable_text
 
 PROTOCOL = "incomplete"
 VARIANTS: tuple[str, ...] = ("raw", "questionable", "full")
@@ -103,6 +111,20 @@ NO_QUESTIONS_LEFT = (
     "with the value in \\boxed{}."
 )
 ONE_QUESTION_ONLY = "Only one question per reply is answered; this one was not."
+NO_TAG_REMINDER_TEXT = (
+    "Your last reply had neither an <answer> tag nor a <question> tag. Either ask one "
+    "question inside <question>...</question>, or give your final answer inside "
+    "<answer>...</answer> with the value in \\boxed{}."
+)
+NO_TAG_REMINDER_TOOL = (
+    "Your last reply had no <answer> tag and did not call `ask_user`. Either call "
+    "`ask_user` with one question, or give your final answer inside <answer>...</answer> "
+    "with the value in \\boxed{}."
+)
+NO_TAG_REMINDER_FINAL = (
+    "Your last reply had no <answer> tag. Give your final answer now inside "
+    "<answer>...</answer> with the value in \\boxed{}."
+)
 
 USER_SYSTEM = (
     "You are role-playing the person who asked an assistant a math question. When you "
@@ -202,7 +224,7 @@ async def simulated_user_reply(question: str | None, record: dict[str, Any]) -> 
         ChatMessageUser(content=question.strip() if question and question.strip()
                         else "(The assistant asked an empty question.)"),
     ])
-    reply = (output.completion or "").strip()
+    reply = storable_text((output.completion or "").strip())
     if leaks_number(reply, record["answer"], condition):
         reply, revealed = rule_user_reply(question, condition)
         return {"user_reply": reply, "user_source": "model-replaced", "revealed": revealed}
@@ -241,19 +263,21 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
             state.tool_choice = "auto"
 
         asked = 0
-        last_turn = opts["max_interactions"] + 1 if may_ask else 1
-        for turn_no in range(1, last_turn + 1):
+        reminded = False
+        turn_no = 0
+        while True:
+            turn_no += 1
             final_turn = not may_ask or asked >= opts["max_interactions"]
             write(final_turn)
-            state = await generate(state, tool_calls="none")
-            message = state.output.message
-            calls = list(message.tool_calls or [])
+            message = await generate_turn(state, generate)
+            calls = list(message.tool_calls or []) if message is not None else []
+            text = message.text if message is not None else ""
             tool_questions = [_question_argument(c.arguments) for c in calls
                               if c.function == ASK_USER_TOOL] if use_tools else []
-            parsed = parse_reply(message.text, tool_questions)
+            parsed = parse_reply(text, tool_questions)
             entry: dict[str, Any] = {
                 "turn": turn_no,
-                "response": message.text or "",
+                "response": text or "",
                 "tool_calls": [{"function": c.function, "arguments": c.arguments}
                                for c in calls],
                 "behaviour": parsed.behaviour,
@@ -264,25 +288,38 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
                 "says_assume_or_suppose": parsed.says_assume_or_suppose,
                 "says_lets_say": parsed.says_lets_say,
                 "user_reply": None, "user_source": None, "revealed": None,
+                "reminded": False,
                 "final_turn": final_turn,
                 "final": True,
             }
             continues = (may_ask and not final_turn
                          and parsed.behaviour == "asked_question")
+            remind = (may_ask and not reminded and parsed.behaviour == "no_answer_tag")
             if continues:
                 entry.update(await simulated_user_reply(parsed.question, record))
                 entry["final"] = False
                 asked += 1
+            elif remind:
+                entry["reminded"] = True
+                entry["final"] = False
+                reminded = True
             turns.append(entry)
             write(final_turn)
             transcript().info({"infoseek_incomplete_turn": entry},
                               source="infoseek incomplete-questions solver")
-            if not continues:
+            if remind:
+                reply = NO_TAG_REMINDER_FINAL if final_turn else (
+                    NO_TAG_REMINDER_TOOL if use_tools else NO_TAG_REMINDER_TEXT)
+            elif continues:
+                reply = entry["user_reply"]
+                if asked >= opts["max_interactions"]:
+                    reply = f"{reply}\n\n{NO_QUESTIONS_LEFT}"
+            else:
                 break
-            reply = entry["user_reply"]
-            if asked >= opts["max_interactions"]:
-                reply = f"{reply}\n\n{NO_QUESTIONS_LEFT}"
-            _append_reply(state, message, reply, parsed.question_via)
+            if message is None or not state.messages or state.messages[-1] is not message:
+                state.messages.append(ChatMessageUser(content=reply))
+            else:
+                _append_reply(state, message, reply, parsed.question_via)
         return state
 
     return solve

@@ -10,17 +10,32 @@ from inspect_ai.util import store
 
 from infoseek.records import public_record
 from solvers import prompts
+from solvers.seek import generate_turn
 
 PROTOCOLS = ("k_prediction", "mss_identification")
 
 
 @solver
 def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int = 4,
-                         forbid_alternatives: bool = True, seed: int = 0) -> Solver:
+                         forbid_alternatives: bool = True, seed: int = 0,
+                         max_k: int = prompts.K_PREDICTION_MAX) -> Solver:
+    """One generate call on a problem-level prompt.
+
+    Args:
+        protocol: "k_prediction" (SPEC 3.2) or "mss_identification" (3.3).
+        k_given: MSS identification: tell the model how many variables to name.
+        max_size: MSS identification without k: the most variables it may name.
+        forbid_alternatives: recorded in the options for the scorer and reference models.
+        seed: recorded in the options.
+        max_k: k-prediction: the largest count offered (``Answer: 1`` .. ``Answer:
+            max_k``); the task passes the largest k of its dataset.
+    """
     if protocol not in PROTOCOLS:
         raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}; got {protocol!r}")
     if not isinstance(max_size, int) or max_size < 1:
         raise ValueError(f"max_size must be a positive integer; got {max_size!r}")
+    if not isinstance(max_k, int) or isinstance(max_k, bool) or max_k < 1:
+        raise ValueError(f"max_k must be a positive integer; got {max_k!r}")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         problem: dict[str, Any] = state.metadata["problem"]
@@ -28,7 +43,8 @@ def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int 
         text = state.user_prompt.text
         wording = prompts.problem_level_prompts(problem)
         if protocol == "k_prediction":
-            prompt = wording["k_prediction"].format(entity=entity, problem=text)
+            prompt = wording["k_prediction"].format(
+                entity=entity, problem=text, options=prompts.k_prediction_options(max_k))
         else:
             rule = (wording["size_given"].format(k=problem["k"]) if k_given
                     else wording["size_free"].format(max_size=max_size))
@@ -40,7 +56,8 @@ def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int 
         st.set("infoseek:turns", [])
         st.set("infoseek:options", {"k_given": k_given, "max_size": max_size, "seed": seed,
                                      "forbid_alternatives": forbid_alternatives,
-                                     "format": "text"})
-        return await generate(state)
+                                     "max_k": max_k, "format": "text"})
+        await generate_turn(state, generate)  # no choices: an empty reply
+        return state
 
     return solve

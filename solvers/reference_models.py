@@ -7,15 +7,15 @@ policy (`solvers.reference_policy.decide`) what to do, and answers in the intera
 format the solver offered: `ask` / `answer` tool calls when tools are offered in the tool
 format, otherwise the `Question: ...` / `Answer: ...` text lines of the text format.
 
-Every output carries a `ModelUsage` (a rough character-based estimate), so Inspect never
-needs a tokenizer. The provider keeps no state between calls: the same store contents
-always give the same output, in any process.
+Every output carries a `ModelUsage` of zero tokens (a reference model calls nothing, and
+a usage set means Inspect never needs a tokenizer). A yes/no answer in the tool format is
+`answer(value="yes")` / `answer(value="no")`, as the prompt asks. The provider keeps no
+state between calls: the same store contents always give the same output, in any process.
 """
 
 from __future__ import annotations
 
 import copy
-import json
 from typing import Any
 
 from inspect_ai.model import (
@@ -143,22 +143,21 @@ class ReferenceModelAPI(ModelAPI):
                 ToolCall(
                     id=f"{PROVIDER}-t{turn}-answer",
                     function=ANSWER_TOOL,
-                    arguments={"value": str(decision["value"])},
+                    arguments={"value": answer_argument(decision["value"])},
                 )
             ]
         message = ChatMessageAssistant(
             content="", tool_calls=calls, model=self.model_name, source="generate"
         )
-        arguments_text = json.dumps([call.arguments for call in calls])
         return ModelOutput(
             model=self.model_name,
             choices=[ChatCompletionChoice(message=message, stop_reason="tool_calls")],
-            usage=_usage(input, arguments_text),
+            usage=no_usage(),
         )
 
     def _text_output(self, text: str, input: list[ChatMessage]) -> ModelOutput:
         output = ModelOutput.from_content(model=self.model_name, content=text)
-        output.usage = _usage(input, text)
+        output.usage = no_usage()
         return output
 
 
@@ -248,11 +247,13 @@ def _estimate_tokens(text: str) -> int:
     return max(1, (len(text) + _CHARS_PER_TOKEN - 1) // _CHARS_PER_TOKEN)
 
 
-def _usage(input: list[ChatMessage], output_text: str) -> ModelUsage:
-    input_tokens = sum(_estimate_tokens(message.text) for message in input) if input else 0
-    output_tokens = _estimate_tokens(output_text)
-    return ModelUsage(
-        input_tokens=input_tokens,
-        output_tokens=output_tokens,
-        total_tokens=input_tokens + output_tokens,
-    )
+def no_usage() -> ModelUsage:
+    """Zero tokens: a reference model makes no model call."""
+    return ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
+
+
+def answer_argument(value: Any) -> str:
+    """The `answer` tool's value: "yes"/"no" for a yes/no goal, else the value as text."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)

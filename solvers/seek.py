@@ -10,6 +10,19 @@ the engine. The store holds the record without its hidden fields.
 Before every generate call it writes the episode to the sample store, so a message or
 token limit that aborts the loop loses nothing, and so the reference models can read
 the problem without parsing the prompt.
+
+There is one turn record per model turn, the answering turn included: an episode with
+k valid question turns and one answer holds k + 1 records, numbered 1..k+1.
+
+History (SPEC 3.8): the model's own turn stays as it wrote it, with its reasoning
+dropped unless ``carry_reasoning``: in the text format its question/answer lines, in
+the tool format its tool calls. A turn with nothing left to keep (no action line, no
+tool call) is dropped rather than replaced by words the model did not write. The text
+format never keeps native tool calls (no provider accepts a tool call without its tool
+reply); in the tool format every kept tool call gets exactly one tool reply. Every
+correction is a user or tool message in plain words (`prompts.invalid_turn_message`).
+Text the loop keeps is made storable first (`solvers.text_format.storable_text`), and a
+provider reply with no choices is an empty turn.
 """
 
 from __future__ import annotations
@@ -37,7 +50,8 @@ from infoseek.records import (
 )
 from oracles import ORACLE_POLICIES, UNSURE, WORLD_POLICY, Oracle, refusal_text
 from solvers import prompts
-from solvers.parsing import ParsedTurn, parse_text_turn
+from solvers.parsing import INVALID, ParsedTurn, parse_text_turn
+from solvers.text_format import storable, storable_text
 from solvers.tool_parsing import parse_tool_calls
 
 STORE_PROTOCOL = "infoseek:protocol"
@@ -49,6 +63,7 @@ STORE_FINAL = "infoseek:final"
 
 FORMATS = ("tool", "text")
 _ACTION_LINE = re.compile(r"^\W*(question|answer|final answer)\b", re.IGNORECASE)
+_EMPTY_TURN = ParsedTurn(INVALID, (), None, None, "empty")
 
 
 @tool
@@ -178,10 +193,8 @@ def seek_solver(**options: Any) -> Solver:
                 if fmt == "tool":
                     state.tool_choice = ToolFunction(name="answer")
             st.set(STORE_OPTIONS, {**sample_opts, "final_turn": final_turn})
-            st.set(STORE_TURNS, [dict(t) for t in turns])
-            state = await generate(state, tool_calls="none")
-            message = state.output.message
-            parsed = parse(message)
+            message = await generate_turn(state, generate)
+            parsed = _EMPTY_TURN if message is None else parse(message)
             record: dict[str, Any] = {
                 "turn": turn_no, "action": parsed.kind, "queries": [], "answer": None,
                 "answer_raw": parsed.answer_raw, "reason": parsed.reason,
@@ -220,13 +233,13 @@ def seek_solver(**options: Any) -> Solver:
                     record["queries"].append({"raw": query.raw, "variable": query.variable,
                                               "valid": False, "reason": query.reason,
                                               "value": None, "reply": None})
-                reminder = prompts.reminder(fmt, answer_kind)
-                replies.append(reminder.format(reason=parsed.reason, entity=entity))
+                replies.append(prompts.invalid_turn_message(
+                    parsed.reason, fmt=fmt, answer_kind=answer_kind, entity=entity))
             record["possible_target_values"], record["known"] = oracle.target_status()
             turns.append(record)
-            st.set(STORE_TURNS, [dict(t) for t in turns])
-            transcript().info({"infoseek_turn": record}, source="infoseek seek loop")
-            _tidy_history(state, message, fmt, opts["carry_reasoning"])
+            st.set(STORE_TURNS, list(turns))  # records are never changed once stored
+            transcript().info(turn_event(record), source=f"infoseek seek loop, turn {turn_no}")
+            message = _keep_in_history(state, message, fmt, opts["carry_reasoning"])
             if record["action"] == "answer":
                 st.set(STORE_FINAL, {"answer": record["answer"], "turn": turn_no})
                 break
@@ -249,24 +262,104 @@ def hash_seed(seed: int, problem_id: str, target_value: Any) -> str:
     return f"{seed}:{problem_id}:{target_value!r}"
 
 
-def _tidy_history(state: TaskState, message: ChatMessageAssistant, fmt: str, carry: bool) -> None:
-    """Drop the model's reasoning from the history unless it is carried forward."""
-    if carry or not state.messages or state.messages[-1] is not message:
-        return
+async def generate_turn(state: TaskState, generate: Generate) -> ChatMessageAssistant | None:
+    """One generate call; the model's message, made storable, or None for an empty reply.
+
+    A provider reply with no choices makes Inspect's generate raise IndexError after it
+    set ``state.output``; that is an empty turn here, and nothing joins the history. A
+    message with text UTF-8 cannot encode (a lone surrogate) is replaced, in the history
+    and in ``state.output``, by a copy with that text made storable: Inspect hashes the
+    messages it sends to a model with a strict encoder while writing the log."""
+    try:
+        await generate(state, tool_calls="none")
+    except IndexError:
+        if state.output is None or state.output.choices:
+            raise
+        return None
+    message = state.output.message
+    cleaned = storable_message(message)
+    if cleaned is not message:
+        if state.messages and state.messages[-1] is message:
+            state.messages[-1] = cleaned
+        state.output.choices[0].message = cleaned
+        state.output.completion = storable_text(state.output.completion or "")
+    return cleaned
+
+
+def storable_message(message: ChatMessageAssistant) -> ChatMessageAssistant:
+    """``message`` itself when all its text encodes as UTF-8, else a storable copy."""
+    data = message.model_dump()
+    cleaned = storable(data)
+    if cleaned is data:
+        return message
+    return ChatMessageAssistant.model_validate(cleaned)
+
+
+def turn_event(record: dict[str, Any]) -> dict[str, Any]:
+    """The info event of one turn: a one-line summary, ``known`` and
+    ``possible_target_values`` first (Inspect View shows a dict as a JSON panel, top
+    keys first, collapsed), then the whole record under ``infoseek_turn``."""
+    possible = ", ".join(_shown_value(v) for v in record["possible_target_values"])
+    summary = (f"turn {record['turn']}: {record['action']}"
+               f"{' (' + record['reason'] + ')' if record.get('reason') else ''}"
+               f"; known: {'yes' if record['known'] else 'no'}; possible: {possible or 'none'}")
+    return {"summary": summary, "known": record["known"],
+            "possible_target_values": record["possible_target_values"],
+            "infoseek_turn": record}
+
+
+def _shown_value(value: Any) -> str:
+    if value is True:
+        return "yes"
+    if value is False:
+        return "no"
+    return str(value)
+
+
+def _keep_in_history(state: TaskState, message: ChatMessageAssistant | None, fmt: str,
+                     carry: bool) -> ChatMessageAssistant | None:
+    """Put the model's turn in the history as it stays there (see the module docstring);
+    returns the kept message, or None when the turn was dropped."""
+    if message is None:
+        return None
+    if not state.messages or state.messages[-1] is not message:
+        return message  # not ours to rewrite
+    kept = _kept_turn(message, fmt, carry)
+    if kept is None:
+        state.messages.pop()
+    elif kept is not message:
+        state.messages[-1] = kept
+    return kept
+
+
+def _kept_turn(message: ChatMessageAssistant, fmt: str,
+               carry: bool) -> ChatMessageAssistant | None:
     if fmt == "tool":
-        state.messages[-1] = ChatMessageAssistant(
-            content="", tool_calls=message.tool_calls, model=message.model
-        )
-    else:
-        state.messages[-1] = ChatMessageAssistant(
-            content=_action_only(message.text or "") or "(no action)", model=message.model
-        )
+        if not message.tool_calls:
+            # nothing done; keep the words only when reasoning is carried
+            return message if carry and message.text.strip() else None
+        if carry:
+            return message
+        return ChatMessageAssistant(content="", tool_calls=message.tool_calls,
+                                    model=message.model)
+    if carry:
+        if not message.text.strip():
+            return None
+        if message.tool_calls:
+            return message.model_copy(update={"tool_calls": None})
+        return message
+    actions = _action_only(message.text or "")
+    if not actions:
+        return None
+    return ChatMessageAssistant(content=actions, model=message.model)
 
 
-def _append_replies(state: TaskState, message: ChatMessageAssistant, fmt: str,
+def _append_replies(state: TaskState, message: ChatMessageAssistant | None, fmt: str,
                     replies: list[str]) -> None:
-    calls = message.tool_calls or []
-    if fmt == "tool" and calls:
+    """The loop's answer to a turn: one tool message per tool call the kept message
+    holds (tool format), and what is left, or everything, in one user message."""
+    calls = (message.tool_calls or []) if message is not None and fmt == "tool" else []
+    if calls:
         # Every tool call needs a tool message; replies line up with the parsed queries.
         for i, call in enumerate(calls):
             text = replies[i] if i < len(replies) else (replies[-1] if replies else "")

@@ -61,3 +61,51 @@ def render_text_action(decision: dict[str, Any], problem: dict[str, Any]) -> str
         return text
 
     raise ValueError(f"unknown decision kind {kind!r}; expected 'ask', 'answer' or 'text'")
+
+
+# ------------------------------------------------------------------ storing model text
+# Text a model wrote may hold characters that cannot be written as UTF-8 (a lone
+# surrogate such as "\ud800", e.g. half of an emoji split by a provider). Inspect hashes
+# every message it sends to a model with a strict UTF-8 encoder while writing the log,
+# so such a character anywhere in the history sinks the whole eval. The solvers pass
+# every text they keep (history, turn records, store) through `storable_text`.
+
+REPLACEMENT_CHARACTER = "\ufffd"
+
+
+def storable_text(text: str) -> str:
+    """``text`` with every character UTF-8 cannot encode replaced by U+FFFD.
+
+    A well-formed surrogate pair (two code points) is joined into the one character it
+    stands for; a lone surrogate becomes U+FFFD. Text that encodes already is returned
+    unchanged (the same object)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # utf-16 with surrogatepass joins pairs; what is left unpaired is replaced
+        joined = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return _replace_unencodable(joined)
+    return text
+
+
+def _replace_unencodable(text: str) -> str:
+    return "".join(ch if not 0xD800 <= ord(ch) <= 0xDFFF else REPLACEMENT_CHARACTER
+                   for ch in text)
+
+
+def storable(value: Any) -> Any:
+    """A copy of a JSON-like value (str, list, tuple, dict) whose strings, keys included,
+    are `storable_text`; the value itself when nothing needed replacing."""
+    if isinstance(value, str):
+        return storable_text(value)
+    if isinstance(value, dict):
+        cleaned = {storable(k): storable(v) for k, v in value.items()}
+        same = all(a is b and c is d for (a, c), (b, d) in zip(value.items(), cleaned.items(),
+                                                              strict=True))
+        return value if same else cleaned
+    if isinstance(value, list | tuple):
+        items = [storable(item) for item in value]
+        if all(a is b for a, b in zip(value, items, strict=True)):
+            return value
+        return type(value)(items) if isinstance(value, tuple) else items
+    return value

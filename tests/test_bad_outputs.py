@@ -38,9 +38,9 @@ from inspect_ai.tool import ToolCall
 from builders.logic_dataset import logic_records
 from inspect_tasks.logic_mt import logic_mt
 from oracles import refusal_text
+from scorers.inspect_scorers import seek_values
 from solvers import prompts
 
-SEEK = "seek_scorer"
 _ids = itertools.count()
 
 
@@ -146,7 +146,7 @@ def play(
     turns = sample.store["infoseek:turns"]
     bad_turn = turns[len(before)]
     assert bad_turn["turn"] == len(before) + 1
-    episode = Episode(sample, turns, bad_turn, rec, dict(sample.scores[SEEK].value))
+    episode = Episode(sample, turns, bad_turn, rec, seek_values(sample.scores))
     check_continued(episode, len(rest))
     check_no_leak(episode)
     return episode
@@ -214,7 +214,8 @@ def invalid_query(episode: Episode, reason: str, index: int = 0) -> dict[str, An
 
 def invalid_turn(episode: Episode, reason: str) -> None:
     """(a) for turn-level reasons: the whole turn is invalid with the reason, nothing
-    asked or answered, and the model got a reminder naming the reason."""
+    asked or answered, and the model got a correction saying in plain words what was
+    wrong (never the reason code)."""
     bad = episode.bad
     assert bad["action"] == "invalid", bad
     assert bad["reason"] == reason, bad
@@ -222,10 +223,10 @@ def invalid_turn(episode: Episode, reason: str) -> None:
     assert all(q["valid"] is False and q["value"] is None for q in bad["queries"])
     assert episode.scores["invalid_total"] >= 1.0
     fmt = episode.sample.store["infoseek:options"]["format"]
-    reminder = (prompts.REMINDER_TOOL if fmt == "tool" else prompts.REMINDER_TEXT).format(
-        reason=reason, entity=episode.record["entity"]
-    )
-    assert reminder in _loop_messages(episode.sample)
+    correction = prompts.invalid_turn_message(reason, fmt=fmt, entity=episode.record["entity"])
+    messages = _loop_messages(episode.sample)
+    assert correction in messages
+    assert not any(reason in m for m in messages if "_" in reason), messages
 
 
 # ------------------------------------------------------------ query-level bad outputs
@@ -285,7 +286,7 @@ def test_asking_for_the_target(fmt, record, tmp_path) -> None:
     assert log.status == "success", log.error
     [sample] = log.samples
     turns = sample.store["infoseek:turns"]
-    ep = Episode(sample, turns, turns[0], record, dict(sample.scores[SEEK].value))
+    ep = Episode(sample, turns, turns[0], record, seek_values(sample.scores))
     check_continued(ep, len(rest))
     check_no_leak(ep, target_refused=True)
     query = invalid_query(ep, "target")
@@ -523,7 +524,7 @@ def test_never_answering_ends_at_the_turn_cap(fmt, record, tmp_path) -> None:
     assert query["valid"] is False and query["reason"] == "too_many"
     assert query["value"] is None  # nothing is revealed on the final turn
     assert prompts.FINAL_TURN in _loop_messages(sample)
-    score = sample.scores[SEEK].value
+    score = seek_values(sample.scores)
     assert score["accuracy"] == 0.0
     assert score["final_sufficiency"] == 0.0
     assert "infoseek:final" not in sample.store

@@ -176,13 +176,15 @@ def test_optimal_calls_tools_when_tools_are_offered(tmp_path) -> None:
             {"variable": name} for name in variables
         ]
         assert [(call.function, call.arguments) for call in second.tool_calls] == [
-            ("answer", {"value": "True"})
+            ("answer", {"value": "yes"})
         ]
         ids = [call.id for message in (first, second) for call in message.tool_calls]
         assert len(set(ids)) == len(ids)
     [sample] = [sample for sample in log.samples if sample.id == "p1"]
-    assert sample.output.usage is not None and sample.output.usage.total_tokens > 0
-    assert log.stats.model_usage["infoseek/optimal"].total_tokens > 0
+    # a reference model calls nothing: usage is set (no tokenizer) and is zero
+    assert sample.output.usage is not None and sample.output.usage.total_tokens == 0
+    stats = log.stats.model_usage.get("infoseek/optimal")
+    assert stats is None or stats.total_tokens == 0
 
 
 def test_text_when_no_tools_are_offered(tmp_path) -> None:
