@@ -23,29 +23,119 @@ class RecordError(ValueError):
 
 
 def check_record(record: Any, where: str = "record") -> None:
+    """Raise `RecordError` naming `where` and the field when `record` cannot be used:
+    the common fields (types and the names they refer to), the engine's own form
+    (clauses or equations over known variables; the engine must build), logic
+    `target_values`, and math `hidden_world` and `answer` (exact numbers)."""
     if not isinstance(record, dict):
         raise RecordError(f"{where}: expected a JSON object, got {type(record).__name__}")
     missing = [f for f in REQUIRED_FIELDS if f not in record]
     if missing:
         raise RecordError(f"{where}: missing field(s) {', '.join(missing)}")
+
+    def bad(field: str, problem: str) -> RecordError:
+        return RecordError(f"{where}: field {field!r} {problem}")
+
+    if not isinstance(record["id"], (str, int)) or isinstance(record["id"], bool):
+        raise bad("id", "must be a string")
     variables = record["variables"]
     if not isinstance(variables, list) or not all(isinstance(v, str) for v in variables):
-        raise RecordError(f"{where}: field 'variables' must be a list of names")
+        raise bad("variables", "must be a list of names")
     names = set(variables)
-    if record["target"] not in names:
-        raise RecordError(f"{where}: target {record['target']!r} is not in 'variables'")
+    if not isinstance(record["target"], str) or record["target"] not in names:
+        raise bad("target", f"{_short(record['target'])} is not in 'variables'")
     for field in ("queryable", "forbidden", "alternative_only"):
-        unknown = [v for v in record.get(field, []) if v not in names]
+        value = record.get(field, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+            raise bad(field, "must be a list of names")
+        unknown = [v for v in value if v not in names]
         if unknown:
-            raise RecordError(f"{where}: field {field!r} names unknown variables {unknown[:5]}")
-    unknown = [v for v in record["observed"] if v not in names]
+            raise bad(field, f"names unknown variables {unknown[:5]}")
+    observed = record["observed"]
+    if not isinstance(observed, dict):
+        raise bad("observed", f"must be an object {{variable: value}}, got "
+                              f"{type(observed).__name__}")
+    unknown = [v for v in observed if v not in names]
     if unknown:
-        raise RecordError(f"{where}: field 'observed' names unknown variables {unknown[:5]}")
+        raise bad("observed", f"names unknown variables {unknown[:5]}")
     family = record["mss_family"]
-    if not isinstance(family, list) or not all(isinstance(s, list) for s in family):
-        raise RecordError(f"{where}: field 'mss_family' must be a list of lists")
-    if not isinstance(record["k"], int) or record["k"] < 0:
-        raise RecordError(f"{where}: field 'k' must be a non-negative integer")
+    if not isinstance(family, list) or not all(
+            isinstance(s, list) and all(isinstance(v, str) for v in s) for s in family):
+        raise bad("mss_family", "must be a list of lists of names")
+    unknown = sorted({v for s in family for v in s} - names)
+    if unknown:
+        raise bad("mss_family", f"names unknown variables {unknown[:5]}")
+    if not isinstance(record["k"], int) or isinstance(record["k"], bool) or record["k"] < 0:
+        raise bad("k", "must be a non-negative integer")
+    _check_engine(record, names, bad)
+    if record["engine"]["kind"] in ("horn", "cnf"):
+        if "target_values" not in record:
+            raise bad("target_values", "is missing (the target's possible values, "
+                                       "e.g. [false, true])")
+        if not isinstance(record["target_values"], list):
+            raise bad("target_values", "must be a list of values")
+    if record.get("domain") == "math":
+        _check_math(record, names, bad)
+    try:
+        engine_from_record(record)
+    except (ValueError, TypeError, KeyError, AttributeError) as exc:
+        raise bad("engine", f"does not build: {exc}") from None
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _check_engine(record: dict[str, Any], names: set[str], bad: Any) -> None:
+    spec = record["engine"]
+    if not isinstance(spec, dict) or spec.get("kind") not in ("horn", "cnf", "arith"):
+        raise bad("engine", "must be an object with kind horn, cnf or arith")
+    if spec["kind"] == "arith":
+        equations = spec.get("equations")
+        if not isinstance(equations, (list, dict)):
+            raise bad("engine.equations", "must be a list of [quantity, expression] pairs")
+        return
+    clauses = spec.get("clauses")
+    if not isinstance(clauses, list):
+        raise bad("engine.clauses", f"must be a list of clauses, got "
+                                    f"{type(clauses).__name__}")
+    for index, clause in enumerate(clauses):
+        if not isinstance(clause, list) or not all(isinstance(lit, str) for lit in clause):
+            raise bad("engine.clauses", f"clause {index} must be a list of literals "
+                                        f"(\"x\" or \"not x\"), got {_short(clause)}")
+        for literal in clause:
+            text = literal.strip()
+            name = text[4:].strip() if text.startswith("not ") else text
+            if name not in names:
+                raise bad("engine.clauses", f"clause {index} names unknown variable "
+                                            f"{_short(name)}")
+
+
+def _check_math(record: dict[str, Any], names: set[str], bad: Any) -> None:
+    from infoseek.arith_expr import parse_rational
+
+    world = record.get("hidden_world")
+    if world is None:
+        raise bad("hidden_world", "is missing (every leaf quantity's value)")
+    if not isinstance(world, dict):
+        raise bad("hidden_world", "must be an object {quantity: value}")
+    for field, values in (("observed", record["observed"]), ("hidden_world", world)):
+        for name, value in values.items():
+            if name not in names:
+                raise bad(field, f"names unknown variable {_short(name)}")
+            try:
+                parse_rational(value)
+            except ValueError:
+                raise bad(field, f"value of {name!r} is not an exact number: "
+                                 f"{_short(value)}") from None
+    if "answer" not in record:
+        raise bad("answer", "is missing")
+    try:
+        parse_rational(record["answer"])
+    except ValueError:
+        raise bad("answer", f"is not an exact number (7, \"7/2\" or \"3.5\"): "
+                            f"{_short(record['answer'])}") from None
 
 
 NOT_LEAF_KINDS = ("derived", "not_leaf")
@@ -136,16 +226,25 @@ def write_jsonl(records: Iterable[dict[str, Any]], path: str | Path) -> int:
 
 
 def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
+    """The records of a JSONL file, one at a time (a caller that stops early reads no
+    further), each checked by `check_record`; errors name the file, line and field."""
     path = Path(path)
     if not path.exists():
         raise RecordError(f"{path}: no such file")
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise RecordError(f"{path}:{lineno}: not UTF-8 text (is this a JSONL file "
+                                  "of problem records?)") from None
             if not line.strip():
                 continue
             try:
                 record = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise RecordError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
+            except RecursionError:
+                raise RecordError(f"{path}:{lineno}: JSON nested too deeply") from None
             check_record(record, f"{path}:{lineno}")
             yield record

@@ -21,7 +21,10 @@ from typing import Any
 from builders.published.reading import (
     PublishedDataError,
     RowRef,
+    check_not_empty,
     file_kind,
+    is_url,
+    peek_columns,
     read_rows,
     released_id,
     resolve_source,
@@ -107,28 +110,47 @@ def detect_format(columns: list[str], source: str = "file",
 
 
 def read_published(source: str, format: str | None = None, *,
-                   candidates: tuple[str, ...] = FORMAT_NAMES,
+                   candidates: tuple[str, ...] = FORMAT_NAMES, limit: int | None = None,
                    ) -> tuple[str, PublishedFormat, list[dict[str, Any]]]:
-    """Resolve and read `source`; return (resolved source, format, raw rows). The header
-    is checked for the format's required columns before any row is mapped."""
+    """Resolve and read `source`; return (resolved source, format, raw rows), the first
+    `limit` rows only when given (read as a stream). The format is told, and its required
+    columns checked, from the header or first rows of a local file before the rest is
+    read, so a file of another kind is refused at once, however large."""
     resolved = resolve_source(source, "published data file")
-    rows = read_rows(resolved, file_kind(resolved))
-    if not rows:
-        raise PublishedDataError(f"{source_name(resolved)}: holds no rows")
-    columns = list(rows[0].keys())
+    kind = file_kind(resolved)
     if format:
         fmt = get_format(format)
         if fmt.name not in candidates:
             raise PublishedDataError(
                 f"format {fmt.name!r} does not fit here; choose one of {', '.join(candidates)}")
     else:
+        fmt = None
+    if not is_url(resolved):
+        check_not_empty(resolved, kind)
+    columns = peek_columns(resolved, kind)
+    if columns is not None:
+        fmt = _format_for_columns(fmt, columns, resolved, candidates)
+    rows = read_rows(resolved, kind, limit=limit)
+    if not rows:
+        raise PublishedDataError(f"{source_name(resolved)}: holds no rows")
+    if columns is None:
+        fmt = _format_for_columns(fmt, list(rows[0].keys()), resolved, candidates)
+    assert fmt is not None
+    return resolved, fmt, rows
+
+
+def _format_for_columns(fmt: PublishedFormat | None, columns: list[str], resolved: str,
+                        candidates: tuple[str, ...]) -> PublishedFormat:
+    """`fmt` (or the format detected from `columns`) once its required columns are
+    found among `columns`."""
+    if fmt is None:
         fmt = detect_format(columns, resolved, candidates)
     missing = [c for c in fmt.required if c not in columns]
     if missing:
         raise PublishedDataError(
             f"{source_name(resolved)}: not a {fmt.name} file: missing column(s) "
             f"{', '.join(repr(c) for c in missing)}")
-    return resolved, fmt, rows
+    return fmt
 
 
 def identify_rows(resolved: str, fmt: PublishedFormat, rows: list[dict[str, Any]]
@@ -161,9 +183,7 @@ def load_published(source: str, format: str | None = None, *, limit: int | None 
                    candidates: tuple[str, ...] = FORMAT_NAMES) -> list[Record]:
     """Every row of a released file as a problem record (the first `limit` rows when
     given). Stops at the first malformed row with a message naming file, row and field."""
-    resolved, fmt, rows = read_published(source, format, candidates=candidates)
-    if limit is not None:
-        rows = rows[:limit]
+    resolved, fmt, rows = read_published(source, format, candidates=candidates, limit=limit)
     return [make_record(fmt, row, ref, rid)
             for row, (ref, rid) in zip(rows, identify_rows(resolved, fmt, rows), strict=True)]
 

@@ -7,7 +7,7 @@ or from a released file in one of the published formats of the task's domain.
 Rules: `source_format` names a published format (it must belong to the domain) or
 `records` (our JSONL); without it, a `.jsonl` file holds our records and anything else is
 a released file whose format is detected from its columns. `limit` keeps the first N
-problems of the file (before the k filter).
+problems of the file (before the k filter); the file is read only that far.
 
 A released problem that cannot be posed is dropped with a warning naming it (run
 `infoseek verify` for the full report): observations that contradict the rules (no task
@@ -21,6 +21,7 @@ within 0.005) is replaced by the exact value so the episode can check it;
 from __future__ import annotations
 
 import logging
+from itertools import islice
 from typing import Any
 
 from builders.published import (
@@ -73,9 +74,10 @@ def source_records(source: str, *, domain: str, source_format: str | None = None
         if is_url(resolved):
             raise PublishedDataError(
                 f"{source}: problem-record JSONL is read from a local file, not a URL")
-        records = list(read_jsonl(resolved))
-        if limit is not None:
-            records = records[:limit]
+        records = first_records(resolved, limit)
+        if not records:
+            raise PublishedDataError(f"{source}: the file is empty (expected one problem "
+                                     "record per line, as `infoseek build` writes)")
         wrong = sorted({r.get("domain") for r in records} - {domain}, key=str)
         if wrong:
             raise PublishedDataError(
@@ -104,6 +106,12 @@ def source_records(source: str, *, domain: str, source_format: str | None = None
     if not kept:
         raise PublishedDataError(f"{source}: no problem can be posed ({dropped[0]})")
     return kept
+
+
+def first_records(path: str, limit: int | None) -> list[dict[str, Any]]:
+    """The records of our JSONL file at `path`, only the first `limit` when given: the
+    file is read line by line and no further than the last record kept."""
+    return list(islice(read_jsonl(path), limit))
 
 
 def unposable_reason(record: dict[str, Any]) -> str | None:

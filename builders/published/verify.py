@@ -124,9 +124,7 @@ def verify_source(source: str, format: str | None = None, *, out_dir: str | Path
     A file that cannot be read, or lacks the format's columns, raises
     `PublishedDataError`; with `strict` so does the first malformed row."""
     start = time.perf_counter()
-    resolved, fmt, rows = read_published(source, format)
-    if limit is not None:
-        rows = rows[:limit]
+    resolved, fmt, rows = read_published(source, format, limit=limit)
     identified = identify_rows(resolved, fmt, rows)
     if strict:
         for row, (ref, rid) in zip(rows, identified, strict=True):
