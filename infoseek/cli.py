@@ -1,6 +1,6 @@
 """The `infoseek` command (a front door of the core: it may reach the outer layers).
 
-    infoseek build logic-mt --out logic.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
+    infoseek build logic-mt --out logic.jsonl [--seed N] [--per-k N] [--k 1 2 3 4] [--force]
     infoseek build gsme-mt-ext --out ext.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
     infoseek build gsme-mt --out gsme.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
     infoseek verify logic_q_mt.csv --format mt-infoseek-logic [--out DIR] [--limit N]
@@ -9,12 +9,35 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import tempfile
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 BUILDERS = ("logic-mt", "gsme-mt", "gsme-mt-ext")
+MAX_PER_K = {"logic-mt": 10_000, "gsme-mt": 10_000, "gsme-mt-ext": 5_000}
+"""Most problems per k `infoseek build` makes: a few minutes of building per k on one
+core, far above the published splits (200, 100, 130); a larger number is usually a slip."""
+
+
+def output_problem(out: str, force: bool) -> str | None:
+    """Why `out` cannot be written by a build, or None: it exists (without `force`), is a
+    folder, or its folder is missing or not writable. Checked before building."""
+    path = Path(out)
+    folder = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        return f"{out} is a folder; --out names the JSONL file to write"
+    if path.exists() and not force:
+        return f"{out} exists; pass --force to overwrite it"
+    if not folder.is_dir():
+        return f"cannot write {out}: folder {folder} does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK) or (path.exists()
+                                                     and not os.access(path, os.W_OK)):
+        return f"cannot write {out}: permission denied"
+    return None
 
 
 def _progress(stream) -> Callable[[int, int], None]:
@@ -35,8 +58,6 @@ def _progress(stream) -> Callable[[int, int], None]:
 
 
 def _build(args: argparse.Namespace) -> int:
-    from infoseek.records import write_jsonl
-
     if args.builder == "gsme-mt":
         from builders import gsme_mt as module
     elif args.builder == "gsme-mt-ext":
@@ -44,6 +65,15 @@ def _build(args: argparse.Namespace) -> int:
     else:
         from builders import logic_mt as module
     per_k = args.per_k if args.per_k is not None else module.DEFAULT_PER_K
+    cap = MAX_PER_K[args.builder]
+    if per_k > cap:
+        print(f"infoseek build: --per-k {per_k} is above the cap for {args.builder} "
+              f"({cap} problems per k)", file=sys.stderr)
+        return 2
+    problem = output_problem(args.out, args.force)
+    if problem is not None:
+        print(f"infoseek build: {problem}", file=sys.stderr)
+        return 2
     start = time.perf_counter()
     progress = None if args.quiet else _progress(sys.stderr)
     try:
@@ -54,13 +84,33 @@ def _build(args: argparse.Namespace) -> int:
         print(f"infoseek build: {exc}", file=sys.stderr)
         return 2
     try:
-        count = write_jsonl(records, args.out)
+        count = write_atomically(records, args.out)
     except OSError as exc:
         print(f"infoseek build: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - start
     print(f"built {count} problems in {seconds:.2f} s -> {args.out}")
     return 0
+
+
+def write_atomically(records: list[dict[str, Any]], out: str) -> int:
+    """Write the JSONL to a temporary file beside `out`, then move it into place: a
+    failed write leaves no half file and an old `out` untouched."""
+    from infoseek.records import write_jsonl
+
+    folder = os.path.dirname(os.path.abspath(out))
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    os.close(fd)
+    umask = os.umask(0)
+    os.umask(umask)
+    try:
+        count = write_jsonl(records, tmp)
+        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file (mkstemp makes it 0600)
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return count
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -108,11 +158,15 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="build a problem split as JSONL")
     build.add_argument("builder", choices=BUILDERS, help="which problem family to build")
-    build.add_argument("--out", required=True, help="output JSONL file")
+    build.add_argument("--out", required=True,
+                       help="output JSONL file (its folder must exist; an existing file is "
+                       "kept unless --force)")
+    build.add_argument("--force", action="store_true", help="overwrite an existing --out")
     build.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     build.add_argument("--per-k", type=_positive, default=None, dest="per_k",
                        help="problems per k (default: logic-mt 200, gsme-mt-ext 130, "
-                       "gsme-mt 100)")
+                       "gsme-mt 100; at most " + ", ".join(
+                           f"{cap} for {name}" for name, cap in MAX_PER_K.items()) + ")")
     build.add_argument("--k", type=int, nargs="+", default=[1, 2, 3, 4],
                        help="degrees of underspecification (default 1 2 3 4; at most 5 for "
                        "logic-mt, 6 for gsme-mt-ext, 4 for gsme-mt)")
