@@ -83,11 +83,12 @@ def gsme_mt_k_prediction(
     limit: int | None = None,
 ) -> Task:
     """State how many more quantities are needed (SPEC 3.2)."""
-    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, source=source,
-                          source_format=source_format, limit=limit)
+    ks = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, source=source,
+                               source_format=source_format, limit=limit)["k"]
     records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
         source_format=source_format, limit=limit)
-    return k_prediction_task("gsme_mt_k_prediction", records, render_problem, seed=seed)
+    return k_prediction_task("gsme_mt_k_prediction", records, render_problem, seed=seed,
+                             ks=ks)
 
 
 @task

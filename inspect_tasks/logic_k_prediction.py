@@ -28,5 +28,5 @@ def logic_k_prediction(
             source_format=source_format, limit=limit)
     samples = problem_samples(records, lambda r: render_problem(r, forbid_alternatives=False))
     return Task(dataset=memory_dataset(samples, "logic_k_prediction"),
-                solver=problem_level_solver("k_prediction", seed=seed),
+                solver=problem_level_solver("k_prediction", seed=seed, max_k=max(4, *ks)),
                 scorer=k_prediction_scorer(), name="logic_k_prediction")

@@ -144,9 +144,11 @@ def full_task(name: str, records: list[dict[str, Any]], render: Render, *, seed:
 
 
 def k_prediction_task(name: str, records: list[dict[str, Any]], render: Render, *,
-                      seed: int) -> Task:
+                      seed: int, ks: list[int]) -> Task:
+    """k-prediction; the prompt offers every count up to the largest k asked for (at
+    least 1..4)."""
     return Task(dataset=memory_dataset(problem_samples(records, render), name),
-                solver=problem_level_solver("k_prediction", seed=seed),
+                solver=problem_level_solver("k_prediction", seed=seed, max_k=max(4, *ks)),
                 scorer=k_prediction_scorer(), name=name)
 
 

@@ -41,7 +41,7 @@ class TaskParameterError(PrerequisiteError, ValueError):
 
 
 def _bad(name: str, allowed: str, value: Any) -> TaskParameterError:
-    return TaskParameterError(f"-T {name}: must be {allowed}; got {value!r}")
+    return TaskParameterError(f"-T {name} must be {allowed}; got {value!r}")
 
 
 def _is_int(value: Any) -> bool:
@@ -91,8 +91,8 @@ def _source_format(name: str, value: Any) -> str | None:
 def _interaction_format(name: str, value: Any) -> str:
     if value in FORMAT_NAMES or value == RECORDS_FORMAT:
         raise TaskParameterError(
-            f"-T {name}: {value!r} is a data file format: pass it as "
-            f"-T source_format={value} (format= chooses the interaction: "
+            f"-T {name}={value} is a data file format: pass it as "
+            f"source_format={value} (format= chooses the interaction: "
             f"{' or '.join(INTERACTION_FORMATS)})")
     if value not in INTERACTION_FORMATS:
         raise _bad(name, f"one of {', '.join(INTERACTION_FORMATS)}", value)
@@ -157,6 +157,6 @@ def check_parameters(*, max_k: int | None = None, oracles: Sequence[str] | None 
         for needs_source in ("limit", "source_format"):
             if out.get(needs_source) is not None:
                 raise TaskParameterError(
-                    f"-T {needs_source}: needs -T source=FILE (it applies to a source file; "
+                    f"-T {needs_source} needs -T source=FILE (it applies to a source file; "
                     f"got {needs_source}={params[needs_source]!r} without a source)")
     return out
