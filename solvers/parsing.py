@@ -14,13 +14,23 @@ Quantity problems (math) pass ``descriptions`` ({name: text}): a question may th
 also read ``Question: What is <name>?`` (or ``how much`` / ``how many``, ``the value
 of``), and the subject may be a variable's description instead of its name. Answers are
 read as yes/no (``answer_kind="boolean"``, the default) or as one number
-(``answer_kind="number"``: an integer, decimal or fraction, with words or units around
-it, see :func:`parse_number_answer`). Quantities in ``not_leaf`` are refused with
-``not_leaf`` (derived quantities when only leaves may be asked).
+(``answer_kind="number"``), by the readers of :mod:`solvers.answer_parsing` (SPEC 3.8):
+one candidate value, a trailing justification allowed; hedges, ranges, both values and
+unevaluated expressions are ``ambiguous``, huge numbers ``out_of_range``. Quantities in
+``not_leaf`` are refused with ``not_leaf`` (derived quantities when only leaves may be
+asked).
 
-Nothing a model writes can turn into a valid query unless it names exactly one
-attribute and nothing else; everything that is rejected carries a reason from
-:data:`INVALID_REASONS`, so scorers can count invalid queries by kind.
+A question names its variable whatever the phrasing (``Is Alice a kind person?``): the
+known names (and, for quantities, descriptions; ``_`` also read as a space) are looked
+for longest first, on word boundaries, with the entity's own name set aside. Exactly one
+distinct variable named: that variable, then the validity rules (target, observed,
+not_leaf, forbidden, repeated); none: ``unknown`` (``malformed`` when nothing but the
+entity and question words is left); several: ``malformed``.
+
+``templates`` (the template lines the prompt showed): a reply line that copies one
+(whitespace collapsed, emphasis dropped, case folded) makes the turn invalid with
+``template``. Everything that is rejected carries a reason from :data:`INVALID_REASONS`,
+so scorers can count invalid queries by kind; no text makes a parser raise.
 """
 
 from __future__ import annotations
@@ -32,14 +42,19 @@ from dataclasses import dataclass
 from solvers.answer_parsing import (
     _EDGE_PUNCTUATION,
     ANSWER_KINDS,
+    AnswerReading,
     _collapse,
-    _mentions,
     _normalise,
     parse_boolean_answer,
     parse_number_answer,
+    read_boolean_answer,
+    read_number_answer,
+    template_key,
+    template_keys,
 )
 
 __all__ = [
+    "AnswerReading",
     "INVALID_REASONS",
     "QUANTITY_REASONS",
     "ParsedQuery",
@@ -47,6 +62,8 @@ __all__ = [
     "parse_boolean_answer",
     "parse_number_answer",
     "parse_text_turn",
+    "read_boolean_answer",
+    "read_number_answer",
 ]
 
 INVALID_REASONS: tuple[str, ...] = (
@@ -138,6 +155,8 @@ class _Vocabulary:
     not_leaf: frozenset[str] = frozenset()
     by_description: dict[str, str] | None = None  # normalised description -> lowercase name
     answer_kind: str = "boolean"
+    name_pattern: re.Pattern[str] | None = None  # every way to name a variable, longest first
+    by_surface: dict[str, str | None] | None = None  # surface form -> lowercase name (None: entity)
 
 
 def _lowered(names: Iterable[str]) -> frozenset[str]:
@@ -172,11 +191,15 @@ def _vocabulary(
                 by_description.setdefault(key, lowered)
     if answer_kind not in ANSWER_KINDS:
         raise ValueError(f"answer_kind must be one of {ANSWER_KINDS}; got {answer_kind!r}")
+    lowered_entity = _collapse(entity.lower()) if isinstance(entity, str) else ""
+    name_pattern, by_surface = _name_surfaces(by_lower, by_description or {}, lowered_entity)
     return _Vocabulary(
+        name_pattern=name_pattern,
+        by_surface=by_surface,
         not_leaf=_lowered(not_leaf),
         by_description=by_description,
         answer_kind=answer_kind,
-        entity=_collapse(entity.lower()) if isinstance(entity, str) else "",
+        entity=lowered_entity,
         by_lower=by_lower,
         askable=_lowered(askable),
         observed=_lowered(observed),
@@ -185,6 +208,39 @@ def _vocabulary(
         queries_per_turn=max(1, int(queries_per_turn)),
     )
 
+
+
+def _name_surfaces(
+    by_lower: Mapping[str, str], by_description: Mapping[str, str], entity: str
+) -> tuple[re.Pattern[str] | None, dict[str, str | None]]:
+    """One regex for every surface form of a variable (its name, the name with ``_`` read
+    as a space, its description) and the entity's name, longest first, on word
+    boundaries; and the map from a matched surface to its variable (``None``: entity)."""
+    surfaces: dict[str, str | None] = {}
+    for lowered in by_lower:
+        key = _normalise(lowered)
+        for form in (key, key.replace("_", " ")):
+            if form:
+                surfaces.setdefault(form, lowered)
+    for description, lowered in by_description.items():
+        if description:
+            surfaces.setdefault(description, lowered)
+    if entity:
+        surfaces[_normalise(entity)] = None
+    surfaces.pop("", None)
+    if not surfaces:
+        return None, surfaces
+    ordered = sorted(surfaces, key=lambda form: (-len(form), form))
+    alternatives = "|".join(re.escape(form) for form in ordered)
+    return re.compile(rf"(?<![\w-])(?:{alternatives})(?![\w-])"), surfaces
+
+
+def _named_variables(subject: str, vocab: _Vocabulary) -> set[str]:
+    """The distinct variables a (normalised) question subject names."""
+    if vocab.name_pattern is None or vocab.by_surface is None:
+        return set()
+    named = (vocab.by_surface.get(match.group(0)) for match in vocab.name_pattern.finditer(subject))
+    return {name for name in named if name is not None}
 
 
 def _question_subject(fragment: str, entity: str) -> str:
@@ -234,10 +290,10 @@ def _resolve_name(fragment: str, vocab: _Vocabulary) -> tuple[str | None, str | 
     quantity = _quantity_subject(subject, vocab)
     if quantity is not None:
         return quantity, None
-    if any(_mentions(subject, name) for name in vocab.by_lower):
-        # A known name wrapped in other words, or several names at once.
-        return None, "malformed"
-    return None, "unknown"
+    named = _named_variables(subject, vocab)
+    if len(named) == 1:
+        return named.pop(), None
+    return None, ("malformed" if named else "unknown")
 
 
 def _judge_queries(
@@ -312,19 +368,24 @@ def parse_text_turn(
     not_leaf: Collection[str] = (),
     descriptions: Mapping[str, str] | None = None,
     answer_kind: str = "boolean",
+    templates: Collection[str] = (),
 ) -> ParsedTurn:
     """Parse a plain-text turn (``Question: ...`` lines or one ``Answer: ...``).
 
     ``variables`` are the problem's attribute names, ``askable`` those that may be
     asked now, ``observed`` those given in the problem, ``asked`` those asked in
     earlier turns. Keywords are case-insensitive and may carry markdown emphasis,
-    list bullets or numbering; an ``Answer:`` line with nothing after it takes the
-    next non-empty line.
+    list bullets or numbering (``1.``, ``1)``); an ``Answer:`` line with nothing after it
+    takes the next non-empty line (and is ``malformed`` when there is none). A line that
+    copies one of ``templates`` makes the turn invalid with ``template``.
     """
     if not isinstance(text, str) or not text.strip():
         return _invalid_turn("empty")
     if len(text) > max_chars:
         return _invalid_turn("too_long")
+    copied = _copied_template(text.splitlines(), templates)
+    if copied is not None:
+        return _invalid_turn("template", answer_raw=copied)
     vocab = _vocabulary(
         entity=entity,
         variables=variables,
@@ -368,17 +429,28 @@ def parse_text_turn(
         return _invalid_turn("multiple_actions", blocked, "\n".join(answers))
 
     if answers:
+        if not answers[0].strip():
+            return _invalid_turn("malformed", answer_raw=answers[0])
         return _answer_turn(answers[0], vocab, entity)
     return ParsedTurn(ASK, _judge_queries(attempts, vocab), None, None, None)
 
 
+def _copied_template(lines: Iterable[str], templates: Collection[str]) -> str | None:
+    """The first line that copies a template line (see ``template_key``), or None."""
+    keys = template_keys(templates)
+    if not keys:
+        return None
+    return next((line for line in lines if template_key(line) in keys), None)
+
+
+def _reading_turn(reading: AnswerReading, raw: str) -> ParsedTurn:
+    """The turn an answer reading amounts to: an answer, or invalid with its reason."""
+    if reading.reason is not None:
+        return _invalid_turn(reading.reason, answer_raw=raw)
+    return ParsedTurn(ANSWER, (), reading.value, raw, None)
+
+
 def _answer_turn(raw: str, vocab: _Vocabulary, entity: str) -> ParsedTurn:
     if vocab.answer_kind == "number":
-        number = parse_number_answer(raw)
-        if number is None:
-            return _invalid_turn("malformed", answer_raw=raw)
-        return ParsedTurn(ANSWER, (), number, raw, None)
-    value = parse_boolean_answer(raw, entity=entity, target=vocab.target)
-    if value is None:
-        return _invalid_turn("malformed", answer_raw=raw)
-    return ParsedTurn(ANSWER, (), value, raw, None)
+        return _reading_turn(read_number_answer(raw), raw)
+    return _reading_turn(read_boolean_answer(raw, entity=entity, target=vocab.target), raw)

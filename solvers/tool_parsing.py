@@ -1,12 +1,14 @@
 """Turning a model turn given as tool calls into an action (`ask(variable=...)` /
 `answer(value=...)`), with the same vocabulary and validity rules as the plain-text
-format of :mod:`solvers.parsing`."""
+format of :mod:`solvers.parsing`. Whatever the arguments hold (deep nesting, huge
+integers, lone surrogates), parsing returns a turn and never raises."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Collection, Mapping
 
+from solvers.answer_parsing import read_number_answer, template_key, template_keys
 from solvers.parsing import (
     ANSWER,
     ASK,
@@ -15,9 +17,13 @@ from solvers.parsing import (
     _answer_turn,
     _invalid_turn,
     _judge_queries,
+    _reading_turn,
     _resolve_name,
     _vocabulary,
 )
+
+_SHOWN_CHARS = 2000
+"""At most this many characters of a call's description are kept in the record."""
 
 __all__ = ["parse_tool_calls"]
 
@@ -34,12 +40,28 @@ def _call_arguments(arguments: object) -> dict | None:
     return None
 
 
-def _describe_call(function: object, arguments: object) -> str:
+def _shown(value: object) -> str:
+    """A short printable form of anything (never raises: huge ints, deep nesting)."""
     try:
-        shown = json.dumps(arguments, sort_keys=True, ensure_ascii=False)
-    except (TypeError, ValueError):
-        shown = repr(arguments)
-    return f"{function}({shown})"
+        if isinstance(value, str):
+            text = value
+        else:
+            text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            text = repr(value)
+        except Exception:  # a repr that fails must not fail the turn
+            text = f"<{type(value).__name__}>"
+    if len(text) > _SHOWN_CHARS:
+        text = text[:_SHOWN_CHARS] + "..."
+    return text
+
+
+def _describe_call(function: object, arguments: object) -> str:
+    name = function if isinstance(function, str) else _shown(function)
+    shown = _shown(arguments) if not isinstance(arguments, str) else _shown(
+        json.dumps(arguments, ensure_ascii=False))
+    return f"{name}({shown})"
 
 
 def parse_tool_calls(
@@ -56,13 +78,16 @@ def parse_tool_calls(
     not_leaf: Collection[str] = (),
     descriptions: Mapping[str, str] | None = None,
     answer_kind: str = "boolean",
+    templates: Collection[str] = (),
 ) -> ParsedTurn:
     """Parse a turn given as tool calls ``(function_name, arguments)``.
 
     ``ask`` takes ``{"variable": name}``, ``answer`` takes ``{"value": text or
-    bool}``. Every call other than ``answer`` is recorded as a query, and only the
-    first ``queries_per_turn`` of them are processed. Arguments may arrive as a
-    JSON string; anything that does not decode to a dict is ``bad_arguments``.
+    bool}`` (or a number for quantity problems). Every call other than ``answer`` is
+    recorded as a query, and only the first ``queries_per_turn`` of them are processed.
+    Arguments may arrive as a JSON string; anything that does not decode to a dict is
+    ``bad_arguments``. An empty answer value is ``empty``; a value that copies one of
+    ``templates`` (with or without its ``Answer:`` keyword) is ``template``.
     """
     vocab = _vocabulary(
         entity=entity,
@@ -119,11 +144,26 @@ def parse_tool_calls(
             return ParsedTurn(ANSWER, (), value, str(value).lower(), None)
         if (vocab.answer_kind == "number" and isinstance(value, int | float)
                 and not isinstance(value, bool)):
-            value = repr(value)
+            return _reading_turn(read_number_answer(value), _shown(value))
         if not isinstance(value, str):
             return _invalid_turn("bad_arguments", answer_raw=raw)
         if len(value) > max_chars:
             return _invalid_turn("too_long")
+        if not value.strip():
+            return _invalid_turn("empty", answer_raw=value)
+        if _copies_template(value, templates):
+            return _invalid_turn("template", answer_raw=value)
         return _answer_turn(value, vocab, entity)
 
     return ParsedTurn(ASK, _judge_queries(attempts, vocab), None, None, None)
+
+
+def _copies_template(value: str, templates: Collection[str]) -> bool:
+    """Whether an answer value copies a template line, whole or without its keyword."""
+    keys = template_keys(templates)
+    if not keys:
+        return False
+    without_keyword = {key.split(":", 1)[1].strip() for key in keys
+                       if key.startswith(("answer:", "question:"))}
+    value_key = template_key(value)
+    return value_key in keys or value_key in (without_keyword - {""})
