@@ -76,8 +76,11 @@ _WITH_UNIT = re.compile(r"([-+]?[\d.]+)\s*[a-z][a-z\s²³]*")
 _WRAPPERS = re.compile(r"\\(?:text|mathrm|textbf|mathbf|operatorname)\s*\{([^{}]*)\}")
 _LETTER = re.compile(r"\(?([a-z])\)?(?:$|[\s.:)])")
 _ANY_DIGIT = re.compile(r"\d")
-_RATING = re.compile(r"\b(acquired|assumed)\b[\s*]*[:=\-]?[\s*]*(yes|no|true|false|1|0)\b",
-                     re.IGNORECASE)
+_RATING_VALUE = r"(yes|no|true|false|1|0)\b"
+_RATING = re.compile(
+    rf"\b(acquired|assumed)\b[\s*]*[:=\-]?[\s*]*{_RATING_VALUE}"
+    rf"(?:[\s*]*(?:/|\bor\b|\band\b)[\s*]*{_RATING_VALUE})?",
+    re.IGNORECASE)
 
 
 # ---------------------------------------------------------------- answer matching
@@ -95,13 +98,25 @@ def normalize_answer(text: str) -> str:
     return t.lower()
 
 
+_MAX_NUMBER_CHARS = 400
+"""A box's content longer than this is not read as a number (it would overflow a float
+or exceed Python's int-parsing limit; no answer is that long)."""
+
+
 def to_number(value: Any) -> float | None:
-    """A number from an answer value or a box's content; None when it holds none."""
+    """A number from an answer value or a box's content; None when it holds none (also
+    for values beyond float range or longer than ``_MAX_NUMBER_CHARS``: never raises)."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, int | float):
-        return float(value)
-    t = normalize_answer(str(value))
+        try:
+            number = float(value)
+        except OverflowError:
+            return None
+        return number if math.isfinite(number) else None
+    if not isinstance(value, str) or len(value) > _MAX_NUMBER_CHARS:
+        return None
+    t = normalize_answer(value)
     if "=" in t:  # "x = 19": the value after the last equals sign
         t = t.rsplit("=", 1)[1].strip()
     for pattern, parts in ((_NUMBER_TEXT, 0), (_FRACTION, 3), (_SLASH, 2), (_WITH_UNIT, 1)):
@@ -117,7 +132,7 @@ def to_number(value: Any) -> float | None:
             if parts == 2:
                 return float(match.group(1)) / float(match.group(2))
             return float(match.group(1))
-        except (ValueError, ZeroDivisionError):
+        except (ValueError, ZeroDivisionError, OverflowError):
             return None
     return None
 
@@ -168,11 +183,21 @@ def render_dialogue(question: str, turns: list[dict[str, Any]]) -> str:
 
 
 def parse_judgement(text: str) -> dict[str, bool] | None:
-    """`{"condition_acquired", "assumption_made"}` from the judge's reply, or None."""
+    """`{"condition_acquired", "assumption_made"}` from the judge's reply, or None.
+
+    Unreadable (None): a rating missing, a rating holding both values (the prompt's own
+    template `acquired: yes or no`, `yes/no`), or one rating given twice with different
+    values."""
+    if not isinstance(text, str):
+        return None
     ratings: dict[str, bool] = {}
-    for name, value in _RATING.findall(text or ""):
+    for name, first, second in _RATING.findall(text):
+        value = first.lower() in ("yes", "true", "1")
+        if second and (second.lower() in ("yes", "true", "1")) != value:
+            return None
         key = "condition_acquired" if name.lower() == "acquired" else "assumption_made"
-        ratings.setdefault(key, value.lower() in ("yes", "true", "1"))
+        if ratings.setdefault(key, value) != value:
+            return None
     return ratings if len(ratings) == 2 else None
 
 

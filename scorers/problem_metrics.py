@@ -55,28 +55,98 @@ def final_answer_body(text: str | None) -> str | None:
 # k prediction
 
 
+_MAX_K_DIGITS = 6
+"""A predicted k written with more digits than this is not read (``None``)."""
+_K_JUSTIFICATION = re.compile(
+    r"[(\[;:]|[.!?](?=\s|$)|\s[-\u2013\u2014]\s|"
+    r"\b(?:because|since|as|given|so|thus|hence|which|from|by|per|i\.e|e\.g)\b"
+)
+_K_HEDGE = re.compile(
+    r"\b(?:or|either|maybe|perhaps|possibly|probably|likely|guess|between|roughly|"
+    r"approximately|at\s+(?:least|most)|(?:more|less|fewer)\s+than)\b|[~<>/+]"
+)
+_INVALID_K = object()
+"""A body that names a value in an unreadable way (several values, a hedge)."""
+
+
+def _answer_runs(text: str) -> list[list[str]]:
+    """The bodies of the ``Answer:`` markers, grouped into runs: markers on the same line
+    or on adjacent non-blank lines form one run (an echoed option list is one run)."""
+    runs: list[list[str]] = []
+    adjacent = False
+    for line in text.splitlines():
+        cleaned = line.replace("*", "").replace("#", "")
+        markers = list(re.finditer(r"answer\s*[:：]", cleaned, re.IGNORECASE))
+        if not markers:
+            if line.strip():  # other text ends a run; a blank line does not
+                adjacent = False
+            continue
+        ends = [m.start() for m in markers[1:]] + [len(cleaned)]
+        bodies = [cleaned[m.end() : end].strip() for m, end in zip(markers, ends)]
+        if adjacent and runs:
+            runs[-1].extend(bodies)
+        else:
+            runs.append(bodies)
+        adjacent = True
+    return runs
+
+
+def _k_value(body: str) -> object:
+    """The k a body names: an int, :data:`UNSURE`, ``None`` (nothing) or
+    :data:`_INVALID_K` (several values, a hedge, too many digits)."""
+    lowered = " ".join(body.lower().split()).strip(_DECORATION)
+    justification = _K_JUSTIFICATION.search(lowered)
+    head = lowered[: justification.start()] if justification else lowered
+    if not head.strip(_DECORATION):
+        return None
+    values: set[object] = set()
+    rest = head
+    if re.search(r"\bnot\s+ambiguous\b|\bunambiguous\b", rest):
+        values.add(0)
+        rest = re.sub(r"\bnot\s+ambiguous\b|\bunambiguous\b", " ", rest)
+    if re.search(r"\bnot\s+sure\b|\bunsure\b|\buncertain\b", rest):
+        values.add(UNSURE)
+        rest = re.sub(r"\bnot\s+sure\b|\bunsure\b|\buncertain\b", " ", rest)
+    if _K_HEDGE.search(rest):
+        return _INVALID_K
+    for digits in re.findall(r"(?<![\w.])[0-9]+(?![\w.])", rest):
+        if len(digits.lstrip("0")) > _MAX_K_DIGITS:
+            return _INVALID_K
+        values.add(int(digits))
+    words = re.findall(r"[a-z]+", rest)
+    if words and words[0] in _NUMBER_WORDS:
+        values.add(_NUMBER_WORDS[words[0]])
+    if not values:
+        return None
+    if len(values) > 1:
+        return _INVALID_K
+    return values.pop()
+
+
 def parse_k_prediction(text: str | None) -> int | str | None:
-    """Read the predicted degree of underspecification from a final ``Answer:`` line.
+    """Read the predicted degree of underspecification from the final ``Answer:`` line.
 
     Returns an ``int`` (``"not ambiguous"`` -> 0, ``"2"`` or ``"two"`` -> 2), the string
     :data:`UNSURE` for "ambiguous but not sure (how many)", or ``None`` when there is no
-    ``Answer:`` line or its content cannot be read.
+    ``Answer:`` line or it cannot be read. A trailing justification is set aside
+    (``Answer: 2 (rules 1 and 3)``). Invalid (``None``): a body naming two values or a
+    hedge (``2 or 3``, ``probably 2``, ``not ambiguous / 1 / 2``), and an echoed option
+    list: the final ``Answer:`` line belongs to a run of ``Answer:`` lines (adjacent
+    lines, or several markers on one line) naming different values, as the prompt's own
+    list of options does. A model that answers, reasons on, then answers again is read
+    by its last line.
     """
-    body = final_answer_body(text)
-    if body is None:
+    if not text or not isinstance(text, str):
         return None
-    lowered = body.lower().strip(_DECORATION)
-    if re.search(r"\bnot\s+ambiguous\b|\bunambiguous\b", lowered):
-        return 0
-    if re.search(r"\bnot\s+sure\b|\bunsure\b|\buncertain\b", lowered):
-        return UNSURE
-    match = re.match(r"(\d+)\b", lowered)
-    if match:
-        return int(match.group(1))
-    first_word = re.match(r"[a-z]+", lowered)
-    if first_word and first_word.group(0) in _NUMBER_WORDS:
-        return _NUMBER_WORDS[first_word.group(0)]
-    return None
+    runs = _answer_runs(text)
+    if not runs:
+        return None
+    values = [_k_value(body) for body in runs[-1]]
+    named = {value for value in values if value is not None}
+    if _INVALID_K in named or len(named) > 1:
+        return None
+    final = values[-1]
+    return final if isinstance(final, int | str) else None
 
 
 def k_prediction_metrics(predicted: int | str | None, k: int) -> dict[str, float]:

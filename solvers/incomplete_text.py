@@ -31,7 +31,7 @@ ANSWER_BEHAVIOURS: tuple[str, ...] = ("boxed_answer", "unboxed_answer")
 
 _BOX_OPENERS = re.compile(r"[\\/](?:boxed|fbox)\s*\{")
 _THINK = re.compile(r"<think>.*?(?:</think>|$)", re.IGNORECASE | re.DOTALL)
-_QUESTION_TAG = re.compile(r"<question>\s*(.*?)\s*(?:</question>|$)", re.IGNORECASE | re.DOTALL)
+_QUESTION_TAG = re.compile(r"<question>(.*?)(?:</question>|$)", re.IGNORECASE | re.DOTALL)
 _ANSWER_TAG = re.compile(r"<answer>", re.IGNORECASE)
 _ASSUME_SUPPOSE = re.compile(r"\b(?:assum|suppos)\w*", re.IGNORECASE)
 _LETS_SAY = re.compile(r"\blet(?:'|’)?s\s+say\b|\blet\s+us\s+say\b", re.IGNORECASE)
@@ -65,24 +65,26 @@ class ParsedReply:
 
 def extract_boxed(text: str | None) -> str | None:
     """Content of the last complete, non-empty `\\boxed{...}` (also `/boxed{`, `\\fbox{`),
-    with nested braces balanced; None when there is none."""
+    with nested braces balanced; None when there is none. "Last" is the box that opens
+    last. One pass over the braces (linear in the text, however many boxes are open)."""
     if not text:
         return None
-    found: str | None = None
-    for match in _BOX_OPENERS.finditer(text):
-        depth, start = 1, match.end()
-        for position in range(start, len(text)):
-            char = text[position]
-            if char == "{":
-                depth += 1
-            elif char == "}":
-                depth -= 1
-                if depth == 0:
-                    content = text[start:position].strip()
-                    if content:
-                        found = content
-                    break
-    return found
+    box_braces = {match.end() - 1 for match in _BOX_OPENERS.finditer(text)}
+    if not box_braces:
+        return None
+    found: tuple[int, str] | None = None
+    open_braces: list[int] = []
+    for brace in re.finditer(r"[{}]", text):
+        position = brace.start()
+        if brace.group() == "{":
+            open_braces.append(position)
+        elif open_braces:
+            start = open_braces.pop()
+            if start in box_braces and (found is None or start > found[0]):
+                content = text[start + 1 : position].strip()
+                if content:
+                    found = (start, content)
+    return None if found is None else found[1]
 
 
 def strip_think(text: str) -> str:
