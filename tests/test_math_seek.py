@@ -223,12 +223,13 @@ def test_quantity_questions(line: str, variable: str | None, reason: str | None)
     assert (query.variable, query.reason, query.valid) == (variable, reason, reason is None)
 
 
-def test_what_is_needs_descriptions() -> None:
-    """Without descriptions (logic problems) the question forms are unchanged."""
+def test_what_is_names_the_attribute_without_descriptions() -> None:
+    """SPEC 3.8: a question naming exactly one attribute asks for it, whatever the
+    phrasing, descriptions or not (logic problems)."""
     turn = parse_text_turn("Question: What is kind?", entity="Alice", variables=["kind"],
                            askable=["kind"], observed=[], target="t", asked=[],
                            queries_per_turn=1)
-    assert not turn.queries[0].valid
+    assert turn.queries[0].variable == "kind" and turn.queries[0].valid
 
 
 @pytest.mark.parametrize("raw, expected", [
