@@ -172,6 +172,7 @@ def seek_solver(**options: Any) -> Solver:
             state.tools = [ask(), answer()]
             state.tool_choice = "auto"
         asked: list[str] = []
+        templates = prompts.template_lines(entity=entity, fmt=fmt, answer_kind=answer_kind)
 
         def parse(message: ChatMessageAssistant) -> ParsedTurn:
             common = dict(
@@ -179,6 +180,7 @@ def seek_solver(**options: Any) -> Solver:
                 observed=list(problem["observed"]), target=target, asked=asked,
                 queries_per_turn=opts["queries_per_turn"], not_leaf=not_leaf,
                 descriptions=problem.get("descriptions"), answer_kind=answer_kind,
+                templates=templates,
             )
             if fmt == "tool":
                 calls = [(c.function, None if c.parse_error else c.arguments)
@@ -270,10 +272,12 @@ async def generate_turn(state: TaskState, generate: Generate) -> ChatMessageAssi
     message with text UTF-8 cannot encode (a lone surrogate) is replaced, in the history
     and in ``state.output``, by a copy with that text made storable: Inspect hashes the
     messages it sends to a model with a strict encoder while writing the log."""
+    before = state.output
     try:
         await generate(state, tool_calls="none")
     except IndexError:
-        if state.output is None or state.output.choices:
+        # only Inspect's own `output.message` on a new, choice-less output is an empty turn
+        if state.output is before or state.output is None or state.output.choices:
             raise
         return None
     message = state.output.message
