@@ -34,7 +34,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
-from inspect_ai.model import ChatMessageTool, ChatMessageUser, get_model
+from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, ChatMessageUser, get_model
 
 from infoseek.records import askable_variables, not_leaf_variables
 from inspect_tasks.gsm_mt import gsm_mt
@@ -66,6 +66,9 @@ TASKS = {
     "gsm_mt": (gsm_mt, "number"),
 }
 RUNS = [(task, fmt) for task in TASKS for fmt in FORMATS]
+# One text run carries the model's reasoning forward, so the history kept for the model
+# is checked in both settings (issue 8 item 6: a native tool call in the text format).
+RUN_OPTIONS = {("logic_mt", "text"): {"carry_reasoning": True}}
 
 
 # ------------------------------------------------------------------ building the runs
@@ -114,7 +117,8 @@ class Run:
 
 def _run(task: str, fmt: str, log_dir: str) -> Run:
     task_fn, _ = TASKS[task]
-    built = task_fn(k=[1], per_k=8, format=fmt, max_turns=MAX_TURNS)
+    built = task_fn(k=[1], per_k=8, format=fmt, max_turns=MAX_TURNS,
+                    **RUN_OPTIONS.get((task, fmt), {}))
     base, problem = None, None
     for sample in built.dataset:
         problem = _fuzz_problem(task, fmt, sample.metadata)
@@ -180,6 +184,26 @@ def _loop_messages(sample: EvalSample) -> list[str]:
         for m in sample.messages[first_user + 1 :]
         if isinstance(m, ChatMessageTool | ChatMessageUser)
     ]
+
+
+def check_history(sample: EvalSample) -> None:
+    """The history stays valid for every provider: each tool call of an assistant turn
+    the conversation went on from has a tool message, before the next assistant turn."""
+    messages = sample.messages
+    for index, message in enumerate(messages):
+        if not isinstance(message, ChatMessageAssistant) or not message.tool_calls:
+            continue
+        following = messages[index + 1 :]
+        if not any(isinstance(m, ChatMessageAssistant) for m in following):
+            continue  # the last turn: nothing was sent after it
+        answered: set[str] = set()
+        for later in following:
+            if isinstance(later, ChatMessageAssistant):
+                break
+            if isinstance(later, ChatMessageTool) and later.tool_call_id:
+                answered.add(later.tool_call_id)
+        missing = [c.function for c in message.tool_calls if c.id not in answered]
+        assert not missing, f"tool calls without a tool message in the history: {missing}"
 
 
 def _model_pieces(play: Play, turns: list[dict[str, Any]]) -> list[str]:
@@ -272,6 +296,7 @@ def check_play(run: Run, play: Play) -> None:
                f"answer_raw={str(bad.get('answer_raw'))[:80]!r}; "
                f"accuracy={scores['accuracy']}")
     check_no_leak(run.problem, play, sample, turns)
+    check_history(sample)
     expect = play.kind.expect
 
     if expect == GARBAGE:
