@@ -202,6 +202,11 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
             or (bool(target_name) and _mentions(head, target_name))
         )
         return _invalid("ambiguous" if names_a_value else "malformed")
+    if polarity is not None and (
+        re.search(_OTHER_POLARITY[polarity], head) is not None
+        or _restates_other_value(tail, polarity, entity_name, target_name)
+    ):
+        return _invalid("ambiguous")  # "yes and no", '"yes" if X is T, "no" if not'
     if head:
         ent = re.escape(entity_name)
         subject = rf"(?:{ent}\s+)?" if ent else ""
@@ -218,6 +223,9 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
     if _restates_other_value(tail, value, entity_name, target_name):
         return _invalid("ambiguous")
     return AnswerReading(value)
+
+
+_OTHER_POLARITY = {True: r"\b(?:no|false)\b", False: r"\b(?:yes|true)\b"}
 
 
 def _restates_other_value(tail: str, value: bool, entity: str, target: str) -> bool:

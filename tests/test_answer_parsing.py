@@ -232,6 +232,8 @@ def test_a_trailing_justification_is_allowed(line, value):
         "Answer: Ingrid is courteous or not courteous",
         "Answer: probably yes",
         "Answer: Ingrid is courteous. Ingrid is not courteous.",
+        "Answer: yes and no",
+        'Answer: "yes" if Ingrid is courteous, "no" if not',
     ],
 )
 def test_both_values_or_a_hedge_are_ambiguous(line):
