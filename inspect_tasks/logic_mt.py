@@ -12,7 +12,7 @@ from builders.logic_mt import MAX_K
 from builders.logic_text import render_problem
 from inspect_tasks.task_errors import readable_data_errors
 from inspect_tasks.task_parameters import LOGIC_ORACLES, check_parameters
-from scorers.inspect_scorers import seek_scorer
+from scorers.inspect_scorers import seek_scorers
 from solvers.dataset import instance_samples, memory_dataset
 from solvers.seek import seek_solver
 
@@ -71,5 +71,5 @@ def logic_mt(
         records, lambda r: render_problem(r, forbid_alternatives=forbid_alternatives),
         extra_metadata={"forbid_alternatives": forbid_alternatives},
     )
-    return Task(dataset=memory_dataset(samples, "logic_mt"), solver=solver, scorer=seek_scorer(),
+    return Task(dataset=memory_dataset(samples, "logic_mt"), solver=solver, scorer=seek_scorers(),
                 name="logic_mt")

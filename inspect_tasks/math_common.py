@@ -25,7 +25,7 @@ from oracles import WORLD_POLICY
 from scorers.inspect_scorers import (
     k_prediction_scorer,
     mss_identification_scorer,
-    seek_scorer,
+    seek_scorers,
 )
 from solvers.dataset import memory_dataset, problem_samples
 from solvers.problem_level import problem_level_solver
@@ -131,7 +131,7 @@ def seek_task(name: str, records: list[dict[str, Any]], render: Render, *, seed:
         carry_reasoning=carry_reasoning, oracle=oracle, seed=seed,
     )
     return Task(dataset=memory_dataset(seek_samples(records, render), name), solver=solver,
-                scorer=seek_scorer(), name=name)
+                scorer=seek_scorers(), name=name)
 
 
 def full_task(name: str, records: list[dict[str, Any]], render: Render, *, seed: int,

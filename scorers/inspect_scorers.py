@@ -2,31 +2,52 @@
 
 Scorers
 -------
-- :func:`seek_scorer` scores a multi-turn seek episode from the sample store
-  (``infoseek:turns``, ``infoseek:problem``, ``infoseek:initial_possible``,
-  ``infoseek:options``) and the hidden ``target_value`` in the sample metadata.
+- :func:`seek_scorers` returns the four scorers of a multi-turn seek episode, one per
+  group of :data:`scorers.seek_metrics.SEEK_SCORE_GROUPS`, so the Inspect View shows four
+  short rows instead of one very wide one:
+
+  ========================  ==================================================================
+  scorer (name in the log)  value keys
+  ========================  ==================================================================
+  ``answer``                ``accuracy``
+  ``sufficiency``           ``final_sufficiency, turn_to_sufficiency, total_turns,
+                            over_questioning``
+  ``queries``               ``first_turn_hit, second_turn_hit, query_correctness,
+                            query_coverage, best_mss_hits`` (+ ``order_correctness`` on
+                            problems with a required order, absent elsewhere)
+  ``invalid``               ``invalid_total``, ``invalid_<reason>`` for every reason
+  ========================  ==================================================================
+
+  They read the sample store (``infoseek:turns``, ``infoseek:problem``,
+  ``infoseek:initial_possible``, ``infoseek:options``) and the hidden ``target_value`` in
+  the sample metadata; the arithmetic is in :mod:`scorers.seek_metrics`.
+  :func:`seek_values` merges one sample's four values back into one flat dict and
+  :func:`log_metrics` merges the metrics of a log.
 - :func:`k_prediction_scorer` and :func:`mss_identification_scorer` score the
   problem-level protocols from the model's final completion and the ``problem`` record
   in the sample metadata.
 
-Each returns one :class:`Score` whose value is a flat dict of floats. A metric that
-does not apply to a sample (``None`` in :mod:`scorers.seek_metrics`) is stored as NaN:
+Each returns a :class:`Score` whose value is a flat dict of floats. A metric that does
+not apply to a sample (``None`` in :mod:`scorers.seek_metrics`) is stored as NaN:
 Inspect's epoch reducer would turn ``None`` into 0.0, whereas it skips NaN.
 
 Metric names in the EvalLog
 ---------------------------
-All three scorers use :func:`mean_by_group` (grouped by the sample metadata key ``k``),
-so ``log.results.scores[0].metrics`` holds, for every value key ``<name>``:
+Every scorer uses :func:`mean_by_group` (grouped by the sample metadata key ``k``), so
+the scorer's entry of ``log.results.scores`` (named after the scorer) holds, for every
+value key ``<name>``:
 
 - ``<name>``: mean over the samples where the value applies (NaN/None skipped);
 - ``<name>_stderr``: its standard error (sample standard deviation / sqrt(n); 0.0 for
   a single value);
-- ``<name>_k<k>`` and ``<name>_k<k>_stderr`` for every ``k`` present.
+- ``<name>_k<k>`` for every ``k`` present.
 
-A name is absent when no sample has a value for it (e.g. ``order_correctness`` on
-logic problems). Value keys: :data:`scorers.seek_metrics.SCALAR_METRIC_NAMES` for the
-seek scorer; ``accuracy, under, over, unsure, invalid`` for k prediction; ``exact,
-jaccard, recall, invalid, unknown_names, predicted_size`` for MSS identification.
+A name is absent when no sample has a value for it (``second_turn_hit_k1`` when no k = 1
+episode made two valid queries). The ``invalid`` scorer reports ``invalid_total`` (with
+stderr and per ``k``) and, overall only, the count of each reason that occurred at least
+once. Value keys of the problem-level scorers: ``accuracy, under, over, unsure,
+invalid`` for k prediction; ``exact, jaccard, recall, invalid, unknown_names,
+predicted_size`` for MSS identification.
 """
 
 from __future__ import annotations
@@ -34,8 +55,11 @@ from __future__ import annotations
 import json
 import math
 import statistics
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
+from inspect_ai.log import EvalLog
 from inspect_ai.scorer import (
     Metric,
     SampleScore,
@@ -55,11 +79,19 @@ from scorers.problem_metrics import (
     parse_variable_list,
 )
 from scorers.seek_metrics import (
-    episode_metrics,
+    INVALID_METRIC_NAMES,
+    SEEK_SCORE_GROUPS,
+    answer_explanation,
+    answer_metrics,
     final_answer,
+    invalid_explanation,
+    invalid_metrics,
     invalid_reason_counts,
+    query_explanation,
+    query_metrics,
+    sufficiency_explanation,
+    sufficiency_metrics,
     uncertainty_curves,
-    valid_query_variables,
 )
 
 TURNS_KEY = "infoseek:turns"
@@ -112,7 +144,7 @@ def _stderr(values: list[float]) -> float:
 @metric
 def mean_by_group(
     group_key: str = "k", overall_stderr: bool = True, group_stderr: bool = False,
-    overall_only: tuple[str, ...] = ("invalid_",),
+    overall_only: tuple[str, ...] = (), skip_zero: tuple[str, ...] = (),
 ) -> Metric:
     """Mean of every key of dict-valued scores, overall and per sample-metadata group.
 
@@ -129,6 +161,8 @@ def mean_by_group(
       group_stderr: also report the standard error of each group mean.
       overall_only: name prefixes reported overall only, without stderr (the invalid-query
         counts by reason, which would otherwise crowd the display).
+      skip_zero: name prefixes left out when every sample's value is 0 (reasons that
+        never occurred).
     """
 
     def compute(scores: list[SampleScore]) -> Value:
@@ -154,6 +188,8 @@ def mean_by_group(
         result: dict[str, float] = {}
         for name in names:
             brief = name.startswith(overall_only)
+            if name.startswith(skip_zero) and not any(overall[name]):
+                continue
             if overall[name]:
                 result[name] = statistics.fmean(overall[name])
                 if brief:
@@ -175,7 +211,7 @@ def mean_by_group(
 # helpers
 
 
-def _nan_for_none(values: dict[str, float | None]) -> dict[str, float]:
+def _nan_for_none(values: Mapping[str, float | None]) -> dict[str, float]:
     return {name: (math.nan if value is None else float(value)) for name, value in values.items()}
 
 
@@ -213,65 +249,149 @@ def _problem_from_metadata(state: TaskState) -> dict:
 # seek protocol
 
 
-@scorer(metrics=[mean_by_group()])
-def seek_scorer() -> Scorer:
-    """Score a multi-turn seek episode from the recorded turns (never the model's say-so).
+@dataclass(frozen=True)
+class SeekEpisode:
+    """What the seek scorers read from one finished sample."""
+
+    problem: dict
+    turns: list[dict]
+    initial_possible: list | str
+    target_value: Any
+    queryable: list | None
+
+
+def seek_episode(state: TaskState, target: Target) -> SeekEpisode:
+    """The recorded episode of a sample.
 
     Reads ``infoseek:turns``, ``infoseek:problem`` (falls back to metadata ``problem``),
     ``infoseek:initial_possible`` (falls back to the record's ``target_values``) and
     ``infoseek:options`` from the store, and the hidden value from metadata
     ``target_value`` (falls back to the target text, parsed as JSON when it is JSON).
-
-    The value holds :func:`scorers.seek_metrics.episode_metrics` (None -> NaN); the
-    metadata holds ``uncertainty_curve``, ``entropy_curve`` and ``invalid_reasons``
-    (counts of the reasons that occurred); ``answer`` is the final answer as text.
+    ``queryable`` leaves out the alternative-only variables when alternatives are
+    forbidden.
     """
+    turns = list(state.store.get(TURNS_KEY) or [])
+    problem = state.store.get(PROBLEM_KEY) or _problem_from_metadata(state)
+    initial_possible = state.store.get(INITIAL_POSSIBLE_KEY)
+    if initial_possible is None:
+        initial_possible = list(problem.get("target_values") or [])
+    if not isinstance(initial_possible, str):  # "many": infinitely many values
+        initial_possible = list(initial_possible)
+    queryable = problem.get("queryable")
+    if queryable is not None and _forbid_alternatives(state):
+        excluded = set(problem.get("alternative_only") or [])
+        queryable = [name for name in queryable if name not in excluded]
+    return SeekEpisode(problem, turns, initial_possible, _hidden_target(state, target),
+                       queryable)
+
+
+@scorer(metrics=[mean_by_group()], name="infoseek/answer")
+def answer_scorer() -> Scorer:
+    """Seek episode, ``answer``: ``accuracy`` of the final answer against the hidden
+    value (:func:`scorers.seek_metrics.answer_metrics`)."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        turns = list(state.store.get(TURNS_KEY) or [])
-        problem = state.store.get(PROBLEM_KEY) or _problem_from_metadata(state)
-        initial_possible = state.store.get(INITIAL_POSSIBLE_KEY)
-        if initial_possible is None:
-            initial_possible = list(problem.get("target_values") or [])
-        if not isinstance(initial_possible, str):  # "many": infinitely many values
-            initial_possible = list(initial_possible)
-        target_value = _hidden_target(state, target)
-
-        queryable = problem.get("queryable")
-        if queryable is not None and _forbid_alternatives(state):
-            excluded = set(problem.get("alternative_only") or [])
-            queryable = [name for name in queryable if name not in excluded]
-
-        values = episode_metrics(
-            problem,
-            turns,
-            target_value,
-            initial_possible=initial_possible,
-            queryable_for_coverage=queryable,
-        )
-        curves = uncertainty_curves(turns, initial_possible=initial_possible)
-        reasons = invalid_reason_counts(turns)
-        answer = final_answer(turns)
-
-        asked = valid_query_variables(turns)
-        sufficiency = "sufficient" if values["final_sufficiency"] == 1.0 else "not sufficient"
-        if values["turn_to_sufficiency"] is not None:
-            sufficiency += f" after turn {int(values['turn_to_sufficiency'])}"
-        explanation = (
-            f"answer {_answer_text(answer)!s} vs target {_answer_text(target_value)!s}; "
-            f"{len(turns)} turn(s), {sufficiency}; "
-            f"valid queries: {', '.join(asked) or 'none'}; "
-            f"invalid: {int(values['invalid_total'] or 0)}"
-            + (f" ({', '.join(f'{k}={v}' for k, v in sorted(reasons.items()))})" if reasons else "")
-        )
+        episode = seek_episode(state, target)
         return Score(
-            value=_nan_for_none(values),
-            answer=_answer_text(answer),
-            explanation=explanation,
-            metadata={**curves, "invalid_reasons": reasons},
+            value=answer_metrics(episode.turns, episode.target_value),
+            answer=_answer_text(final_answer(episode.turns)),
+            explanation=answer_explanation(episode.turns, episode.target_value),
         )
 
     return score
+
+
+@scorer(metrics=[mean_by_group()], name="infoseek/sufficiency")
+def sufficiency_scorer() -> Scorer:
+    """Seek episode, ``sufficiency``: ``final_sufficiency, turn_to_sufficiency,
+    total_turns, over_questioning`` (:func:`scorers.seek_metrics.sufficiency_metrics`);
+    the metadata holds ``uncertainty_curve`` and ``entropy_curve``."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        episode = seek_episode(state, target)
+        values = sufficiency_metrics(episode.turns, initial_possible=episode.initial_possible)
+        return Score(
+            value=_nan_for_none(values),
+            explanation=sufficiency_explanation(episode.turns, values),
+            metadata=uncertainty_curves(episode.turns,
+                                        initial_possible=episode.initial_possible),
+        )
+
+    return score
+
+
+@scorer(metrics=[mean_by_group()], name="infoseek/queries")
+def queries_scorer() -> Scorer:
+    """Seek episode, ``queries``: hits and coverage of the valid queries against the
+    MSS family (:func:`scorers.seek_metrics.query_metrics`); ``order_correctness`` only
+    on problems with a required order."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        episode = seek_episode(state, target)
+        values = query_metrics(episode.problem, episode.turns,
+                               queryable_for_coverage=episode.queryable)
+        return Score(
+            value=_nan_for_none(values),
+            explanation=query_explanation(episode.problem, episode.turns),
+        )
+
+    return score
+
+
+_INVALID_REASON_NAMES = tuple(name for name in INVALID_METRIC_NAMES if name != "invalid_total")
+
+
+@scorer(
+    metrics=[mean_by_group(overall_only=_INVALID_REASON_NAMES, skip_zero=_INVALID_REASON_NAMES)],
+    name="infoseek/invalid",
+)
+def invalid_scorer() -> Scorer:
+    """Seek episode, ``invalid``: ``invalid_total`` and the count of each reason
+    (:func:`scorers.seek_metrics.invalid_metrics`); the metrics list only the reasons
+    that occurred. The metadata holds ``invalid_reasons`` (counts of those that occurred
+    in this sample)."""
+
+    async def score(state: TaskState, target: Target) -> Score:
+        episode = seek_episode(state, target)
+        return Score(
+            value=invalid_metrics(episode.turns),
+            explanation=invalid_explanation(episode.turns),
+            metadata={"invalid_reasons": invalid_reason_counts(episode.turns)},
+        )
+
+    return score
+
+
+SEEK_SCORER_NAMES: tuple[str, ...] = tuple(SEEK_SCORE_GROUPS)
+"""The names the seek scorers carry in the log (``sample.scores``, ``results.scores``)."""
+
+
+def seek_scorers() -> list[Scorer]:
+    """The scorers of every seek task, in display order: ``answer``, ``sufficiency``,
+    ``queries``, ``invalid``."""
+    return [answer_scorer(), sufficiency_scorer(), queries_scorer(), invalid_scorer()]
+
+
+def seek_values(scores: Mapping[str, Score] | None) -> dict[str, Any]:
+    """One sample's seek values as one flat dict (``sample.scores`` of an EvalSample)."""
+    merged: dict[str, Any] = {}
+    for name in SEEK_SCORER_NAMES:
+        score = (scores or {}).get(name)
+        if score is not None and isinstance(score.value, dict):
+            merged.update(score.value)
+    return merged
+
+
+def log_metrics(log: EvalLog) -> dict[str, float]:
+    """Every metric of a log, from all its scorers, as ``{name: value}`` (metric names
+    do not repeat across the seek scorers)."""
+    if log.results is None:
+        return {}
+    return {
+        name: metric.value
+        for eval_score in log.results.scores
+        for name, metric in eval_score.metrics.items()
+    }
 
 
 # ---------------------------------------------------------------------------

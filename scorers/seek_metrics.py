@@ -13,6 +13,11 @@ Two entry points:
   episode that never became sufficient).
 - :func:`uncertainty_curves` returns the per-turn lists (number of target values still
   possible, and its uniform-prior entropy), kept apart so the scalar dict stays flat.
+
+The same metrics come in the four groups the Inspect scorers report
+(:data:`SEEK_SCORE_GROUPS`): :func:`answer_metrics`, :func:`sufficiency_metrics`,
+:func:`query_metrics` and :func:`invalid_metrics`, each with a one-line ``*_explanation``
+beside it; :func:`episode_metrics` is their union.
 """
 
 from __future__ import annotations
@@ -71,6 +76,25 @@ SCALAR_METRIC_NAMES: tuple[str, ...] = (
     "invalid_total",
 )
 """Every key :func:`episode_metrics` returns, in a stable order."""
+
+INVALID_METRIC_NAMES: tuple[str, ...] = (
+    "invalid_total",
+    *(f"invalid_{reason}" for reason in INVALID_REASONS),
+    "invalid_other",
+)
+"""The keys of :func:`invalid_metrics`: the total first, then one count per reason."""
+
+SEEK_SCORE_GROUPS: dict[str, tuple[str, ...]] = {
+    "answer": ("accuracy",),
+    "sufficiency": ("final_sufficiency", "turn_to_sufficiency", "total_turns",
+                    "over_questioning"),
+    "queries": ("first_turn_hit", "second_turn_hit", "query_correctness", "query_coverage",
+                "best_mss_hits", "order_correctness"),
+    "invalid": INVALID_METRIC_NAMES,
+}
+"""The scalar metrics by the seek scorer that reports them (one scorer per group, named
+after the group). Together they are :data:`SCALAR_METRIC_NAMES`; ``order_correctness``
+is present only for problems with a ``required_order``."""
 
 
 # ---------------------------------------------------------------------------
@@ -285,65 +309,19 @@ def _dedupe(names: Iterable[str]) -> list[str]:
 # public API
 
 
-def episode_metrics(
-    problem: dict,
-    turns: list[dict],
-    target_value: Any,
-    *,
-    initial_possible: list | str,
-    queryable_for_coverage: list | None = None,
-) -> dict[str, float | None]:
-    """Scalar metrics of one seek episode.
-
-    Args:
-      problem: the problem record (``mss_family`` with the canonical MSS first; optional
-        ``required_order`` for ordered domains).
-      turns: the recorded turn records, in order.
-      target_value: the hidden target value ``y`` of this task instance.
-      initial_possible: target values possible before the first turn (under ``A``), or
-        the marker ``"many"`` (infinitely many).
-      queryable_for_coverage: the variables the model was allowed to ask in this
-        episode. When given, MSS family members that need a variable outside it are
-        skipped by ``best_mss_hits`` (the model could not have covered them); the
-        canonical MSS is always considered. ``None`` considers the whole family.
-
-    Returns:
-      A dict with exactly the keys of :data:`SCALAR_METRIC_NAMES`:
-
-      - ``accuracy``: 1.0 iff the last ``answer`` turn's answer equals ``target_value``
-        (see :func:`answers_match`); 0.0 when no answer was given.
-      - ``final_sufficiency``: the Known flag after the last turn that carried query
-        records (an oracle reply or refusal); with no such turn, whether the target was
-        Known initially (``len(initial_possible) == 1``).
-      - ``turn_to_sufficiency``: 1-based position of the first turn after which Known
-        holds; 0.0 if Known before any turn; ``None`` if never.
-      - ``total_turns``: number of turns whose action is not ``"answer"``.
-      - ``over_questioning``: 1.0 if a query turn (one with an asking attempt, valid or
-        not) came after Known already held (initially or after an earlier turn).
-      - ``first_turn_hit`` / ``second_turn_hit``: whether the first valid query is in
-        the canonical MSS; whether the second valid query is a canonical MSS variable
-        different from the first. ``None`` with fewer than 1 / 2 valid queries.
-      - ``query_correctness``: share of valid queries that are canonical MSS variables
-        (``None`` with no valid query).
-      - ``query_coverage``: share of canonical MSS variables validly queried (``None``
-        when the canonical MSS is empty).
-      - ``best_mss_hits``: the highest such coverage over the MSS family.
-      - ``order_correctness``: only when the problem has a ``required_order`` list,
-        else ``None``; see :func:`order_correctness`, with Q* the deduplicated
-        canonical-MSS hits in query order.
-      - ``invalid_<reason>`` for every reason of :data:`INVALID_REASONS`, plus
-        ``invalid_other`` and ``invalid_total`` (see :func:`invalid_reason_counts`).
-    """
-    metrics: dict[str, float | None] = {}
-
+def answer_metrics(turns: Sequence[dict], target_value: Any) -> dict[str, float]:
+    """``accuracy``: 1.0 iff the last ``answer`` turn's answer equals ``target_value``
+    (see :func:`answers_match`); 0.0 when no answer was given."""
     answer_turn = _final_answer_turn(turns)
-    metrics["accuracy"] = (
-        1.0
-        if answer_turn is not None and answers_match(answer_turn.get("answer"), target_value)
-        else 0.0
-    )
+    correct = answer_turn is not None and answers_match(answer_turn.get("answer"), target_value)
+    return {"accuracy": 1.0 if correct else 0.0}
 
-    # sufficiency
+
+def sufficiency_metrics(
+    turns: Sequence[dict], *, initial_possible: list | str
+) -> dict[str, float | None]:
+    """``final_sufficiency``, ``turn_to_sufficiency``, ``total_turns``, ``over_questioning``
+    (definitions in :func:`episode_metrics`)."""
     initially_known = possible_count(initial_possible) == 1
     known = initially_known
     final_known = initially_known
@@ -357,12 +335,22 @@ def episode_metrics(
             final_known = known
         if known and turn_to_sufficiency is None:
             turn_to_sufficiency = float(position)
-    metrics["final_sufficiency"] = 1.0 if final_known else 0.0
-    metrics["turn_to_sufficiency"] = turn_to_sufficiency
-    metrics["total_turns"] = float(sum(1 for turn in turns if turn.get("action") != "answer"))
-    metrics["over_questioning"] = over_questioning
+    return {
+        "final_sufficiency": 1.0 if final_known else 0.0,
+        "turn_to_sufficiency": turn_to_sufficiency,
+        "total_turns": float(turns_before_answer(turns)),
+        "over_questioning": over_questioning,
+    }
 
-    # query quality against the canonical MSS
+
+def query_metrics(
+    problem: dict, turns: Sequence[dict], *, queryable_for_coverage: list | None = None
+) -> dict[str, float | None]:
+    """``first_turn_hit``, ``second_turn_hit``, ``query_correctness``, ``query_coverage``,
+    ``best_mss_hits``, and ``order_correctness`` only when the problem has a
+    ``required_order`` list (the key is absent otherwise; definitions in
+    :func:`episode_metrics`)."""
+    metrics: dict[str, float | None] = {}
     family = _mss_family(problem)
     canonical = family[0] if family else []
     canonical_set = set(canonical)
@@ -392,15 +380,148 @@ def episode_metrics(
     if isinstance(required_order, list):
         hits = _dedupe(name for name in asked if name in canonical_set)
         metrics["order_correctness"] = order_correctness(hits, [str(v) for v in required_order])
-    else:
-        metrics["order_correctness"] = None
+    return metrics
 
+
+def invalid_metrics(turns: Sequence[dict]) -> dict[str, float]:
+    """The keys of :data:`INVALID_METRIC_NAMES`: ``invalid_total``, then
+    ``invalid_<reason>`` for every reason of :data:`INVALID_REASONS` and ``invalid_other``
+    (see :func:`invalid_reason_counts`). Every key is always present, so the values of
+    one sample have the same keys in every epoch."""
     counts = invalid_reason_counts(turns)
+    metrics = {"invalid_total": float(sum(counts.values()))}
     for reason in INVALID_REASONS:
         metrics[f"invalid_{reason}"] = float(counts.get(reason, 0))
     metrics["invalid_other"] = float(counts.get("other", 0))
-    metrics["invalid_total"] = float(sum(counts.values()))
     return metrics
+
+
+def episode_metrics(
+    problem: dict,
+    turns: list[dict],
+    target_value: Any,
+    *,
+    initial_possible: list | str,
+    queryable_for_coverage: list | None = None,
+) -> dict[str, float | None]:
+    """Scalar metrics of one seek episode: the union of the four groups of
+    :data:`SEEK_SCORE_GROUPS`, with every key present.
+
+    Args:
+      problem: the problem record (``mss_family`` with the canonical MSS first; optional
+        ``required_order`` for ordered domains).
+      turns: the recorded turn records, in order.
+      target_value: the hidden target value ``y`` of this task instance.
+      initial_possible: target values possible before the first turn (under ``A``), or
+        the marker ``"many"`` (infinitely many).
+      queryable_for_coverage: the variables the model was allowed to ask in this
+        episode. When given, MSS family members that need a variable outside it are
+        skipped by ``best_mss_hits`` (the model could not have covered them); the
+        canonical MSS is always considered. ``None`` considers the whole family.
+
+    Returns:
+      A dict with exactly the keys of :data:`SCALAR_METRIC_NAMES`:
+
+      - ``accuracy``: 1.0 iff the last ``answer`` turn's answer equals ``target_value``
+        (see :func:`answers_match`); 0.0 when no answer was given.
+      - ``final_sufficiency``: the Known flag after the last turn that carried query
+        records (an oracle reply or refusal); with no such turn, whether the target was
+        Known initially (``len(initial_possible) == 1``).
+      - ``turn_to_sufficiency``: 1-based position of the first turn after which Known
+        holds; 0.0 if Known before any turn; ``None`` if never.
+      - ``total_turns``: number of turns whose action is not ``"answer"`` (see
+        :func:`turns_before_answer`).
+      - ``over_questioning``: 1.0 if a query turn (one with an asking attempt, valid or
+        not) came after Known already held (initially or after an earlier turn).
+      - ``first_turn_hit`` / ``second_turn_hit``: whether the first valid query is in
+        the canonical MSS; whether the second valid query is a canonical MSS variable
+        different from the first. ``None`` with fewer than 1 / 2 valid queries.
+      - ``query_correctness``: share of valid queries that are canonical MSS variables
+        (``None`` with no valid query).
+      - ``query_coverage``: share of canonical MSS variables validly queried (``None``
+        when the canonical MSS is empty).
+      - ``best_mss_hits``: the highest such coverage over the MSS family.
+      - ``order_correctness``: only when the problem has a ``required_order`` list,
+        else ``None``; see :func:`order_correctness`, with Q* the deduplicated
+        canonical-MSS hits in query order.
+      - ``invalid_<reason>`` for every reason of :data:`INVALID_REASONS`, plus
+        ``invalid_other`` and ``invalid_total`` (see :func:`invalid_reason_counts`).
+    """
+    values: dict[str, float | None] = {
+        **answer_metrics(turns, target_value),
+        **sufficiency_metrics(turns, initial_possible=initial_possible),
+        **query_metrics(problem, turns, queryable_for_coverage=queryable_for_coverage),
+        **invalid_metrics(turns),
+    }
+    return {name: values.get(name) for name in SCALAR_METRIC_NAMES}
+
+
+# ---------------------------------------------------------------------------
+# one-line explanations (what the Inspect View shows beside each score)
+
+
+def turns_before_answer(turns: Sequence[dict]) -> int:
+    """The ``total_turns`` count: turns whose action is not ``"answer"``."""
+    return sum(1 for turn in turns if turn.get("action") != "answer")
+
+
+def _value_text(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):  # the yes/no labels of the sample targets
+        return "yes" if value else "no"
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+def answer_explanation(turns: Sequence[dict], target_value: Any) -> str:
+    """E.g. ``"answer yes vs target no"``; ``"no answer vs target no"``."""
+    answer_turn = _final_answer_turn(turns)
+    if answer_turn is None:
+        return f"no answer vs target {_value_text(target_value)}"
+    return f"answer {_value_text(answer_turn.get('answer'))} vs target {_value_text(target_value)}"
+
+
+def turn_count_text(turns: Sequence[dict]) -> str:
+    """The turn count in the words of ``total_turns`` and of the transcript's turn numbers:
+    ``"5 turn(s) + answer (turn 6)"``, ``"10 turn(s), no answer"``."""
+    before = turns_before_answer(turns)
+    answer_turn = _final_answer_turn(turns)
+    if answer_turn is None:
+        return f"{before} turn(s), no answer"
+    number = answer_turn.get("turn")
+    if not isinstance(number, int) or isinstance(number, bool):
+        number = next(i for i, t in enumerate(turns, start=1) if t is answer_turn)
+    return f"{before} turn(s) + answer (turn {number})"
+
+
+def sufficiency_explanation(turns: Sequence[dict], values: dict[str, float | None]) -> str:
+    """E.g. ``"5 turn(s) + answer (turn 6); sufficient after turn 3; kept asking after
+    sufficiency"``, from the values of :func:`sufficiency_metrics`."""
+    text = f"{turn_count_text(turns)}; "
+    text += "sufficient" if values.get("final_sufficiency") == 1.0 else "not sufficient"
+    reached = values.get("turn_to_sufficiency")
+    if reached is not None:
+        text += " from the start" if reached == 0 else f" after turn {int(reached)}"
+    if values.get("over_questioning") == 1.0:
+        text += "; kept asking after sufficiency"
+    return text
+
+
+def query_explanation(problem: dict, turns: Sequence[dict]) -> str:
+    """E.g. ``"valid queries: a, d; canonical MSS: a, b"``."""
+    asked = valid_query_variables(turns)
+    family = _mss_family(problem)
+    canonical = ", ".join(family[0]) if family and family[0] else "none"
+    return f"valid queries: {', '.join(asked) or 'none'}; canonical MSS: {canonical}"
+
+
+def invalid_explanation(turns: Sequence[dict]) -> str:
+    """E.g. ``"2 invalid: repeated=1, unknown=1"``; ``"0 invalid"``."""
+    counts = invalid_reason_counts(turns)
+    total = sum(counts.values())
+    if not total:
+        return "0 invalid"
+    return f"{total} invalid: " + ", ".join(f"{k}={v}" for k, v in sorted(counts.items()))
 
 
 def uncertainty_curves(

@@ -27,9 +27,9 @@ from inspect_ai.tool import ToolCall
 from inspect_tasks.logic_k_prediction import logic_k_prediction
 from inspect_tasks.logic_mss import logic_mss
 from inspect_tasks.logic_mt import logic_mt
+from scorers.inspect_scorers import log_metrics, seek_values
 from solvers import prompts
 
-SEEK = "seek_scorer"
 TURN_KEYS = {"turn", "action", "queries", "possible_target_values", "known"}
 QUERY_KEYS = {"raw", "variable", "valid", "reason", "value", "reply"}
 ACTIONS = {"ask", "answer", "invalid", "none"}
@@ -64,12 +64,15 @@ def turns_of(sample: EvalSample) -> list[dict[str, Any]]:
     return turns
 
 
-def value(sample: EvalSample, name: str, scorer: str = SEEK) -> float:
+def value(sample: EvalSample, name: str, scorer: str | None = None) -> float:
+    """A value of one scorer, or (no scorer named) of the four seek scorers."""
+    if scorer is None:
+        return seek_values(sample.scores)[name]
     return sample.scores[scorer].value[name]
 
 
 def metric(log: EvalLog, name: str) -> float:
-    return log.results.scores[0].metrics[name].value
+    return log_metrics(log)[name]
 
 
 def usage() -> ModelUsage:

@@ -14,8 +14,10 @@ from inspect_ai.solver import Generate, TaskState, solver
 
 from scorers.inspect_scorers import (
     k_prediction_scorer,
+    log_metrics,
     mss_identification_scorer,
-    seek_scorer,
+    seek_scorers,
+    seek_values,
 )
 
 BOTH = [False, True]
@@ -163,78 +165,116 @@ def replay_turns():
 
 @pytest.fixture(scope="module")
 def seek_log(tmp_path_factory) -> EvalLog:
-    task = Task(dataset=SEEK_SAMPLES, solver=replay_turns(), scorer=seek_scorer())
+    task = Task(dataset=SEEK_SAMPLES, solver=replay_turns(), scorer=seek_scorers())
     return run(task, mock_model(), tmp_path_factory.mktemp("seek"))
 
 
+def scorer_metrics(log: EvalLog) -> dict[str, dict[str, float]]:
+    assert log.results is not None
+    return {
+        s.name: {name: m.value for name, m in s.metrics.items()} for s in log.results.scores
+    }
+
+
 def test_seek_metric_names_and_values(seek_log):
-    metrics = metric_values(seek_log)
-    assert seek_log.results.scores[0].name == "seek_scorer"
+    by_scorer = scorer_metrics(seek_log)
+    assert list(by_scorer) == ["answer", "sufficiency", "queries", "invalid"]
+    metrics = log_metrics(seek_log)
+    assert len(metrics) == sum(len(m) for m in by_scorer.values())  # no name twice
 
     expected = {
-        "accuracy": 2 / 3,
-        "accuracy_k1": 1.0,
-        "accuracy_k2": 0.5,
-        "final_sufficiency": 2 / 3,
-        "final_sufficiency_k1": 1.0,
-        "final_sufficiency_k2": 0.5,
-        # s3 never became sufficient: excluded, not counted as zero
-        "turn_to_sufficiency": 1.5,
-        "turn_to_sufficiency_k1": 1.0,
-        "turn_to_sufficiency_k2": 2.0,
-        "total_turns": 5 / 3,
-        "total_turns_k1": 1.0,
-        "total_turns_k2": 2.0,
-        "over_questioning": 0.0,
-        "first_turn_hit": 2 / 3,
-        "first_turn_hit_k1": 1.0,
-        "first_turn_hit_k2": 0.5,
-        # only s2 made two valid queries
-        "second_turn_hit": 1.0,
-        "second_turn_hit_k2": 1.0,
-        "query_correctness": 2 / 3,
-        "query_correctness_k2": 0.5,
-        "query_coverage": 2 / 3,
-        "query_coverage_k1": 1.0,
-        "query_coverage_k2": 0.5,
-        "best_mss_hits": 2 / 3,
-        "invalid_unknown": 1 / 3,
-        "invalid_total": 1 / 3,
-        "invalid_repeated": 0.0,
-        "accuracy_stderr": 1 / 3,
+        "answer": {
+            "accuracy": 2 / 3,
+            "accuracy_k1": 1.0,
+            "accuracy_k2": 0.5,
+            "accuracy_stderr": 1 / 3,
+        },
+        "sufficiency": {
+            "final_sufficiency": 2 / 3,
+            "final_sufficiency_k1": 1.0,
+            "final_sufficiency_k2": 0.5,
+            # s3 never became sufficient: excluded, not counted as zero
+            "turn_to_sufficiency": 1.5,
+            "turn_to_sufficiency_k1": 1.0,
+            "turn_to_sufficiency_k2": 2.0,
+            "total_turns": 5 / 3,
+            "total_turns_k1": 1.0,
+            "total_turns_k2": 2.0,
+            "over_questioning": 0.0,
+        },
+        "queries": {
+            "first_turn_hit": 2 / 3,
+            "first_turn_hit_k1": 1.0,
+            "first_turn_hit_k2": 0.5,
+            # only s2 made two valid queries
+            "second_turn_hit": 1.0,
+            "second_turn_hit_k2": 1.0,
+            "query_correctness": 2 / 3,
+            "query_correctness_k2": 0.5,
+            "query_coverage": 2 / 3,
+            "query_coverage_k1": 1.0,
+            "query_coverage_k2": 0.5,
+            "best_mss_hits": 2 / 3,
+        },
+        "invalid": {
+            "invalid_total": 1 / 3,
+            "invalid_total_k1": 0.0,
+            "invalid_total_k2": 0.5,
+            "invalid_unknown": 1 / 3,
+        },
     }
-    for name, value in expected.items():
-        assert name in metrics, name
-        assert metrics[name] == pytest.approx(value), name
+    for scorer_name, values in expected.items():
+        for name, value in values.items():
+            assert name in by_scorer[scorer_name], (scorer_name, name)
+            assert by_scorer[scorer_name][name] == pytest.approx(value), name
 
     # not applicable anywhere (no required order) or nowhere defined for k=1
-    assert "order_correctness" not in metrics
-    assert "order_correctness_k1" not in metrics
+    assert not any(name.startswith("order_correctness") for name in metrics)
     assert "second_turn_hit_k1" not in metrics
-    # invalid-query counts are reported overall only; per-group stderr is off by default
-    assert "invalid_unknown_k2" not in metrics and "invalid_total_k2" not in metrics
+    # the invalid scorer lists only the reasons that occurred, overall only
+    assert sorted(by_scorer["invalid"]) == sorted(
+        ["invalid_total", "invalid_total_stderr", "invalid_total_k1", "invalid_total_k2",
+         "invalid_unknown"])
+    # per-group stderr is off by default
     assert "accuracy_k2_stderr" not in metrics
     # no stray prefixes from the metric or scorer names
     assert not any("/" in name or "mean_by_group" in name for name in metrics)
 
 
 def test_seek_sample_scores(seek_log):
-    scores = {sample.id: sample.scores["seek_scorer"] for sample in seek_log.samples}
-    s1, s3 = scores["s1"], scores["s3"]
-    assert s1.answer == "yes"
-    assert s1.value["accuracy"] == 1.0
-    assert s1.metadata["uncertainty_curve"] == [2.0, 1.0, 1.0]
-    assert s1.metadata["entropy_curve"] == [1.0, 0.0, 0.0]
-    assert s1.metadata["invalid_reasons"] == {}
-    assert s3.answer == "no"
-    assert math.isnan(s3.value["turn_to_sufficiency"])
-    assert s3.metadata["invalid_reasons"] == {"unknown": 1}
-    assert "not sufficient" in s3.explanation
+    samples = {sample.id: sample for sample in seek_log.samples}
+    s1, s3 = samples["s1"].scores, samples["s3"].scores
+    assert s1["answer"].answer == "yes"
+    assert s1["answer"].value == {"accuracy": 1.0}
+    assert s1["sufficiency"].metadata["uncertainty_curve"] == [2.0, 1.0, 1.0]
+    assert s1["sufficiency"].metadata["entropy_curve"] == [1.0, 0.0, 0.0]
+    assert s1["invalid"].metadata["invalid_reasons"] == {}
+    assert s3["answer"].answer == "no"
+    assert math.isnan(s3["sufficiency"].value["turn_to_sufficiency"])
+    assert s3["invalid"].metadata["invalid_reasons"] == {"unknown": 1}
+    assert "not sufficient" in s3["sufficiency"].explanation
+    assert s3["invalid"].explanation == "1 invalid: unknown=1"
+    assert "order_correctness" not in s1["queries"].value
+    merged = seek_values(samples["s2"].scores)
+    assert merged["accuracy"] == 1.0 and merged["final_sufficiency"] == 1.0
+    assert merged["invalid_total"] == 0.0 and merged["query_coverage"] == 1.0
+
+
+def test_seek_turn_count_agrees_with_total_turns(seek_log):
+    """The explanation counts the turns as `total_turns` does (turns before the answer)
+    and names the answering turn by its transcript number."""
+    for sample in seek_log.samples:
+        sufficiency = sample.scores["sufficiency"]
+        turns = sample.metadata["fixture_turns"]
+        before = int(sufficiency.value["total_turns"])
+        assert before == len(turns) - 1
+        assert sufficiency.explanation.startswith(
+            f"{before} turn(s) + answer (turn {turns[-1]['turn']})"), sufficiency.explanation
 
 
 def test_seek_log_round_trip(seek_log):
     again = read_eval_log(seek_log.location)
-    assert metric_values(again) == pytest.approx(metric_values(seek_log))
+    assert log_metrics(again) == pytest.approx(log_metrics(seek_log))
 
 
 # ---------------------------------------------------------------------------

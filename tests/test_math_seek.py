@@ -36,14 +36,13 @@ from infoseek.engine import (
 )
 from infoseek.records import askable_variables, engine_from_record, not_leaf_variables
 from oracles import WORLD_POLICY, Oracle, check_query
-from scorers.inspect_scorers import seek_scorer
+from scorers.inspect_scorers import log_metrics, seek_scorers, seek_values
 from scorers.seek_metrics import answers_match, episode_metrics, uncertainty_curves
 from solvers.parsing import parse_number_answer, parse_text_turn
 from solvers.reference_policy import decide
 from solvers.seek import seek_solver
 from solvers.tool_parsing import parse_tool_calls
 
-SEEK = "seek_scorer"
 _ids = itertools.count()
 
 
@@ -97,7 +96,7 @@ def math_task(records: list[dict[str, Any]], fmt: str = "tool", **options: Any) 
         for r in records
     ]
     return Task(dataset=MemoryDataset(samples), solver=seek_solver(fmt=fmt, **options),
-                scorer=seek_scorer(), name="math_seek_test")
+                scorer=seek_scorers(), name="math_seek_test")
 
 
 def run(task: Task, model: Any, tmp_path) -> EvalLog:
@@ -113,7 +112,7 @@ def turns_of(sample: EvalSample) -> list[dict[str, Any]]:
 
 
 def value(sample: EvalSample, name: str) -> float:
-    return sample.scores[SEEK].value[name]
+    return seek_values(sample.scores)[name]
 
 
 def assert_hidden_answer_never_replied(sample: EvalSample, record: dict[str, Any]) -> None:
@@ -287,7 +286,7 @@ def test_optimal_end_to_end(fmt: str, tmp_path) -> None:
     for sample in log.samples:
         record = by_id[sample.id]
         assert value(sample, "final_sufficiency") == 1.0
-        assert value(sample, "accuracy") == 1.0, sample.scores[SEEK].explanation
+        assert value(sample, "accuracy") == 1.0, sample.scores["answer"].explanation
         assert value(sample, "total_turns") == record["k"]
         assert value(sample, "invalid_total") == 0.0
         turns = turns_of(sample)
@@ -297,10 +296,10 @@ def test_optimal_end_to_end(fmt: str, tmp_path) -> None:
         assert sample.store.get("infoseek:initial_possible") == UNBOUNDED
         stored = sample.store.get("infoseek:problem")
         assert "answer" not in stored and "hidden_world" not in stored
-        curve = sample.scores[SEEK].metadata["uncertainty_curve"]
+        curve = sample.scores["sufficiency"].metadata["uncertainty_curve"]
         assert curve[0] is None and curve[-1] == 1.0
         assert_hidden_answer_never_replied(sample, record)
-    assert log.results.scores[0].metrics["accuracy"].value == 1.0
+    assert log_metrics(log)["accuracy"] == 1.0
 
 
 def test_random_end_to_end(tmp_path) -> None:

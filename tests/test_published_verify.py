@@ -17,6 +17,7 @@ from infoseek.cli import main
 from inspect_tasks.gsme_mt_ext import gsme_mt_ext
 from inspect_tasks.logic_k_prediction import logic_k_prediction
 from inspect_tasks.logic_mt import logic_mt
+from scorers.inspect_scorers import log_metrics
 
 FIXTURES = Path(__file__).parent / "fixtures" / "published"
 FILES = {
@@ -111,7 +112,7 @@ def test_limit_verifies_the_first_rows(tmp_path, capsys) -> None:
 
 
 def _metric(log, name: str) -> float:
-    return log.results.scores[0].metrics[name].value
+    return log_metrics(log)[name]
 
 
 def test_logic_mt_on_released_format_with_the_optimal_model(tmp_path) -> None:
