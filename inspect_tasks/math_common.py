@@ -17,7 +17,7 @@ from inspect_ai import Task
 from inspect_ai.dataset import Sample
 
 from builders.cache import load_or_build
-from builders.gsme_text import askable_names
+from builders.gsme_text import askable_names, candidates_line
 from builders.published.sources import source_records
 from inspect_tasks.task_errors import readable_data_errors
 from inspect_tasks.task_parameters import MATH_ORACLES, check_parameters
@@ -117,7 +117,7 @@ def with_ask_list(render: Callable[[dict[str, Any]], str]) -> Render:
             return text
         listed = ", ".join(f"{n} ({descriptions[n]})" if descriptions.get(n, n) != n else n
                            for n in names)
-        return f"{text}\n\nQuantities you may ask about: {listed}"
+        return f"{text}\n\n{candidates_line(listed)}"
 
     return rendered
 

@@ -131,6 +131,14 @@ def test_equation_rendering() -> None:
         assert f"\n{name} = " in full
 
 
+def test_word_problem_states_the_asking_rule_before_listing() -> None:
+    """gsm_mt lists its candidates under the heading that says derived ones are refused."""
+    task = gsm_mt(k=[1], per_k=1, format="text")
+    text = task.dataset[0].input
+    assert CANDIDATES_HEADING + ": " in text
+    assert "Quantities you may ask about" not in text
+
+
 def test_math_prompts_are_separate() -> None:
     assert prompts.reminder("tool") == prompts.REMINDER_TOOL
     assert prompts.reminder("text", "number") == prompts.REMINDER_TEXT_QUANTITY
