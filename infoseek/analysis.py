@@ -243,21 +243,35 @@ def task_level_k(
     assignment: Assignment | None = None,
 ) -> int:
     """Fewest variables, taken from inside some MSS, whose true values pin the target to
-    `target_value` in every world where the target has that value."""
+    `target_value` in every world where the target has that value.
+
+    With exactly two target values possible (a yes/no goal), a subset pins one value
+    in this sense iff it is sufficient: a row feasible with that value that leaves the
+    other open is a row that does not make the target Known, and conversely. The
+    sufficiency check (one propagation on engines with a fast path) then replaces the
+    enumeration of rows; the answer is the same."""
     base = dict(assignment or {})
-    if engine.target_values(base) == frozenset((target_value,)):
+    possible = engine.target_values(base)
+    if possible == frozenset((target_value,)):
         return 0
+    binary = len(possible) == 2 and target_value in possible
+
+    def pins(subset: list[str]) -> bool:
+        if binary:
+            return is_sufficient(engine, subset, base)
+        rows = feasible_rows(engine, subset, base, target_value)
+        return bool(rows) and all(
+            engine.target_values({**base, **row}) == frozenset((target_value,))
+            for row in rows
+        )
+
     best: int | None = None
     for mss in family:
         for size in range(0, len(mss) + 1):
             if best is not None and size >= best:
                 break
             for subset in itertools.combinations(mss, size):
-                rows = feasible_rows(engine, list(subset), base, target_value)
-                if rows and all(
-                    engine.target_values({**base, **row}) == frozenset((target_value,))
-                    for row in rows
-                ):
+                if pins(list(subset)):
                     best = size
                     break
             if best == size:
