@@ -49,17 +49,24 @@ def instance_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[s
     samples = []
     for record in records:
         engine = engine_from_record(record)
-        for index, value in enumerate(record["target_values"]):
+        text = render(record)
+        values = record["target_values"]
+        task_ks = [task_level_k(engine, record["mss_family"], value) for value in values[:1]]
+        # With two target values, a set pins one value in every world that has it iff it
+        # is sufficient, iff it pins the other: both instances share their task-level k.
+        task_ks += ([task_ks[0]] if len(values) == 2 else
+                    [task_level_k(engine, record["mss_family"], value) for value in values[1:]])
+        for index, value in enumerate(values):
             samples.append(Sample(
                 id=f"{record['id']}-{value_label(value)}",
-                input=render(record),
+                input=text,
                 target=value_label(value),
                 metadata={
                     "problem": record,
                     "target_value": value,
                     "target_index": index,
                     "k": record["k"],
-                    "task_k": task_level_k(engine, record["mss_family"], value),
+                    "task_k": task_ks[index],
                     **(extra_metadata or {}),
                 },
             ))

@@ -35,6 +35,7 @@ so scorers can count invalid queries by kind; no text makes a parser raise.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
@@ -177,22 +178,13 @@ def _vocabulary(
     descriptions: Mapping[str, str] | None = None,
     answer_kind: str = "boolean",
 ) -> _Vocabulary:
-    by_lower: dict[str, str] = {}
-    for name in [*variables, *observed, target]:
-        if isinstance(name, str) and name.strip():
-            by_lower.setdefault(_collapse(name.lower()), name)
-    by_description: dict[str, str] | None = None
-    if descriptions is not None:
-        by_description = {}
-        for name, text in descriptions.items():
-            lowered = _collapse(name.lower()) if isinstance(name, str) else None
-            if lowered in by_lower and isinstance(text, str) and text.strip():
-                key = _strip_article(_normalise(text).strip(_EDGE_PUNCTUATION))
-                by_description.setdefault(key, lowered)
     if answer_kind not in ANSWER_KINDS:
         raise ValueError(f"answer_kind must be one of {ANSWER_KINDS}; got {answer_kind!r}")
     lowered_entity = _collapse(entity.lower()) if isinstance(entity, str) else ""
-    name_pattern, by_surface = _name_surfaces(by_lower, by_description or {}, lowered_entity)
+    by_lower, by_description, name_pattern, by_surface = _naming(
+        tuple(variables), tuple(observed), target,
+        None if descriptions is None else tuple(descriptions.items()), lowered_entity,
+    )
     return _Vocabulary(
         name_pattern=name_pattern,
         by_surface=by_surface,
@@ -208,6 +200,31 @@ def _vocabulary(
         queries_per_turn=max(1, int(queries_per_turn)),
     )
 
+
+
+@functools.lru_cache(maxsize=1024)
+def _naming(
+    variables: tuple, observed: tuple, target: str, descriptions: tuple | None, entity: str
+) -> tuple[dict[str, str], dict[str, str] | None, re.Pattern[str] | None,
+           dict[str, str | None]]:
+    """The parts of a vocabulary that depend only on the problem's names (the same in
+    every turn of an episode, so cached): lowercase name -> spelling, normalised
+    description -> name, and the surface-form pattern of :func:`_name_surfaces`. The
+    returned dicts are shared between calls and must not be changed."""
+    by_lower: dict[str, str] = {}
+    for name in [*variables, *observed, target]:
+        if isinstance(name, str) and name.strip():
+            by_lower.setdefault(_collapse(name.lower()), name)
+    by_description: dict[str, str] | None = None
+    if descriptions is not None:
+        by_description = {}
+        for name, text in descriptions:
+            lowered = _collapse(name.lower()) if isinstance(name, str) else None
+            if lowered in by_lower and isinstance(text, str) and text.strip():
+                key = _strip_article(_normalise(text).strip(_EDGE_PUNCTUATION))
+                by_description.setdefault(key, lowered)
+    name_pattern, by_surface = _name_surfaces(by_lower, by_description or {}, entity)
+    return by_lower, by_description, name_pattern, by_surface
 
 
 def _name_surfaces(

@@ -38,7 +38,7 @@ from infoseek.records import askable_variables, dumps_record, engine_from_record
 K_CHOICES: tuple[Any, ...] = (0, 1, 2, 3, 4, "unsure")
 
 _CACHE: OrderedDict[tuple, tuple[Engine, MinimaxSearch]] = OrderedDict()
-_CACHE_SIZE = 32
+_CACHE_SIZE = 1024  # above the samples in flight at once, so no engine is rebuilt per call
 
 
 def _search_for(problem: dict[str, Any], candidates: list[str]) -> tuple[Engine, MinimaxSearch]:
