@@ -193,6 +193,28 @@ def public_record(record: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in record.items() if key not in HIDDEN_FIELDS}
 
 
+def stored_problem(record: dict[str, Any]) -> str:
+    """The form a record takes in the sample store (``infoseek:problem``): its public
+    part (`public_record`) as one line of JSON. A single string, not a nested dict,
+    because Inspect snapshots and diffs the whole store at every span (each solver and
+    scorer); a string costs almost nothing there, a few thousand nested values do."""
+    return dumps_record(public_record(record))
+
+
+def problem_from_store(value: Any) -> dict[str, Any] | None:
+    """The record that `stored_problem` wrote (a fresh dict on every call), or ``None``
+    when ``value`` is not one. A dict (an older store) is returned as a copy."""
+    if isinstance(value, dict):
+        return json.loads(json.dumps(value))
+    if not isinstance(value, str):
+        return None
+    try:
+        decoded = json.loads(value)
+    except ValueError:
+        return None
+    return decoded if isinstance(decoded, dict) else None
+
+
 def engine_from_record(record: dict[str, Any]) -> Engine:
     spec = record["engine"]
     kind = spec.get("kind")

@@ -72,6 +72,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from infoseek.records import problem_from_store
 from scorers.problem_metrics import (
     k_prediction_metrics,
     mss_identification_metrics,
@@ -271,7 +272,7 @@ def seek_episode(state: TaskState, target: Target) -> SeekEpisode:
     forbidden.
     """
     turns = list(state.store.get(TURNS_KEY) or [])
-    problem = state.store.get(PROBLEM_KEY) or _problem_from_metadata(state)
+    problem = problem_from_store(state.store.get(PROBLEM_KEY)) or _problem_from_metadata(state)
     initial_possible = state.store.get(INITIAL_POSSIBLE_KEY)
     if initial_possible is None:
         initial_possible = list(problem.get("target_values") or [])

@@ -15,8 +15,9 @@ rule's reply and marked `user_source = "model-replaced"`.
 
 Store: before every generate call the solver writes the turn records so far to
 `infoseek:incomplete_turns` (and the same list to `infoseek:turns`), together with
-`infoseek:protocol = "incomplete"`, `infoseek:problem` (the record, answer included:
-the reference model `infoseek/optimal` is oracle-informed) and `infoseek:options`.
+`infoseek:protocol = "incomplete"`, `infoseek:problem` (the record as one line of JSON,
+answer included: the reference model `infoseek/optimal` is oracle-informed) and
+`infoseek:options`.
 Turn record:
 
     {"turn": 1, "response": "...", "tool_calls": [{"function": ..., "arguments": ...}],
@@ -53,6 +54,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import tool
 from inspect_ai.util import store
 
+from infoseek.records import dumps_record
 from solvers.incomplete_text import (
     condition_revealed,
     leaks_number,
@@ -249,7 +251,7 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
         st = store()
         turns: list[dict[str, Any]] = []
         st.set(STORE_PROTOCOL, PROTOCOL)
-        st.set(STORE_PROBLEM, record)
+        st.set(STORE_PROBLEM, dumps_record(record))
 
         def write(final_turn: bool) -> None:
             st.set(STORE_OPTIONS, {**opts, "final_turn": final_turn})

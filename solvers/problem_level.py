@@ -8,7 +8,7 @@ from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import store
 
-from infoseek.records import public_record
+from infoseek.records import stored_problem
 from solvers import prompts
 from solvers.seek import generate_turn
 
@@ -52,7 +52,7 @@ def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int 
         state.messages = [ChatMessageUser(content=prompt)]
         st = store()
         st.set("infoseek:protocol", protocol)
-        st.set("infoseek:problem", public_record(problem))
+        st.set("infoseek:problem", stored_problem(problem))
         st.set("infoseek:turns", [])
         st.set("infoseek:options", {"k_given": k_given, "max_size": max_size, "seed": seed,
                                      "forbid_alternatives": forbid_alternatives,

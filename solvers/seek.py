@@ -46,7 +46,7 @@ from infoseek.records import (
     askable_variables,
     engine_from_record,
     not_leaf_variables,
-    public_record,
+    stored_problem,
 )
 from oracles import ORACLE_POLICIES, UNSURE, WORLD_POLICY, Oracle, refusal_text
 from solvers import prompts
@@ -157,7 +157,7 @@ def seek_solver(**options: Any) -> Solver:
         st = store()
         turns: list[dict[str, Any]] = []
         st.set(STORE_PROTOCOL, "seek")
-        st.set(STORE_PROBLEM, public_record(problem))
+        st.set(STORE_PROBLEM, stored_problem(problem))
         st.set(STORE_OPTIONS, sample_opts)
         st.set(STORE_INITIAL, initial)
         st.set(STORE_TURNS, [])

@@ -55,6 +55,8 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 from inspect_ai.util import store
 
+from infoseek.records import problem_from_store
+
 FUZZ_PROVIDER = "infoseek_fuzz"
 FUZZ_MODEL = f"{FUZZ_PROVIDER}/script"
 FORMATS = ("tool", "text")
@@ -664,7 +666,7 @@ class ScriptedModelAPI(ModelAPI):
     async def generate(self, input: list[ChatMessage], tools: list[ToolInfo],
                        tool_choice: ToolChoice, config: GenerateConfig) -> ModelOutput:
         sample_store = store()
-        problem = sample_store.get(STORE_PROBLEM) or {}
+        problem = problem_from_store(sample_store.get(STORE_PROBLEM)) or {}
         turns = sample_store.get(STORE_TURNS) or []
         script = _SCRIPTS[problem["id"]]
         turn = script[min(len(turns), len(script) - 1)]

@@ -28,6 +28,7 @@ from builders.published.incomplete import (
     incomplete_records,
     load_incomplete_questions,
 )
+from infoseek.records import problem_from_store
 from inspect_tasks.incomplete_questions import incomplete_questions
 from scorers.incomplete import answers_match, parse_judgement, rule_judgement, to_number
 from solvers import incomplete as incomplete_solver_module
@@ -366,7 +367,7 @@ def test_optimal_reference_in_every_variant(variant: str, fmt: str, tmp_path) ->
         record = sample.metadata["record"]
         turns = turns_of(sample)
         assert sample.store["infoseek:protocol"] == "incomplete"
-        assert sample.store["infoseek:problem"] == record
+        assert problem_from_store(sample.store["infoseek:problem"]) == record
         assert sample.store["infoseek:options"]["variant"] == variant
         first_user = next(m for m in sample.messages if isinstance(m, ChatMessageUser))
         shown = record["question"] if variant == "full" else record["new_question"]

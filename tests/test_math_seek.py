@@ -34,7 +34,12 @@ from infoseek.engine import (
     ordered_values,
     possible_values_record,
 )
-from infoseek.records import askable_variables, engine_from_record, not_leaf_variables
+from infoseek.records import (
+    askable_variables,
+    engine_from_record,
+    not_leaf_variables,
+    problem_from_store,
+)
 from oracles import WORLD_POLICY, Oracle, check_query
 from scorers.inspect_scorers import log_metrics, seek_scorers, seek_values
 from scorers.seek_metrics import answers_match, episode_metrics, uncertainty_curves
@@ -294,7 +299,7 @@ def test_optimal_end_to_end(fmt: str, tmp_path) -> None:
                                                       else [record["answer"]])
         assert turns[-1]["known"] is True
         assert sample.store.get("infoseek:initial_possible") == UNBOUNDED
-        stored = sample.store.get("infoseek:problem")
+        stored = problem_from_store(sample.store.get("infoseek:problem"))
         assert "answer" not in stored and "hidden_world" not in stored
         curve = sample.scores["sufficiency"].metadata["uncertainty_curve"]
         assert curve[0] is None and curve[-1] == 1.0

@@ -12,6 +12,7 @@ from inspect_ai.log import EvalLog
 
 from builders.gsme_text import CANDIDATES_HEADING, render_problem
 from infoseek import _registry
+from infoseek.records import problem_from_store
 from inspect_tasks.gsm_mt import gsm_mt, gsm_mt_full
 from inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full, gsme_mt_k_prediction, gsme_mt_mss
 from inspect_tasks.gsme_mt_ext import (
@@ -71,7 +72,7 @@ def test_optimal_seek(factory: Callable[..., Task], options: dict[str, Any], tmp
         assert value(sample, "invalid_total") == 0.0
         system = sample.messages[0].text
         assert "quantity" in system and "number" in system
-        stored = sample.store["infoseek:problem"]
+        stored = problem_from_store(sample.store["infoseek:problem"])
         assert "answer" not in stored and "hidden_world" not in stored
         # held-out values are not in the prompt
         prompt = sample.input if isinstance(sample.input, str) else ""

@@ -14,6 +14,7 @@ from inspect_ai import eval as inspect_eval
 from builders.published import load_published
 from builders.published.verify import verify_source
 from infoseek.cli import main
+from infoseek.records import problem_from_store
 from inspect_tasks.gsme_mt_ext import gsme_mt_ext
 from inspect_tasks.logic_k_prediction import logic_k_prediction
 from inspect_tasks.logic_mt import logic_mt
@@ -150,7 +151,7 @@ def test_gsme_ext_on_released_format_with_the_optimal_model(tmp_path) -> None:
     assert _metric(log, "final_sufficiency") == 1.0
     for sample in log.samples:
         # the released values (every quantity's, the answer) never reach the store
-        stored = sample.store["infoseek:problem"]
+        stored = problem_from_store(sample.store["infoseek:problem"])
         assert "released" in sample.metadata["problem"]
         assert "released_text" in sample.metadata["problem"]
         assert not {"released", "released_text", "answer", "hidden_world"} & set(stored)

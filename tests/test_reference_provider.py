@@ -29,6 +29,7 @@ from inspect_ai.tool import Tool, tool
 from inspect_ai.util import registry_info, store
 
 from infoseek import _registry
+from infoseek.records import stored_problem
 from solvers import reference_policy
 from solvers.reference_models import REQUIRED_STORE_KEYS, ReferenceModelAPI
 from solvers.text_format import render_text_action
@@ -75,7 +76,7 @@ def two_turn_episode(fmt: str, offer_tools: bool):
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         sample_store = store()
         sample_store.set("infoseek:protocol", "seek")
-        sample_store.set("infoseek:problem", PROBLEMS[state.metadata["problem"]])
+        sample_store.set("infoseek:problem", stored_problem(PROBLEMS[state.metadata["problem"]]))
         sample_store.set("infoseek:turns", [])
         sample_store.set(
             "infoseek:options",
