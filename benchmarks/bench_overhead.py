@@ -1,20 +1,29 @@
-"""Suite overhead: `logic_mt` with `infoseek/random` against a bare Inspect task.
+"""Suite overhead: `logic_mt` with `infoseek/random` against two plain Inspect tasks.
 
     python benchmarks/bench_overhead.py                 # 400 samples (per_k=50), 3 runs each
     python benchmarks/bench_overhead.py --per-k 10      # quicker: 80 samples
     python benchmarks/bench_overhead.py --profile       # one logic_mt run under cProfile
 
-Both evals run in this one process, alternately (logic, bare, logic, bare, ...), and the
-median wall time of each is printed with their ratio; the same for the process CPU time,
+All evals run in this one process, alternately (logic, bare, replay, logic, ...), and the
+median time of each is printed with the ratios; wall time and the process CPU time,
 which is the steadier number on a shared machine (everything here runs on one core).
 Each timed run includes building the task, the whole `inspect_ai.eval` call and writing
 the log (to a temporary folder).
 
 - `logic_mt`: k = 1..4, `per_k` problems each, two target values per problem (so
-  `8 * per_k` samples), reference model `infoseek/random`, default options.
+  `8 * per_k` samples), reference model `infoseek/random`, default options (tool format,
+  four seek scorers, one transcript event per turn).
 - bare: the same number of samples, each calling `generate` exactly as many times as the
   same sample did in the first `logic_mt` run, on `mockllm/model` (every output carries a
-  usage, so no tokenizer is touched); a scorer that returns 1.
+  usage, so no tokenizer is touched), with a one-line prompt, no tools and a scorer that
+  returns 1. The ratio against it is the figure issue 8 asked about: everything the suite
+  costs, Inspect's handling of its larger conversations included.
+- replay: the same conversations without the suite: each sample starts from the
+  `logic_mt` sample's system prompt and problem text, offers the same `ask` / `answer`
+  tools, and `mockllm/model` plays back the reference model's recorded turns while a
+  plain solver appends the recorded replies; a scorer that returns 1. What `logic_mt`
+  costs beyond it is the suite's own work: the seek loop, parsing, the oracle and the
+  engine, the reference policy, the store, the turn events and the scorers.
 
 Warm cache: the dataset cache (`$INFOSEEK_CACHE_DIR`, here a fresh temporary folder) is
 filled by an untimed warm-up run, so every timed `logic_mt` run reads the built split from
@@ -37,9 +46,17 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.log import EvalLog
+from inspect_ai.model import (
+    ChatCompletionChoice,
+    ChatMessage,
+    ModelOutput,
+    ModelUsage,
+    get_model,
+)
 from inspect_ai.scorer import Score, Target, mean, scorer
 from inspect_ai.solver import Generate, TaskState, solver
+from inspect_ai.util import store
 
 KS = [1, 2, 3, 4]
 
@@ -91,18 +108,86 @@ def bare_task(calls: list[int]) -> Task:
                 scorer=always_one(), name="bare")
 
 
+_RECORDED: dict[str, list[ChatMessage]] = {}
+"""sample id -> the final message history of that `logic_mt` sample (the replay script)."""
+_REPLAY_ID = "bench:replay_id"
+_REPLAY_AT = "bench:replay_at"
+
+
+@solver
+def replay_conversation():
+    """Rebuild a recorded conversation: the recorded system prompt and problem, the
+    recorded tools, then for every recorded assistant turn one generate call (the mock
+    plays that turn back) followed by the recorded replies."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        from solvers.seek import answer, ask
+
+        recorded = _RECORDED[str(state.sample_id)]
+        state.messages = list(recorded[:2])
+        state.tools = [ask(), answer()]
+        sample_store = store()
+        sample_store.set(_REPLAY_ID, str(state.sample_id))
+        at = 2
+        while at < len(recorded):
+            sample_store.set(_REPLAY_AT, at)
+            state = await generate(state, tool_calls="none")
+            at += 1
+            while at < len(recorded) and recorded[at].role != "assistant":
+                state.messages.append(recorded[at])
+                at += 1
+        return state
+
+    return solve
+
+
+def replay_model():
+    def respond(messages, tools, tool_choice, config) -> ModelOutput:
+        sample_store = store()
+        message = _RECORDED[sample_store.get(_REPLAY_ID)][sample_store.get(_REPLAY_AT)]
+        output = ModelOutput(model="mockllm/model",
+                             choices=[ChatCompletionChoice(message=message, stop_reason="stop")])
+        output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+        return output
+
+    return get_model("mockllm/model", custom_outputs=respond)
+
+
+def record_conversations(log: EvalLog) -> list[str]:
+    """Keep every sample's final history for the replay; returns the sample ids."""
+    _RECORDED.clear()
+    for sample in log.samples or []:
+        _RECORDED[str(sample.id)] = list(sample.messages)
+    return list(_RECORDED)
+
+
+def replay_task(sample_ids: list[str]) -> Task:
+    samples = [Sample(id=sample_id, input="(replayed)", target="yes") for sample_id in sample_ids]
+    return Task(dataset=MemoryDataset(samples), solver=replay_conversation(),
+                scorer=always_one(), name="replay")
+
+
 Timing = tuple[float, float]
 """(wall seconds, CPU seconds of this process)."""
 
 
-def run_logic(per_k: int, log_dir: str) -> tuple[Timing, list[int]]:
+def run_logic(per_k: int, log_dir: str) -> tuple[Timing, list[int], EvalLog]:
     wall, cpu = time.perf_counter(), time.process_time()
     [log] = eval(logic_task(per_k), model="infoseek/random", log_dir=log_dir,
                  display="none", ctl_server=False)
     timing = (time.perf_counter() - wall, time.process_time() - cpu)
     assert log.status == "success", log.error
     calls = [sum(1 for e in s.events if e.event == "model") for s in log.samples]
-    return timing, calls
+    return timing, calls, log
+
+
+def run_replay(sample_ids: list[str], log_dir: str) -> Timing:
+    wall, cpu = time.perf_counter(), time.process_time()
+    [log] = eval(replay_task(sample_ids), model=replay_model(), log_dir=log_dir,
+                 display="none", ctl_server=False)
+    timing = (time.perf_counter() - wall, time.process_time() - cpu)
+    assert log.status == "success", log.error
+    return timing
 
 
 def run_bare(calls: list[int], log_dir: str) -> Timing:
@@ -112,6 +197,10 @@ def run_bare(calls: list[int], log_dir: str) -> Timing:
     timing = (time.perf_counter() - wall, time.process_time() - cpu)
     assert log.status == "success", log.error
     return timing
+
+
+def _median(times: list[Timing], index: int) -> float:
+    return statistics.median(t[index] for t in times)
 
 
 def main() -> None:
@@ -126,7 +215,8 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["INFOSEEK_CACHE_DIR"] = str(Path(tmp) / "cache")
         logs = str(Path(tmp) / "logs")
-        _, calls = run_logic(args.per_k, logs)  # warm-up: fills the dataset cache
+        _, calls, log = run_logic(args.per_k, logs)  # warm-up: fills the dataset cache
+        sample_ids = record_conversations(log)
         print(f"sizes: {len(calls)} samples (k = 1..4, per_k = {args.per_k}, 2 target "
               f"values each), {sum(calls)} generate calls "
               f"({statistics.fmean(calls):.1f} per sample); warm dataset cache")
@@ -137,22 +227,28 @@ def main() -> None:
             profiler.disable()
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
             return
-        run_bare(calls, logs)  # warm-up of the bare path (imports, first log write)
-        logic_times: list[Timing] = []
-        bare_times: list[Timing] = []
+        run_bare(calls, logs)  # warm-ups of the other paths (imports, first log write)
+        run_replay(sample_ids, logs)
+        times: dict[str, list[Timing]] = {"logic_mt": [], "bare": [], "replay": []}
         for _ in range(args.runs):
-            timing, again = run_logic(args.per_k, logs)
+            timing, again, _ = run_logic(args.per_k, logs)
             assert again == calls, "the random reference model is deterministic"
-            logic_times.append(timing)
-            bare_times.append(run_bare(calls, logs))
+            times["logic_mt"].append(timing)
+            times["bare"].append(run_bare(calls, logs))
+            times["replay"].append(run_replay(sample_ids, logs))
+    labels = {"logic_mt": "logic_mt + infoseek/random", "bare": "bare task + mockllm/model",
+              "replay": "replay + mockllm/model"}
     for index, what in ((0, "wall"), (1, "CPU")):
-        logic = statistics.median(t[index] for t in logic_times)
-        bare = statistics.median(t[index] for t in bare_times)
-        print(f"{what:4s} logic_mt + infoseek/random: "
-              + ", ".join(f"{t[index]:.2f}" for t in logic_times) + f" s (median {logic:.2f})")
-        print(f"{what:4s} bare task + mockllm/model:  "
-              + ", ".join(f"{t[index]:.2f}" for t in bare_times) + f" s (median {bare:.2f})")
-        print(f"{what:4s} ratio (median logic_mt / median bare): {logic / bare:.2f}")
+        for name, label in labels.items():
+            print(f"{what:4s} {label:27s}: " + ", ".join(f"{t[index]:.2f}" for t in times[name])
+                  + f" s (median {_median(times[name], index):.2f})")
+        logic = _median(times["logic_mt"], index)
+        print(f"{what:4s} ratio logic_mt / bare   (all overhead): "
+              f"{logic / _median(times['bare'], index):.2f}")
+        print(f"{what:4s} ratio logic_mt / replay (the suite's own work): "
+              f"{logic / _median(times['replay'], index):.2f}")
+        print(f"{what:4s} ratio replay / bare     (Inspect on the larger conversation): "
+              f"{_median(times['replay'], index) / _median(times['bare'], index):.2f}")
 
 
 if __name__ == "__main__":
