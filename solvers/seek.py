@@ -50,6 +50,7 @@ from infoseek.records import (
 )
 from oracles import ORACLE_POLICIES, UNSURE, WORLD_POLICY, Oracle, refusal_text
 from solvers import prompts
+from solvers.dataset import value_label
 from solvers.parsing import INVALID, ParsedTurn, parse_text_turn
 from solvers.text_format import storable, storable_text
 from solvers.tool_parsing import parse_tool_calls
@@ -303,7 +304,11 @@ def turn_event(record: dict[str, Any]) -> dict[str, Any]:
     """The info event of one turn: a one-line summary, ``known`` and
     ``possible_target_values`` first (Inspect View shows a dict as a JSON panel, top
     keys first, collapsed), then the whole record under ``infoseek_turn``."""
-    possible = ", ".join(_shown_value(v) for v in record["possible_target_values"])
+    values = record["possible_target_values"]
+    if isinstance(values, list):
+        possible = ", ".join(value_label(v) for v in values)
+    else:  # the UNBOUNDED marker: infinitely many values
+        possible = "infinitely many"
     summary = (f"turn {record['turn']}: {record['action']}"
                f"{' (' + record['reason'] + ')' if record.get('reason') else ''}"
                f"; known: {'yes' if record['known'] else 'no'}; possible: {possible or 'none'}")
@@ -312,12 +317,6 @@ def turn_event(record: dict[str, Any]) -> dict[str, Any]:
             "infoseek_turn": record}
 
 
-def _shown_value(value: Any) -> str:
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    return str(value)
 
 
 def _keep_in_history(state: TaskState, message: ChatMessageAssistant | None, fmt: str,
