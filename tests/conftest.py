@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 from hypothesis import settings
+
+from tests.support import forbid_tokenizer
 
 # Under CI the property tests draw the same examples every run: a red build is then
 # always reproducible, never a chance draw. Locally they explore new examples each run.
@@ -21,3 +24,13 @@ def infoseek_cache_dir(tmp_path_factory: pytest.TempPathFactory):
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("INFOSEEK_CACHE_DIR", str(path))
         yield path
+
+
+@pytest.fixture
+def no_tokenizer() -> Iterator[None]:
+    """Fail the test if Inspect reaches for a tokenizer (an output without usage).
+
+    Modules whose scripted outputs all carry usage request it with
+    `pytestmark = pytest.mark.usefixtures("no_tokenizer")`."""
+    with forbid_tokenizer():
+        yield

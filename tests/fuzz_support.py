@@ -34,28 +34,25 @@ recorded turns picks the turn. It keeps no state between calls.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from inspect_ai.model import (
-    ChatCompletionChoice,
     ChatMessage,
-    ChatMessageAssistant,
     ChatMessageSystem,
     ChatMessageUser,
     GenerateConfig,
     ModelAPI,
     ModelOutput,
-    ModelUsage,
     modelapi,
 )
-from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
+from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_ai.util import store
 
 from infoseek.records import problem_from_store
+from tests.support import no_choices_output, text_output, tool_output
 
 FUZZ_PROVIDER = "infoseek_fuzz"
 FUZZ_MODEL = f"{FUZZ_PROVIDER}/script"
@@ -633,13 +630,6 @@ def sample_problem_id(base_id: str, task: str, fmt: str, play_name: str) -> str:
 # ------------------------------------------------------------------ the model
 
 
-_call_ids = itertools.count()
-
-
-def _usage() -> ModelUsage:
-    return ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-
-
 def _resolve_echo(echo: EchoPrompt, input: list[ChatMessage]) -> str:
     system = next((m.text for m in input if isinstance(m, ChatMessageSystem)), "")
     problem = next((m.text for m in input if isinstance(m, ChatMessageUser)), "")
@@ -677,23 +667,11 @@ class ScriptedModelAPI(ModelAPI):
             echoed = _resolve_echo(turn, input)
             turn = Text(f"Answer: {echoed}" if turn.as_answer else echoed)
         if isinstance(turn, NoChoices):
-            return ModelOutput(model=self.model_name, choices=[], usage=_usage())
+            return no_choices_output(model=self.model_name)
         if isinstance(turn, Text):
-            output = ModelOutput.from_content(model=self.model_name, content=turn.content)
-            output.usage = _usage()
-            return output
-        tool_calls = [
-            ToolCall(id=f"fuzz-{next(_call_ids)}", function=spec[0], arguments=spec[1],
-                     parse_error=spec[2] if len(spec) > 2 else None)
-            for spec in turn.calls
-        ]
-        message = ChatMessageAssistant(content=turn.content, tool_calls=tool_calls or None,
-                                       model=self.model_name, source="generate")
-        return ModelOutput(
-            model=self.model_name,
-            choices=[ChatCompletionChoice(message=message, stop_reason="tool_calls")],
-            usage=_usage(),
-        )
+            return text_output(turn.content, model=self.model_name)
+        return tool_output(*turn.calls, content=turn.content, model=self.model_name,
+                           id_prefix="fuzz-")
 
     def max_tokens(self) -> int | None:
         return None

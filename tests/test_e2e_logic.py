@@ -19,7 +19,6 @@ from inspect_ai.model import (
     ChatMessageTool,
     ChatMessageUser,
     ModelOutput,
-    ModelUsage,
     get_model,
 )
 from inspect_ai.tool import ToolCall
@@ -29,20 +28,15 @@ from inspect_tasks.logic_mss import logic_mss
 from inspect_tasks.logic_mt import logic_mt
 from scorers.inspect_scorers import log_metrics, seek_values
 from solvers import prompts
+from tests.support import assert_eval_success, mock_usage, text_output
 
 TURN_KEYS = {"turn", "action", "queries", "possible_target_values", "known"}
 QUERY_KEYS = {"raw", "variable", "valid", "reason", "value", "reply"}
 ACTIONS = {"ask", "answer", "invalid", "none"}
 
 
-@pytest.fixture(autouse=True)
-def no_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every output here carries usage: reaching for a tokenizer is a failure."""
-
-    def fail(text: str) -> int:
-        raise AssertionError("Inspect tried to count tokens with a tokenizer")
-
-    monkeypatch.setattr("inspect_ai.model._model.count_text_tokens", fail)
+# Every output here carries usage: reaching for a tokenizer is a failure.
+pytestmark = pytest.mark.usefixtures("no_tokenizer")
 
 
 # --------------------------------------------------------------------------- helpers
@@ -51,10 +45,7 @@ def no_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
 def run(task: Task, model: Any, tmp_path, *, ok: bool = True, **kwargs: Any) -> EvalLog:
     [log] = eval(task, model=model, log_dir=str(tmp_path), display="log", **kwargs)
     if ok:
-        assert log.status == "success", log.error
-        assert log.samples
-        for sample in log.samples:
-            assert sample.error is None, sample.error
+        assert_eval_success(log)
     return log
 
 
@@ -73,10 +64,6 @@ def value(sample: EvalSample, name: str, scorer: str | None = None) -> float:
 
 def metric(log: EvalLog, name: str) -> float:
     return log_metrics(log)[name]
-
-
-def usage() -> ModelUsage:
-    return ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
 
 
 def check_contract(sample: EvalSample) -> None:
@@ -336,10 +323,9 @@ def _answer_now(fmt: str):
                 tool_call_id=f"answer-{len(input)}",
                 content="",
             )
-        else:
-            out = ModelOutput.from_content("mockllm/model", "Answer: no")
-        out.usage = usage()
-        return out
+            out.usage = mock_usage()
+            return out
+        return text_output("Answer: no")
 
     return output
 
@@ -382,7 +368,7 @@ def test_tool_call_ids_need_not_be_unique_across_turns(tmp_path) -> None:
         out = ModelOutput.for_tool_call(
             "mockllm/model", call.function, call.arguments, tool_call_id=call.id, content=""
         )
-        out.usage = usage()
+        out.usage = mock_usage()
         return out
 
     task = logic_mt(per_k=1, k=[2])
@@ -404,11 +390,7 @@ def test_carry_reasoning_controls_the_history(carry: bool, tmp_path) -> None:
         *(f"{thought}\nQuestion: Is {entity} {v}?" for v in problem["mss_family"][0]),
         f"{thought}\nAnswer: {entity} is not {problem['target']}.",
     ]
-    scripted = []
-    for content in outputs:
-        out = ModelOutput.from_content("mockllm/model", content)
-        out.usage = usage()
-        scripted.append(out)
+    scripted = [text_output(content) for content in outputs]
     model = get_model("mockllm/model", custom_outputs=scripted)
     log = run(task, model, tmp_path, limit=1)
     check_solved(log)

@@ -34,7 +34,7 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.dataset import MemoryDataset
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
-from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, ChatMessageUser, get_model
+from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, get_model
 
 from infoseek.records import askable_variables, not_leaf_variables
 from inspect_tasks.gsm_mt import gsm_mt
@@ -57,6 +57,7 @@ from tests.fuzz_support import (
     plays_for,
     sample_problem_id,
 )
+from tests.support import forbid_tokenizer, loop_messages
 
 MAX_TURNS = 2  # a bad turn, one question, the answer on the final turn
 TASKS = {
@@ -161,29 +162,14 @@ def runs(tmp_path_factory: pytest.TempPathFactory):
 
     def get(task: str, fmt: str) -> Run:
         if (task, fmt) not in done:
-            with pytest.MonkeyPatch.context() as patch:
-                patch.setattr("inspect_ai.model._model.count_text_tokens", _no_tokenizer)
+            with forbid_tokenizer():
                 done[(task, fmt)] = _run(task, fmt, log_dir)
         return done[(task, fmt)]
 
     return get
 
 
-def _no_tokenizer(text: str) -> int:
-    raise AssertionError("Inspect tried to count tokens with a tokenizer")
-
-
 # ---------------------------------------------------------------------- checks
-
-
-def _loop_messages(sample: EvalSample) -> list[str]:
-    """Texts of the tool and user messages the loop added after the problem statement."""
-    first_user = next(i for i, m in enumerate(sample.messages) if isinstance(m, ChatMessageUser))
-    return [
-        m.text
-        for m in sample.messages[first_user + 1 :]
-        if isinstance(m, ChatMessageTool | ChatMessageUser)
-    ]
 
 
 def check_history(sample: EvalSample) -> None:
@@ -258,7 +244,7 @@ def check_no_leak(problem: FuzzProblem, play: Play, sample: EvalSample,
                   turns: list[dict[str, Any]]) -> None:
     """Nothing the loop sent back states the hidden value unless the model earned it."""
     allowed = _earned_replies(turns) + _model_pieces(play, turns)
-    leaked = leaks(problem, _loop_messages(sample), allowed)
+    leaked = leaks(problem, loop_messages(sample), allowed)
     assert not leaked, f"the hidden value leaks in {leaked}"
 
 

@@ -17,7 +17,6 @@ from inspect_ai.model import (
     ChatMessageTool,
     ChatMessageUser,
     ModelOutput,
-    ModelUsage,
     get_model,
 )
 from inspect_ai.util import store
@@ -41,38 +40,20 @@ from solvers.incomplete_text import (
     parse_reply,
     rule_user_reply,
 )
+from tests.support import assert_eval_success, mock_usage, text_output
 
 FIXTURE = Path(__file__).parent / "fixtures" / "incomplete_questions.json"
 SCORER = "incomplete_scorer"
 
 
-@pytest.fixture(autouse=True)
-def no_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every output here carries usage: reaching for a tokenizer is a failure."""
-
-    def fail(text: str) -> int:
-        raise AssertionError("Inspect tried to count tokens with a tokenizer")
-
-    monkeypatch.setattr("inspect_ai.model._model.count_text_tokens", fail)
-
-
-def usage() -> ModelUsage:
-    return ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-
-
-def mock_text(text: str) -> ModelOutput:
-    out = ModelOutput.from_content("mockllm/model", text)
-    out.usage = usage()
-    return out
+# Every output here carries usage: reaching for a tokenizer is a failure.
+pytestmark = pytest.mark.usefixtures("no_tokenizer")
 
 
 def run(task: Task, model: Any, tmp_path, **kwargs: Any) -> EvalLog:
     [log] = eval(task, model=model, log_dir=str(tmp_path), display="none",
                  ctl_server=False, **kwargs)
-    assert log.status == "success", log.error
-    assert log.samples
-    for sample in log.samples:
-        assert sample.error is None, sample.error
+    assert_eval_success(log)
     return log
 
 
@@ -424,7 +405,7 @@ def test_mockllm_plays_model_user_and_judge(tmp_path) -> None:
         # the solver wrote every earlier turn to the store before this call
         seen_turns.append(len(store().get("infoseek:incomplete_turns")))
         assert store().get("infoseek:protocol") == "incomplete"
-        return mock_text(next(main_replies))
+        return text_output(next(main_replies))
 
     user_inputs: list[str] = []
     user_replies = iter(["I'm not sure, I don't know their colour.",
@@ -432,13 +413,13 @@ def test_mockllm_plays_model_user_and_judge(tmp_path) -> None:
 
     def user_model(input, tools, tool_choice, config) -> ModelOutput:
         user_inputs.append("\n".join(m.text for m in input))
-        return mock_text(next(user_replies))
+        return text_output(next(user_replies))
 
     judge_inputs: list[str] = []
 
     def judge_model(input, tools, tool_choice, config) -> ModelOutput:
         judge_inputs.append("\n".join(m.text for m in input))
-        return mock_text("acquired: yes\nassumed: no")
+        return text_output("acquired: yes\nassumed: no")
 
     log = run(
         task(variant="questionable"), get_model("mockllm/model", custom_outputs=main_model),
@@ -486,7 +467,7 @@ def test_tool_format_and_the_question_cap(tmp_path) -> None:
         out = ModelOutput.for_tool_call("mockllm/model", "ask_user",
                                         {"question": f"How fast does the train go? ({number})"},
                                         tool_call_id=f"call-{number}", content="")
-        out.usage = usage()
+        out.usage = mock_usage()
         return out
 
     log = run(task(variant="questionable", format="tool", max_interactions=2),
@@ -512,10 +493,10 @@ def test_tool_format_and_the_question_cap(tmp_path) -> None:
 
 
 def test_a_user_reply_that_leaks_the_answer_is_replaced(tmp_path) -> None:
-    main = [mock_text("<question>How many hens did he buy?</question>"),
-            mock_text("<answer>\\boxed{19}</answer>")]
-    leaky_user = [mock_text("He bought 7, so he has 19 hens now.")]
-    unreadable_judge = [mock_text("Looks fine to me.")]
+    main = [text_output("<question>How many hens did he buy?</question>"),
+            text_output("<answer>\\boxed{19}</answer>")]
+    leaky_user = [text_output("He bought 7, so he has 19 hens now.")]
+    unreadable_judge = [text_output("Looks fine to me.")]
     log = run(
         task(variant="questionable"), get_model("mockllm/model", custom_outputs=main),
         tmp_path, sample_id="hens",
@@ -545,7 +526,7 @@ def test_raw_variant_behaviours_with_mockllm(tmp_path) -> None:
     def main_model(input, tools, tool_choice, config) -> ModelOutput:
         question = input[-1].text
         [key] = [k for k, r in by_id.items() if r["new_question"] == question]
-        return mock_text(replies[key])
+        return text_output(replies[key])
 
     by_id = {r["id"]: r for r in json.loads(FIXTURE.read_text())}
     log = run(task(variant="raw"), get_model("mockllm/model", custom_outputs=main_model),

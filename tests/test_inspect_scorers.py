@@ -9,7 +9,7 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import Sample
 from inspect_ai.log import EvalLog, read_eval_log
-from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.solver import Generate, TaskState, solver
 
 from scorers.inspect_scorers import (
@@ -19,12 +19,9 @@ from scorers.inspect_scorers import (
     seek_scorers,
     seek_values,
 )
+from tests.support import text_output
 
 BOTH = [False, True]
-
-
-def _usage() -> ModelUsage:
-    return ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
 
 
 def mock_model(replies: dict[str, str] | None = None):
@@ -33,9 +30,7 @@ def mock_model(replies: dict[str, str] | None = None):
 
     def respond(messages, tools, tool_choice, config) -> ModelOutput:
         prompt = messages[-1].text
-        output = ModelOutput.from_content("mockllm/model", replies.get(prompt, "Done."))
-        output.usage = _usage()
-        return output
+        return text_output(replies.get(prompt, "Done."))
 
     return get_model("mockllm/model", custom_outputs=respond)
 

@@ -8,7 +8,6 @@ B and F, plus a distractor subgraph Y = X * 2.
 
 from __future__ import annotations
 
-import itertools
 import json
 from typing import Any
 
@@ -16,14 +15,7 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import EvalLog, EvalSample
-from inspect_ai.model import (
-    ChatCompletionChoice,
-    ChatMessageAssistant,
-    ModelOutput,
-    ModelUsage,
-    get_model,
-)
-from inspect_ai.tool import ToolCall
+from inspect_ai.model import get_model
 
 from infoseek.analysis import feasible_rows, is_sufficient
 from infoseek.arith import ArithEngine
@@ -47,8 +39,7 @@ from solvers.parsing import parse_number_answer, parse_text_turn
 from solvers.reference_policy import decide
 from solvers.seek import seek_solver
 from solvers.tool_parsing import parse_tool_calls
-
-_ids = itertools.count()
+from tests.support import assert_eval_success, text_output, tool_output
 
 
 def math_record(rid: str, hidden: dict[str, Any], observed: dict[str, Any] | None = None
@@ -85,12 +76,7 @@ K1 = math_record("math-k1", {"B": 6, "F": 5, "X": 3}, observed={"B": 6})
 HALF = math_record("math-half", {"B": 5, "F": "13/2", "X": 3})  # T = 5 * 17/2 = 85/2
 
 
-@pytest.fixture(autouse=True)
-def no_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fail(text: str) -> int:
-        raise AssertionError("Inspect tried to count tokens with a tokenizer")
-
-    monkeypatch.setattr("inspect_ai.model._model.count_text_tokens", fail)
+pytestmark = pytest.mark.usefixtures("no_tokenizer")
 
 
 def math_task(records: list[dict[str, Any]], fmt: str = "tool", **options: Any) -> Task:
@@ -106,9 +92,7 @@ def math_task(records: list[dict[str, Any]], fmt: str = "tool", **options: Any) 
 
 def run(task: Task, model: Any, tmp_path) -> EvalLog:
     [log] = eval(task, model=model, log_dir=str(tmp_path), display="log")
-    assert log.status == "success", log.error
-    for sample in log.samples or []:
-        assert sample.error is None, sample.error
+    assert_eval_success(log)
     return log
 
 
@@ -127,26 +111,6 @@ def assert_hidden_answer_never_replied(sample: EvalSample, record: dict[str, Any
             assert query["variable"] != record["target"] or not query["valid"]
             reply = query["reply"] or ""
             assert secret not in reply.replace(" ", ""), reply
-
-
-def _usage() -> ModelUsage:
-    return ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-
-
-def text(content: str) -> ModelOutput:
-    out = ModelOutput.from_content("mockllm/model", content)
-    out.usage = _usage()
-    return out
-
-
-def call(function: str, arguments: dict[str, Any]) -> ModelOutput:
-    message = ChatMessageAssistant(
-        content="", model="mockllm/model", source="generate",
-        tool_calls=[ToolCall(id=f"call-{next(_ids)}", function=function, arguments=arguments)])
-    out = ModelOutput(model="mockllm/model",
-                      choices=[ChatCompletionChoice(message=message, stop_reason="tool_calls")])
-    out.usage = _usage()
-    return out
 
 
 # ------------------------------------------------------------------ core pieces
@@ -321,11 +285,11 @@ def test_random_end_to_end(tmp_path) -> None:
 @pytest.mark.parametrize("final", ["42", "42.0", "about 42 dollars"])
 def test_scripted_text_episode(final: str, tmp_path) -> None:
     outputs = [
-        text("I need the pens.\nQuestion: What is P?"),  # derived: refused
-        text("Question: What is the total cost?"),  # the target: refused
-        text("Question: What is B?"),
-        text("Question: the pen factor"),
-        text(f"So T = 6 * 7.\nAnswer: {final}"),
+        text_output("I need the pens.\nQuestion: What is P?"),  # derived: refused
+        text_output("Question: What is the total cost?"),  # the target: refused
+        text_output("Question: What is B?"),
+        text_output("Question: the pen factor"),
+        text_output(f"So T = 6 * 7.\nAnswer: {final}"),
     ]
     model = get_model("mockllm/model", custom_outputs=outputs)
     log = run(math_task([K2], "text"), model, tmp_path)
@@ -344,12 +308,12 @@ def test_scripted_text_episode(final: str, tmp_path) -> None:
 
 def test_scripted_tool_episode_fraction(tmp_path) -> None:
     outputs = [
-        call("ask", {"variable": "P"}),
-        call("ask", {"variable": "T"}),
-        call("ask", {"variable": "X"}),  # a distractor leaf: answered, wastes a turn
-        call("ask", {"variable": "B"}),
-        call("ask", {"variable": "F"}),
-        call("answer", {"value": "85/2"}),
+        tool_output(("ask", {"variable": "P"})),
+        tool_output(("ask", {"variable": "T"})),
+        tool_output(("ask", {"variable": "X"})),  # a distractor leaf: answered, wastes a turn
+        tool_output(("ask", {"variable": "B"})),
+        tool_output(("ask", {"variable": "F"})),
+        tool_output(("answer", {"value": "85/2"})),
     ]
     model = get_model("mockllm/model", custom_outputs=outputs)
     log = run(math_task([HALF], "tool"), model, tmp_path)
@@ -364,7 +328,7 @@ def test_scripted_tool_episode_fraction(tmp_path) -> None:
 
 
 def test_scripted_wrong_answer(tmp_path) -> None:
-    outputs = [text("Question: B"), text("Answer: 36")]
+    outputs = [text_output("Question: B"), text_output("Answer: 36")]
     model = get_model("mockllm/model", custom_outputs=outputs)
     log = run(math_task([K2], "text"), model, tmp_path)
     [sample] = log.samples

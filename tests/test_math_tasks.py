@@ -24,24 +24,18 @@ from inspect_tasks.gsme_mt_ext import (
 from inspect_tasks.math_common import full_information_record, math_records
 from scorers.inspect_scorers import log_metrics
 from solvers import prompts
+from tests.support import assert_eval_success
 
 SMALL = {"k": [1, 2], "per_k": 2}
 
 
-@pytest.fixture(autouse=True)
-def no_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fail(text: str) -> int:
-        raise AssertionError("Inspect tried to count tokens with a tokenizer")
-
-    monkeypatch.setattr("inspect_ai.model._model.count_text_tokens", fail)
+pytestmark = pytest.mark.usefixtures("no_tokenizer")
 
 
 def run(task: Task, model: str, tmp_path) -> EvalLog:
     [log] = eval(task, model=model, log_dir=str(tmp_path), display="log")
-    assert log.status == "success", log.error
-    assert log.samples and len(log.samples) == 4  # 2 problems per k, k = 1, 2
-    for sample in log.samples:
-        assert sample.error is None, sample.error
+    assert_eval_success(log)
+    assert len(log.samples) == 4  # 2 problems per k, k = 1, 2
     return log
 
 

@@ -134,14 +134,9 @@ def fake_decide(
 
 
 @pytest.fixture(autouse=True)
-def offline(monkeypatch: pytest.MonkeyPatch) -> None:
+def offline(monkeypatch: pytest.MonkeyPatch, no_tokenizer: None) -> None:
     """Fake policy in place, and any tokenizer use turned into a failure."""
     monkeypatch.setattr(reference_policy, "decide", fake_decide)
-
-    def no_tokenizer(text: str) -> int:
-        raise AssertionError("Inspect tried to count tokens with a tokenizer")
-
-    monkeypatch.setattr("inspect_ai.model._model.count_text_tokens", no_tokenizer)
 
 
 def run_eval(tasks: Any, model: Any, tmp_path, **kwargs: Any) -> EvalLog:

@@ -16,7 +16,6 @@ usage) or the reference models:
 
 from __future__ import annotations
 
-import itertools
 import re
 from pathlib import Path
 from typing import Any
@@ -25,15 +24,12 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, EvalSample, resolve_sample_attachments
 from inspect_ai.model import (
-    ChatCompletionChoice,
     ChatMessageAssistant,
     ChatMessageTool,
     ChatMessageUser,
     ModelOutput,
-    ModelUsage,
     get_model,
 )
-from inspect_ai.tool import ToolCall
 
 from builders.gsme_text import CANDIDATES_HEADING, render_problem
 from builders.logic_dataset import logic_records
@@ -44,18 +40,17 @@ from solvers import incomplete, prompts
 from solvers.parsing import INVALID_REASONS
 from solvers.problem_level import problem_level_solver
 from solvers.text_format import storable_text
+from tests.support import (
+    assert_eval_success,
+    loop_messages,
+    no_choices_output,
+    text_output,
+    tool_output,
+)
 
 SURROGATE = "\ud800"
 FIXTURE = Path(__file__).parent / "fixtures" / "incomplete_questions.json"
-_ids = itertools.count()
-
-
-@pytest.fixture(autouse=True)
-def no_tokenizer(monkeypatch: pytest.MonkeyPatch) -> None:
-    def fail(text: str) -> int:
-        raise AssertionError("Inspect tried to count tokens with a tokenizer")
-
-    monkeypatch.setattr("inspect_ai.model._model.count_text_tokens", fail)
+pytestmark = pytest.mark.usefixtures("no_tokenizer")
 
 
 @pytest.fixture(scope="module")
@@ -66,47 +61,24 @@ def record() -> dict[str, Any]:
     return rec
 
 
-def _usage() -> ModelUsage:
-    return ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-
-
-def text(content: str) -> ModelOutput:
-    out = ModelOutput.from_content("mockllm/model", content)
-    out.usage = _usage()
-    return out
-
-
-def calls(*specs: tuple[str, dict], content: str = "") -> ModelOutput:
-    tool_calls = [ToolCall(id=f"call-{next(_ids)}", function=f, arguments=a) for f, a in specs]
-    message = ChatMessageAssistant(content=content, tool_calls=tool_calls or None,
-                                   model="mockllm/model", source="generate")
-    return ModelOutput(model="mockllm/model", usage=_usage(),
-                       choices=[ChatCompletionChoice(message=message, stop_reason="tool_calls")])
-
-
-def no_choices() -> ModelOutput:
-    return ModelOutput(model="mockllm/model", choices=[], usage=_usage())
-
-
 def ask(fmt: str, rec: dict, variable: str, extra: str = "") -> ModelOutput:
     if fmt == "tool":
-        return calls(("ask", {"variable": variable + extra}))
-    return text(f"Question: Is {rec['entity']} {variable}?{extra}")
+        return tool_output(("ask", {"variable": variable + extra}))
+    return text_output(f"Question: Is {rec['entity']} {variable}?{extra}")
 
 
 def answer(fmt: str, rec: dict) -> ModelOutput:
     if fmt == "tool":
-        return calls(("answer", {"value": "no"}))
-    return text(f"Answer: {rec['entity']} is not {rec['target']}.")
+        return tool_output(("answer", {"value": "no"}))
+    return text_output(f"Answer: {rec['entity']} is not {rec['target']}.")
 
 
 def run(task: Task, outputs: list[ModelOutput] | str, tmp_path) -> EvalLog:
     model = outputs if isinstance(outputs, str) else get_model(
         "mockllm/model", custom_outputs=outputs)
     [log] = eval(task, model=model, limit=1, log_dir=str(tmp_path), display="none")
-    assert log.status == "success", log.error
+    assert_eval_success(log)
     [sample] = log.samples
-    assert sample.error is None, sample.error
     return log
 
 
@@ -140,12 +112,6 @@ def check_history_valid(messages: list[Any]) -> None:
     assert len(answered) == len(set(answered))
 
 
-def loop_texts(sample: EvalSample) -> list[str]:
-    first_user = next(i for i, m in enumerate(sample.messages) if isinstance(m, ChatMessageUser))
-    return [m.text for m in sample.messages[first_user + 1 :]
-            if isinstance(m, ChatMessageTool | ChatMessageUser)]
-
-
 # ------------------------------------------------------------------ item 5: never sink
 
 
@@ -173,8 +139,8 @@ def test_a_lone_surrogate_in_a_kept_turn_does_not_sink_the_eval(fmt, record, tmp
 
 
 def test_a_surrogate_in_dropped_reasoning_and_the_answer(record, tmp_path) -> None:
-    last = text(f"Thinking {SURROGATE} hard.\nAnswer: {record['entity']} is not "
-                f"{record['target']}. {SURROGATE}")
+    last = text_output(f"Thinking {SURROGATE} hard.\nAnswer: {record['entity']} is not "
+                       f"{record['target']}. {SURROGATE}")
     first, second = record["mss_family"][0]
     task = logic_mt(per_k=1, k=[2], format="text")
     log = run(task, [ask("text", record, first), ask("text", record, second), last], tmp_path)
@@ -187,19 +153,19 @@ def test_a_surrogate_in_dropped_reasoning_and_the_answer(record, tmp_path) -> No
 @pytest.mark.parametrize("fmt", ["tool", "text"])
 def test_a_reply_with_no_choices_is_an_empty_turn(fmt, record, tmp_path) -> None:
     """Before: IndexError inside Inspect's generate; the sample errored."""
-    sample = play(tmp_path, record, fmt, [no_choices()])
+    sample = play(tmp_path, record, fmt, [no_choices_output()])
     turns = sample.store["infoseek:turns"]
     assert turns[0]["action"] == "invalid" and turns[0]["reason"] == "empty"
     assert turns[-1]["answer"] is False
     correction = prompts.invalid_turn_message("empty", fmt=fmt, entity=record["entity"])
-    assert correction in loop_texts(sample)
+    assert correction in loop_messages(sample)
     for messages in model_inputs(sample):
         check_history_valid(messages)
 
 
 def test_incomplete_solver_survives_surrogates_and_no_choices(tmp_path) -> None:
-    outputs = [text(f"<question>How many {SURROGATE} apples?</question>"), no_choices(),
-               text("<answer>\\boxed{3}</answer>")]
+    outputs = [text_output(f"<question>How many {SURROGATE} apples?</question>"),
+               no_choices_output(), text_output("<answer>\\boxed{3}</answer>")]
     log = run(incomplete_questions(source=str(FIXTURE)), outputs, tmp_path)
     [sample] = log.samples
     turns = sample.store[incomplete.STORE_INCOMPLETE_TURNS]
@@ -209,7 +175,7 @@ def test_incomplete_solver_survives_surrogates_and_no_choices(tmp_path) -> None:
 
 
 def test_problem_level_solver_survives_surrogates_and_no_choices(tmp_path) -> None:
-    for output in (no_choices(), text(f"Hmm {SURROGATE}\nAnswer: 2")):
+    for output in (no_choices_output(), text_output(f"Hmm {SURROGATE}\nAnswer: 2")):
         run(logic_k_prediction(per_k=1, k=[2]), [output], tmp_path)
 
 
@@ -219,8 +185,8 @@ def test_problem_level_solver_survives_surrogates_and_no_choices(tmp_path) -> No
 def test_text_format_never_keeps_native_tool_calls(record, tmp_path) -> None:
     """Before: with carry_reasoning the stray tool call stayed without a tool reply."""
     first = record["mss_family"][0][0]
-    stray = calls(("ask", {"variable": first}),
-                  content=f"I will ask.\nQuestion: Is {record['entity']} {first}?")
+    stray = tool_output(("ask", {"variable": first}),
+                        content=f"I will ask.\nQuestion: Is {record['entity']} {first}?")
     sample = play(tmp_path, record, "text", [stray], carry_reasoning=True)
     for messages in model_inputs(sample):
         check_history_valid(messages)
@@ -232,8 +198,8 @@ def test_text_format_never_keeps_native_tool_calls(record, tmp_path) -> None:
 @pytest.mark.parametrize("carry", [False, True])
 def test_tool_format_every_call_gets_one_reply(carry, record, tmp_path) -> None:
     first, second = record["mss_family"][0]
-    both = calls(("ask", {"variable": first}), ("answer", {"value": "no"}))
-    twice = calls(("ask", {"variable": first}), ("ask", {"variable": second}))
+    both = tool_output(("ask", {"variable": first}), ("answer", {"value": "no"}))
+    twice = tool_output(("ask", {"variable": first}), ("ask", {"variable": second}))
     sample = play(tmp_path, record, "tool", [both, twice], carry_reasoning=carry)
     for messages in model_inputs(sample):
         check_history_valid(messages)
@@ -244,7 +210,7 @@ def test_an_action_less_turn_is_not_rewritten(fmt, record, tmp_path) -> None:
     """Before: the history showed `(no action)` (text) or an empty assistant turn (tool)
     and the reminder showed the code `(no_action)`."""
     chat = "What a lovely puzzle!"
-    bad = calls(content=chat) if fmt == "tool" else text(chat)
+    bad = tool_output(content=chat) if fmt == "tool" else text_output(chat)
     sample = play(tmp_path, record, fmt, [bad])
     second_call = model_inputs(sample)[1]
     check_history_valid(second_call)
@@ -261,7 +227,7 @@ def test_an_action_less_turn_is_not_rewritten(fmt, record, tmp_path) -> None:
 
 def test_an_action_turn_keeps_only_the_models_own_lines(record, tmp_path) -> None:
     first = record["mss_family"][0][0]
-    turn = text(f"Let me think.\nQuestion: Is {record['entity']} {first}?")
+    turn = text_output(f"Let me think.\nQuestion: Is {record['entity']} {first}?")
     sample = play(tmp_path, record, "text", [turn])
     kept = [m for m in model_inputs(sample)[1] if isinstance(m, ChatMessageAssistant)]
     assert [m.text for m in kept] == [f"Question: Is {record['entity']} {first}?"]
@@ -320,7 +286,7 @@ def test_k_prediction_prompt_offers_every_count_up_to_max_k(max_k, tmp_path) -> 
     base = logic_k_prediction(per_k=1, k=[1])
     task = Task(dataset=base.dataset, scorer=base.scorer,
                 solver=problem_level_solver("k_prediction", max_k=max_k))
-    log = run(task, [text(f"Answer: {max_k}")], tmp_path)
+    log = run(task, [text_output(f"Answer: {max_k}")], tmp_path)
     prompt = log.samples[0].messages[0].text
     offered = re.findall(r"^Answer: (\d+)$", prompt, re.MULTILINE)
     assert offered == [str(k) for k in range(1, max_k + 1)]
@@ -333,8 +299,8 @@ def test_k_prediction_prompt_offers_every_count_up_to_max_k(max_k, tmp_path) -> 
 
 def test_incomplete_reminds_once_after_a_reply_without_tags(tmp_path) -> None:
     """Before: the first untagged reply ended the episode."""
-    outputs = [text("Let me think about it."), text("Still thinking."),
-               text("<answer>\\boxed{3}</answer>")]
+    outputs = [text_output("Let me think about it."), text_output("Still thinking."),
+               text_output("<answer>\\boxed{3}</answer>")]
     log = run(incomplete_questions(source=str(FIXTURE)), outputs, tmp_path)
     [sample] = log.samples
     turns = sample.store[incomplete.STORE_INCOMPLETE_TURNS]
@@ -348,7 +314,7 @@ def test_incomplete_reminds_once_after_a_reply_without_tags(tmp_path) -> None:
 
 def test_incomplete_raw_variant_is_not_reminded(tmp_path) -> None:
     log = run(incomplete_questions(source=str(FIXTURE), variant="raw"),
-              [text("No tags here."), text("<answer>\\boxed{3}</answer>")], tmp_path)
+              [text_output("No tags here."), text_output("<answer>\\boxed{3}</answer>")], tmp_path)
     assert len(log.samples[0].store[incomplete.STORE_INCOMPLETE_TURNS]) == 1
 
 
@@ -383,9 +349,9 @@ def test_turn_event_shows_known_and_possible_values_first(record, tmp_path) -> N
 
 
 def test_a_copied_template_line_is_invalid_and_explained(record, tmp_path) -> None:
-    copied = text(f"Question: Is {record['entity']} <attribute>?")
+    copied = text_output(f"Question: Is {record['entity']} <attribute>?")
     sample = play(tmp_path, record, "text", [copied])
     bad = sample.store["infoseek:turns"][0]
     assert bad["action"] == "invalid" and bad["reason"] == "template"
     assert prompts.invalid_turn_message("template", fmt="text",
-                                        entity=record["entity"]) in loop_texts(sample)
+                                        entity=record["entity"]) in loop_messages(sample)
