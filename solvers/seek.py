@@ -16,8 +16,10 @@ k valid question turns and one answer holds k + 1 records, numbered 1..k+1.
 
 History (SPEC 3.8): the model's own turn stays as it wrote it, with its reasoning
 dropped unless ``carry_reasoning``: in the text format its question/answer lines, in
-the tool format its tool calls. A turn with nothing left to keep (no action line, no
-tool call) is dropped rather than replaced by words the model did not write. The text
+the tool format its tool calls. A turn without any action (no action line, no tool
+call) is kept as the model wrote it, so that the correction after it refers to words
+the model can see; an empty one, or one longer than `MAX_KEPT_CHARS`, is dropped. The
+loop never writes words in the model's place. The text
 format never keeps native tool calls (no provider accepts a tool call without its tool
 reply); in the tool format every kept tool call gets exactly one tool reply. Every
 correction is a user or tool message in plain words (`prompts.invalid_turn_message`).
@@ -335,26 +337,27 @@ def _keep_in_history(state: TaskState, message: ChatMessageAssistant | None, fmt
     return kept
 
 
+MAX_KEPT_CHARS = 20000
+"""An action-less turn longer than this is dropped from the history rather than sent back
+to the model on every later turn (the parser's `too_long` limit)."""
+
+
 def _kept_turn(message: ChatMessageAssistant, fmt: str,
                carry: bool) -> ChatMessageAssistant | None:
-    if fmt == "tool":
-        if not message.tool_calls:
-            # nothing done; keep the words only when reasoning is carried
-            return message if carry and message.text.strip() else None
+    text = message.text or ""
+    if fmt == "tool" and message.tool_calls:
         if carry:
             return message
         return ChatMessageAssistant(content="", tool_calls=message.tool_calls,
                                     model=message.model)
-    if carry:
-        if not message.text.strip():
-            return None
-        if message.tool_calls:
-            return message.model_copy(update={"tool_calls": None})
-        return message
-    actions = _action_only(message.text or "")
-    if not actions:
+    actions = _action_only(text) if fmt == "text" else ""
+    if actions and not carry:
+        return ChatMessageAssistant(content=actions, model=message.model)
+    if not text.strip() or (not actions and len(text) > MAX_KEPT_CHARS):
         return None
-    return ChatMessageAssistant(content=actions, model=message.model)
+    if message.tool_calls:  # the text format keeps no native tool call
+        return message.model_copy(update={"tool_calls": None})
+    return message
 
 
 def _append_replies(state: TaskState, message: ChatMessageAssistant | None, fmt: str,

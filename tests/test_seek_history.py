@@ -39,6 +39,7 @@ from inspect_tasks.logic_mt import logic_mt
 from solvers import incomplete, prompts
 from solvers.parsing import INVALID_REASONS
 from solvers.problem_level import problem_level_solver
+from solvers.seek import MAX_KEPT_CHARS
 from solvers.text_format import storable_text
 from tests.support import (
     assert_eval_success,
@@ -208,14 +209,16 @@ def test_tool_format_every_call_gets_one_reply(carry, record, tmp_path) -> None:
 @pytest.mark.parametrize("fmt", ["tool", "text"])
 def test_an_action_less_turn_is_not_rewritten(fmt, record, tmp_path) -> None:
     """Before: the history showed `(no action)` (text) or an empty assistant turn (tool)
-    and the reminder showed the code `(no_action)`."""
+    and the reminder showed the code `(no_action)`. Now the turn stays as the model wrote
+    it, so the correction after it refers to words the model can see."""
     chat = "What a lovely puzzle!"
     bad = tool_output(content=chat) if fmt == "tool" else text_output(chat)
     sample = play(tmp_path, record, fmt, [bad])
     second_call = model_inputs(sample)[1]
     check_history_valid(second_call)
     assistant = [m for m in second_call if isinstance(m, ChatMessageAssistant)]
-    assert assistant == []  # nothing kept: no words put in the model's mouth
+    assert [m.text for m in assistant] == [chat]  # its own words, nothing added
+    assert isinstance(second_call[-2], ChatMessageAssistant)
     last = second_call[-1]
     assert isinstance(last, ChatMessageUser)
     assert last.text == prompts.invalid_turn_message("no_action", fmt=fmt,
@@ -223,6 +226,17 @@ def test_an_action_less_turn_is_not_rewritten(fmt, record, tmp_path) -> None:
     for messages in model_inputs(sample):
         for message in messages:
             assert "(no action)" not in message.text and "no_action" not in message.text
+
+
+@pytest.mark.parametrize("fmt", ["tool", "text"])
+@pytest.mark.parametrize("content", ["   ", "x" * (MAX_KEPT_CHARS + 1)])
+def test_an_empty_or_huge_action_less_turn_is_dropped(fmt, content, record, tmp_path) -> None:
+    bad = tool_output(content=content) if fmt == "tool" else text_output(content)
+    sample = play(tmp_path, record, fmt, [bad])
+    second_call = model_inputs(sample)[1]
+    check_history_valid(second_call)
+    assert not [m for m in second_call if isinstance(m, ChatMessageAssistant)]
+    assert isinstance(second_call[-1], ChatMessageUser)
 
 
 def test_an_action_turn_keeps_only_the_models_own_lines(record, tmp_path) -> None:
