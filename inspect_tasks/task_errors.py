@@ -17,8 +17,8 @@ from builders.published.reading import PublishedDataError
 from infoseek.records import RecordError
 
 
-class DataFileError(PrerequisiteError, ValueError):
-    """A task's data file could not be used; `str()` is the message."""
+class PlainTaskError(PrerequisiteError, ValueError):
+    """An error `inspect eval` prints as its message alone; `str()` is the message."""
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -26,6 +26,10 @@ class DataFileError(PrerequisiteError, ValueError):
 
     def __str__(self) -> str:
         return str(self.message)
+
+
+class DataFileError(PlainTaskError):
+    """A task's data file could not be used."""
 
 
 @contextmanager

@@ -18,10 +18,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from inspect_ai._util.error import PrerequisiteError
-
 from builders.published import FORMAT_NAMES
 from builders.published.sources import INTERACTION_FORMATS, RECORDS_FORMAT
+from inspect_tasks.task_errors import PlainTaskError
 from oracles import ORACLE_POLICIES, WORLD_POLICY
 from solvers.dataset import parse_k_values
 
@@ -29,15 +28,8 @@ LOGIC_ORACLES: tuple[str, ...] = ORACLE_POLICIES
 MATH_ORACLES: tuple[str, ...] = (WORLD_POLICY,)
 
 
-class TaskParameterError(PrerequisiteError, ValueError):
-    """A `-T` parameter with a value the task cannot use; `str()` is the message."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.args = (message,)
-
-    def __str__(self) -> str:
-        return str(self.message)
+class TaskParameterError(PlainTaskError):
+    """A `-T` parameter with a value the task cannot use."""
 
 
 def _bad(name: str, allowed: str, value: Any) -> TaskParameterError:
