@@ -20,6 +20,8 @@ from fractions import Fraction
 from numbers import Real
 from typing import Any
 
+from infoseek import contract
+
 
 class _AnyValue:
     """Sentinel meaning "the target is not fixed"."""
@@ -77,7 +79,7 @@ class Engine:
         return [v for v in self.variables if v not in self.observed and v != self.target]
 
 
-UNBOUNDED = "many"
+UNBOUNDED = contract.UNBOUNDED
 """JSON marker for "infinitely many values are possible" (turn records, store)."""
 
 

@@ -40,10 +40,11 @@ from inspect_ai.model import ChatMessageUser, get_model, model_roles
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
+from infoseek.contract import STORE_INCOMPLETE_TURNS, STORE_OPTIONS
 from scorers.inspect_scorers import mean_by_group
 
-TURNS_KEY = "infoseek:incomplete_turns"
-OPTIONS_KEY = "infoseek:options"
+TURNS_KEY = STORE_INCOMPLETE_TURNS
+OPTIONS_KEY = STORE_OPTIONS
 JUDGE_ROLE = "judge"
 BEHAVIOURS: tuple[str, ...] = ("boxed_answer", "unboxed_answer", "no_answer_tag",
                                "asked_question")

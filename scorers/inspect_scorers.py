@@ -72,6 +72,7 @@ from inspect_ai.scorer import (
 )
 from inspect_ai.solver import TaskState
 
+from infoseek.contract import STORE_INITIAL, STORE_OPTIONS, STORE_PROBLEM, STORE_TURNS
 from infoseek.records import problem_from_store
 from scorers.problem_metrics import (
     k_prediction_metrics,
@@ -95,10 +96,10 @@ from scorers.seek_metrics import (
     uncertainty_curves,
 )
 
-TURNS_KEY = "infoseek:turns"
-PROBLEM_KEY = "infoseek:problem"
-INITIAL_POSSIBLE_KEY = "infoseek:initial_possible"
-OPTIONS_KEY = "infoseek:options"
+TURNS_KEY = STORE_TURNS
+PROBLEM_KEY = STORE_PROBLEM
+INITIAL_POSSIBLE_KEY = STORE_INITIAL
+OPTIONS_KEY = STORE_OPTIONS
 
 
 # ---------------------------------------------------------------------------

@@ -30,31 +30,13 @@ from typing import Any
 
 from rapidfuzz.distance import DamerauLevenshtein
 
-INVALID_REASONS: tuple[str, ...] = (
-    "unknown",
-    "forbidden",
-    "observed",
-    "target",
-    "repeated",
-    "malformed",
-    "too_many",
-    "empty",
-    "too_long",
-    "bad_arguments",
-    "unknown_tool",
-    "early_answer",
-    "not_boolean",
-    "no_action",
-    "multiple_actions",
-    "ambiguous",
-    "template",
-    "out_of_range",
-    "not_leaf",
-)
-"""Invalid-query reasons fixed by ``docs/contracts.md``; each gets an ``invalid_<reason>``
-count. A reason outside this list is counted under ``invalid_other``."""
+from infoseek import contract
 
-NON_ASKING_REASONS: frozenset[str] = frozenset({"early_answer", "no_action"})
+INVALID_REASONS: tuple[str, ...] = contract.INVALID_REASONS
+"""Invalid-query reasons (`infoseek.contract`); each gets an ``invalid_<reason>`` count. A
+reason outside this list is counted under ``invalid_other``."""
+
+NON_ASKING_REASONS: frozenset[str] = contract.NON_ASKING_REASONS
 """Invalid records that are not attempts to ask anything (a rejected early answer, a turn
 with no action). They still count as invalid, but do not make a turn a *query turn* for
 over-questioning."""
@@ -129,7 +111,7 @@ def _as_number(value: Any) -> Any:
     return Fraction(decimal.group(1)) * Fraction(10) ** int(decimal.group(2) or 0)
 
 
-UNBOUNDED = "many"
+UNBOUNDED = contract.UNBOUNDED
 """The turn-record marker for "infinitely many target values are possible"."""
 
 

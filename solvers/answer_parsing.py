@@ -48,6 +48,8 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from fractions import Fraction
 
+from infoseek import contract
+
 MAX_ANSWER_DIGITS = 60
 """A written number with more significant digits than this is ``out_of_range``."""
 MAX_DECIMAL_EXPONENT = 60
@@ -252,7 +254,7 @@ def parse_boolean_answer(text: object, *, entity: str, target: str) -> bool | No
 
 # -------------------------------------------------------------------------- numbers
 
-ANSWER_KINDS = ("boolean", "number")
+ANSWER_KINDS = contract.ANSWER_KINDS
 
 _SEPARATOR = "[,\u00a0\u2009\u202f]"
 _NUMBER = re.compile(

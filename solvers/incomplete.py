@@ -54,6 +54,13 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import tool
 from inspect_ai.util import store
 
+from infoseek.contract import (
+    STORE_INCOMPLETE_TURNS,
+    STORE_OPTIONS,
+    STORE_PROBLEM,
+    STORE_PROTOCOL,
+    STORE_TURNS,
+)
 from infoseek.records import dumps_record
 from solvers.incomplete_text import (
     condition_revealed,
@@ -70,11 +77,6 @@ FORMATS: tuple[str, ...] = ("text", "tool")
 USER_ROLE = "user"
 ASK_USER_TOOL = "ask_user"
 
-STORE_INCOMPLETE_TURNS = "infoseek:incomplete_turns"
-STORE_PROTOCOL = "infoseek:protocol"
-STORE_PROBLEM = "infoseek:problem"
-STORE_TURNS = "infoseek:turns"
-STORE_OPTIONS = "infoseek:options"
 
 # --------------------------------------------------------------------------- prompts
 

@@ -40,6 +40,7 @@ import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
+from infoseek import contract
 from solvers.answer_parsing import (
     _EDGE_PUNCTUATION,
     ANSWER_KINDS,
@@ -67,34 +68,16 @@ __all__ = [
     "read_number_answer",
 ]
 
-INVALID_REASONS: tuple[str, ...] = (
-    "unknown",  # the name is not an attribute of the problem
-    "forbidden",  # a real attribute that may not be asked about
-    "observed",  # its value was already given in the problem
-    "target",  # asking for the target itself
-    "repeated",  # asked before, or twice in the same turn
-    "malformed",  # no single clean attribute name / answer cannot be read
-    "too_many",  # beyond the queries allowed per turn
-    "empty",  # the reply is empty or whitespace
-    "too_long",  # the reply (or a tool argument) is longer than allowed
-    "bad_arguments",  # tool arguments are not a dict or lack the expected string
-    "unknown_tool",  # a tool other than ask / answer was called
-    "early_answer",  # answer before k queries under force-ask (set by the seek loop)
-    "not_boolean",  # reserved for answers of the wrong kind (set by callers)
-    "no_action",  # neither a question nor an answer
-    "multiple_actions",  # questions and an answer (or several answers) in one turn
-    "ambiguous",  # an answer holding two or more candidate values (hedge, range, expression)
-    "template",  # a verbatim copy of a template line from the prompt
-    "out_of_range",  # a number too large (or too long) to be read as an answer
-)
+INVALID_REASONS: tuple[str, ...] = contract.INVALID_REASONS
+"""Every reason a rejected query or turn carries (`infoseek.contract`)."""
 
 QUANTITY_REASONS: tuple[str, ...] = ("not_leaf",)
 """Reasons only problems with a ``not_leaf`` list produce (a derived quantity asked where
 only leaves may be asked); scorers count them like the others."""
 
-ASK = "ask"
-ANSWER = "answer"
-INVALID = "invalid"
+ASK = contract.ACTION_ASK
+ANSWER = contract.ACTION_ANSWER
+INVALID = contract.ACTION_INVALID
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import store
 
+from infoseek.contract import STORE_OPTIONS, STORE_PROBLEM, STORE_PROTOCOL, STORE_TURNS
 from infoseek.records import stored_problem
 from solvers import prompts
 from solvers.seek import generate_turn
@@ -51,10 +52,10 @@ def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int 
             prompt = wording["mss_identification"].format(size_rule=rule, problem=text)
         state.messages = [ChatMessageUser(content=prompt)]
         st = store()
-        st.set("infoseek:protocol", protocol)
-        st.set("infoseek:problem", stored_problem(problem))
-        st.set("infoseek:turns", [])
-        st.set("infoseek:options", {"k_given": k_given, "max_size": max_size, "seed": seed,
+        st.set(STORE_PROTOCOL, protocol)
+        st.set(STORE_PROBLEM, stored_problem(problem))
+        st.set(STORE_TURNS, [])
+        st.set(STORE_OPTIONS, {"k_given": k_given, "max_size": max_size, "seed": seed,
                                      "forbid_alternatives": forbid_alternatives,
                                      "max_k": max_k, "format": "text"})
         await generate_turn(state, generate)  # no choices: an empty reply

@@ -31,19 +31,21 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 from inspect_ai.util import store
 
+from infoseek.contract import (
+    PROTOCOLS,
+    STORE_OPTIONS,
+    STORE_PROBLEM,
+    STORE_PROTOCOL,
+    STORE_TURNS,
+)
 from infoseek.records import problem_from_store
 from solvers.text_format import render_text_action
 
 PROVIDER = "infoseek"
 REFERENCE_MODEL_NAMES: tuple[str, ...] = ("optimal", "random")
 
-STORE_PROTOCOL = "infoseek:protocol"
-STORE_PROBLEM = "infoseek:problem"
-STORE_TURNS = "infoseek:turns"
-STORE_OPTIONS = "infoseek:options"
 REQUIRED_STORE_KEYS: tuple[str, ...] = (STORE_PROTOCOL, STORE_PROBLEM, STORE_TURNS, STORE_OPTIONS)
 
-PROTOCOLS: tuple[str, ...] = ("seek", "k_prediction", "mss_identification", "incomplete")
 
 ASK_TOOL = "ask"
 ANSWER_TOOL = "answer"

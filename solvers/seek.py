@@ -43,6 +43,14 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolFunction, tool
 from inspect_ai.util import store
 
+from infoseek.contract import (
+    STORE_FINAL,
+    STORE_INITIAL,
+    STORE_OPTIONS,
+    STORE_PROBLEM,
+    STORE_PROTOCOL,
+    STORE_TURNS,
+)
 from infoseek.engine import is_listable, possible_values_record
 from infoseek.records import (
     askable_variables,
@@ -56,13 +64,6 @@ from solvers.dataset import value_label
 from solvers.parsing import INVALID, ParsedTurn, parse_text_turn
 from solvers.text_format import storable, storable_text
 from solvers.tool_parsing import parse_tool_calls
-
-STORE_PROTOCOL = "infoseek:protocol"
-STORE_PROBLEM = "infoseek:problem"
-STORE_TURNS = "infoseek:turns"
-STORE_OPTIONS = "infoseek:options"
-STORE_INITIAL = "infoseek:initial_possible"
-STORE_FINAL = "infoseek:final"
 
 FORMATS = ("tool", "text")
 _ACTION_LINE = re.compile(r"^\W*(question|answer|final answer)\b", re.IGNORECASE)

@@ -44,30 +44,6 @@ def single_query(turn: ParsedTurn) -> ParsedQuery:
     return turn.queries[0]
 
 
-def test_invalid_reasons_match_the_contract():
-    assert set(INVALID_REASONS) == {
-        "unknown",
-        "forbidden",
-        "observed",
-        "target",
-        "repeated",
-        "malformed",
-        "too_many",
-        "empty",
-        "too_long",
-        "bad_arguments",
-        "unknown_tool",
-        "early_answer",
-        "not_boolean",
-        "no_action",
-        "multiple_actions",
-        "ambiguous",
-        "template",
-        "out_of_range",
-    }
-    assert len(set(INVALID_REASONS)) == len(INVALID_REASONS)
-
-
 # ------------------------------------------------------------ text: questions
 
 
