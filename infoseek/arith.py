@@ -326,3 +326,9 @@ class ArithEngine(Engine):
             return self._finite.distinguishing_pair(subset, fixed)
         return self._symbolic.distinguishing_pair(subset, fixed)
 
+
+def from_record(record: dict[str, Any]) -> ArithEngine:
+    """The engine of a record whose ``engine.kind`` is ``"arith"`` (`infoseek.engines`)."""
+    spec = record["engine"]
+    return ArithEngine(record["variables"], spec["equations"], record["observed"],
+                       record["target"], domains=spec.get("domains"))

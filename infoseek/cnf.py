@@ -102,3 +102,13 @@ class CnfEngine(Engine):
     def close(self) -> None:
         self._solver.delete()
         self._double.delete()
+
+
+def from_record(record: dict[str, Any]) -> Engine:
+    """The engine of a record whose ``engine.kind`` is ``"cnf"`` (`infoseek.engines`): Horn
+    propagation when every clause happens to be Horn (exact and faster), else SAT."""
+    from infoseek.horn import HornEngine, is_horn
+
+    clauses = record["engine"]["clauses"]
+    engine_type = HornEngine if is_horn(clauses) else CnfEngine
+    return engine_type(record["variables"], clauses, record["observed"], record["target"])

@@ -313,3 +313,9 @@ def horn_engine_from_clauses(
             names.update(parse_literal(lit)[0] for lit in clause)
         variables = sorted(names)
     return HornEngine(variables, clauses, observed, target)
+
+
+def from_record(record: dict[str, Any]) -> HornEngine:
+    """The engine of a record whose ``engine.kind`` is ``"horn"`` (`infoseek.engines`)."""
+    return HornEngine(record["variables"], record["engine"]["clauses"], record["observed"],
+                      record["target"])

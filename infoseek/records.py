@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from infoseek.engine import Engine
-from infoseek.horn import HornEngine, is_horn
+from infoseek.engines import UnknownEngineKind, build_engine
 
 REQUIRED_FIELDS = ("id", "domain", "engine", "variables", "observed", "target", "queryable", "k",
                    "mss_family")
@@ -216,21 +216,12 @@ def problem_from_store(value: Any) -> dict[str, Any] | None:
 
 
 def engine_from_record(record: dict[str, Any]) -> Engine:
-    spec = record["engine"]
-    kind = spec.get("kind")
-    if kind in ("horn", "cnf"):
-        clauses = spec["clauses"]
-        if kind == "horn" or is_horn(clauses):
-            return HornEngine(record["variables"], clauses, record["observed"], record["target"])
-        from infoseek.cnf import CnfEngine
-
-        return CnfEngine(record["variables"], clauses, record["observed"], record["target"])
-    if kind == "arith":
-        from infoseek.arith import ArithEngine
-
-        return ArithEngine(record["variables"], spec["equations"], record["observed"],
-                           record["target"], domains=spec.get("domains"))
-    raise RecordError(f"{record.get('id', 'record')}: unknown engine kind {kind!r}")
+    """The record's engine, built by the factory registered for its ``engine.kind``
+    (`infoseek.engines`)."""
+    try:
+        return build_engine(record)
+    except UnknownEngineKind as exc:
+        raise RecordError(f"{record.get('id', 'record')}: {exc}") from None
 
 
 def dumps_record(record: dict[str, Any]) -> str:
