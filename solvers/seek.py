@@ -135,9 +135,30 @@ def _action_only(text: str) -> str:
 
 
 @solver
-def seek_solver(**options: Any) -> Solver:
-    """The seek loop; keyword options as in `seek_options`."""
-    opts = seek_options(**options)
+def seek_solver(
+    *, fmt: str = "tool", max_turns: int = 10, queries_per_turn: int = 1, budget: bool = False,
+    force_ask: bool = False, forbid_alternatives: bool = True, carry_reasoning: bool = False,
+    oracle: str = "adversarial", seed: int = 0,
+) -> Solver:
+    """The seek loop (SPEC 3.1).
+
+    Args:
+        fmt: ``"tool"`` (``ask`` / ``answer`` tools) or ``"text"`` (``Question:`` /
+            ``Answer:`` lines).
+        max_turns: turn cap; after it one more turn asks for the final answer.
+        queries_per_turn: how many variables one turn may ask.
+        budget: state "T turns x q queries per turn" in the prompt.
+        force_ask: refuse an answer given before k questions were asked.
+        forbid_alternatives: variables of non-canonical MSSs may not be asked.
+        carry_reasoning: keep the model's earlier reasoning in the history.
+        oracle: the oracle policy (``oracles.ORACLE_POLICIES`` or ``"world"``).
+        seed: oracle seed (the random policy's draws).
+    """
+    opts = seek_options(
+        fmt=fmt, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
+        force_ask=force_ask, forbid_alternatives=forbid_alternatives,
+        carry_reasoning=carry_reasoning, oracle=oracle, seed=seed,
+    )
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         problem: dict[str, Any] = state.metadata["problem"]
