@@ -39,6 +39,27 @@ def gsme_mt(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
+    """Seek the missing quantities, then answer with a number (SPEC 3.1, 5.3).
+
+    Args:
+        k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: problems built per k (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0); unused with source.
+        oracle: world only (replies give the hidden world's value; default world).
+        format: tool (ask / answer tools) or text (Question: / Answer: lines); default tool.
+        max_turns: turn cap, then the final answer is asked for (>= 1; default 10).
+        queries_per_turn: quantities that may be asked in one turn (>= 1; default 1).
+        budget: state the turn and query budget in the prompt (true/false; default false).
+        force_ask: reject an answer given before k questions were asked (true/false;
+            default false).
+        carry_reasoning: keep the model's earlier reasoning in the history (true/false;
+            default false).
+        source: our JSONL math records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV
+            (path or URL), instead of a built split.
+        source_format: with source: mt-infoseek-gsme, mt-infoseek-gsme-ext or records
+            (default: detected).
+        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+    """
     check_math_parameters(builder, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
                           max_turns=max_turns, queries_per_turn=queries_per_turn,
                           budget=budget, force_ask=force_ask,
@@ -63,7 +84,22 @@ def gsme_mt_full(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Full information: every held-out value is revealed; the model answers at once."""
+    """Full information: every held-out value is revealed; the model answers at once.
+
+    Args:
+        k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: problems built per k (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0); unused with source.
+        format: tool (ask / answer tools) or text (Question: / Answer: lines); default tool.
+        max_turns: turns allowed (>= 1; default 1: answer at once).
+        carry_reasoning: keep the model's earlier reasoning in the history (true/false;
+            default false).
+        source: our JSONL math records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV
+            (path or URL), instead of a built split.
+        source_format: with source: mt-infoseek-gsme, mt-infoseek-gsme-ext or records
+            (default: detected).
+        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+    """
     check_math_parameters(builder, k=k, per_k=per_k, seed=seed, format=format,
                           max_turns=max_turns, carry_reasoning=carry_reasoning,
                           source=source, source_format=source_format, limit=limit)
@@ -82,7 +118,18 @@ def gsme_mt_k_prediction(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """State how many more quantities are needed (SPEC 3.2)."""
+    """State how many more quantities are needed (SPEC 3.2).
+
+    Args:
+        k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: problems built per k (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0); unused with source.
+        source: our JSONL math records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV
+            (path or URL), instead of a built split.
+        source_format: with source: mt-infoseek-gsme, mt-infoseek-gsme-ext or records
+            (default: detected).
+        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+    """
     ks = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, source=source,
                                source_format=source_format, limit=limit)["k"]
     records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
@@ -102,7 +149,21 @@ def gsme_mt_mss(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Name a minimal sufficient set of quantities (SPEC 3.3); any MSS of the family counts."""
+    """Name a minimal sufficient set of quantities (SPEC 3.3); any MSS of the family counts.
+
+    Args:
+        k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: problems built per k (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0); unused with source.
+        k_given: tell the model the set has exactly k quantities (true/false; default
+            false: it names between 1 and max_size).
+        max_size: most quantities it may name when k is not given (>= 1; default 4).
+        source: our JSONL math records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV
+            (path or URL), instead of a built split.
+        source_format: with source: mt-infoseek-gsme, mt-infoseek-gsme-ext or records
+            (default: detected).
+        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+    """
     check_math_parameters(builder, k=k, per_k=per_k, seed=seed, k_given=k_given,
                           max_size=max_size, source=source, source_format=source_format,
                           limit=limit)

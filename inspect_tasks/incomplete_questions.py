@@ -38,6 +38,18 @@ def incomplete_questions(
     seed: int = 0,
     count: int = DEFAULT_COUNT,
 ) -> Task:
+    """Ask the simulated user for the missing condition, or answer anyway (SPEC 3.7).
+
+    Args:
+        variant: raw (incomplete question), questionable (a reply may ask one question) or
+            full (original question); default questionable.
+        source: JSON / JSON Lines file or URL of records; default: built from the story
+            templates.
+        max_interactions: most questions the user answers in questionable (>= 0; default 5).
+        format: text (<question> tags) or tool (an ask_user tool); default text.
+        seed: seed of the built records (an integer; default 0); unused with source.
+        count: number of built records (>= 1; default 200); unused with source.
+    """
     check_parameters(choices={"variant": VARIANTS, "format": FORMATS}, variant=variant,
                      source=source, max_interactions=max_interactions, format=format,
                      seed=seed, count=count)
