@@ -10,9 +10,10 @@ A story template is pure data. It names a handful of quantities; each one is eit
   other quantities (``"notebooks * notebook_price"``) and stated by one sentence that
   says the relation in words.
 
-Expressions use only ``+ - * /``, parentheses, quantity names and numeric literals;
-:mod:`builders.gsme_templates_expr` parses them with :mod:`ast` against that whitelist
-and evaluates them exactly with :class:`fractions.Fraction` (never with ``eval``).
+Expressions use only ``+ - * /``, parentheses, quantity names and numeric literals
+(no unary signs); :mod:`builders.gsme_templates_expr` parses them with the core's
+:mod:`infoseek.arith_expr` and evaluates them exactly with :class:`fractions.Fraction`
+(never with ``eval``).
 
 A :class:`Draw` is a formula over fresh uniform integers (``n`` in ``"price * n"``)
 and over quantities already known when it is drawn: the leaves drawn before it (in the

@@ -1,20 +1,27 @@
-"""The restricted exact evaluator behind the GSME story templates.
+"""What the GSME story templates add to the core's expression language.
 
-Expressions use only ``+ - * /``, parentheses, quantity names and numeric literals
-(integers, or decimals read exactly: ``0.1`` is 1/10). They are parsed with :mod:`ast`
-and checked against that whitelist (no calls, attributes, subscripts, ``**``, ``//``,
-``%``, unary signs, comparisons or booleans); values are :class:`fractions.Fraction`.
-Nothing is ever passed to ``eval``.
+Template expressions are written in the one arithmetic language of
+:mod:`infoseek.arith_expr` (``+ - * /``, parentheses, quantity names and numeric
+literals, decimals read exactly: ``0.1`` is 1/10), parsed by its parser with two
+template rules on top: no unary signs (``-a``, ``+a``) and no Python keyword as a name
+(``True``, ``None``, ``if``), since template quantity names are plain identifiers.
+Values are :class:`fractions.Fraction`; nothing is ever passed to ``eval``.
+
+This module keeps the template-level parts: the two error types, the check that an
+expression names only known quantities, and the ordering and exact evaluation of a
+template's equation system.
 """
 
 from __future__ import annotations
 
-import ast
 import functools
 import graphlib
-import math
+import keyword
 from collections.abc import Collection, Iterable, Mapping
 from fractions import Fraction
+
+from infoseek.arith_expr import Node, evaluate, names_in
+from infoseek.arith_expr import parse_expression as parse_arith
 
 __all__ = [
     "ExpressionError",
@@ -36,88 +43,52 @@ class TemplateError(ValueError):
     """A template is malformed, or an instantiation broke one of its guarantees."""
 
 
-_OPERATORS = {
-    ast.Add: lambda a, b: a + b,
-    ast.Sub: lambda a, b: a - b,
-    ast.Mult: lambda a, b: a * b,
-    ast.Div: lambda a, b: a / b,
-}
-
-
-def _check_node(node: ast.AST, names: Collection[str] | None) -> None:
-    if isinstance(node, ast.BinOp):
-        if type(node.op) not in _OPERATORS:
-            raise ExpressionError(f"operator {type(node.op).__name__} is not allowed")
-        _check_node(node.left, names)
-        _check_node(node.right, names)
-    elif isinstance(node, ast.Name):
-        if names is not None and node.id not in names:
-            raise ExpressionError(f"unknown quantity {node.id!r}")
-    elif isinstance(node, ast.Constant):
-        value = node.value
-        if isinstance(value, bool) or not isinstance(value, int | float):
-            raise ExpressionError(f"constant {value!r} is not a number")
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ExpressionError(f"constant {value!r} is not finite")
-    else:
-        raise ExpressionError(f"{type(node).__name__} is not allowed in an expression")
-
-
 @functools.lru_cache(maxsize=4096)
-def _parse(expr: str) -> ast.Expression:
-    if not isinstance(expr, str):
-        raise ExpressionError(f"expression must be a string, not {type(expr).__name__}")
+def _parse_text(expr: str) -> Node:
     try:
-        tree = ast.parse(expr.strip(), mode="eval")
-    except SyntaxError as error:
-        raise ExpressionError(f"cannot parse {expr!r}: {error.msg}") from None
-    _check_node(tree.body, None)
+        tree = parse_arith(expr, "expression", signs=False)
+    except ValueError as error:
+        raise ExpressionError(str(error)) from None
+    for name in names_in(tree):
+        if keyword.iskeyword(name):
+            raise ExpressionError(f"{name!r} is a Python keyword, not a quantity name")
     return tree
 
 
-def parse_expression(expr: str, names: Collection[str] | None = None) -> ast.Expression:
-    """Parse ``expr`` and check it against the whitelist; with ``names``, also check that
-    every name it uses is one of them. Raises :class:`ExpressionError`."""
+def _parse(expr: str) -> Node:
+    if not isinstance(expr, str):
+        raise ExpressionError(f"expression must be a string, not {type(expr).__name__}")
+    return _parse_text(expr)
+
+
+def parse_expression(expr: str, names: Collection[str] | None = None) -> Node:
+    """Parse ``expr`` into the core's tree (see :mod:`infoseek.arith_expr`) under the
+    template rules; with ``names``, also check that every name it uses is one of them.
+    Raises :class:`ExpressionError`."""
     tree = _parse(expr)
     if names is not None:
-        _check_node(tree.body, names)
+        for name in names_in(tree):
+            if name not in names:
+                raise ExpressionError(f"unknown quantity {name!r}")
     return tree
 
 
 def expression_names(expr: str) -> tuple[str, ...]:
     """The quantity names ``expr`` uses, in order of first appearance."""
-    tree = _parse(expr)
-    seen: dict[str, None] = {}
-
-    def visit(node: ast.AST) -> None:
-        if isinstance(node, ast.BinOp):
-            visit(node.left)
-            visit(node.right)
-        elif isinstance(node, ast.Name):
-            seen.setdefault(node.id, None)
-
-    visit(tree.body)
-    return tuple(seen)
+    return tuple(names_in(_parse(expr)))
 
 
-def _value(node: ast.AST, values: Mapping[str, Fraction | int]) -> Fraction:
-    if isinstance(node, ast.BinOp):
-        left = _value(node.left, values)
-        right = _value(node.right, values)
-        if isinstance(node.op, ast.Div) and right == 0:
-            raise ExpressionError("division by zero")
-        return _OPERATORS[type(node.op)](left, right)
-    if isinstance(node, ast.Name):
-        return Fraction(values[node.id])
-    assert isinstance(node, ast.Constant)
-    # repr keeps a decimal literal such as 0.1 exact (1/10), not its binary neighbour.
-    return Fraction(repr(node.value)) if isinstance(node.value, float) else Fraction(node.value)
+def _value(tree: Node, values: Mapping[str, Fraction]) -> Fraction:
+    try:
+        return evaluate(tree, values)
+    except ZeroDivisionError:
+        raise ExpressionError("division by zero") from None
 
 
 def evaluate_expression(expr: str, values: Mapping[str, Fraction | int]) -> Fraction:
     """Exact value of ``expr`` given a value for every name it uses."""
     tree = parse_expression(expr, values.keys())
-    return _value(tree.body, values)
+    return _value(tree, {name: Fraction(v) for name, v in values.items()})
 
 
 def defining_order(equations: Iterable[tuple[str, str]], leaves: Collection[str]
@@ -154,5 +125,5 @@ def evaluate_equations(equations: Iterable[tuple[str, str]],
     defined, order = defining_order(equations, leaf_values.keys())
     values: dict[str, Fraction] = {k: Fraction(v) for k, v in leaf_values.items()}
     for name in order:
-        values[name] = _value(_parse(defined[name]).body, values)
+        values[name] = _value(_parse(defined[name]), values)
     return {name: values[name] for name, _ in equations}

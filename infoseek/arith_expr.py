@@ -5,7 +5,9 @@ numeric constants and quantity names. Constants are integers or decimals (``2.5`
 read exactly as 5/2); a fraction is simply a division of constants (``3/4``), which is
 folded to one exact constant when the equation is parsed. Names are identifiers
 (letters, digits and underscores, not starting with a digit). There is no power
-operator and no function call: the language is exactly the field operations.
+operator and no function call: the language is exactly the field operations. Unary
+signs (``-x``, ``2 * -3``) are allowed unless the caller asks for ``signs=False`` (the
+GSME story templates write their equations without them).
 
 Parsed expressions are small trees of tuples:
 
@@ -69,9 +71,10 @@ _TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d*)?|\.\d+)|([^\W\d]\w*)|(\S))")
 
 
 class _Parser:
-    def __init__(self, text: str, where: str) -> None:
+    def __init__(self, text: str, where: str, signs: bool) -> None:
         self.text = text
         self.where = where
+        self.signs = signs
         self.tokens: list[tuple[str, str, int]] = []
         pos = 0
         while pos < len(text):
@@ -129,6 +132,8 @@ class _Parser:
     def factor(self) -> Node:
         sign = self.take_op("+-")
         if sign is not None:
+            if not self.signs:
+                self.fail(f"unary {sign!r} is not allowed", self.tokens[self.i - 1][2])
             inner = self.factor()
             if sign == "+":
                 return inner
@@ -159,11 +164,12 @@ class _Parser:
         return (op, left, right)
 
 
-def parse_expression(text: str, where: str = "expression") -> Node:
-    """Parse one right-hand side; errors name `where` and the position."""
+def parse_expression(text: str, where: str = "expression", *, signs: bool = True) -> Node:
+    """Parse one right-hand side into a tree; raises ValueError naming `where` and the
+    position. With ``signs=False`` a unary ``+`` or ``-`` is an error."""
     if not isinstance(text, str):
         raise ValueError(f"{where}: expected an expression string, got {text!r}")
-    return _Parser(text, where).parse()
+    return _Parser(text, where, signs).parse()
 
 
 # ------------------------------------------------------------------ evaluation

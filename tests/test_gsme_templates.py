@@ -29,6 +29,7 @@ from builders.gsme_templates import (
     templates_by_theme,
 )
 from builders.gsme_templates_core import between, formula, given, rule
+from infoseek.arith_expr import parse_expression as parse_arith
 
 SEEDS = range(50)
 IDS = [t.id for t in TEMPLATES]
@@ -245,6 +246,21 @@ def test_evaluator_is_exact():
     with pytest.raises(ExpressionError):
         evaluate_expression("a / (b - 3)", values)
     assert expression_names("b + a * b - 2") == ("b", "a")
+
+
+def test_template_expressions_use_the_core_language_without_unary_signs():
+    # The same text means the same tree as in the arithmetic engine's language ...
+    assert parse_expression("(a + 2.5) / b") == parse_arith("(a + 2.5) / b")
+    assert evaluate_expression("a * 0.30000000000000001", {"a": 10}) == Fraction(
+        "3.0000000000000001")
+    # ... but a template may not write a unary sign, which the core allows elsewhere.
+    assert parse_arith("a - -b") == ("-", ("var", "a"), ("neg", ("var", "b")))
+    with pytest.raises(ExpressionError, match="unary"):
+        parse_expression("a - -b")
+    with pytest.raises(ExpressionError, match="keyword"):
+        parse_expression("if + a")
+    with pytest.raises(ExpressionError, match="constant zero"):
+        parse_expression("a / (2 - 2)")
 
 
 def test_evaluate_equations_orders_and_rejects_cycles():
