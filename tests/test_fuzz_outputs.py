@@ -1,6 +1,6 @@
 """Fuzz test of model output through the real seek loop (issue 8, SPEC 3.8).
 
-Every kind of `tests.fuzz_support.CATALOGUE` (junk, hostile and malformed text or tool
+Every kind of `tests.fuzz_catalogue.CATALOGUE` (junk, hostile and malformed text or tool
 calls, hedged and exotic answers, and unusual valid forms) is played by the scripted
 `infoseek_fuzz/script` model in every seek task (`logic_mt`: yes/no answers;
 `gsme_mt`, `gsme_mt_ext`, `gsm_mt`: numeric answers) and both interaction formats.
@@ -41,8 +41,8 @@ from inspect_tasks.gsm_mt import gsm_mt
 from inspect_tasks.gsme_mt import gsme_mt
 from inspect_tasks.gsme_mt_ext import gsme_mt_ext
 from inspect_tasks.logic_mt import logic_mt
+from tests.fuzz_catalogue import CATALOGUE, Play, kinds_for, plays_for
 from tests.fuzz_support import (
-    CATALOGUE,
     FORMATS,
     FUZZ_MODEL,
     GARBAGE,
@@ -50,11 +50,8 @@ from tests.fuzz_support import (
     WRONG,
     Calls,
     FuzzProblem,
-    Play,
     Text,
     install,
-    kinds_for,
-    plays_for,
     sample_problem_id,
 )
 from tests.support import forbid_tokenizer, loop_messages
