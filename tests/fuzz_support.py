@@ -2,8 +2,8 @@
 
 `tests.fuzz_catalogue.CATALOGUE` holds named kinds of model output. Each kind is a
 function of the problem (entity, target, a canonical-MSS variable, the true answer, the
-answer kind and the interaction format) that returns the *bad turn*: text (text format) or tool calls (tool
-format), plus what the seek loop must make of it (SPEC 3.8):
+answer kind and the interaction format) that returns the *bad turn*: text (text format)
+or tool calls (tool format), plus what the seek loop must make of it (SPEC 3.8):
 
 - ``garbage``: an invalid turn. It is never credited and the turn record carries an
   invalid reason (on the turn, or on a query); ``reasons``, when given, are the reasons
