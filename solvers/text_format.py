@@ -82,15 +82,10 @@ def storable_text(text: str) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        # utf-16 with surrogatepass joins pairs; what is left unpaired is replaced
-        joined = text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-        return _replace_unencodable(joined)
+        # utf-16 with surrogatepass joins pairs; the decoder's "replace" turns every
+        # unpaired surrogate into U+FFFD
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     return text
-
-
-def _replace_unencodable(text: str) -> str:
-    return "".join(ch if not 0xD800 <= ord(ch) <= 0xDFFF else REPLACEMENT_CHARACTER
-                   for ch in text)
 
 
 def storable(value: Any) -> Any:
