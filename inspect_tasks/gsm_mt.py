@@ -16,8 +16,8 @@ from builders import gsme_mt as builder
 from builders.gsm_text import render_problem as render_words
 from inspect_tasks.math_common import (
     check_math_parameters,
+    checked_math_records,
     full_task,
-    math_records,
     seek_task,
     with_ask_list,
 )
@@ -68,13 +68,12 @@ def gsm_mt(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
-                          max_turns=max_turns, queries_per_turn=queries_per_turn,
-                          budget=budget, force_ask=force_ask,
-                          carry_reasoning=carry_reasoning, source=source,
-                          source_format=source_format, limit=limit)
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
+    params = check_math_parameters(
+        builder, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
+        max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
+        force_ask=force_ask, carry_reasoning=carry_reasoning, source=source,
         source_format=source_format, limit=limit)
+    records = checked_math_records(builder, params)
     return seek_task("gsm_mt", records, render_verbal, seed=seed, oracle=oracle,
                      format=format, max_turns=max_turns, queries_per_turn=queries_per_turn,
                      budget=budget, force_ask=force_ask, carry_reasoning=carry_reasoning)
@@ -108,10 +107,9 @@ def gsm_mt_full(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, format=format,
-                          max_turns=max_turns, carry_reasoning=carry_reasoning,
-                          source=source, source_format=source_format, limit=limit)
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
-        source_format=source_format, limit=limit)
+    params = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, format=format,
+                                   max_turns=max_turns, carry_reasoning=carry_reasoning,
+                                   source=source, source_format=source_format, limit=limit)
+    records = checked_math_records(builder, params)
     return full_task("gsm_mt_full", records, render_verbal, seed=seed, format=format,
                      max_turns=max_turns, carry_reasoning=carry_reasoning)

@@ -15,9 +15,9 @@ from builders import gsme_ext as builder
 from builders.gsme_text import render_problem
 from inspect_tasks.math_common import (
     check_math_parameters,
+    checked_math_records,
     full_task,
     k_prediction_task,
-    math_records,
     mss_task,
     seek_task,
 )
@@ -61,13 +61,12 @@ def gsme_mt_ext(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
-                          max_turns=max_turns, queries_per_turn=queries_per_turn,
-                          budget=budget, force_ask=force_ask,
-                          carry_reasoning=carry_reasoning, source=source,
-                          source_format=source_format, limit=limit)
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
+    params = check_math_parameters(
+        builder, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
+        max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
+        force_ask=force_ask, carry_reasoning=carry_reasoning, source=source,
         source_format=source_format, limit=limit)
+    records = checked_math_records(builder, params)
     return seek_task("gsme_mt_ext", records, render_problem, seed=seed, oracle=oracle,
                      format=format, max_turns=max_turns, queries_per_turn=queries_per_turn,
                      budget=budget, force_ask=force_ask, carry_reasoning=carry_reasoning)
@@ -101,11 +100,10 @@ def gsme_mt_ext_full(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, format=format,
-                          max_turns=max_turns, carry_reasoning=carry_reasoning,
-                          source=source, source_format=source_format, limit=limit)
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
-        source_format=source_format, limit=limit)
+    params = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, format=format,
+                                   max_turns=max_turns, carry_reasoning=carry_reasoning,
+                                   source=source, source_format=source_format, limit=limit)
+    records = checked_math_records(builder, params)
     return full_task("gsme_mt_ext_full", records, render_problem, seed=seed, format=format,
                      max_turns=max_turns, carry_reasoning=carry_reasoning)
 
@@ -131,12 +129,11 @@ def gsme_mt_ext_k_prediction(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    ks = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, source=source,
-                               source_format=source_format, limit=limit)["k"]
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
-        source_format=source_format, limit=limit)
+    params = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, source=source,
+                                   source_format=source_format, limit=limit)
+    records = checked_math_records(builder, params)
     return k_prediction_task("gsme_mt_ext_k_prediction", records, render_problem, seed=seed,
-                             ks=ks)
+                             ks=params["k"])
 
 
 @task
@@ -165,10 +162,9 @@ def gsme_mt_ext_mss(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    check_math_parameters(builder, k=k, per_k=per_k, seed=seed, k_given=k_given,
-                          max_size=max_size, source=source, source_format=source_format,
-                          limit=limit)
-    records = math_records(builder, k=k, per_k=per_k, seed=seed, source=source,
-        source_format=source_format, limit=limit)
+    params = check_math_parameters(
+        builder, k=k, per_k=per_k, seed=seed, k_given=k_given, max_size=max_size,
+        source=source, source_format=source_format, limit=limit)
+    records = checked_math_records(builder, params)
     return mss_task("gsme_mt_ext_mss", records, render_problem, seed=seed, k_given=k_given,
                     max_size=max_size)

@@ -47,14 +47,23 @@ def math_records(builder: ModuleType, *, k: Any, per_k: int | None, seed: int,
                  limit: int | None = None) -> list[dict[str, Any]]:
     """Records of `builder` (a module with BUILDER_NAME/VERSION, MAX_K, DEFAULT_PER_K and
     `build_split`) for the k values `k`, or the records of `source` (our JSONL or a
-    released GSME-Q-MT / -Ext file, `builders.published.sources`) with those k."""
+    released GSME-Q-MT / -Ext file, `builders.published.sources`) with those k; the
+    parameters are checked first (`check_math_parameters`)."""
     per_k = builder.DEFAULT_PER_K if per_k is None else per_k
-    ks = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, source=source,
-                               source_format=source_format, limit=limit)["k"]
+    return checked_math_records(builder, check_math_parameters(
+        builder, k=k, per_k=per_k, seed=seed, source=source, source_format=source_format,
+        limit=limit))
+
+
+def checked_math_records(builder: ModuleType, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """`math_records` for parameters `check_math_parameters` already returned (a task
+    checks all its `-T` parameters at once, then builds): `k` (a sorted list), `per_k`,
+    `seed`, `source`, `source_format` and `limit`."""
+    ks, per_k, seed, source = params["k"], params["per_k"], params["seed"], params["source"]
     if source:
         with readable_data_errors():
-            return source_records(source, domain="math", source_format=source_format,
-                                  ks=ks, limit=limit)
+            return source_records(source, domain="math", source_format=params["source_format"],
+                                  ks=ks, limit=params["limit"])
     out: list[dict[str, Any]] = []
     for one_k in ks:  # cache per k, so a run over k=[1,2] reuses a run over k=1
         out.extend(load_or_build(
