@@ -43,6 +43,7 @@ prompt after collapsing whitespace, dropping markdown emphasis and case is a cop
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -84,24 +85,33 @@ def _collapse(text: str) -> str:
 _DROPPED_CHARS = str.maketrans(dict.fromkeys("*`\"'“”«»"))
 _EDGE_UNDERSCORES = re.compile(r"(?<![a-z0-9])_+|_+(?![a-z0-9])")
 _EDGE_PUNCTUATION = " \t?.!,;:()[]{}<>"
+_ISNT = re.compile(r"\bisn't\b")
 
 
 def _normalise(text: str) -> str:
     """Lowercase, drop markdown emphasis and quotes, collapse whitespace."""
     text = text.replace("\u2019", "'").replace("\u2018", "'").lower()
-    text = re.sub(r"\bisn't\b", "is not", text)
+    text = _ISNT.sub("is not", text)
     text = text.translate(_DROPPED_CHARS)
     text = _EDGE_UNDERSCORES.sub(" ", text)
     return _collapse(text)
 
 
+@functools.lru_cache(maxsize=1024)
+def _name_pattern(name: str) -> re.Pattern[str]:
+    """``name`` as a whole word (not inside a longer name); depends only on the problem,
+    so compiled once."""
+    return re.compile(rf"(?<![\w-]){re.escape(name)}(?![\w-])")
+
+
 def _mentions(text: str, name: str) -> bool:
-    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text) is not None
+    return _name_pattern(name).search(text) is not None
 
 
 # ------------------------------------------------------------------------ templates
 
 _TEMPLATE_LEAD = " \t>#+-"
+_EMPHASIS = str.maketrans(dict.fromkeys("*_`"))
 
 
 def template_key(line: object) -> str:
@@ -109,7 +119,7 @@ def template_key(line: object) -> str:
     collapsed, markdown emphasis (``*``, ``_``, backticks) dropped, case folded."""
     if not isinstance(line, str):
         return ""
-    text = line.translate(str.maketrans(dict.fromkeys("*_`")))
+    text = line.translate(_EMPHASIS)
     return _collapse(text).strip(_TEMPLATE_LEAD).casefold()
 
 
@@ -146,7 +156,7 @@ def _split_justification(
         match.span()
         for name in protected
         if name
-        for match in re.finditer(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)
+        for match in _name_pattern(name).finditer(text)
     ]
     for marker in _JUSTIFICATION.finditer(text, start):
         if not any(low <= marker.start() < high for low, high in spans):
@@ -161,6 +171,8 @@ def _tail_opening(tail: str) -> str:
 # -------------------------------------------------------------------------- yes/no
 
 _POLARITY = re.compile(r"(yes|no|true|false)\b[\s,:\-]*")
+_POLARITY_WORD = re.compile(r"\b(?:yes|no|true|false)\b")
+_ANSWER_LEAD = re.compile(r"^(?:the\s+)?(?:final\s+)?answer\s*(?:is\s*)?:?\s*")
 _BOOLEAN_HEDGE = re.compile(
     r"/|\b(?:or|either|nor|maybe|perhaps|possibly|probably|might|may|could|unsure|"
     r"uncertain|unclear|undetermined|unknown)\b"
@@ -187,7 +199,7 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
     if not text.strip():
         return _invalid("empty")
     sentence = _normalise(text)
-    sentence = re.sub(r"^(?:the\s+)?(?:final\s+)?answer\s*(?:is\s*)?:?\s*", "", sentence)
+    sentence = _ANSWER_LEAD.sub("", sentence)
     polarity: bool | None = None
     word = _POLARITY.match(sentence)
     if word:
@@ -200,12 +212,12 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
     if _BOOLEAN_HEDGE.search(head):
         names_a_value = (
             polarity is not None
-            or re.search(r"\b(?:yes|no|true|false)\b", head) is not None
+            or _POLARITY_WORD.search(head) is not None
             or (bool(target_name) and _mentions(head, target_name))
         )
         return _invalid("ambiguous" if names_a_value else "malformed")
     if polarity is not None and (
-        re.search(_OTHER_POLARITY[polarity], head) is not None
+        _OTHER_POLARITY[polarity].search(head) is not None
         or _restates_other_value(tail, polarity, entity_name, target_name)
     ):
         return _invalid("ambiguous")  # "yes and no", '"yes" if X is T, "no" if not'
@@ -227,7 +239,7 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
     return AnswerReading(value)
 
 
-_OTHER_POLARITY = {True: r"\b(?:no|false)\b", False: r"\b(?:yes|true)\b"}
+_OTHER_POLARITY = {True: re.compile(r"\b(?:no|false)\b"), False: re.compile(r"\b(?:yes|true)\b")}
 
 
 def _restates_other_value(tail: str, value: bool, entity: str, target: str) -> bool:
