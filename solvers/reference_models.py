@@ -39,6 +39,7 @@ from infoseek.contract import (
     STORE_TURNS,
 )
 from infoseek.records import problem_from_store
+from solvers.dataset import value_label
 from solvers.text_format import render_text_action
 
 PROVIDER = "infoseek"
@@ -97,7 +98,7 @@ class ReferenceModelAPI(ModelAPI):
     ) -> ModelOutput:
         episode = read_episode()
         if isinstance(episode, str):
-            return self._text_output(episode, input)
+            return self._text_output(episode)
 
         protocol, problem, turns, options = episode
         decision = _decide(self.model_name, protocol, problem, turns, options)
@@ -106,7 +107,7 @@ class ReferenceModelAPI(ModelAPI):
         use_tools = bool(tools) and options.get("format", "tool") == "tool"
         if use_tools and decision["kind"] in ("ask", "answer"):
             return self._tool_output(decision, input)
-        return self._text_output(render_text_action(decision, problem), input)
+        return self._text_output(render_text_action(decision, problem))
 
     # --- Inspect knobs -------------------------------------------------------------
 
@@ -146,7 +147,7 @@ class ReferenceModelAPI(ModelAPI):
                 ToolCall(
                     id=f"{PROVIDER}-t{turn}-answer",
                     function=ANSWER_TOOL,
-                    arguments={"value": answer_argument(decision["value"])},
+                    arguments={"value": value_label(decision["value"])},
                 )
             ]
         message = ChatMessageAssistant(
@@ -158,7 +159,7 @@ class ReferenceModelAPI(ModelAPI):
             usage=no_usage(),
         )
 
-    def _text_output(self, text: str, input: list[ChatMessage]) -> ModelOutput:
+    def _text_output(self, text: str) -> ModelOutput:
         output = ModelOutput.from_content(model=self.model_name, content=text)
         output.usage = no_usage()
         return output
@@ -260,9 +261,3 @@ def no_usage() -> ModelUsage:
     """Zero tokens: a reference model makes no model call."""
     return ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
 
-
-def answer_argument(value: Any) -> str:
-    """The `answer` tool's value: "yes"/"no" for a yes/no goal, else the value as text."""
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
