@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from infoseek.engine import Engine
-from infoseek.engines import UnknownEngineKind, build_engine
+from infoseek.engines import UnknownEngineKind, build_engine, engine_kinds
 
 REQUIRED_FIELDS = ("id", "domain", "engine", "variables", "observed", "target", "queryable", "k",
                    "mss_family")
@@ -89,8 +89,11 @@ def _short(value: Any, limit: int = 60) -> str:
 
 def _check_engine(record: dict[str, Any], names: set[str], bad: Any) -> None:
     spec = record["engine"]
-    if not isinstance(spec, dict) or spec.get("kind") not in ("horn", "cnf", "arith"):
-        raise bad("engine", "must be an object with kind horn, cnf or arith")
+    kinds = engine_kinds()
+    if not isinstance(spec, dict) or spec.get("kind") not in kinds:
+        raise bad("engine", f"must be an object with a registered kind ({', '.join(kinds)})")
+    if spec["kind"] not in ("horn", "cnf", "arith"):
+        return  # a registered plug-in engine: its factory checks its own form
     if spec["kind"] == "arith":
         equations = spec.get("equations")
         if not isinstance(equations, (list, dict)):
