@@ -56,7 +56,7 @@ import json
 import math
 import statistics
 from collections.abc import Mapping
-from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from inspect_ai.log import EvalLog
@@ -251,19 +251,13 @@ def _problem_from_metadata(state: TaskState) -> dict:
 # seek protocol
 
 
-@dataclass(frozen=True)
 class SeekEpisode:
-    """What the seek scorers read from one finished sample."""
+    """What the seek scorers read from one finished sample.
 
-    problem: dict
-    turns: list[dict]
-    initial_possible: list | str
-    target_value: Any
-    queryable: list | None
-
-
-def seek_episode(state: TaskState, target: Target) -> SeekEpisode:
-    """The recorded episode of a sample.
+    ``turns`` is read at once; the problem record (one line of JSON in the store) and
+    what derives from it are decoded on first use, so the scorers that need only the
+    turns (``answer``, ``invalid``, and ``sufficiency`` when the store holds the initial
+    values) never decode it.
 
     Reads ``infoseek:turns``, ``infoseek:problem`` (falls back to metadata ``problem``),
     ``infoseek:initial_possible`` (falls back to the record's ``target_values``) and
@@ -272,19 +266,42 @@ def seek_episode(state: TaskState, target: Target) -> SeekEpisode:
     ``queryable`` leaves out the alternative-only variables when alternatives are
     forbidden.
     """
-    turns = list(state.store.get(TURNS_KEY) or [])
-    problem = problem_from_store(state.store.get(PROBLEM_KEY)) or _problem_from_metadata(state)
-    initial_possible = state.store.get(INITIAL_POSSIBLE_KEY)
-    if initial_possible is None:
-        initial_possible = list(problem.get("target_values") or [])
-    if not isinstance(initial_possible, str):  # "many": infinitely many values
-        initial_possible = list(initial_possible)
-    queryable = problem.get("queryable")
-    if queryable is not None and _forbid_alternatives(state):
-        excluded = set(problem.get("alternative_only") or [])
-        queryable = [name for name in queryable if name not in excluded]
-    return SeekEpisode(problem, turns, initial_possible, _hidden_target(state, target),
-                       queryable)
+
+    def __init__(self, state: TaskState, target: Target) -> None:
+        self._state = state
+        self._target = target
+        self.turns: list[dict] = list(state.store.get(TURNS_KEY) or [])
+
+    @cached_property
+    def problem(self) -> dict:
+        return (problem_from_store(self._state.store.get(PROBLEM_KEY))
+                or _problem_from_metadata(self._state))
+
+    @cached_property
+    def initial_possible(self) -> list | str:
+        initial_possible = self._state.store.get(INITIAL_POSSIBLE_KEY)
+        if initial_possible is None:
+            return list(self.problem.get("target_values") or [])
+        if isinstance(initial_possible, str):  # "many": infinitely many values
+            return initial_possible
+        return list(initial_possible)
+
+    @cached_property
+    def target_value(self) -> Any:
+        return _hidden_target(self._state, self._target)
+
+    @cached_property
+    def queryable(self) -> list | None:
+        queryable = self.problem.get("queryable")
+        if queryable is not None and _forbid_alternatives(self._state):
+            excluded = set(self.problem.get("alternative_only") or [])
+            queryable = [name for name in queryable if name not in excluded]
+        return queryable
+
+
+def seek_episode(state: TaskState, target: Target) -> SeekEpisode:
+    """The recorded episode of a sample (see :class:`SeekEpisode`)."""
+    return SeekEpisode(state, target)
 
 
 @scorer(metrics=[mean_by_group()], name="infoseek/answer")
