@@ -94,6 +94,7 @@ from scorers.seek_metrics import (
     sufficiency_explanation,
     sufficiency_metrics,
     uncertainty_curves,
+    value_text,
 )
 
 TURNS_KEY = STORE_TURNS
@@ -218,11 +219,7 @@ def _nan_for_none(values: Mapping[str, float | None]) -> dict[str, float]:
 
 
 def _answer_text(value: Any) -> str | None:
-    if value is None:
-        return None
-    if isinstance(value, bool):  # same labels as the sample targets
-        return "yes" if value else "no"
-    return value if isinstance(value, str) else json.dumps(value)
+    return None if value is None else value_text(value)
 
 
 def _hidden_target(state: TaskState, target: Target) -> Any:

@@ -447,7 +447,10 @@ def turns_before_answer(turns: Sequence[dict]) -> int:
     return sum(1 for turn in turns if turn.get("action") != "answer")
 
 
-def _value_text(value: Any) -> str:
+def value_text(value: Any) -> str:
+    """A target or answer value as the log shows it: ``yes``/``no`` for booleans (the
+    labels of the sample targets), strings as they are, anything else as JSON;
+    ``none`` for ``None``."""
     if value is None:
         return "none"
     if isinstance(value, bool):  # the yes/no labels of the sample targets
@@ -459,8 +462,8 @@ def answer_explanation(turns: Sequence[dict], target_value: Any) -> str:
     """E.g. ``"answer yes vs target no"``; ``"no answer vs target no"``."""
     answer_turn = _final_answer_turn(turns)
     if answer_turn is None:
-        return f"no answer vs target {_value_text(target_value)}"
-    return f"answer {_value_text(answer_turn.get('answer'))} vs target {_value_text(target_value)}"
+        return f"no answer vs target {value_text(target_value)}"
+    return f"answer {value_text(answer_turn.get('answer'))} vs target {value_text(target_value)}"
 
 
 def turn_count_text(turns: Sequence[dict]) -> str:
