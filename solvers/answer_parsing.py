@@ -45,7 +45,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -123,12 +123,38 @@ def template_key(line: object) -> str:
     return _collapse(text).strip(_TEMPLATE_LEAD).casefold()
 
 
-def template_keys(templates: Collection[str]) -> frozenset[str]:
-    """The non-empty comparison keys of ``templates`` (see :func:`template_key`)."""
+@functools.lru_cache(maxsize=256)
+def _template_index(templates: tuple[str, ...]) -> tuple[frozenset[str], frozenset[str]]:
+    """The non-empty keys of ``templates``, and the keys of their ``Answer:`` /
+    ``Question:`` lines without the keyword (the same for every turn of an episode, so
+    cached)."""
+    keys = frozenset(key for key in map(template_key, templates) if key)
+    bare = {key.split(":", 1)[1].strip() for key in keys
+            if key.startswith(("answer:", "question:"))}
+    return keys, frozenset(bare - {""})
+
+
+def _index_of(templates: Collection[str]) -> tuple[frozenset[str], frozenset[str]]:
     if isinstance(templates, str):
         templates = (templates,)
-    keys = (template_key(t) for t in (templates or ()) if isinstance(t, str))
-    return frozenset(key for key in keys if key)
+    return _template_index(tuple(t for t in (templates or ()) if isinstance(t, str)))
+
+
+def copied_template_line(lines: Iterable[str], templates: Collection[str]) -> str | None:
+    """The first of ``lines`` that copies a template line, or None."""
+    keys, _ = _index_of(templates)
+    if not keys:
+        return None
+    return next((line for line in lines if template_key(line) in keys), None)
+
+
+def copies_template(value: str, templates: Collection[str]) -> bool:
+    """Whether an answer value copies a template line, whole or without its keyword."""
+    keys, bare = _index_of(templates)
+    if not keys:
+        return False
+    value_key = template_key(value)
+    return value_key in keys or value_key in bare
 
 
 # ---------------------------------------------------------------- justification

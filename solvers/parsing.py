@@ -47,12 +47,11 @@ from solvers.answer_parsing import (
     AnswerReading,
     _collapse,
     _normalise,
+    copied_template_line,
     parse_boolean_answer,
     parse_number_answer,
     read_boolean_answer,
     read_number_answer,
-    template_key,
-    template_keys,
 )
 
 __all__ = [
@@ -383,7 +382,7 @@ def parse_text_turn(
         return _invalid_turn("empty")
     if len(text) > max_chars:
         return _invalid_turn("too_long")
-    copied = _copied_template(text.splitlines(), templates)
+    copied = copied_template_line(text.splitlines(), templates)
     if copied is not None:
         return _invalid_turn("template", answer_raw=copied)
     vocab = _vocabulary(
@@ -433,14 +432,6 @@ def parse_text_turn(
             return _invalid_turn("malformed", answer_raw=answers[0])
         return _answer_turn(answers[0], vocab, entity)
     return ParsedTurn(ASK, _judge_queries(attempts, vocab), None, None, None)
-
-
-def _copied_template(lines: Iterable[str], templates: Collection[str]) -> str | None:
-    """The first line that copies a template line (see ``template_key``), or None."""
-    keys = template_keys(templates)
-    if not keys:
-        return None
-    return next((line for line in lines if template_key(line) in keys), None)
 
 
 def _reading_turn(reading: AnswerReading, raw: str) -> ParsedTurn:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Mapping
 
-from solvers.answer_parsing import read_number_answer, template_key, template_keys
+from solvers.answer_parsing import copies_template, read_number_answer
 from solvers.parsing import (
     ANSWER,
     ASK,
@@ -151,19 +151,8 @@ def parse_tool_calls(
             return _invalid_turn("too_long")
         if not value.strip():
             return _invalid_turn("empty", answer_raw=value)
-        if _copies_template(value, templates):
+        if copies_template(value, templates):
             return _invalid_turn("template", answer_raw=value)
         return _answer_turn(value, vocab, entity)
 
     return ParsedTurn(ASK, _judge_queries(attempts, vocab), None, None, None)
-
-
-def _copies_template(value: str, templates: Collection[str]) -> bool:
-    """Whether an answer value copies a template line, whole or without its keyword."""
-    keys = template_keys(templates)
-    if not keys:
-        return False
-    without_keyword = {key.split(":", 1)[1].strip() for key in keys
-                       if key.startswith(("answer:", "question:"))}
-    value_key = template_key(value)
-    return value_key in keys or value_key in (without_keyword - {""})
