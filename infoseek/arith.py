@@ -332,3 +332,36 @@ def from_record(record: dict[str, Any]) -> ArithEngine:
     spec = record["engine"]
     return ArithEngine(record["variables"], spec["equations"], record["observed"],
                        record["target"], domains=spec.get("domains"))
+
+
+def check_record_form(record: dict[str, Any], names: set[str]) -> None:
+    """The record check of the ``arith`` kind (`infoseek.engines`): the equations, and the
+    hidden world and answer as exact numbers over known quantities."""
+    from infoseek.arith_expr import parse_rational
+    from infoseek.engines import EngineFormError
+    from infoseek.records import short_repr
+
+    if not isinstance(record["engine"].get("equations"), (list, dict)):
+        raise EngineFormError("engine.equations",
+                              "must be a list of [quantity, expression] pairs")
+    world = record.get("hidden_world")
+    if world is None:
+        raise EngineFormError("hidden_world", "is missing (every leaf quantity's value)")
+    if not isinstance(world, dict):
+        raise EngineFormError("hidden_world", "must be an object {quantity: value}")
+    for field, values in (("observed", record["observed"]), ("hidden_world", world)):
+        for name, value in values.items():
+            if name not in names:
+                raise EngineFormError(field, f"names unknown variable {short_repr(name)}")
+            try:
+                parse_rational(value)
+            except ValueError:
+                raise EngineFormError(field, f"value of {name!r} is not an exact number: "
+                                             f"{short_repr(value)}") from None
+    if "answer" not in record:
+        raise EngineFormError("answer", "is missing")
+    try:
+        parse_rational(record["answer"])
+    except ValueError:
+        raise EngineFormError("answer", f"is not an exact number (7, \"7/2\" or \"3.5\"): "
+                                        f"{short_repr(record['answer'])}") from None

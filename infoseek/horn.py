@@ -319,3 +319,31 @@ def from_record(record: dict[str, Any]) -> HornEngine:
     """The engine of a record whose ``engine.kind`` is ``"horn"`` (`infoseek.engines`)."""
     return HornEngine(record["variables"], record["engine"]["clauses"], record["observed"],
                       record["target"])
+
+
+def check_record_form(record: dict[str, Any], names: set[str]) -> None:
+    """The record check of the ``horn`` and ``cnf`` kinds (`infoseek.engines`): clauses
+    are lists of literals over known variables, and ``target_values`` lists the target's
+    possible values."""
+    from infoseek.engines import EngineFormError
+    from infoseek.records import short_repr
+
+    clauses = record["engine"].get("clauses")
+    if not isinstance(clauses, list):
+        raise EngineFormError("engine.clauses", f"must be a list of clauses, got "
+                                                f"{type(clauses).__name__}")
+    for index, clause in enumerate(clauses):
+        if not isinstance(clause, list) or not all(isinstance(lit, str) for lit in clause):
+            raise EngineFormError("engine.clauses", f"clause {index} must be a list of "
+                                  f"literals (\"x\" or \"not x\"), got {short_repr(clause)}")
+        for literal in clause:
+            text = literal.strip()
+            name = text[4:].strip() if text.startswith("not ") else text
+            if name not in names:
+                raise EngineFormError("engine.clauses", f"clause {index} names unknown "
+                                                        f"variable {short_repr(name)}")
+    if "target_values" not in record:
+        raise EngineFormError("target_values", "is missing (the target's possible values, "
+                                               "e.g. [false, true])")
+    if not isinstance(record["target_values"], list):
+        raise EngineFormError("target_values", "must be a list of values")

@@ -12,7 +12,13 @@ from pathlib import Path
 from typing import Any
 
 from infoseek.engine import Engine
-from infoseek.engines import UnknownEngineKind, build_engine, engine_kinds
+from infoseek.engines import (
+    EngineFormError,
+    UnknownEngineKind,
+    build_engine,
+    check_engine_form,
+    engine_kinds,
+)
 
 REQUIRED_FIELDS = ("id", "domain", "engine", "variables", "observed", "target", "queryable", "k",
                    "mss_family")
@@ -43,7 +49,7 @@ def check_record(record: Any, where: str = "record") -> None:
         raise bad("variables", "must be a list of names")
     names = set(variables)
     if not isinstance(record["target"], str) or record["target"] not in names:
-        raise bad("target", f"{_short(record['target'])} is not in 'variables'")
+        raise bad("target", f"{short_repr(record['target'])} is not in 'variables'")
     for field in ("queryable", "forbidden", "alternative_only"):
         value = record.get(field, [])
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
@@ -68,77 +74,28 @@ def check_record(record: Any, where: str = "record") -> None:
     if not isinstance(record["k"], int) or isinstance(record["k"], bool) or record["k"] < 0:
         raise bad("k", "must be a non-negative integer")
     _check_engine(record, names, bad)
-    if record["engine"]["kind"] in ("horn", "cnf"):
-        if "target_values" not in record:
-            raise bad("target_values", "is missing (the target's possible values, "
-                                       "e.g. [false, true])")
-        if not isinstance(record["target_values"], list):
-            raise bad("target_values", "must be a list of values")
-    if record.get("domain") == "math":
-        _check_math(record, names, bad)
     try:
         engine_from_record(record)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise bad("engine", f"does not build: {exc}") from None
 
 
-def _short(value: Any, limit: int = 60) -> str:
+def short_repr(value: Any, limit: int = 60) -> str:
+    """``repr(value)``, cut to ``limit`` characters for error messages."""
     text = repr(value)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _check_engine(record: dict[str, Any], names: set[str], bad: Any) -> None:
-    spec = record["engine"]
-    kinds = engine_kinds()
-    if not isinstance(spec, dict) or spec.get("kind") not in kinds:
-        raise bad("engine", f"must be an object with a registered kind ({', '.join(kinds)})")
-    if spec["kind"] not in ("horn", "cnf", "arith"):
-        return  # a registered plug-in engine: its factory checks its own form
-    if spec["kind"] == "arith":
-        equations = spec.get("equations")
-        if not isinstance(equations, (list, dict)):
-            raise bad("engine.equations", "must be a list of [quantity, expression] pairs")
-        return
-    clauses = spec.get("clauses")
-    if not isinstance(clauses, list):
-        raise bad("engine.clauses", f"must be a list of clauses, got "
-                                    f"{type(clauses).__name__}")
-    for index, clause in enumerate(clauses):
-        if not isinstance(clause, list) or not all(isinstance(lit, str) for lit in clause):
-            raise bad("engine.clauses", f"clause {index} must be a list of literals "
-                                        f"(\"x\" or \"not x\"), got {_short(clause)}")
-        for literal in clause:
-            text = literal.strip()
-            name = text[4:].strip() if text.startswith("not ") else text
-            if name not in names:
-                raise bad("engine.clauses", f"clause {index} names unknown variable "
-                                            f"{_short(name)}")
-
-
-def _check_math(record: dict[str, Any], names: set[str], bad: Any) -> None:
-    from infoseek.arith_expr import parse_rational
-
-    world = record.get("hidden_world")
-    if world is None:
-        raise bad("hidden_world", "is missing (every leaf quantity's value)")
-    if not isinstance(world, dict):
-        raise bad("hidden_world", "must be an object {quantity: value}")
-    for field, values in (("observed", record["observed"]), ("hidden_world", world)):
-        for name, value in values.items():
-            if name not in names:
-                raise bad(field, f"names unknown variable {_short(name)}")
-            try:
-                parse_rational(value)
-            except ValueError:
-                raise bad(field, f"value of {name!r} is not an exact number: "
-                                 f"{_short(value)}") from None
-    if "answer" not in record:
-        raise bad("answer", "is missing")
+    """The engine's kind is registered and the record has the form its engine needs
+    (the check registered with the engine, `infoseek.engines.register_engine`)."""
     try:
-        parse_rational(record["answer"])
-    except ValueError:
-        raise bad("answer", f"is not an exact number (7, \"7/2\" or \"3.5\"): "
-                            f"{_short(record['answer'])}") from None
+        check_engine_form(record, names)
+    except UnknownEngineKind:
+        raise bad("engine", "must be an object with a registered kind "
+                            f"({', '.join(engine_kinds())})") from None
+    except EngineFormError as exc:
+        raise bad(exc.field, exc.problem) from None
 
 
 NOT_LEAF_KINDS = ("derived", "not_leaf")

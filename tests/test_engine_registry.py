@@ -8,7 +8,7 @@ from infoseek import engines
 from infoseek.bruteforce import BruteForceEngine
 from infoseek.cnf import CnfEngine
 from infoseek.horn import HornEngine
-from infoseek.records import RecordError, engine_from_record
+from infoseek.records import RecordError, check_record, engine_from_record
 
 
 def record(kind: str, clauses: list[list[str]]) -> dict:
@@ -64,3 +64,29 @@ def test_a_taken_kind_cannot_be_given_another_factory(monkeypatch):
 def test_a_factory_must_be_callable_or_a_path(factory):
     with pytest.raises(ValueError, match="factory"):
         engines.register_engine("x", factory)
+
+
+def _full(rec: dict) -> dict:
+    return {**rec, "domain": "toy", "queryable": ["a", "b"], "k": 1, "mss_family": []}
+
+
+def test_check_record_runs_the_check_registered_with_the_engine(monkeypatch):
+    monkeypatch.setattr(engines, "_FACTORIES", dict(engines._FACTORIES))
+    monkeypatch.setattr(engines, "_RESOLVED", dict(engines._RESOLVED))
+    monkeypatch.setattr(engines, "_CHECKS", dict(engines._CHECKS))
+
+    def table_engine(rec: dict) -> BruteForceEngine:
+        return BruteForceEngine(rec["variables"], {v: (False, True) for v in rec["variables"]},
+                                lambda w: True, rec["observed"], rec["target"])
+
+    def needs_table(rec: dict, names: set[str]) -> None:
+        if not isinstance(rec["engine"].get("table"), dict):
+            raise engines.EngineFormError("engine.table", "must be an object")
+
+    engines.register_engine("toy-table", table_engine, check=needs_table)
+    good = _full({**record("toy-table", []), "engine": {"kind": "toy-table", "table": {}}})
+    check_record(good, "toy.jsonl:1")  # a registered kind passes, with its own check
+    with pytest.raises(RecordError, match=r"toy.jsonl:2: field 'engine.table' must be an"):
+        check_record(_full(record("toy-table", [])), "toy.jsonl:2")
+    with pytest.raises(RecordError, match=r"field 'engine' must be an object with a registered"):
+        check_record(_full(record("nope", [])), "toy.jsonl:3")

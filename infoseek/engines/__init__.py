@@ -2,7 +2,9 @@
 
 An engine joins by registering a factory (``record -> Engine``) under its kind, either
 as a callable or as a ``"module:function"`` path that is imported on first use (so a
-process that never meets an arithmetic record never imports sympy). The built-in
+process that never meets an arithmetic record never imports sympy), and optionally a
+record check (``(record, names) -> None``, raising `EngineFormError` with the field and
+the problem) that `infoseek.records.check_record` runs on records read from files. The built-in
 engines are registered at the bottom of this module, one line each; an engine defined
 elsewhere (a plug-in, or the toy domain of the tests) calls `register_engine` itself.
 `infoseek.records.engine_from_record` is the one caller; nothing else dispatches on
@@ -18,17 +20,32 @@ from typing import Any
 from infoseek.engine import Engine
 
 EngineFactory = Callable[[dict[str, Any]], Engine]
+RecordCheck = Callable[[dict[str, Any], set[str]], None]
 
 _FACTORIES: dict[str, EngineFactory | str] = {}
 """kind -> the factory as registered (a callable or a "module:function" path)."""
 _RESOLVED: dict[str, EngineFactory] = {}
 
 
+_CHECKS: dict[str, RecordCheck | str] = {}
+
+
 class UnknownEngineKind(ValueError):
     """A record names an engine kind that nothing registered."""
 
 
-def register_engine(kind: str, factory: EngineFactory | str) -> None:
+class EngineFormError(ValueError):
+    """A record does not have the form its engine needs: ``field`` and ``problem`` say
+    which field and what is wrong with it."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"field {field!r} {problem}")
+        self.field = field
+        self.problem = problem
+
+
+def register_engine(kind: str, factory: EngineFactory | str,
+                    check: RecordCheck | str | None = None) -> None:
     """Register the factory of an engine kind.
 
     Args:
@@ -36,6 +53,8 @@ def register_engine(kind: str, factory: EngineFactory | str) -> None:
         factory: a callable taking the whole record, or a ``"module:function"`` path to
             one. Registering the same factory again is allowed; another one under a
             taken kind is an error.
+        check: optional record check, a callable ``(record, variable names) -> None`` or
+            a ``"module:function"`` path, raising `EngineFormError`.
     """
     if not isinstance(kind, str) or not kind:
         raise ValueError(f"an engine kind must be a non-empty string; got {kind!r}")
@@ -47,6 +66,8 @@ def register_engine(kind: str, factory: EngineFactory | str) -> None:
         raise ValueError(f"engine kind {kind!r} is already registered ({current!r})")
     _FACTORIES[kind] = factory
     _RESOLVED.pop(kind, None)
+    if check is not None:
+        _CHECKS[kind] = check
 
 
 def engine_kinds() -> tuple[str, ...]:
@@ -54,29 +75,43 @@ def engine_kinds() -> tuple[str, ...]:
     return tuple(sorted(_FACTORIES))
 
 
+def _imported(spec: Any) -> Any:
+    """A registered callable, importing a ``"module:function"`` path."""
+    if isinstance(spec, str):
+        module_name, _, attribute = spec.partition(":")
+        return getattr(importlib.import_module(module_name), attribute)
+    return spec
+
+
 def _resolve(kind: str) -> EngineFactory:
     factory = _RESOLVED.get(kind)
     if factory is None:
-        spec = _FACTORIES[kind]
-        if isinstance(spec, str):
-            module_name, _, attribute = spec.partition(":")
-            factory = getattr(importlib.import_module(module_name), attribute)
-        else:
-            factory = spec
-        _RESOLVED[kind] = factory
+        factory = _RESOLVED[kind] = _imported(_FACTORIES[kind])
     return factory
 
 
-def build_engine(record: dict[str, Any]) -> Engine:
-    """The engine of a problem record, by its ``engine.kind``."""
+def _kind_of(record: dict[str, Any]) -> str:
     spec = record.get("engine")
     kind = spec.get("kind") if isinstance(spec, dict) else None
     if kind not in _FACTORIES:
         raise UnknownEngineKind(
             f"unknown engine kind {kind!r}; registered: {', '.join(engine_kinds())}")
-    return _resolve(kind)(record)
+    return kind
 
 
-register_engine("horn", "infoseek.horn:from_record")
-register_engine("cnf", "infoseek.cnf:from_record")
-register_engine("arith", "infoseek.arith:from_record")
+def check_engine_form(record: dict[str, Any], names: set[str]) -> None:
+    """Run the record check registered for the record's engine kind (none: nothing to
+    check); raises `UnknownEngineKind` or `EngineFormError`."""
+    kind = _kind_of(record)
+    if kind in _CHECKS:
+        _imported(_CHECKS[kind])(record, names)
+
+
+def build_engine(record: dict[str, Any]) -> Engine:
+    """The engine of a problem record, by its ``engine.kind``."""
+    return _resolve(_kind_of(record))(record)
+
+
+register_engine("horn", "infoseek.horn:from_record", "infoseek.horn:check_record_form")
+register_engine("cnf", "infoseek.cnf:from_record", "infoseek.horn:check_record_form")
+register_engine("arith", "infoseek.arith:from_record", "infoseek.arith:check_record_form")
