@@ -1,4 +1,4 @@
-"""Inspect scorers and the per-``k`` metric of the infoseek protocols.
+"""Inspect scorers of the infoseek protocols (their per-``k`` metric: :mod:`scorers.group_metric`).
 
 Scorers
 -------
@@ -33,9 +33,9 @@ Inspect's epoch reducer would turn ``None`` into 0.0, whereas it skips NaN.
 
 Metric names in the EvalLog
 ---------------------------
-Every scorer uses :func:`mean_by_group` (grouped by the sample metadata key ``k``), so
-the scorer's entry of ``log.results.scores`` (named after the scorer) holds, for every
-value key ``<name>``:
+Every scorer uses :func:`scorers.group_metric.mean_by_group` (grouped by the sample
+metadata key ``k``; importable from here too), so the scorer's entry of
+``log.results.scores`` (named after the scorer) holds, for every value key ``<name>``:
 
 - ``<name>``: mean over the samples where the value applies (NaN/None skipped);
 - ``<name>_stderr``: its standard error (sample standard deviation / sqrt(n); 0.0 for
@@ -54,26 +54,17 @@ from __future__ import annotations
 
 import json
 import math
-import statistics
 from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
 from inspect_ai.log import EvalLog
-from inspect_ai.scorer import (
-    Metric,
-    SampleScore,
-    Score,
-    Scorer,
-    Target,
-    Value,
-    metric,
-    scorer,
-)
+from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from infoseek.contract import STORE_INITIAL, STORE_OPTIONS, STORE_PROBLEM, STORE_TURNS
 from infoseek.records import problem_from_store
+from scorers.group_metric import mean_by_group
 from scorers.problem_metrics import (
     k_prediction_metrics,
     mss_identification_metrics,
@@ -101,113 +92,6 @@ TURNS_KEY = STORE_TURNS
 PROBLEM_KEY = STORE_PROBLEM
 INITIAL_POSSIBLE_KEY = STORE_INITIAL
 OPTIONS_KEY = STORE_OPTIONS
-
-
-# ---------------------------------------------------------------------------
-# metric
-
-
-def _as_float(value: Any) -> float | None:
-    """A numeric score value as a float; ``None`` for missing, NaN or non-numeric."""
-    if isinstance(value, bool):
-        return 1.0 if value else 0.0
-    if isinstance(value, int | float) and not math.isnan(value):
-        return float(value)
-    return None
-
-
-def _group_of(metadata: dict[str, Any] | None, group_key: str) -> str | None:
-    """The group label of a sample: ``metadata[group_key]``, else the same key of the
-    ``problem`` record in the metadata; integral floats print without ``.0``."""
-    if not metadata:
-        return None
-    value = metadata.get(group_key)
-    if value is None and isinstance(metadata.get("problem"), dict):
-        value = metadata["problem"].get(group_key)
-    if value is None:
-        return None
-    if isinstance(value, float) and value.is_integer():
-        value = int(value)
-    return str(value)
-
-
-def _group_order(label: str) -> tuple[int, float, str]:
-    try:
-        return (0, float(label), label)
-    except ValueError:
-        return (1, 0.0, label)
-
-
-def _stderr(values: list[float]) -> float:
-    if len(values) < 2:
-        return 0.0
-    return statistics.stdev(values) / math.sqrt(len(values))
-
-
-@metric
-def mean_by_group(
-    group_key: str = "k", overall_stderr: bool = True, group_stderr: bool = False,
-    overall_only: tuple[str, ...] = (), skip_zero: tuple[str, ...] = (),
-) -> Metric:
-    """Mean of every key of dict-valued scores, overall and per sample-metadata group.
-
-    For each value key ``name`` it reports ``name`` (mean of the samples whose value is
-    a number; None/NaN skipped), ``name_stderr`` (if ``overall_stderr``), and per group
-    ``g`` of ``group_key`` (read from the sample metadata, or from its ``problem``
-    record) ``name_<group_key><g>`` (plus ``..._stderr`` if ``group_stderr``). Samples
-    without a group count only towards the overall value. Keys with no value at all
-    are left out.
-
-    Args:
-      group_key: sample metadata key to group by (default ``"k"``).
-      overall_stderr: also report the standard error of the overall mean.
-      group_stderr: also report the standard error of each group mean.
-      overall_only: name prefixes reported overall only, without stderr (the invalid-query
-        counts by reason, which would otherwise crowd the display).
-      skip_zero: name prefixes left out when every sample's value is 0 (reasons that
-        never occurred).
-    """
-
-    def compute(scores: list[SampleScore]) -> Value:
-        names: list[str] = []
-        overall: dict[str, list[float]] = {}
-        grouped: dict[str, dict[str, list[float]]] = {}
-        for sample_score in scores:
-            value = sample_score.score.value
-            if not isinstance(value, dict):
-                continue
-            group = _group_of(sample_score.sample_metadata, group_key)
-            for name, raw in value.items():
-                if name not in overall:
-                    names.append(name)
-                    overall[name] = []
-                number = _as_float(raw)
-                if number is None:
-                    continue
-                overall[name].append(number)
-                if group is not None:
-                    grouped.setdefault(name, {}).setdefault(group, []).append(number)
-
-        result: dict[str, float] = {}
-        for name in names:
-            brief = name.startswith(overall_only)
-            if name.startswith(skip_zero) and not any(overall[name]):
-                continue
-            if overall[name]:
-                result[name] = statistics.fmean(overall[name])
-                if brief:
-                    continue
-                if overall_stderr:
-                    result[f"{name}_stderr"] = _stderr(overall[name])
-            groups = {} if brief else grouped.get(name, {})
-            for group in sorted(groups, key=_group_order):
-                label = f"{name}_{group_key}{group}"
-                result[label] = statistics.fmean(groups[group])
-                if group_stderr:
-                    result[f"{label}_stderr"] = _stderr(groups[group])
-        return result
-
-    return compute
 
 
 # ---------------------------------------------------------------------------
