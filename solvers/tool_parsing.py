@@ -43,10 +43,7 @@ def _call_arguments(arguments: object) -> dict | None:
 def _shown(value: object) -> str:
     """A short printable form of anything (never raises: huge ints, deep nesting)."""
     try:
-        if isinstance(value, str):
-            text = value
-        else:
-            text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False)
     except (TypeError, ValueError, RecursionError):
         try:
             text = repr(value)
@@ -59,9 +56,7 @@ def _shown(value: object) -> str:
 
 def _describe_call(function: object, arguments: object) -> str:
     name = function if isinstance(function, str) else _shown(function)
-    shown = _shown(arguments) if not isinstance(arguments, str) else _shown(
-        json.dumps(arguments, ensure_ascii=False))
-    return f"{name}({shown})"
+    return f"{name}({_shown(arguments)})"
 
 
 def parse_tool_calls(
