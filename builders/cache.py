@@ -16,12 +16,11 @@ import hashlib
 import json
 import logging
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from infoseek.records import dumps_record
+from infoseek.records import jsonl_bytes, write_atomically
 
 CACHE_FORMAT = 1
 logger = logging.getLogger(__name__)
@@ -44,7 +43,7 @@ class CacheEntryError(ValueError):
 
 def entry_bytes(records: list[dict[str, Any]]) -> bytes:
     """The whole cache entry for `records`: header line, then one record per line."""
-    body = "".join(dumps_record(record) + "\n" for record in records).encode("utf-8")
+    body = jsonl_bytes(records)
     header = {"infoseek_cache": CACHE_FORMAT, "records": len(records),
               "sha256": hashlib.sha256(body).hexdigest()}
     return (json.dumps(header, sort_keys=True) + "\n").encode("utf-8") + body
@@ -76,14 +75,7 @@ def read_entry(path: Path) -> list[dict[str, Any]]:
 def write_entry(path: Path, records: list[dict[str, Any]]) -> None:
     """Write the entry atomically: a temporary file beside it, then `os.replace`."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(entry_bytes(records))
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_atomically(path, entry_bytes(records))
 
 
 def load_or_build(builder: str, version: str, params: dict[str, Any],

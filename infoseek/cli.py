@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -94,23 +93,13 @@ def _build(args: argparse.Namespace) -> int:
 
 
 def write_atomically(records: list[dict[str, Any]], out: str) -> int:
-    """Write the JSONL to a temporary file beside `out`, then move it into place: a
-    failed write leaves no half file and an old `out` untouched."""
-    from infoseek.records import write_jsonl
+    """Write the records as JSON Lines to `out` atomically (`infoseek.records`); returns
+    how many were written."""
+    from infoseek.records import jsonl_bytes
+    from infoseek.records import write_atomically as write_file
 
-    folder = os.path.dirname(os.path.abspath(out))
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-    os.close(fd)
-    umask = os.umask(0)
-    os.umask(umask)
-    try:
-        count = write_jsonl(records, tmp)
-        os.chmod(tmp, 0o666 & ~umask)  # as an ordinary new file (mkstemp makes it 0600)
-        os.replace(tmp, out)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return count
+    write_file(out, jsonl_bytes(records), ordinary_mode=True)
+    return len(records)
 
 
 def _verify(args: argparse.Namespace) -> int:

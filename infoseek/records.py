@@ -7,6 +7,8 @@ checks the fields every protocol relies on, failing with messages that say what 
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -187,6 +189,30 @@ def engine_from_record(record: dict[str, Any]) -> Engine:
 def dumps_record(record: dict[str, Any]) -> str:
     """Canonical one-line JSON (stable key order as built, no spaces drift)."""
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
+
+
+def write_atomically(path: str | Path, data: bytes, *, ordinary_mode: bool = False) -> None:
+    """Write ``data`` to a temporary file beside ``path``, then move it into place: a
+    failed write leaves no half file and an old ``path`` untouched. ``ordinary_mode``
+    gives the file the permissions of an ordinary new file (the temporary one is 0600)."""
+    folder = Path(path).resolve().parent
+    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        if ordinary_mode:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def jsonl_bytes(records: Iterable[dict[str, Any]]) -> bytes:
+    """The records as JSON Lines (`dumps_record` per line), UTF-8."""
+    return "".join(dumps_record(record) + "\n" for record in records).encode("utf-8")
 
 
 def write_jsonl(records: Iterable[dict[str, Any]], path: str | Path) -> int:
