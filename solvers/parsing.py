@@ -146,7 +146,6 @@ def _lowered(names: Iterable[str]) -> frozenset[str]:
     return frozenset(_collapse(n.lower()) for n in names if isinstance(n, str))
 
 
-
 def _vocabulary(
     *,
     entity: str,
@@ -181,8 +180,6 @@ def _vocabulary(
         asked=_lowered(asked),
         queries_per_turn=max(1, int(queries_per_turn)),
     )
-
-
 
 @functools.lru_cache(maxsize=1024)
 def _naming(
@@ -323,7 +320,14 @@ def _judge_queries(
     return tuple(queries)
 
 
-# -------------------------------------------------------------------------- answers
+def _blocked_queries(
+    attempts: list[tuple[str, str | None, str | None]], vocab: _Vocabulary
+) -> tuple[ParsedQuery, ...]:
+    """The attempts of a turn that also answers: each refused with ``multiple_actions``."""
+    return tuple(
+        ParsedQuery(raw, vocab.by_lower.get(name) if name else None, False, "multiple_actions")
+        for raw, name, _ in attempts
+    )
 
 
 # ----------------------------------------------------------------------- plain text
@@ -382,7 +386,8 @@ def parse_text_turn(
         return _invalid_turn("empty")
     if len(text) > max_chars:
         return _invalid_turn("too_long")
-    copied = copied_template_line(text.splitlines(), templates)
+    lines = text.splitlines()
+    copied = copied_template_line(lines, templates)
     if copied is not None:
         return _invalid_turn("template", answer_raw=copied)
     vocab = _vocabulary(
@@ -398,7 +403,6 @@ def parse_text_turn(
         answer_kind=answer_kind,
     )
 
-    lines = text.splitlines()
     questions: list[str] = []
     answers: list[str] = []
     for index, line in enumerate(lines):
@@ -421,11 +425,9 @@ def parse_text_turn(
 
     attempts = [(raw, *_resolve_name(raw, vocab)) for raw in questions]
     if answers and (questions or len(answers) > 1):
-        blocked = tuple(
-            ParsedQuery(raw, vocab.by_lower.get(name) if name else None, False, "multiple_actions")
-            for raw, name, _ in attempts
+        return _invalid_turn(
+            "multiple_actions", _blocked_queries(attempts, vocab), "\n".join(answers)
         )
-        return _invalid_turn("multiple_actions", blocked, "\n".join(answers))
 
     if answers:
         if not answers[0].strip():

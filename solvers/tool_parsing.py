@@ -12,9 +12,9 @@ from solvers.answer_parsing import copies_template, read_number_answer
 from solvers.parsing import (
     ANSWER,
     ASK,
-    ParsedQuery,
     ParsedTurn,
     _answer_turn,
+    _blocked_queries,
     _invalid_turn,
     _judge_queries,
     _reading_turn,
@@ -124,12 +124,8 @@ def parse_tool_calls(
             attempts.append((raw, *_resolve_name(variable, vocab)))
 
     if answer_calls and (attempts or len(answer_calls) > 1):
-        blocked = tuple(
-            ParsedQuery(raw, vocab.by_lower.get(name) if name else None, False, "multiple_actions")
-            for raw, name, _ in attempts
-        )
         answer_raw = "\n".join(raw for raw, _ in answer_calls)
-        return _invalid_turn("multiple_actions", blocked, answer_raw)
+        return _invalid_turn("multiple_actions", _blocked_queries(attempts, vocab), answer_raw)
 
     if answer_calls:
         raw, arguments = answer_calls[0]
