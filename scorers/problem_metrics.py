@@ -16,7 +16,7 @@ from collections.abc import Sequence
 UNSURE = "unsure"
 """Parsed form of the answer "ambiguous but not sure how many"."""
 
-_ANSWER_LINE = re.compile(r"answer\s*[:：]\s*(?P<body>.*)", re.IGNORECASE)
+_ANSWER_MARKER = re.compile(r"answer\s*[:：]\s*", re.IGNORECASE)
 _DECORATION = "*_`\"'[]()<>{} \t.!;"
 _NUMBER_WORDS = {
     "zero": 0,
@@ -45,9 +45,9 @@ def final_answer_body(text: str | None) -> str | None:
     for line in text.splitlines():
         cleaned = line.replace("*", "").replace("#", "")
         # last marker on the line wins ("Final answer: Answer: 2")
-        matches = list(_ANSWER_LINE.finditer(cleaned))
-        if matches:
-            body = matches[-1].group("body")
+        markers = list(_ANSWER_MARKER.finditer(cleaned))
+        if markers:
+            body = cleaned[markers[-1].end():]
     return None if body is None else body.strip()
 
 
