@@ -40,7 +40,7 @@ FORCE_ASK_LINE = "You must ask at least {k} question(s) before you may answer."
 
 # How to act, said after every invalid turn (after a sentence saying what was wrong).
 REMINDER_TEXT = (
-    "End your message with question line(s) like `Question: Is {entity} <attribute>?` "
+    f"End your message with question line(s) like `{QUESTION_TEMPLATE}` "
     "(with an attribute's name in place of <attribute>) or with one line starting with "
     "`Answer:`."
 )
@@ -102,7 +102,7 @@ QUESTION_TEMPLATE_QUANTITY = "Question: What is <quantity name>?"
 ANSWER_TEMPLATE_QUANTITY = "Answer: <number>"
 
 REMINDER_TEXT_QUANTITY = (
-    "End your message with question line(s) like `Question: What is <quantity name>?` "
+    f"End your message with question line(s) like `{QUESTION_TEMPLATE_QUANTITY}` "
     "(with a quantity's name in place of <quantity name>) or with one line "
     "`Answer:` followed by your number."
 )
@@ -193,8 +193,15 @@ def template_lines(*, entity: str, fmt: str, answer_kind: str = "boolean") -> tu
     if fmt != "text":
         return ()
     if answer_kind == "number":
-        return (QUESTION_TEMPLATE_QUANTITY, ANSWER_TEMPLATE_QUANTITY)
-    return (QUESTION_TEMPLATE.format(entity=entity),)
+        return (question_template(entity, answer_kind), ANSWER_TEMPLATE_QUANTITY)
+    return (question_template(entity, answer_kind),)
+
+
+def question_template(entity: str, answer_kind: str) -> str:
+    """The example question line the text-format prompts show."""
+    if answer_kind == "number":
+        return QUESTION_TEMPLATE_QUANTITY
+    return QUESTION_TEMPLATE.format(entity=entity)
 
 
 def problem_level_prompts(problem: dict) -> dict[str, str]:
@@ -220,8 +227,7 @@ def seek_system_prompt(*, entity: str, target: str, fmt: str, per_turn: int, max
         rules = SEEK_TOOL_RULES if fmt == "tool" else SEEK_TEXT_RULES
     lines = [intro, rules.format(
         per_turn=per_turn, entity=entity, target=target,
-        question_template=(QUESTION_TEMPLATE_QUANTITY if answer_kind == "number"
-                           else QUESTION_TEMPLATE.format(entity=entity)),
+        question_template=question_template(entity, answer_kind),
         answer_template=ANSWER_TEMPLATE_QUANTITY)]
     if budget:
         lines.append(BUDGET_LINE.format(turns=max_turns, per_turn=per_turn))
