@@ -28,7 +28,8 @@ sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "published"))
 from write_gsme_fixtures import EXT_COLUMNS, released_row
 from write_gsme_fixtures import MT_COLUMNS as GSME_COLUMNS
 
-from builders import gsme_ext, gsme_mt, logic_mt
+from builders.logic import logic_mt
+from builders.math import gsme_mt, gsme_mt_ext
 from builders.published import load_published
 from builders.published.logic_rows import (
     MT_COLUMNS,
@@ -63,7 +64,7 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     args = parser.parse_args()
     logic_per_k = 25 if args.quick else logic_mt.DEFAULT_PER_K
-    ext_per_k = 25 if args.quick else gsme_ext.DEFAULT_PER_K
+    ext_per_k = 25 if args.quick else gsme_mt_ext.DEFAULT_PER_K
     gsme_per_k = 25 if args.quick else gsme_mt.DEFAULT_PER_K
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -72,7 +73,7 @@ def main() -> None:
               [mt_row_from_record(r, sample_id=i) for i, r in enumerate(logic)])
         write(folder / "logic_q.csv", QUESTBENCH_COLUMNS,
               [questbench_row_from_record(r) for r in logic if r["k"] == 1])
-        ext = gsme_ext.build_split(0, ext_per_k, [1, 2, 3, 4])
+        ext = gsme_mt_ext.build_split(0, ext_per_k, [1, 2, 3, 4])
         write(folder / "gsme_q_mt_ext.csv", EXT_COLUMNS,
               [released_row(r, i % 4, ext=True) for i, r in enumerate(ext)])
         gsme = gsme_mt.build_split(0, gsme_per_k, [1, 2, 3, 4])

@@ -58,11 +58,11 @@ def _progress(stream) -> Callable[[int, int], None]:
 
 def _build(args: argparse.Namespace) -> int:
     if args.builder == "gsme-mt":
-        from builders import gsme_mt as module
+        from builders.math import gsme_mt as module
     elif args.builder == "gsme-mt-ext":
-        from builders import gsme_ext as module
+        from builders.math import gsme_mt_ext as module
     else:
-        from builders import logic_mt as module
+        from builders.logic import logic_mt as module
     per_k = args.per_k if args.per_k is not None else module.DEFAULT_PER_K
     cap = MAX_PER_K[args.builder]
     if per_k > cap:

@@ -1,5 +1,5 @@
-"""GSM-Q-MT (verbal): the GSME-Q-MT story problems (`builders.gsme_mt`) as word problems
-(`builders.gsm_text`): one sentence per revealed value and per equation, the held-out
+"""GSM-Q-MT (verbal): the GSME-Q-MT story problems (`builders.math.gsme_mt`) as word problems
+(`builders.math.gsm_text`): one sentence per revealed value and per equation, the held-out
 values left out, then the list of quantities that may be asked.
 
     inspect eval inspect_tasks/gsm_mt.py --model infoseek/optimal -T per_k=20
@@ -12,8 +12,8 @@ from typing import Any
 
 from inspect_ai import Task, task
 
-from builders import gsme_mt as builder
-from builders.gsm_text import render_problem as render_words
+from builders.math import gsme_mt as builder
+from builders.math.gsm_text import render_problem as render_words
 from inspect_tasks.math_common import (
     check_math_parameters,
     checked_math_records,

@@ -1,5 +1,5 @@
 """GSME-Q-MT: multi-turn information seeking over grade-school story templates
-(`builders.gsme_mt`), shown as equations (`builders.gsme_text`).
+(`builders.math.gsme_mt`), shown as equations (`builders.math.gsme_text`).
 
     inspect eval inspect_tasks/gsme_mt.py --model infoseek/optimal -T per_k=20
 
@@ -10,8 +10,8 @@ Tasks: `gsme_mt` (seek loop, world-backed oracle, numeric answers), `gsme_mt_ful
 
 from inspect_ai import Task, task
 
-from builders import gsme_mt as builder
-from builders.gsme_text import render_problem
+from builders.math import gsme_mt as builder
+from builders.math.gsme_text import render_problem
 from inspect_tasks.math_common import (
     check_math_parameters,
     checked_math_records,

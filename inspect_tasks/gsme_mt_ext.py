@@ -1,5 +1,5 @@
 """GSME-Q-MT-Ext: multi-turn information seeking over generated equation-system DAGs
-(`builders.gsme_ext`, SPEC 5.3), shown as equations (`builders.gsme_text`).
+(`builders.math.gsme_mt_ext`, SPEC 5.3), shown as equations (`builders.math.gsme_text`).
 
     inspect eval inspect_tasks/gsme_mt_ext.py --model infoseek/optimal -T per_k=20
     inspect eval infoseek/gsme_mt_ext_full --model openai/gpt-4o -T k=[1,2]
@@ -11,8 +11,8 @@ Tasks: `gsme_mt_ext` (seek loop, world-backed oracle, numeric answers),
 
 from inspect_ai import Task, task
 
-from builders import gsme_ext as builder
-from builders.gsme_text import render_problem
+from builders.math import gsme_mt_ext as builder
+from builders.math.gsme_text import render_problem
 from inspect_tasks.math_common import (
     check_math_parameters,
     checked_math_records,

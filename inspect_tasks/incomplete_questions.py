@@ -9,13 +9,13 @@
         -T variant=raw --model-role user=openai/gpt-4o-mini --model-role judge=openai/gpt-4o
 
 Without `source` the records are built from the math story templates
-(`builders.incomplete_math`; `seed` and `count` choose them; cached); with `source` they
+(`builders.math.incomplete_math`; `seed` and `count` choose them; cached); with `source` they
 are read from that JSON file or URL and `seed`/`count` are ignored.
 """
 
 from inspect_ai import Task, task
 
-from builders.incomplete_math import DEFAULT_COUNT
+from builders.math.incomplete_math import DEFAULT_COUNT
 from builders.published.incomplete import incomplete_records
 from inspect_tasks.task_errors import readable_data_errors
 from inspect_tasks.task_parameters import check_parameters

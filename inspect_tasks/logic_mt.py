@@ -7,9 +7,9 @@
 
 from inspect_ai import Task, task
 
-from builders.logic_dataset import logic_records
-from builders.logic_mt import MAX_K
-from builders.logic_text import render_problem
+from builders.logic.logic_dataset import logic_records
+from builders.logic.logic_mt import MAX_K
+from builders.logic.logic_text import render_problem
 from inspect_tasks.task_errors import readable_data_errors
 from inspect_tasks.task_parameters import LOGIC_ORACLES, check_parameters
 from scorers.inspect_scorers import seek_scorers

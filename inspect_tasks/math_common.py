@@ -17,7 +17,7 @@ from inspect_ai import Task
 from inspect_ai.dataset import Sample
 
 from builders.cache import load_or_build
-from builders.gsme_text import askable_names, candidates_line
+from builders.math.gsme_text import askable_names, candidates_line
 from builders.published.sources import source_records
 from inspect_tasks.task_errors import readable_data_errors
 from inspect_tasks.task_parameters import MATH_ORACLES, check_parameters

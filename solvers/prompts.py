@@ -1,6 +1,6 @@
 """Protocol prompts, written for this project.
 
-Each builder renders the problem itself (`builders.logic_text.render_problem`); these
+Each builder renders the problem itself (`builders.logic.logic_text.render_problem`); these
 templates wrap it with the instructions of one protocol and interaction format.
 """
 

@@ -30,7 +30,8 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from infoseek import analysis
-from infoseek.arith import (
+from infoseek.engine import ANY
+from infoseek.engines.arith.engine import (
     RATIONALS,
     ArithEngine,
     ArithUndecidable,
@@ -39,8 +40,7 @@ from infoseek.arith import (
     is_unbounded,
     parse_rational,
 )
-from infoseek.bruteforce import BruteForceEngine, referee_mss_family, referee_sufficient
-from infoseek.engine import ANY
+from infoseek.engines.bruteforce import BruteForceEngine, referee_mss_family, referee_sufficient
 from infoseek.records import engine_from_record
 
 SETTINGS = {

@@ -1,4 +1,4 @@
-"""The core's arithmetic expression language (infoseek.arith_expr): the one parser and
+"""The core's arithmetic expression language (infoseek.engines.arith.expr): the one parser and
 evaluator of ``+ - * /`` that the arithmetic engine, the released-data readers and the
 GSME story templates share."""
 
@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from infoseek.arith_expr import evaluate, names_in, parse_expression
+from infoseek.engines.arith.expr import evaluate, names_in, parse_expression
 
 
 def test_decimals_are_read_exactly_not_through_floats():

@@ -29,7 +29,7 @@ from inspect_ai.model import (
     get_model,
 )
 
-from builders.logic_dataset import logic_records
+from builders.logic.logic_dataset import logic_records
 from inspect_tasks.logic_mt import logic_mt
 from oracles import refusal_text
 from scorers.inspect_scorers import seek_values

@@ -10,8 +10,8 @@ import threading
 import pytest
 
 from builders.cache import cache_path, entry_bytes, load_or_build, read_entry
-from builders.logic_dataset import logic_records
-from builders.logic_mt import BUILDER_NAME, BUILDER_VERSION
+from builders.logic.logic_dataset import logic_records
+from builders.logic.logic_mt import BUILDER_NAME, BUILDER_VERSION
 
 RECORDS = [{"id": f"r{i}", "value": i, "text": "é" * i} for i in range(60)]
 

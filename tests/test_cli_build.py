@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from builders import logic_mt
+from builders.logic import logic_mt
 from infoseek import cli
 
 

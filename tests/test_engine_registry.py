@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from infoseek import engines
-from infoseek.bruteforce import BruteForceEngine
-from infoseek.cnf import CnfEngine
-from infoseek.horn import HornEngine
+from infoseek.engines.bruteforce import BruteForceEngine
+from infoseek.engines.cnf import CnfEngine
+from infoseek.engines.horn import HornEngine
 from infoseek.records import RecordError, check_record, engine_from_record
 
 
@@ -55,7 +55,7 @@ def test_an_unknown_kind_names_the_registered_ones():
 def test_a_taken_kind_cannot_be_given_another_factory(monkeypatch):
     monkeypatch.setattr(engines, "_FACTORIES", dict(engines._FACTORIES))
     monkeypatch.setattr(engines, "_RESOLVED", dict(engines._RESOLVED))
-    engines.register_engine("horn", "infoseek.horn:from_record")  # the same one again: fine
+    engines.register_engine("horn", "infoseek.engines.horn:from_record")  # the same one again: fine
     with pytest.raises(ValueError, match="already registered"):
         engines.register_engine("horn", lambda rec: None)
 

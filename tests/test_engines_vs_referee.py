@@ -1,7 +1,7 @@
 """The fast engines and the generic analysis checked against the brute-force referee.
 
 Random small boolean problems (3-8 variables) are generated with hypothesis; the
-referee (`infoseek.bruteforce`) enumerates every world and answers from the SPEC
+referee (`infoseek.engines.bruteforce`) enumerates every world and answers from the SPEC
 definitions directly. Every engine primitive and every analysis function must agree
 with it: Known, the values a variable can take, sufficiency (fast path and feasible
 rows), the MSS family with global minimality, essentiality, the k-MSS validator and
@@ -19,16 +19,16 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from infoseek import analysis
-from infoseek.bruteforce import (
+from infoseek.engine import ANY
+from infoseek.engines.bruteforce import (
     BruteForceEngine,
     horn_referee,
     referee_known,
     referee_mss_family,
     referee_sufficient,
 )
-from infoseek.cnf import CnfEngine
-from infoseek.engine import ANY
-from infoseek.horn import HornEngine
+from infoseek.engines.cnf import CnfEngine
+from infoseek.engines.horn import HornEngine
 
 SETTINGS = {
     "deadline": None,

@@ -7,16 +7,16 @@ import json
 
 import pytest
 
-from builders import gsm_text, gsme_ext, gsme_mt
-from builders.gsme_ext import validate_math_record
+from builders.math import gsm_text, gsme_mt, gsme_mt_ext
+from builders.math.gsme_mt_ext import validate_math_record
 from infoseek.analysis import is_sufficient, minimal_sufficient_sets
-from infoseek.arith import is_unbounded, parse_rational
+from infoseek.engines.arith.engine import is_unbounded, parse_rational
 from infoseek.records import dumps_record, engine_from_record
 
 
 @pytest.fixture(scope="module")
 def ext_records():
-    return [gsme_ext.build_problem(3, k, i) for k in range(1, 7) for i in range(3)]
+    return [gsme_mt_ext.build_problem(3, k, i) for k in range(1, 7) for i in range(3)]
 
 
 @pytest.fixture(scope="module")
@@ -91,8 +91,8 @@ def test_validator_rejects_broken_records(ext_records):
 
 
 def test_ext_build_is_deterministic_across_runs_and_workers():
-    a = gsme_ext.build_split(5, per_k=2, ks=(1, 2, 3, 4), workers=1)
-    b = gsme_ext.build_split(5, per_k=2, ks=(4, 3, 2, 1), workers=2)
+    a = gsme_mt_ext.build_split(5, per_k=2, ks=(1, 2, 3, 4), workers=1)
+    b = gsme_mt_ext.build_split(5, per_k=2, ks=(4, 3, 2, 1), workers=2)
     assert [dumps_record(r) for r in a] == [dumps_record(r) for r in b]
     assert [r["k"] for r in a] == [1, 1, 2, 2, 3, 3, 4, 4]
     assert len({r["id"] for r in a}) == len(a)
@@ -100,7 +100,7 @@ def test_ext_build_is_deterministic_across_runs_and_workers():
 
 def test_build_split_checks_arguments():
     with pytest.raises(ValueError):
-        gsme_ext.build_split(0, per_k=1, ks=(7,))
+        gsme_mt_ext.build_split(0, per_k=1, ks=(7,))
     with pytest.raises(ValueError):
         gsme_mt.build_split(0, per_k=1, ks=(5,))
 

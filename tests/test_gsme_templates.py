@@ -13,7 +13,7 @@ import networkx as nx
 import pytest
 import sympy
 
-from builders.gsme_templates import (
+from builders.math.templates import (
     TEMPLATES,
     THEMES,
     ExpressionError,
@@ -28,8 +28,8 @@ from builders.gsme_templates import (
     template_depth,
     templates_by_theme,
 )
-from builders.gsme_templates_core import between, formula, given, rule
-from infoseek.arith_expr import parse_expression as parse_arith
+from builders.math.templates.core import between, formula, given, rule
+from infoseek.engines.arith.expr import parse_expression as parse_arith
 
 SEEDS = range(50)
 IDS = [t.id for t in TEMPLATES]

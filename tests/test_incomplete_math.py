@@ -1,4 +1,4 @@
-"""Incomplete questions built from the math story templates (`builders.incomplete_math`)."""
+"""Incomplete questions built from the math story templates (`builders.math.incomplete_math`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessageUser
 
 from builders.cache import cache_path
-from builders.incomplete_math import (
+from builders.math.incomplete_math import (
     BUILDER_NAME,
     BUILDER_VERSION,
     build_incomplete,
@@ -15,7 +15,7 @@ from builders.incomplete_math import (
 )
 from builders.published.incomplete import IncompleteDataError, incomplete_records
 from infoseek.analysis import is_sufficient
-from infoseek.arith import ArithEngine
+from infoseek.engines.arith.engine import ArithEngine
 from infoseek.records import engine_from_record
 from inspect_tasks.incomplete_questions import incomplete_questions
 

@@ -9,16 +9,16 @@ import itertools
 
 import pytest
 
-from builders.logic_mt import build_problem, build_split, validate_logic_record
-from builders.logic_text import render_problem
-from infoseek.bruteforce import (
+from builders.logic.logic_mt import build_problem, build_split, validate_logic_record
+from builders.logic.logic_text import render_problem
+from infoseek.engines.bruteforce import (
     BruteForceEngine,
     horn_referee,
     referee_known,
     referee_mss_family,
     referee_sufficient,
 )
-from infoseek.horn import HornEngine
+from infoseek.engines.horn import HornEngine
 from infoseek.records import check_record, dumps_record, engine_from_record
 
 REFEREE_MAX_VARIABLES = 20

@@ -18,7 +18,6 @@ from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import get_model
 
 from infoseek.analysis import feasible_rows, is_sufficient
-from infoseek.arith import ArithEngine
 from infoseek.engine import (
     UNBOUNDED,
     UnboundedDomainError,
@@ -26,6 +25,7 @@ from infoseek.engine import (
     ordered_values,
     possible_values_record,
 )
+from infoseek.engines.arith.engine import ArithEngine
 from infoseek.records import (
     askable_variables,
     engine_from_record,

@@ -10,7 +10,7 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
 
-from builders.gsme_text import CANDIDATES_HEADING, render_problem
+from builders.math.gsme_text import CANDIDATES_HEADING, render_problem
 from infoseek import _registry
 from infoseek.records import problem_from_store
 from inspect_tasks.gsm_mt import gsm_mt, gsm_mt_full
@@ -109,7 +109,7 @@ def test_random_seek(tmp_path) -> None:
 
 
 def test_equation_rendering() -> None:
-    [record] = math_records(__import__("builders.gsme_ext", fromlist=["x"]), k=2, per_k=1,
+    [record] = math_records(__import__("builders.math.gsme_mt_ext", fromlist=["x"]), k=2, per_k=1,
                             seed=0, source=None)
     text = render_problem(record)
     for name, rhs in record["engine"]["equations"]:

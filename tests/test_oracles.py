@@ -13,8 +13,8 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from infoseek.bruteforce import BruteForceEngine, horn_referee
-from infoseek.horn import HornEngine
+from infoseek.engines.bruteforce import BruteForceEngine, horn_referee
+from infoseek.engines.horn import HornEngine
 from oracles import ORACLE_POLICIES, REFUSAL_REASONS, UNSURE, Oracle, check_query, refusal_text
 from tests.strategies import horn_problems
 

@@ -19,9 +19,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from infoseek.analysis import minimal_sufficient_sets
-from infoseek.bruteforce import BruteForceEngine, horn_referee
 from infoseek.engine import Engine
-from infoseek.horn import HornEngine
+from infoseek.engines.bruteforce import BruteForceEngine, horn_referee
+from infoseek.engines.horn import HornEngine
 from infoseek.policies import MinimaxSearch, optimal_query, random_query
 from tests.strategies import horn_problems
 

@@ -8,11 +8,11 @@ import re
 
 import pytest
 
-from builders import gsm_text, gsme_text
-from builders.gsme_ext import candidate_queries
+from builders.math import gsm_text, gsme_text
+from builders.math.gsme_mt_ext import candidate_queries
 from builders.published import PublishedDataError, detect_format, load_published
 from builders.published.gsme import MT_INFOSEEK_GSME, MT_INFOSEEK_GSME_EXT, verify
-from infoseek.arith import ArithEngine
+from infoseek.engines.arith.engine import ArithEngine
 from infoseek.records import check_record, engine_from_record, public_record
 from tests.published_gsme_support import EXT_CSV, GSME, MT_CSV, W
 from tests.published_gsme_support import load_gsme as _load

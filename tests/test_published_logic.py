@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from builders.logic_mt import build_problem
+from builders.logic.logic_mt import build_problem
 from builders.published import (
     PublishedDataError,
     detect_format,

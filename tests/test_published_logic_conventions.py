@@ -16,7 +16,7 @@ from builders.published.logic import (
     verify_mt,
     verify_questbench,
 )
-from infoseek.bruteforce import horn_referee, referee_known, referee_mss_family
+from infoseek.engines.bruteforce import horn_referee, referee_known, referee_mss_family
 from infoseek.records import check_record
 from tests.published_logic_support import MT_FILE, REF, check_names
 from tests.published_logic_support import small_row as _small_row

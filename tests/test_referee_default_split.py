@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import pytest
 
-from builders.logic_mt import build_split
-from infoseek.bruteforce import horn_referee, referee_known, referee_mss_family
+from builders.logic.logic_mt import build_split
+from infoseek.engines.bruteforce import horn_referee, referee_known, referee_mss_family
 
 OPEN_LIMIT = 16
 

@@ -31,8 +31,8 @@ from inspect_ai.model import (
     get_model,
 )
 
-from builders.gsme_text import CANDIDATES_HEADING, render_problem
-from builders.logic_dataset import logic_records
+from builders.logic.logic_dataset import logic_records
+from builders.math.gsme_text import CANDIDATES_HEADING, render_problem
 from inspect_tasks.incomplete_questions import incomplete_questions
 from inspect_tasks.logic_k_prediction import logic_k_prediction
 from inspect_tasks.logic_mt import logic_mt
@@ -285,10 +285,10 @@ def test_template_lines_are_the_prompts_own_example_lines(fmt, kind) -> None:
 
 
 def test_math_prompt_states_the_rule_and_keeps_derived_candidates() -> None:
-    from builders import gsme_ext
+    from builders.math import gsme_mt_ext
     from inspect_tasks.math_common import math_records
 
-    [rec] = math_records(gsme_ext, k=2, per_k=1, seed=0, source=None)
+    [rec] = math_records(gsme_mt_ext, k=2, per_k=1, seed=0, source=None)
     assert any(c["kind"] == "derived" for c in rec["candidate_queries"])
     listed = render_problem(rec).split(CANDIDATES_HEADING + ": ")[1].split(", ")
     assert set(listed) == {c["name"] for c in rec["candidate_queries"]}

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 import builders.published as published
-from builders import gsme_ext, logic_mt
+from builders.logic import logic_mt
+from builders.math import gsme_mt_ext as gsme_mt_ext_builder
 from builders.published import PublishedDataError
 from builders.published.sources import source_records
 from builders.published.verify import verify_source
@@ -26,7 +27,7 @@ def logic_lines() -> list[str]:
 
 @pytest.fixture(scope="module")
 def math_lines() -> list[str]:
-    return [dumps_record(r) for r in gsme_ext.build_split(0, 2, [1], workers=1)]
+    return [dumps_record(r) for r in gsme_mt_ext_builder.build_split(0, 2, [1], workers=1)]
 
 
 def write_lines(path: Path, lines: list[str]) -> str:

@@ -28,7 +28,7 @@ literals, parsing in `builders.published.gsme_parse` and `gsme_values`):
   and ``graph`` (not used: the equations define the problem); ``Possible Questions
   Forbid Alternatives`` is kept when present.
 
-Records are those of `builders.gsme_ext.math_record` with ``mss_family`` the released
+Records are those of `builders.math.gsme_mt_ext.math_record` with ``mss_family`` the released
 held-out set, plus ``released`` (the released values, exactly encoded) and
 ``released_text`` (the Rewritten Problem). `verify` re-derives everything with the exact
 arithmetic engine; see `verify` for the checks.
@@ -39,7 +39,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from builders.gsme_ext import candidate_queries, math_difficulty
+from builders.math.gsme_mt_ext import candidate_queries, math_difficulty
 from builders.published import PublishedFormat, Record
 from builders.published.gsme_parse import (
     answer_value,
@@ -67,7 +67,7 @@ from builders.published.reading import (
     close_enough,
     int_cell,
 )
-from infoseek.arith import ArithEngine, encode_rational
+from infoseek.engines.arith.engine import ArithEngine, encode_rational
 
 ID_FIELDS = ("sample_id", "problem_id", "id")
 REQUIRED = ("Rewritten Problem", "Equations", "Heldout Value", "goal_var", "k", "Pred Values")

@@ -25,7 +25,7 @@ from builders.published.reading import (
     literal_cell,
     short_repr,
 )
-from infoseek.arith_expr import encode_rational, names_in, parse_expression
+from infoseek.engines.arith.expr import encode_rational, names_in, parse_expression
 
 NAME = re.compile(r"[^\W\d]\w*")
 NUMBER_TEXT = r"[-+]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?"

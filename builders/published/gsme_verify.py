@@ -12,8 +12,8 @@ from builders.published import Record
 from builders.published.gsme_parse import rounding_note
 from builders.published.reading import close_enough
 from infoseek.analysis import minimal_sufficient_sets
-from infoseek.arith import ArithEngine, ArithUndecidable, encode_rational
-from infoseek.arith_expr import parse_rational
+from infoseek.engines.arith.engine import ArithEngine, ArithUndecidable, encode_rational
+from infoseek.engines.arith.expr import parse_rational
 
 ANSWER_COLUMNS = ("answer", "Full Answer")
 

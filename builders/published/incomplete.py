@@ -11,7 +11,7 @@ with the `id` field of the row when present, else the row number (rows count fro
 malformed row stops the load with a message naming the file, the row and the field.
 
 Without a source, `incomplete_records()` serves the records that
-`builders.incomplete_math.build_incomplete(seed, count)` builds from the grade-school
+`builders.math.incomplete_math.build_incomplete(seed, count)` builds from the grade-school
 story templates (each verified with the arithmetic engine; they also carry a
 `provenance` field), cached under the builder's name and version (`builders.cache`).
 """
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from builders.cache import load_or_build
-from builders.incomplete_math import (
+from builders.math.incomplete_math import (
     BUILDER_NAME,
     BUILDER_VERSION,
     DEFAULT_COUNT,
@@ -68,7 +68,7 @@ def incomplete_records(
 def built_incomplete_records(
     seed: int = 0, count: int = DEFAULT_COUNT,
 ) -> list[dict[str, Any]]:
-    """`count` records built by `builders.incomplete_math` for `seed`, through the cache;
+    """`count` records built by `builders.math.incomplete_math` for `seed`, through the cache;
     every row (cached or fresh) is validated like a file row and keeps its provenance."""
     for name, value, low in (("seed", seed, 0), ("count", count, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:

@@ -32,7 +32,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from builders.logic_mt import logic_difficulty
+from builders.logic.logic_mt import logic_difficulty
 from builders.published import PublishedFormat, Record
 from builders.published.logic_verify import verify_mt, verify_questbench
 from builders.published.reading import (
@@ -48,7 +48,7 @@ from builders.published.reading import (
 from infoseek.analysis import (
     possible_target_values,
 )
-from infoseek.horn import is_horn
+from infoseek.engines.horn import is_horn
 from infoseek.records import engine_from_record
 
 ENTITY = "Alice"

@@ -32,7 +32,7 @@ from builders.published import (
 )
 from builders.published.gsme_parse import rounding_note
 from builders.published.reading import close_enough, is_url, resolve_source
-from infoseek.arith_expr import encode_rational, parse_rational
+from infoseek.engines.arith.expr import encode_rational, parse_rational
 from infoseek.records import engine_from_record, read_jsonl
 
 RECORDS_FORMAT = "records"

@@ -112,6 +112,9 @@ def build_engine(record: dict[str, Any]) -> Engine:
     return _resolve(_kind_of(record))(record)
 
 
-register_engine("horn", "infoseek.horn:from_record", "infoseek.horn:check_record_form")
-register_engine("cnf", "infoseek.cnf:from_record", "infoseek.horn:check_record_form")
-register_engine("arith", "infoseek.arith:from_record", "infoseek.arith:check_record_form")
+register_engine("horn", "infoseek.engines.horn:from_record",
+                "infoseek.engines.horn:check_record_form")
+register_engine("cnf", "infoseek.engines.cnf:from_record",
+                "infoseek.engines.horn:check_record_form")
+register_engine("arith", "infoseek.engines.arith.engine:from_record",
+                "infoseek.engines.arith.engine:check_record_form")

@@ -16,10 +16,10 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
-from infoseek.arith_expr import evaluate, parse_rational
+from infoseek.engines.arith.expr import evaluate, parse_rational
 
 if TYPE_CHECKING:
-    from infoseek.arith import ArithEngine
+    from infoseek.engines.arith.engine import ArithEngine
 
 _CACHE_LIMIT = 8192
 

@@ -2,8 +2,8 @@
 
 Each revealed quantity's value and each equation become one sentence, then the
 question. The held-out quantities (every unrevealed leaf) get no value sentence.
-Template records (``builders.gsme_mt``) carry their story ``sentences``; other records
-(``builders.gsme_ext``) get a generic sentence per equation built from the quantity
+Template records (``builders.math.gsme_mt``) carry their story ``sentences``; other records
+(``builders.math.gsme_mt_ext``) get a generic sentence per equation built from the quantity
 descriptions ("quantity C is quantity D plus quantity E").
 
 ``render_problem(record)`` returns ``{"text", "value_sentences", "equation_sentences",
@@ -16,8 +16,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from infoseek.arith import parse_rational
-from infoseek.arith_expr import parse_expression
+from infoseek.engines.arith.engine import parse_rational
+from infoseek.engines.arith.expr import parse_expression
 
 _OPS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
 

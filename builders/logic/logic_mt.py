@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from builders.jobs import build_split_with, first_valid_problem
-from builders.logic_vocab import NAMES, pick_variables
+from builders.logic.logic_vocab import NAMES, pick_variables
 from infoseek.analysis import (
     MssResult,
     feasible_rows,
@@ -38,7 +38,7 @@ from infoseek.analysis import (
     minimal_sufficient_sets,
     possible_target_values,
 )
-from infoseek.horn import HornEngine, format_literal
+from infoseek.engines.horn import HornEngine, format_literal
 
 BUILDER_NAME = "logic_mt"
 BUILDER_VERSION = "1.0.0"

@@ -7,7 +7,7 @@ the arithmetic counterpart of the doubled Horn formula). Revealed leaves are sub
 by their values, revealed derived quantities become polynomial constraints that
 `arith_solve.solve` splits into exact branches, and every question then reduces to
 "is this rational function constant / identically zero on a branch" (see
-`infoseek.arith_solve` for why that is exact over Q).
+`infoseek.engines.arith.solve` for why that is exact over Q).
 
 Known: the target is Known iff every feasible branch gives it the same constant value.
 Sufficiency of S: no feasible branch of the doubled system (both copies satisfy the
@@ -26,8 +26,8 @@ from typing import TYPE_CHECKING, Any
 from sympy import QQ
 from sympy.polys.fields import field as make_field
 
-from infoseek.arith_expr import evaluate
-from infoseek.arith_solve import (
+from infoseek.engines.arith.expr import evaluate
+from infoseek.engines.arith.solve import (
     ArithUndecidable,
     Branch,
     eval_frac,
@@ -38,7 +38,7 @@ from infoseek.arith_solve import (
 )
 
 if TYPE_CHECKING:
-    from infoseek.arith import ArithEngine
+    from infoseek.engines.arith.engine import ArithEngine
 
 _CACHE_LIMIT = 4096
 
@@ -161,7 +161,7 @@ class SymbolicWorlds:
 
     # ---------------------------------------------------------------- primitives
     def quantity_values(self, fixed: dict[str, Fraction], name: str) -> frozenset:
-        from infoseek.arith import ManyValues
+        from infoseek.engines.arith.engine import ManyValues
 
         branches, undecided = self._branches(fixed)
         constants: set[Fraction] = set()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builders.gsme_templates_core import StoryTemplate, between, formula, given, rule
+from builders.math.templates.core import StoryTemplate, between, formula, given, rule
 
 RATE_TEMPLATES: tuple[StoryTemplate, ...] = (
     StoryTemplate(

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from infoseek.engine import ANY, Assignment, Engine, World
-from infoseek.horn import BOOL_DOMAIN, parse_literal
+from infoseek.engines.horn import BOOL_DOMAIN, parse_literal
 
 
 class BruteForceEngine(Engine):

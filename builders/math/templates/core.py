@@ -11,8 +11,8 @@ A story template is pure data. It names a handful of quantities; each one is eit
   says the relation in words.
 
 Expressions use only ``+ - * /``, parentheses, quantity names and numeric literals
-(no unary signs); :mod:`builders.gsme_templates_expr` parses them with the core's
-:mod:`infoseek.arith_expr` and evaluates them exactly with :class:`fractions.Fraction`
+(no unary signs); :mod:`builders.math.templates.expr` parses them with the core's
+:mod:`infoseek.engines.arith.expr` and evaluates them exactly with :class:`fractions.Fraction`
 (never with ``eval``).
 
 A :class:`Draw` is a formula over fresh uniform integers (``n`` in ``"price * n"``)
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from builders.gsme_templates_expr import (
+from builders.math.templates.expr import (
     ExpressionError,
     TemplateError,
     defining_order,

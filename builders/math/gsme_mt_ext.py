@@ -34,7 +34,7 @@ from typing import Any
 
 from builders.jobs import BuildError, build_split_with, first_valid_problem
 from infoseek.analysis import is_sufficient, minimal_sufficient_sets
-from infoseek.arith import (
+from infoseek.engines.arith.engine import (
     ArithEngine,
     ArithUndecidable,
     encode_rational,

@@ -1,7 +1,7 @@
 """What the GSME story templates add to the core's expression language.
 
 Template expressions are written in the one arithmetic language of
-:mod:`infoseek.arith_expr` (``+ - * /``, parentheses, quantity names and numeric
+:mod:`infoseek.engines.arith.expr` (``+ - * /``, parentheses, quantity names and numeric
 literals, decimals read exactly: ``0.1`` is 1/10), parsed by its parser with two
 template rules on top: no unary signs (``-a``, ``+a``) and no Python keyword as a name
 (``True``, ``None``, ``if``), since template quantity names are plain identifiers.
@@ -20,8 +20,8 @@ import keyword
 from collections.abc import Collection, Iterable, Mapping
 from fractions import Fraction
 
-from infoseek.arith_expr import Node, evaluate, names_in
-from infoseek.arith_expr import parse_expression as parse_arith
+from infoseek.engines.arith.expr import Node, evaluate, names_in
+from infoseek.engines.arith.expr import parse_expression as parse_arith
 
 __all__ = [
     "ExpressionError",
@@ -62,7 +62,7 @@ def _parse(expr: str) -> Node:
 
 
 def parse_expression(expr: str, names: Collection[str] | None = None) -> Node:
-    """Parse ``expr`` into the core's tree (see :mod:`infoseek.arith_expr`) under the
+    """Parse ``expr`` into the core's tree (see :mod:`infoseek.engines.arith.expr`) under the
     template rules; with ``names``, also check that every name it uses is one of them.
     Raises :class:`ExpressionError`."""
     tree = _parse(expr)

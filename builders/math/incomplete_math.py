@@ -1,7 +1,7 @@
 """Incomplete questions (SPEC 3.7) built from the grade-school story templates.
 
 One record per (seed, index), deterministic: pick a template, instantiate it with seeded
-numbers (`builders.gsme_templates`) and reveal every leaf, so the target is Known. Then
+numbers (`builders.math.templates`) and reveal every leaf, so the target is Known. Then
 pick one revealed goal-relevant leaf as the *condition* and keep it only when the
 arithmetic engine confirms that
 
@@ -31,10 +31,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from builders.gsm_text import render_problem, value_sentence
-from builders.gsme_templates import TEMPLATES, TEMPLATES_VERSION, instantiate
+from builders.math.gsm_text import render_problem, value_sentence
+from builders.math.templates import TEMPLATES, TEMPLATES_VERSION, instantiate
 from infoseek.analysis import is_sufficient
-from infoseek.arith import ArithEngine, encode_rational, parse_rational
+from infoseek.engines.arith.engine import ArithEngine, encode_rational, parse_rational
 
 BUILDER_NAME = "incomplete_math"
 BUILDER_VERSION = f"1.0.0+templates-{TEMPLATES_VERSION}"

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from builders import logic_mt
 from builders.cache import load_or_build
+from builders.logic import logic_mt
 from builders.published.sources import source_records
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from pysat.solvers import Solver
 
 from infoseek.engine import ANY, Assignment, Engine, World
-from infoseek.horn import BOOL_DOMAIN, parse_literal
+from infoseek.engines.horn import BOOL_DOMAIN, parse_literal
 
 
 class CnfEngine(Engine):
@@ -107,7 +107,7 @@ class CnfEngine(Engine):
 def from_record(record: dict[str, Any]) -> Engine:
     """The engine of a record whose ``engine.kind`` is ``"cnf"`` (`infoseek.engines`): Horn
     propagation when every clause happens to be Horn (exact and faster), else SAT."""
-    from infoseek.horn import HornEngine, is_horn
+    from infoseek.engines.horn import HornEngine, is_horn
 
     clauses = record["engine"]["clauses"]
     engine_type = HornEngine if is_horn(clauses) else CnfEngine

@@ -1,7 +1,7 @@
 """GSME-Q-MT style grade-school story templates: the collection and its public API.
 
 Each template is a small equation system written as a story (see
-:mod:`builders.gsme_templates_core` for the data model and the exact evaluator):
+:mod:`builders.math.templates.core` for the data model and the exact evaluator):
 quantities with a description each, equations that define the derived quantities,
 a goal, a seeded rule per leaf that keeps every division exact, and one sentence per
 leaf value, per equation and for the question (for the word-problem renderer).
@@ -18,7 +18,7 @@ restricted evaluator lives in ``gsme_templates_expr``; this module collects them
 
 from __future__ import annotations
 
-from builders.gsme_templates_core import (
+from builders.math.templates.core import (
     CAST_NAMES,
     TEMPLATES_VERSION,
     Draw,
@@ -34,20 +34,20 @@ from builders.gsme_templates_core import (
     template_depth,
     template_parents,
 )
-from builders.gsme_templates_home import AGE_TEMPLATES, RECIPE_TEMPLATES, SHARING_TEMPLATES
-from builders.gsme_templates_money import (
+from builders.math.templates.home import AGE_TEMPLATES, RECIPE_TEMPLATES, SHARING_TEMPLATES
+from builders.math.templates.money import (
     SAVINGS_TEMPLATES,
     SCHOOL_SUPPLY_TEMPLATES,
     SHOPPING_TEMPLATES,
 )
-from builders.gsme_templates_motion import (
+from builders.math.templates.motion import (
     FUEL_TEMPLATES,
     RATE_TEMPLATES,
     TIME_TEMPLATES,
     TRAVEL_TEMPLATES,
 )
-from builders.gsme_templates_outdoors import ANIMAL_TEMPLATES, GARDEN_TEMPLATES
-from builders.gsme_templates_work import GEOMETRY_TEMPLATES, SPORTS_TEMPLATES, WORK_TEMPLATES
+from builders.math.templates.outdoors import ANIMAL_TEMPLATES, GARDEN_TEMPLATES
+from builders.math.templates.work import GEOMETRY_TEMPLATES, SPORTS_TEMPLATES, WORK_TEMPLATES
 
 __all__ = [
     "CAST_NAMES",

@@ -5,7 +5,7 @@ Record form (``record["engine"]``)::
     {"kind": "arith", "equations": [["T", "B + P"], ["P", "B + F * B"]]}
 
 Each equation ``[name, expression]`` defines one derived quantity from others (syntax in
-`infoseek.arith_expr`: + - * /, parentheses, integer/decimal constants, ``3/4`` is an
+`infoseek.engines.arith.expr`: + - * /, parentheses, integer/decimal constants, ``3/4`` is an
 exact constant). ``record["variables"]`` lists every quantity; *leaves* are the ones no
 equation defines. ``record["observed"]`` maps quantities (normally leaves, but a revealed
 derived total is allowed) to exact rationals in the JSON encoding of `arith_expr`
@@ -23,7 +23,7 @@ has its revealed value. Values are `fractions.Fraction`; no float ever enters.
   variable asked about (components are independent; the others are only checked for
   feasibility), so they equal the brute-force referee exactly.
 * Without domains (real use) leaves range over Q and the answers are exact symbolic
-  ones (`infoseek.arith_symbolic`). A set of values that is infinite is returned as a
+  ones (`infoseek.engines.arith.symbolic`). A set of values that is infinite is returned as a
   `ManyValues`: a frozenset subclass holding two exact, attainable witness values, so
   ``len(...) != 1``, truthiness (feasible) and `is_known` keep working; check
   `is_unbounded` before treating it as the complete set. `domain(var)` is then
@@ -31,7 +31,7 @@ has its revealed value. Values are `fractions.Fraction`; no float ever enters.
   would enumerate a domain (`analysis.feasible_rows`, `ordered_values`) fails loudly
   instead of silently. Sufficiency and the MSS search work through the exact
   `distinguishing_pair` fast path. Revealed derived quantities are solved for exactly
-  by case analysis (`infoseek.arith_solve`); when that meets a constraint it cannot
+  by case analysis (`infoseek.engines.arith.solve`); when that meets a constraint it cannot
   split (an irreducible non-linear one such as ``B*B + C*C = 5``) and the decided cases
   do not settle the question, the engine raises `ArithUndecidable` instead of guessing.
   With only leaves revealed (the oracle reveals leaves), `target_values`,
@@ -61,7 +61,8 @@ from typing import Any
 
 import networkx as nx
 
-from infoseek.arith_expr import (
+from infoseek.engine import ANY, Assignment, Engine, World
+from infoseek.engines.arith.expr import (
     Node,
     encode_rational,
     evaluate,
@@ -69,8 +70,7 @@ from infoseek.arith_expr import (
     parse_expression,
     parse_rational,
 )
-from infoseek.arith_solve import ArithUndecidable
-from infoseek.engine import ANY, Assignment, Engine, World
+from infoseek.engines.arith.solve import ArithUndecidable
 
 __all__ = [
     "RATIONALS",
@@ -183,7 +183,7 @@ class ArithEngine(Engine):
                 raise ValueError(f"observed quantity {name!r} is not a variable")
             self.observed[name] = parse_rational(value)
 
-        from infoseek.arith_symbolic import SymbolicWorlds
+        from infoseek.engines.arith.symbolic import SymbolicWorlds
 
         self._symbolic = SymbolicWorlds(self)
         bad = self._symbolic.first_zero_divisor()
@@ -192,7 +192,7 @@ class ArithEngine(Engine):
                              "expression that is zero for every value of the leaves")
         self._finite = None
         if domains is not None:
-            from infoseek.arith_finite import FiniteWorlds
+            from infoseek.engines.arith.finite import FiniteWorlds
 
             self._finite = FiniteWorlds(self, domains)
 
@@ -337,8 +337,8 @@ def from_record(record: dict[str, Any]) -> ArithEngine:
 def check_record_form(record: dict[str, Any], names: set[str]) -> None:
     """The record check of the ``arith`` kind (`infoseek.engines`): the equations, and the
     hidden world and answer as exact numbers over known quantities."""
-    from infoseek.arith_expr import parse_rational
     from infoseek.engines import EngineFormError
+    from infoseek.engines.arith.expr import parse_rational
     from infoseek.records import short_repr
 
     if not isinstance(record["engine"].get("equations"), (list, dict)):
