@@ -23,12 +23,12 @@ from builders.math.templates import (
     evaluate_expression,
     expression_names,
     instantiate,
-    parse_expression,
+    parse_template_expression,
     template_by_id,
     template_depth,
     templates_by_theme,
 )
-from builders.math.templates.core import between, formula, given, rule
+from builders.math.templates.loader import template_from_data
 from infoseek.engines.arith.expr import parse_expression as parse_arith
 
 SEEDS = range(50)
@@ -120,7 +120,7 @@ def test_structure(template_id):
     depth = nx.dag_longest_path_length(graph.subgraph(ancestors | {t.goal}))
     assert template_depth(t) == depth
     for q in t.quantities:
-        parse_expression(q.expr or q.draw.formula)
+        parse_template_expression(q.expr or q.draw.formula)
 
 
 # --------------------------------------------------------------------------- instances
@@ -224,14 +224,14 @@ def test_evaluator_rejects_disallowed_syntax(expr):
     with pytest.raises(ExpressionError):
         evaluate_expression(expr, {"a": 2, "b": 3})
     with pytest.raises(ExpressionError):
-        parse_expression(expr)
+        parse_template_expression(expr)
 
 
 def test_evaluator_rejects_names_outside_the_system():
     with pytest.raises(ExpressionError):
         evaluate_expression("a + c", {"a": 1, "b": 2})
     with pytest.raises(ExpressionError):
-        parse_expression("a + c", {"a", "b"})
+        parse_template_expression("a + c", {"a", "b"})
     with pytest.raises(ExpressionError):
         evaluate_equations([("t", "a + missing")], {"a": 1})
 
@@ -250,17 +250,17 @@ def test_evaluator_is_exact():
 
 def test_template_expressions_use_the_core_language_without_unary_signs():
     # The same text means the same tree as in the arithmetic engine's language ...
-    assert parse_expression("(a + 2.5) / b") == parse_arith("(a + 2.5) / b")
+    assert parse_template_expression("(a + 2.5) / b") == parse_arith("(a + 2.5) / b")
     assert evaluate_expression("a * 0.30000000000000001", {"a": 10}) == Fraction(
         "3.0000000000000001")
     # ... but a template may not write a unary sign, which the core allows elsewhere.
     assert parse_arith("a - -b") == ("-", ("var", "a"), ("neg", ("var", "b")))
     with pytest.raises(ExpressionError, match="unary"):
-        parse_expression("a - -b")
+        parse_template_expression("a - -b")
     with pytest.raises(ExpressionError, match="keyword"):
-        parse_expression("if + a")
+        parse_template_expression("if + a")
     with pytest.raises(ExpressionError, match="constant zero"):
-        parse_expression("a / (2 - 2)")
+        parse_template_expression("a / (2 - 2)")
 
 
 def test_evaluate_equations_orders_and_rejects_cycles():
@@ -278,21 +278,35 @@ def test_evaluate_equations_orders_and_rejects_cycles():
 # --------------------------------------------------------------------------- validation
 
 
+def given(name, description, low, high, sentence, formula=None):
+    """A leaf quantity's table as a template file writes it."""
+    if formula is None:
+        return {"name": name, "description": description, "between": [low, high],
+                "sentence": sentence}
+    return {"name": name, "description": description, "draw": formula,
+            "ranges": {"n": [low, high]}, "sentence": sentence}
+
+
+def rule(name, description, expr, sentence):
+    """A derived quantity's table as a template file writes it."""
+    return {"name": name, "description": description, "expr": expr, "sentence": sentence}
+
+
 def _tiny(**changes) -> StoryTemplate:
     fields = {
         "id": "tiny",
         "theme": "test",
-        "cast": ("kid",),
-        "quantities": (
-            given("a", "first number", between(1, 5), "{kid} has {value} apples."),
-            given("b", "second number", formula("a * n", n=(1, 3)), "There are {value} more."),
+        "cast": ["kid"],
+        "quantity": [
+            given("a", "first number", 1, 5, "{kid} has {value} apples."),
+            given("b", "second number", 1, 3, "There are {value} more.", formula="a * n"),
             rule("t", "sum", "a + b", "The total is both added."),
-        ),
+        ],
         "goal": "t",
         "question": "How many does {kid} have?",
     }
     fields.update(changes)
-    return StoryTemplate(**fields)
+    return template_from_data(fields, "tiny.toml")
 
 
 def test_valid_tiny_template():
@@ -304,36 +318,31 @@ def test_valid_tiny_template():
 @pytest.mark.parametrize("changes", [
     {"goal": "a"},
     {"goal": "missing"},
-    {"quantities": (given("a", "x", between(1, 2), "No value here."),
-                    rule("t", "y", "a", "Same."))},
-    {"quantities": (given("a", "x", between(1, 2), "{value} {stranger}."),
-                    rule("t", "y", "a", "Same."))},
-    {"quantities": (given("a", "x", between(1, 2), "{value}."),
-                    rule("t", "y", "u + a", "Cycle."), rule("u", "z", "t", "Cycle."))},
-    {"quantities": (given("a", "x", between(1, 2), "{value}."),
-                    rule("t", "y", "a ** 2", "Power."))},
-    {"quantities": (given("a", "x", between(1, 2), "{value}."),
-                    rule("t", "y", "a + ghost", "Ghost."))},
-    {"quantities": (given("a", "x", formula("t + n", n=(1, 2)), "{value}."),
-                    rule("t", "y", "a", "Draw uses a later value."))},
-    {"quantities": (given("a", "x", between(3, 2), "{value}."), rule("t", "y", "a", "."))},
-    {"quantities": (given("a", "", between(1, 2), "{value}."), rule("t", "y", "a", "."))},
-    {"quantities": (given("a", "x", between(1, 2), "{value}."),
-                    rule("a", "y", "2", "Defined twice."))},
-    {"quantities": (given("class", "x", between(1, 2), "{value}."),
-                    rule("t", "y", "2", "Keyword name."))},
+    {"quantity": [given("a", "x", 1, 2, "No value here."), rule("t", "y", "a", "Same.")]},
+    {"quantity": [given("a", "x", 1, 2, "{value} {stranger}."),
+                  rule("t", "y", "a", "Same.")]},
+    {"quantity": [given("a", "x", 1, 2, "{value}."),
+                  rule("t", "y", "u + a", "Cycle."), rule("u", "z", "t", "Cycle.")]},
+    {"quantity": [given("a", "x", 1, 2, "{value}."), rule("t", "y", "a ** 2", "Power.")]},
+    {"quantity": [given("a", "x", 1, 2, "{value}."), rule("t", "y", "a + ghost", "Ghost.")]},
+    {"quantity": [given("a", "x", 1, 2, "{value}.", formula="t + n"),
+                  rule("t", "y", "a", "Draw uses a later value.")]},
+    {"quantity": [given("a", "x", 3, 2, "{value}."), rule("t", "y", "a", ".")]},
+    {"quantity": [given("a", "", 1, 2, "{value}."), rule("t", "y", "a", ".")]},
+    {"quantity": [given("a", "x", 1, 2, "{value}."), rule("a", "y", "2", "Defined twice.")]},
+    {"quantity": [given("class", "x", 1, 2, "{value}."), rule("t", "y", "2", "Keyword name.")]},
     {"question": "How many does {nobody} have?"},
 ])
 def test_malformed_templates_are_rejected(changes):
-    with pytest.raises(TemplateError):
+    with pytest.raises(TemplateError, match=r"^tiny\.toml: template 'tiny': "):
         _tiny(**changes)
 
 
 def test_broken_guarantee_is_reported():
-    t = _tiny(quantities=(
-        given("a", "x", between(2, 3), "{value}."),
+    t = _tiny(quantity=[
+        given("a", "x", 2, 3, "{value}."),
         rule("t", "half", "a / 4", "A quarter of it."),
-    ))
+    ])
     with pytest.raises(TemplateError):
         instantiate(t, random.Random(0))
 

@@ -25,18 +25,22 @@ from typing import Any
 
 from builders.jobs import build_split_with, first_valid_problem
 from builders.math.gsme_mt_ext import math_record, validate_math_record
-from builders.math.templates import TEMPLATES, TEMPLATES_VERSION, instantiate
+from builders.math.templates import TEMPLATES, TEMPLATES_VERSION, cache_version, instantiate
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.engines.arith.engine import ArithEngine
 
 BUILDER_NAME = "gsme_mt"
 BUILDER_VERSION = f"1.1.0+templates-{TEMPLATES_VERSION}"
+"""The label every record carries in its provenance (``version``); it changes only when
+bumped by hand, so the records stay byte-identical across template-file moves."""
+CACHE_VERSION = cache_version(BUILDER_VERSION)
+"""What a dataset cache keys on: ``BUILDER_VERSION`` plus the templates' content hash
+(`builders.math.templates.cache_version`), so an edited template file is never served
+from a stale cache entry."""
 DEFAULT_KS = (1, 2, 3, 4)
 DEFAULT_PER_K = 100
 MAX_K = 4
 MAX_ATTEMPTS = 100
-
-
 
 
 @cache

@@ -11,16 +11,27 @@ leaf value, per equation and for the question (for the word-problem renderer).
     >>> record["answer"] == record["derived"][record["goal"]]
     True
 
-The templates are grouped by theme in ``gsme_templates_money``, ``gsme_templates_motion``,
-``gsme_templates_home``, ``gsme_templates_outdoors`` and ``gsme_templates_work``; the
-restricted evaluator lives in ``gsme_templates_expr``; this module collects them.
+The templates are data: TOML files in this package, one per group of themes
+(``money.toml``, ``motion.toml``, ``home.toml``, ``outdoors.toml``, ``work.toml``) plus
+``collection.toml`` for the theme order, read and validated on import by
+:mod:`builders.math.templates.loader`. The restricted expression language is in
+:mod:`builders.math.templates.expr`.
+
+Two versions, two jobs:
+
+* :data:`TEMPLATES_VERSION` is the *label* that records carry: the builders put it in
+  their ``BUILDER_VERSION``, which goes into every record's provenance and (for the
+  incomplete questions) into the RNG seeds, so changing it changes the records. Bump it
+  when a template edit is meant to show in the records' provenance.
+* :data:`TEMPLATES_CONTENT_HASH` is what the dataset cache keys on (through
+  :func:`cache_version`): the SHA-256 of the data files, so any edit to a template file
+  gives new cache keys without anyone bumping anything.
 """
 
 from __future__ import annotations
 
 from builders.math.templates.core import (
     CAST_NAMES,
-    TEMPLATES_VERSION,
     Draw,
     ExpressionError,
     Quantity,
@@ -30,28 +41,20 @@ from builders.math.templates.core import (
     evaluate_expression,
     expression_names,
     instantiate,
-    parse_expression,
+    parse_template_expression,
     template_depth,
     template_parents,
 )
-from builders.math.templates.home import AGE_TEMPLATES, RECIPE_TEMPLATES, SHARING_TEMPLATES
-from builders.math.templates.money import (
-    SAVINGS_TEMPLATES,
-    SCHOOL_SUPPLY_TEMPLATES,
-    SHOPPING_TEMPLATES,
+from builders.math.templates.loader import (
+    TemplateFileError,
+    load_templates,
+    templates_content_hash,
 )
-from builders.math.templates.motion import (
-    FUEL_TEMPLATES,
-    RATE_TEMPLATES,
-    TIME_TEMPLATES,
-    TRAVEL_TEMPLATES,
-)
-from builders.math.templates.outdoors import ANIMAL_TEMPLATES, GARDEN_TEMPLATES
-from builders.math.templates.work import GEOMETRY_TEMPLATES, SPORTS_TEMPLATES, WORK_TEMPLATES
 
 __all__ = [
     "CAST_NAMES",
     "TEMPLATES",
+    "TEMPLATES_CONTENT_HASH",
     "TEMPLATES_VERSION",
     "THEMES",
     "Draw",
@@ -59,40 +62,39 @@ __all__ = [
     "Quantity",
     "StoryTemplate",
     "TemplateError",
+    "TemplateFileError",
+    "cache_version",
     "evaluate_equations",
     "evaluate_expression",
     "expression_names",
     "instantiate",
-    "parse_expression",
+    "load_templates",
+    "parse_template_expression",
     "template_by_id",
     "template_depth",
     "template_parents",
     "templates_by_theme",
+    "templates_content_hash",
 ]
 
-TEMPLATES: tuple[StoryTemplate, ...] = (
-    *SHOPPING_TEMPLATES,
-    *SCHOOL_SUPPLY_TEMPLATES,
-    *SAVINGS_TEMPLATES,
-    *RATE_TEMPLATES,
-    *TRAVEL_TEMPLATES,
-    *FUEL_TEMPLATES,
-    *TIME_TEMPLATES,
-    *AGE_TEMPLATES,
-    *RECIPE_TEMPLATES,
-    *GARDEN_TEMPLATES,
-    *SHARING_TEMPLATES,
-    *ANIMAL_TEMPLATES,
-    *WORK_TEMPLATES,
-    *GEOMETRY_TEMPLATES,
-    *SPORTS_TEMPLATES,
-)
+TEMPLATES_VERSION = "1.0.0"
+"""The label records carry (see the module docstring); the cache keys on the content hash."""
+
+TEMPLATES: tuple[StoryTemplate, ...] = load_templates()
+
+TEMPLATES_CONTENT_HASH: str = templates_content_hash()
+"""SHA-256 (hex) of the template data files, in file-name order."""
 
 _BY_ID: dict[str, StoryTemplate] = {t.id: t for t in TEMPLATES}
-if len(_BY_ID) != len(TEMPLATES):
-    raise TemplateError("template ids repeat")
 
 THEMES: tuple[str, ...] = tuple(dict.fromkeys(t.theme for t in TEMPLATES))
+
+
+def cache_version(builder_version: str) -> str:
+    """The dataset-cache version of a template builder: its record label plus the first
+    12 hex digits of :data:`TEMPLATES_CONTENT_HASH` (``"1.1.0+templates-1.0.0+3f2a..."``).
+    Records carry ``builder_version``; only the cache key carries the hash."""
+    return f"{builder_version}+{TEMPLATES_CONTENT_HASH[:12]}"
 
 
 def template_by_id(template_id: str) -> StoryTemplate:

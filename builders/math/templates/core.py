@@ -1,7 +1,9 @@
 """Machinery for GSME-Q-MT style story templates: data types, validation, structure
 helpers and seeded instantiation.
 
-A story template is pure data. It names a handful of quantities; each one is either
+The templates themselves are data (TOML files beside this module, read and checked by
+:mod:`builders.math.templates.loader`); this module is the code that gives them meaning.
+A :class:`StoryTemplate` names a handful of quantities; each one is either
 
 * a *given* quantity (a leaf of the equation system), whose value is drawn by a
   :class:`Draw` rule and stated by one sentence such as ``"A notebook costs {value}
@@ -18,13 +20,16 @@ Expressions use only ``+ - * /``, parentheses, quantity names and numeric litera
 A :class:`Draw` is a formula over fresh uniform integers (``n`` in ``"price * n"``)
 and over quantities already known when it is drawn: the leaves drawn before it (in the
 template's order) and any derived quantity those leaves determine. Drawing a quotient
-first and multiplying (``formula("children * n", n=(3, 12))``) keeps every division
-exact. Instantiation checks that every leaf, every derived value and the answer are
-positive integers and raises :class:`TemplateError` otherwise.
+first and multiplying (formula ``"children * n"`` with ``n`` in ``[3, 12]``) keeps every
+division exact. Instantiation checks that every leaf, every derived value and the answer
+are positive integers and raises :class:`TemplateError` otherwise.
 
 Sentences are ``str.format`` templates: ``{value}`` (leaf sentences only) and the
 template's cast roles (``{buyer}``), which instantiation fills with distinct first
 names drawn from :data:`CAST_NAMES`.
+
+Every validation error reads ``template '<id>': <field>: <problem>`` (the field being,
+for example, ``quantity 'guests' expr``), so that the loader can prefix the file name.
 """
 
 from __future__ import annotations
@@ -45,31 +50,24 @@ from builders.math.templates.expr import (
     evaluate_equations,
     evaluate_expression,
     expression_names,
-    parse_expression,
+    parse_template_expression,
 )
 
 __all__ = [
     "CAST_NAMES",
-    "TEMPLATES_VERSION",
     "Draw",
     "ExpressionError",
     "Quantity",
     "StoryTemplate",
     "TemplateError",
-    "between",
     "evaluate_equations",
     "evaluate_expression",
     "expression_names",
-    "formula",
-    "given",
     "instantiate",
-    "parse_expression",
-    "rule",
+    "parse_template_expression",
     "template_depth",
     "template_parents",
 ]
-
-TEMPLATES_VERSION = "1.0.0"
 
 # fmt: off
 CAST_NAMES: tuple[str, ...] = (
@@ -95,17 +93,6 @@ class Draw:
     ranges: tuple[tuple[str, int, int], ...] = ()
 
 
-def between(low: int, high: int) -> Draw:
-    """A uniform integer in ``[low, high]``."""
-    return Draw("n", (("n", low, high),))
-
-
-def formula(expr: str, **ranges: tuple[int, int]) -> Draw:
-    """A formula over earlier quantities and fresh uniform integers, e.g.
-    ``formula("children * n", n=(3, 12))`` for a multiple of ``children``."""
-    return Draw(expr, tuple((name, low, high) for name, (low, high) in ranges.items()))
-
-
 @dataclass(frozen=True)
 class Quantity:
     """One quantity of a story: a leaf (``draw`` set) or derived (``expr`` set)."""
@@ -119,16 +106,6 @@ class Quantity:
     @property
     def is_leaf(self) -> bool:
         return self.draw is not None
-
-
-def given(name: str, description: str, draw: Draw, sentence: str) -> Quantity:
-    """A leaf quantity; ``sentence`` must contain ``{value}``."""
-    return Quantity(name, description, sentence, draw=draw)
-
-
-def rule(name: str, description: str, expr: str, sentence: str) -> Quantity:
-    """A derived quantity defined by ``expr``; ``sentence`` says the relation in words."""
-    return Quantity(name, description, sentence, expr=expr)
 
 
 def _fields(text: str) -> set[str]:
@@ -175,52 +152,77 @@ class StoryTemplate:
 
 
 def _validate(t: StoryTemplate) -> None:
-    def fail(message: str) -> TemplateError:
-        return TemplateError(f"template {t.id!r}: {message}")
+    """Raise :class:`TemplateError` ``template '<id>': <field>: <problem>`` for the first
+    problem found."""
 
-    if not t.id or not t.theme:
-        raise fail("id and theme must be non-empty")
-    if len(t._by_name) != len(t.quantities):
-        raise fail("quantity names repeat")
+    def fail(where: str, problem: str) -> TemplateError:
+        return TemplateError(f"template {t.id!r}: {where}: {problem}")
+
+    def placeholders(text: str, where: str) -> set[str]:
+        try:
+            return _fields(text)
+        except TemplateError as error:
+            raise fail(where, str(error)) from None
+
+    if not t.id:
+        raise fail("id", "must be non-empty")
+    if not t.theme:
+        raise fail("theme", "must be non-empty")
     if len(set(t.cast)) != len(t.cast) or len(t.cast) > len(CAST_NAMES):
-        raise fail("cast roles must be distinct and fewer than the name pool")
+        raise fail("cast", "roles must be distinct and fewer than the name pool")
     for role in t.cast:
         if not role.isidentifier() or role == "value":
-            raise fail(f"bad cast role {role!r}")
+            raise fail("cast", f"bad role {role!r}")
     roles = set(t.cast)
+    names = set(t._by_name)
+    seen: set[str] = set()
     for q in t.quantities:
+        where = f"quantity {q.name!r}"
         if not q.name.isidentifier() or keyword.iskeyword(q.name):
-            raise fail(f"quantity name {q.name!r} is not a plain identifier")
+            raise fail(f"{where} name", "is not a plain identifier")
+        if q.name in seen:
+            raise fail(f"{where} name", "repeats an earlier quantity's name")
+        seen.add(q.name)
         if (q.expr is None) == (q.draw is None):
-            raise fail(f"{q.name!r} needs exactly one of expr and draw")
-        if not q.description.strip() or _fields(q.description):
-            raise fail(f"{q.name!r} needs a plain, non-empty description")
+            raise fail(where, "needs exactly one of expr and draw")
+        if not q.description.strip() or placeholders(q.description, f"{where} description"):
+            raise fail(f"{where} description", "must be plain and non-empty")
         allowed = roles | {"value"} if q.is_leaf else roles
-        used = _fields(q.sentence)
+        used = placeholders(q.sentence, f"{where} sentence")
         if not used <= allowed or (q.is_leaf and "value" not in used):
-            raise fail(f"sentence of {q.name!r} has placeholders {sorted(used)}")
-    if not _fields(t.question) <= roles:
-        raise fail("question uses an unknown placeholder")
+            need = "{value} and cast roles" if q.is_leaf else "cast roles only"
+            raise fail(f"{where} sentence", f"has placeholders {sorted(used)} (allowed: "
+                       f"{need}, cast {sorted(roles)})")
+        if q.expr is not None:
+            try:
+                parse_template_expression(q.expr, names)
+            except ExpressionError as error:
+                raise fail(f"{where} expr", str(error)) from None
+    unknown = placeholders(t.question, "question") - roles
+    if unknown:
+        raise fail("question", f"uses placeholders {sorted(unknown)} that are no cast role")
     try:
         defining_order(t.equations, set(t.leaves))
-    except ExpressionError as error:
-        raise fail(str(error)) from None
+    except (ExpressionError, TemplateError) as error:
+        raise fail("expr", str(error)) from None
     if t.goal not in dict(t.equations):
-        raise fail(f"goal {t.goal!r} must be a derived quantity")
+        raise fail("goal", f"{t.goal!r} must be a derived quantity")
     # Draw order: every name a draw uses must be known when it is drawn.
     known: set[str] = set()
     for q in t.quantities:
         if q.draw is None:
             continue
+        where = f"quantity {q.name!r} draw"
         aux = [name for name, _, _ in q.draw.ranges]
-        if len(set(aux)) != len(aux) or set(aux) & set(t._by_name):
-            raise fail(f"draw of {q.name!r} has repeated or clashing auxiliary names")
+        if len(set(aux)) != len(aux) or set(aux) & names:
+            raise fail(where, "has repeated auxiliary names or one that is a quantity")
         if any(low > high for _, low, high in q.draw.ranges):
-            raise fail(f"draw of {q.name!r} has an empty range")
+            raise fail(where, "has an empty range")
         try:
-            parse_expression(q.draw.formula, known | set(aux))
+            parse_template_expression(q.draw.formula, known | set(aux))
         except ExpressionError as error:
-            raise fail(f"draw of {q.name!r}: {error}") from None
+            raise fail(where, f"{error} (a draw may use the auxiliary names and the "
+                       "quantities known before it)") from None
         known.add(q.name)
         known.update(_determined(t.equations, known))
 

@@ -30,7 +30,7 @@ __all__ = [
     "evaluate_equations",
     "evaluate_expression",
     "expression_names",
-    "parse_expression",
+    "parse_template_expression",
 ]
 
 
@@ -61,7 +61,7 @@ def _parse(expr: str) -> Node:
     return _parse_text(expr)
 
 
-def parse_expression(expr: str, names: Collection[str] | None = None) -> Node:
+def parse_template_expression(expr: str, names: Collection[str] | None = None) -> Node:
     """Parse ``expr`` into the core's tree (see :mod:`infoseek.engines.arith.expr`) under the
     template rules; with ``names``, also check that every name it uses is one of them.
     Raises :class:`ExpressionError`."""
@@ -87,7 +87,7 @@ def _value(tree: Node, values: Mapping[str, Fraction]) -> Fraction:
 
 def evaluate_expression(expr: str, values: Mapping[str, Fraction | int]) -> Fraction:
     """Exact value of ``expr`` given a value for every name it uses."""
-    tree = parse_expression(expr, values.keys())
+    tree = parse_template_expression(expr, values.keys())
     return _value(tree, {name: Fraction(v) for name, v in values.items()})
 
 
@@ -105,7 +105,7 @@ def defining_order(equations: Iterable[tuple[str, str]], leaves: Collection[str]
     known = set(leaves) | set(defined)
     sorter: graphlib.TopologicalSorter[str] = graphlib.TopologicalSorter()
     for name, expr in defined.items():
-        parse_expression(expr, known)
+        parse_template_expression(expr, known)
         sorter.add(name, *(p for p in expression_names(expr) if p in defined))
     try:
         order = list(sorter.static_order())
