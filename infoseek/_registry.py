@@ -6,7 +6,8 @@ Inspect imports this module the first time it meets a name with the `infoseek/` 
 
 Importing it
 - registers the reference model provider (`infoseek/optimal`, `infoseek/random`), and
-- registers every `@task` of the task modules in `TASK_MODULES` under `infoseek/<name>`.
+- registers every `@task` of the task modules the registered domains declare
+  (`infoseek.domains.task_modules`) under `infoseek/<name>`.
 
 Why re-register tasks: Inspect names a task after the top-level package that defines it
 (`inspect_tasks` here, and only when that package looks installed), not after the
@@ -32,18 +33,9 @@ from inspect_ai._util.registry import registry_add, set_registry_info
 from inspect_ai.util import RegistryInfo, registry_info
 
 import solvers.reference_models  # noqa: F401  (registers the `infoseek` model provider)
+from infoseek.domains import task_modules
 
 TASK_PREFIX = "infoseek"
-
-TASK_MODULES: tuple[str, ...] = (
-    "inspect_tasks.logic_mt",
-    "inspect_tasks.logic_k_prediction",
-    "inspect_tasks.logic_mss",
-    "inspect_tasks.incomplete_questions",
-    "inspect_tasks.gsme_mt",
-    "inspect_tasks.gsme_mt_ext",
-    "inspect_tasks.gsm_mt",
-)
 
 
 def import_present(module_name: str) -> ModuleType | None:
@@ -123,4 +115,4 @@ def register_task_modules(module_names: Iterable[str]) -> dict[str, Callable[...
     return registered
 
 
-PACKAGED_TASKS = register_task_modules(TASK_MODULES)
+PACKAGED_TASKS = register_task_modules(task_modules())

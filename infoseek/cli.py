@@ -2,8 +2,10 @@
 
     infoseek build logic-mt --out logic.jsonl [--seed N] [--per-k N] [--k 1 2 3 4] [--force]
     infoseek build gsme-mt-ext --out ext.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
-    infoseek build gsme-mt --out gsme.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
     infoseek verify logic_q_mt.csv --format mt-infoseek-logic [--out DIR] [--limit N]
+
+The builders `build` offers and the formats `verify --format` accepts are those the
+registered domains declare (`infoseek.domains`).
 """
 
 from __future__ import annotations
@@ -16,10 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-BUILDERS = ("logic-mt", "gsme-mt", "gsme-mt-ext")
-MAX_PER_K = {"logic-mt": 10_000, "gsme-mt": 10_000, "gsme-mt-ext": 5_000}
-"""Most problems per k `infoseek build` makes: a few minutes of building per k on one
-core, far above the published splits (200, 100, 130); a larger number is usually a slip."""
+from infoseek.domains import builder_names, format_names, get_builder, resolve
 
 
 def output_problem(out: str, force: bool) -> str | None:
@@ -57,14 +56,9 @@ def _progress(stream) -> Callable[[int, int], None]:
 
 
 def _build(args: argparse.Namespace) -> int:
-    if args.builder == "gsme-mt":
-        from builders.math import gsme_mt as module
-    elif args.builder == "gsme-mt-ext":
-        from builders.math import gsme_mt_ext as module
-    else:
-        from builders.logic import logic_mt as module
-    per_k = args.per_k if args.per_k is not None else module.DEFAULT_PER_K
-    cap = MAX_PER_K[args.builder]
+    _, spec = get_builder(args.builder)
+    per_k = args.per_k if args.per_k is not None else spec.default_per_k
+    cap = spec.max_per_k
     if per_k > cap:
         print(f"infoseek build: --per-k {per_k} is above the cap for {args.builder} "
               f"({cap} problems per k)", file=sys.stderr)
@@ -75,8 +69,13 @@ def _build(args: argparse.Namespace) -> int:
         return 2
     start = time.perf_counter()
     progress = None if args.quiet else _progress(sys.stderr)
+    bad_k = [k for k in args.k if k not in spec.ks]
+    if bad_k:
+        print(f"infoseek build: --k {' '.join(map(str, bad_k))} is not available for "
+              f"{args.builder} (1 to {spec.max_k})", file=sys.stderr)
+        return 2
     try:
-        records: list[dict[str, Any]] = module.build_split(
+        records: list[dict[str, Any]] = resolve(spec.build)(
             args.seed, per_k, args.k, workers=args.workers, progress=progress
         )
     except ValueError as exc:
@@ -146,25 +145,25 @@ def parser() -> argparse.ArgumentParser:
     )
     sub = top.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="build a problem split as JSONL")
-    build.add_argument("builder", choices=BUILDERS, help="which problem family to build")
+    builders = [get_builder(name)[1] for name in builder_names()]
+    build.add_argument("builder", choices=[b.name for b in builders],
+                       help="which problem family to build")
     build.add_argument("--out", required=True,
                        help="output JSONL file (its folder must exist; an existing file is "
                        "kept unless --force)")
     build.add_argument("--force", action="store_true", help="overwrite an existing --out")
     build.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     build.add_argument("--per-k", type=_positive, default=None, dest="per_k",
-                       help="problems per k (default: logic-mt 200, gsme-mt-ext 130, "
-                       "gsme-mt 100; at most " + ", ".join(
-                           f"{cap} for {name}" for name, cap in MAX_PER_K.items()) + ")")
+                       help="problems per k (default: " + ", ".join(
+                           f"{b.name} {b.default_per_k}" for b in builders) + "; at most "
+                       + ", ".join(f"{b.max_per_k} for {b.name}" for b in builders) + ")")
     build.add_argument("--k", type=int, nargs="+", default=[1, 2, 3, 4],
-                       help="degrees of underspecification (default 1 2 3 4; at most 5 for "
-                       "logic-mt, 6 for gsme-mt-ext, 4 for gsme-mt)")
+                       help="degrees of underspecification (default 1 2 3 4; at most "
+                       + ", ".join(f"{b.max_k} for {b.name}" for b in builders) + ")")
     build.add_argument("--workers", type=_positive, default=None,
                        help="worker processes (default: one per CPU)")
     build.add_argument("--quiet", action="store_true", help="no progress bar")
     build.set_defaults(run=_build)
-
-    from builders.published import FORMAT_NAMES
 
     verify = sub.add_parser(
         "verify", help="re-verify a released file's ground truth with the exact engines",
@@ -174,7 +173,7 @@ def parser() -> argparse.ArgumentParser:
         "and ends with a line 'agree=N disagree=M'. Exit status 0 when the file was "
         "verified (whatever it disagrees on), 2 when it cannot be read.")
     verify.add_argument("path", help="a released CSV/JSON file (local path or URL)")
-    verify.add_argument("--format", choices=FORMAT_NAMES, default=None,
+    verify.add_argument("--format", choices=format_names(), default=None,
                         help="the file's format (default: detected from its columns)")
     verify.add_argument("--out", default=None,
                         help="output folder (default: <file stem>.<format>.verify)")

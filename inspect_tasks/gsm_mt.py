@@ -8,35 +8,17 @@ Tasks: `gsm_mt` (seek loop, world-backed oracle, numeric answers) and `gsm_mt_fu
 (every value given: the reasoning upper bound).
 """
 
-from typing import Any
-
 from inspect_ai import Task, task
 
-from builders.math import gsme_mt as builder
-from builders.math.gsm_text import render_problem as render_words
-from inspect_tasks.math_common import (
-    check_math_parameters,
-    checked_math_records,
-    full_task,
-    seek_task,
-    with_ask_list,
-)
-from oracles import WORLD_POLICY
-
-
-def render_problem(record: dict[str, Any]) -> str:
-    return render_words(record)["text"]
-
-
-render_verbal = with_ask_list(render_problem)
+from inspect_tasks.assembly import checked_parameters, seek_task
 
 
 @task
 def gsm_mt(
     k: int | list[int] = [1, 2, 3, 4],
-    per_k: int = builder.DEFAULT_PER_K,
+    per_k: int = 100,
     seed: int = 0,
-    oracle: str = WORLD_POLICY,
+    oracle: str = "world",
     format: str = "tool",
     max_turns: int = 10,
     queries_per_turn: int = 1,
@@ -68,21 +50,17 @@ def gsm_mt(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = check_math_parameters(
-        builder, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
-        max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
+    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, oracle=oracle,
+        format=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, carry_reasoning=carry_reasoning, source=source,
         source_format=source_format, limit=limit)
-    records = checked_math_records(builder, params)
-    return seek_task("gsm_mt", records, render_verbal, seed=seed, oracle=oracle,
-                     format=format, max_turns=max_turns, queries_per_turn=queries_per_turn,
-                     budget=budget, force_ask=force_ask, carry_reasoning=carry_reasoning)
+    return seek_task("gsm_mt", "gsme-mt", params, renderer="words")
 
 
 @task
 def gsm_mt_full(
     k: int | list[int] = [1, 2, 3, 4],
-    per_k: int = builder.DEFAULT_PER_K,
+    per_k: int = 100,
     seed: int = 0,
     format: str = "tool",
     max_turns: int = 1,
@@ -107,9 +85,7 @@ def gsm_mt_full(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, format=format,
-                                   max_turns=max_turns, carry_reasoning=carry_reasoning,
-                                   source=source, source_format=source_format, limit=limit)
-    records = checked_math_records(builder, params)
-    return full_task("gsm_mt_full", records, render_verbal, seed=seed, format=format,
-                     max_turns=max_turns, carry_reasoning=carry_reasoning)
+    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, format=format,
+        max_turns=max_turns, carry_reasoning=carry_reasoning, source=source,
+        source_format=source_format, limit=limit)
+    return seek_task("gsm_mt_full", "gsme-mt", params, renderer="words", full_information=True)

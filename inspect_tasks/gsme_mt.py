@@ -10,25 +10,15 @@ Tasks: `gsme_mt` (seek loop, world-backed oracle, numeric answers), `gsme_mt_ful
 
 from inspect_ai import Task, task
 
-from builders.math import gsme_mt as builder
-from builders.math.gsme_text import render_problem
-from inspect_tasks.math_common import (
-    check_math_parameters,
-    checked_math_records,
-    full_task,
-    k_prediction_task,
-    mss_task,
-    seek_task,
-)
-from oracles import WORLD_POLICY
+from inspect_tasks.assembly import checked_parameters, k_prediction_task, mss_task, seek_task
 
 
 @task
 def gsme_mt(
     k: int | list[int] = [1, 2, 3, 4],
-    per_k: int = builder.DEFAULT_PER_K,
+    per_k: int = 100,
     seed: int = 0,
-    oracle: str = WORLD_POLICY,
+    oracle: str = "world",
     format: str = "tool",
     max_turns: int = 10,
     queries_per_turn: int = 1,
@@ -60,21 +50,17 @@ def gsme_mt(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = check_math_parameters(
-        builder, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
-        max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
+    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, oracle=oracle,
+        format=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, carry_reasoning=carry_reasoning, source=source,
         source_format=source_format, limit=limit)
-    records = checked_math_records(builder, params)
-    return seek_task("gsme_mt", records, render_problem, seed=seed, oracle=oracle,
-                     format=format, max_turns=max_turns, queries_per_turn=queries_per_turn,
-                     budget=budget, force_ask=force_ask, carry_reasoning=carry_reasoning)
+    return seek_task("gsme_mt", "gsme-mt", params, renderer="equations")
 
 
 @task
 def gsme_mt_full(
     k: int | list[int] = [1, 2, 3, 4],
-    per_k: int = builder.DEFAULT_PER_K,
+    per_k: int = 100,
     seed: int = 0,
     format: str = "tool",
     max_turns: int = 1,
@@ -99,18 +85,16 @@ def gsme_mt_full(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, format=format,
-                                   max_turns=max_turns, carry_reasoning=carry_reasoning,
-                                   source=source, source_format=source_format, limit=limit)
-    records = checked_math_records(builder, params)
-    return full_task("gsme_mt_full", records, render_problem, seed=seed, format=format,
-                     max_turns=max_turns, carry_reasoning=carry_reasoning)
+    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, format=format,
+        max_turns=max_turns, carry_reasoning=carry_reasoning, source=source,
+        source_format=source_format, limit=limit)
+    return seek_task("gsme_mt_full", "gsme-mt", params, renderer="equations", full_information=True)
 
 
 @task
 def gsme_mt_k_prediction(
     k: int | list[int] = [1, 2, 3, 4],
-    per_k: int = builder.DEFAULT_PER_K,
+    per_k: int = 100,
     seed: int = 0,
     source: str | None = None,
     source_format: str | None = None,
@@ -128,17 +112,15 @@ def gsme_mt_k_prediction(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, source=source,
-                                   source_format=source_format, limit=limit)
-    records = checked_math_records(builder, params)
-    return k_prediction_task("gsme_mt_k_prediction", records, render_problem, seed=seed,
-                             ks=params["k"])
+    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, source=source,
+        source_format=source_format, limit=limit)
+    return k_prediction_task("gsme_mt_k_prediction", "gsme-mt", params, renderer="equations")
 
 
 @task
 def gsme_mt_mss(
     k: int | list[int] = [1, 2, 3, 4],
-    per_k: int = builder.DEFAULT_PER_K,
+    per_k: int = 100,
     seed: int = 0,
     k_given: bool = False,
     max_size: int = 4,
@@ -161,9 +143,6 @@ def gsme_mt_mss(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = check_math_parameters(
-        builder, k=k, per_k=per_k, seed=seed, k_given=k_given, max_size=max_size,
-        source=source, source_format=source_format, limit=limit)
-    records = checked_math_records(builder, params)
-    return mss_task("gsme_mt_mss", records, render_problem, seed=seed, k_given=k_given,
-                    max_size=max_size)
+    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, k_given=k_given,
+        max_size=max_size, source=source, source_format=source_format, limit=limit)
+    return mss_task("gsme_mt_mss", "gsme-mt", params, renderer="equations")

@@ -11,25 +11,15 @@ Tasks: `gsme_mt_ext` (seek loop, world-backed oracle, numeric answers),
 
 from inspect_ai import Task, task
 
-from builders.math import gsme_mt_ext as builder
-from builders.math.gsme_text import render_problem
-from inspect_tasks.math_common import (
-    check_math_parameters,
-    checked_math_records,
-    full_task,
-    k_prediction_task,
-    mss_task,
-    seek_task,
-)
-from oracles import WORLD_POLICY
+from inspect_tasks.assembly import checked_parameters, k_prediction_task, mss_task, seek_task
 
 
 @task
 def gsme_mt_ext(
     k: int | list[int] = [1, 2, 3, 4],
-    per_k: int = builder.DEFAULT_PER_K,
+    per_k: int = 130,
     seed: int = 0,
-    oracle: str = WORLD_POLICY,
+    oracle: str = "world",
     format: str = "tool",
     max_turns: int = 10,
     queries_per_turn: int = 1,
@@ -61,21 +51,17 @@ def gsme_mt_ext(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = check_math_parameters(
-        builder, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
-        max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
+    params = checked_parameters("gsme-mt-ext", k=k, per_k=per_k, seed=seed, oracle=oracle,
+        format=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, carry_reasoning=carry_reasoning, source=source,
         source_format=source_format, limit=limit)
-    records = checked_math_records(builder, params)
-    return seek_task("gsme_mt_ext", records, render_problem, seed=seed, oracle=oracle,
-                     format=format, max_turns=max_turns, queries_per_turn=queries_per_turn,
-                     budget=budget, force_ask=force_ask, carry_reasoning=carry_reasoning)
+    return seek_task("gsme_mt_ext", "gsme-mt-ext", params, renderer="equations")
 
 
 @task
 def gsme_mt_ext_full(
     k: int | list[int] = [1, 2, 3, 4],
-    per_k: int = builder.DEFAULT_PER_K,
+    per_k: int = 130,
     seed: int = 0,
     format: str = "tool",
     max_turns: int = 1,
@@ -100,18 +86,17 @@ def gsme_mt_ext_full(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, format=format,
-                                   max_turns=max_turns, carry_reasoning=carry_reasoning,
-                                   source=source, source_format=source_format, limit=limit)
-    records = checked_math_records(builder, params)
-    return full_task("gsme_mt_ext_full", records, render_problem, seed=seed, format=format,
-                     max_turns=max_turns, carry_reasoning=carry_reasoning)
+    params = checked_parameters("gsme-mt-ext", k=k, per_k=per_k, seed=seed, format=format,
+        max_turns=max_turns, carry_reasoning=carry_reasoning, source=source,
+        source_format=source_format, limit=limit)
+    return seek_task(
+        "gsme_mt_ext_full", "gsme-mt-ext", params, renderer="equations", full_information=True)
 
 
 @task
 def gsme_mt_ext_k_prediction(
     k: int | list[int] = [1, 2, 3, 4],
-    per_k: int = builder.DEFAULT_PER_K,
+    per_k: int = 130,
     seed: int = 0,
     source: str | None = None,
     source_format: str | None = None,
@@ -129,17 +114,16 @@ def gsme_mt_ext_k_prediction(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = check_math_parameters(builder, k=k, per_k=per_k, seed=seed, source=source,
-                                   source_format=source_format, limit=limit)
-    records = checked_math_records(builder, params)
-    return k_prediction_task("gsme_mt_ext_k_prediction", records, render_problem, seed=seed,
-                             ks=params["k"])
+    params = checked_parameters("gsme-mt-ext", k=k, per_k=per_k, seed=seed, source=source,
+        source_format=source_format, limit=limit)
+    return k_prediction_task(
+        "gsme_mt_ext_k_prediction", "gsme-mt-ext", params, renderer="equations")
 
 
 @task
 def gsme_mt_ext_mss(
     k: int | list[int] = [1, 2, 3, 4],
-    per_k: int = builder.DEFAULT_PER_K,
+    per_k: int = 130,
     seed: int = 0,
     k_given: bool = False,
     max_size: int = 4,
@@ -162,9 +146,6 @@ def gsme_mt_ext_mss(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = check_math_parameters(
-        builder, k=k, per_k=per_k, seed=seed, k_given=k_given, max_size=max_size,
-        source=source, source_format=source_format, limit=limit)
-    records = checked_math_records(builder, params)
-    return mss_task("gsme_mt_ext_mss", records, render_problem, seed=seed, k_given=k_given,
-                    max_size=max_size)
+    params = checked_parameters("gsme-mt-ext", k=k, per_k=per_k, seed=seed, k_given=k_given,
+        max_size=max_size, source=source, source_format=source_format, limit=limit)
+    return mss_task("gsme_mt_ext_mss", "gsme-mt-ext", params, renderer="equations")

@@ -2,14 +2,7 @@
 
 from inspect_ai import Task, task
 
-from builders.logic.logic_dataset import logic_records
-from builders.logic.logic_mt import MAX_K
-from builders.logic.logic_text import render_problem
-from inspect_tasks.task_errors import readable_data_errors
-from inspect_tasks.task_parameters import check_parameters
-from scorers.inspect_scorers import k_prediction_scorer
-from solvers.dataset import memory_dataset, problem_samples
-from solvers.problem_level import problem_level_solver
+from inspect_tasks.assembly import checked_parameters, k_prediction_task
 
 
 @task
@@ -33,12 +26,6 @@ def logic_k_prediction(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    ks = check_parameters(max_k=MAX_K, k=k, per_k=per_k, seed=seed, source=source,
-                          source_format=source_format, limit=limit)["k"]
-    with readable_data_errors():
-        records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source,
-            source_format=source_format, limit=limit)
-    samples = problem_samples(records, lambda r: render_problem(r, forbid_alternatives=False))
-    return Task(dataset=memory_dataset(samples, "logic_k_prediction"),
-                solver=problem_level_solver("k_prediction", seed=seed, max_k=max(4, *ks)),
-                scorer=k_prediction_scorer(), name="logic_k_prediction")
+    params = checked_parameters("logic-mt", k=k, per_k=per_k, seed=seed, source=source,
+                                source_format=source_format, limit=limit)
+    return k_prediction_task("logic_k_prediction", "logic-mt", params)

@@ -2,14 +2,7 @@
 
 from inspect_ai import Task, task
 
-from builders.logic.logic_dataset import logic_records
-from builders.logic.logic_mt import MAX_K
-from builders.logic.logic_text import render_problem
-from inspect_tasks.task_errors import readable_data_errors
-from inspect_tasks.task_parameters import check_parameters
-from scorers.inspect_scorers import mss_identification_scorer
-from solvers.dataset import memory_dataset, problem_samples
-from solvers.problem_level import problem_level_solver
+from inspect_tasks.assembly import checked_parameters, mss_task
 
 
 @task
@@ -41,19 +34,8 @@ def logic_mss(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    ks = check_parameters(max_k=MAX_K, k=k, per_k=per_k, seed=seed, k_given=k_given,
-                          max_size=max_size, forbid_alternatives=forbid_alternatives,
-                          source=source, source_format=source_format, limit=limit)["k"]
-    with readable_data_errors():
-        records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source,
-            source_format=source_format, limit=limit)
-    samples = problem_samples(
-        records, lambda r: render_problem(r, forbid_alternatives=forbid_alternatives),
-        extra_metadata={"forbid_alternatives": forbid_alternatives},
-    )
-    return Task(dataset=memory_dataset(samples, "logic_mss"),
-                solver=problem_level_solver("mss_identification", k_given=k_given,
-                                            max_size=max_size,
-                                            forbid_alternatives=forbid_alternatives, seed=seed),
-                scorer=mss_identification_scorer(canonical_only=forbid_alternatives),
-                name="logic_mss")
+    params = checked_parameters(
+        "logic-mt", k=k, per_k=per_k, seed=seed, k_given=k_given, max_size=max_size,
+        forbid_alternatives=forbid_alternatives, source=source, source_format=source_format,
+        limit=limit)
+    return mss_task("logic_mss", "logic-mt", params)

@@ -7,14 +7,7 @@
 
 from inspect_ai import Task, task
 
-from builders.logic.logic_dataset import logic_records
-from builders.logic.logic_mt import MAX_K
-from builders.logic.logic_text import render_problem
-from inspect_tasks.task_errors import readable_data_errors
-from inspect_tasks.task_parameters import LOGIC_ORACLES, check_parameters
-from scorers.inspect_scorers import seek_scorers
-from solvers.dataset import instance_samples, memory_dataset
-from solvers.seek import seek_solver
+from inspect_tasks.assembly import checked_parameters, seek_task
 
 
 @task
@@ -52,24 +45,10 @@ def logic_mt(
         source_format: the source file's format (with source).
         limit: read only the first N problems of the source (with source).
     """
-    p = check_parameters(
-        max_k=MAX_K, oracles=LOGIC_ORACLES, k=k, per_k=per_k, seed=seed, oracle=oracle,
-        format=format, max_turns=max_turns, queries_per_turn=queries_per_turn,
-        budget=budget, force_ask=force_ask, forbid_alternatives=forbid_alternatives,
+    params = checked_parameters(
+        "logic-mt", k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
+        max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
+        force_ask=force_ask, forbid_alternatives=forbid_alternatives,
         carry_reasoning=carry_reasoning, source=source, source_format=source_format,
         limit=limit)
-    ks = p["k"]
-    solver = seek_solver(
-        fmt=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
-        force_ask=force_ask, forbid_alternatives=forbid_alternatives,
-        carry_reasoning=carry_reasoning, oracle=oracle, seed=seed,
-    )
-    with readable_data_errors():
-        records = logic_records(seed=seed, per_k=per_k, ks=ks, source=source,
-            source_format=source_format, limit=limit)
-    samples = instance_samples(
-        records, lambda r: render_problem(r, forbid_alternatives=forbid_alternatives),
-        extra_metadata={"forbid_alternatives": forbid_alternatives},
-    )
-    return Task(dataset=memory_dataset(samples, "logic_mt"), solver=solver, scorer=seek_scorers(),
-                name="logic_mt")
+    return seek_task("logic_mt", "logic-mt", params)

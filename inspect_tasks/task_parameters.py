@@ -8,9 +8,8 @@ raises `TaskParameterError` naming the parameter, what is allowed and what was g
 it is an Inspect `PrerequisiteError`, so `inspect eval` prints that message alone and
 exits non-zero, and a `ValueError`, so callers of the task functions catch it as before.
 
-Oracles: the logic tasks accept the consistent-reply policies (`LOGIC_ORACLES`); the
-math tasks accept only `world` (`MATH_ORACLES`), the policy every other one reduces to
-on the arithmetic engine, whose target values cannot be listed.
+The oracles a task accepts are its domain's (`infoseek.domains.Domain.oracles`), passed
+in as `oracles` (`inspect_tasks.assembly.checked_parameters`).
 """
 
 from __future__ import annotations
@@ -18,14 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from builders.published import FORMAT_NAMES
+from builders.published import format_names
 from builders.published.sources import INTERACTION_FORMATS, RECORDS_FORMAT
 from inspect_tasks.task_errors import PlainTaskError
-from oracles import ORACLE_POLICIES, WORLD_POLICY
 from solvers.dataset import parse_k_values
-
-LOGIC_ORACLES: tuple[str, ...] = ORACLE_POLICIES
-MATH_ORACLES: tuple[str, ...] = (WORLD_POLICY,)
 
 
 class TaskParameterError(PlainTaskError):
@@ -76,12 +71,12 @@ def _source_format(name: str, value: Any) -> str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if not isinstance(value, str):
-        raise _bad(name, f"one of {', '.join((*FORMAT_NAMES, RECORDS_FORMAT))}", value)
+        raise _bad(name, f"one of {', '.join((*format_names(), RECORDS_FORMAT))}", value)
     return value.strip()  # the domain's formats are checked with the file
 
 
 def _interaction_format(name: str, value: Any) -> str:
-    if value in FORMAT_NAMES or value == RECORDS_FORMAT:
+    if value in format_names() or value == RECORDS_FORMAT:
         raise TaskParameterError(
             f"-T {name}={value} is a data file format: pass it as "
             f"source_format={value} (format= chooses the interaction: "

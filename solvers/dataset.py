@@ -44,33 +44,50 @@ def parse_k_values(k: Any, allowed: Sequence[int]) -> list[int]:
     return sorted(set(values))
 
 
-def instance_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[str, Any]], str],
-                     *, extra_metadata: dict[str, Any] | None = None) -> list[Sample]:
+def seek_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[str, Any]], str],
+                 *, forbid_alternatives: bool) -> list[Sample]:
+    """One seek sample per task instance of every record, for any domain.
+
+    A record with a hidden world (``hidden_world``: values that cannot be listed) has one
+    instance, the world's ``answer``; its sample id is the record's id and the world
+    travels in the metadata for the oracle. Any other record has one instance per value
+    in ``target_values``, with ids ``<id>-<value label>`` and the task-level k of each
+    value. Metadata ``k`` is the record's degree (``original_k`` when the record was made
+    fully informed), ``task_k`` the instance's own.
+    """
     samples = []
     for record in records:
-        engine = engine_from_record(record)
         text = render(record)
+        k = record.get("original_k", record["k"])
+        if "hidden_world" in record:
+            samples.append(Sample(
+                id=record["id"], input=text, target=value_label(record["answer"]),
+                metadata={"problem": record, "target_value": record["answer"],
+                          "hidden_world": record["hidden_world"], "target_index": 0,
+                          "k": k, "task_k": record["k"],
+                          "forbid_alternatives": forbid_alternatives}))
+            continue
         values = record["target_values"]
-        task_ks = [task_level_k(engine, record["mss_family"], value) for value in values[:1]]
+        for index, (value, task_k) in enumerate(zip(values, task_level_ks(record),
+                                                    strict=True)):
+            samples.append(Sample(
+                id=f"{record['id']}-{value_label(value)}", input=text,
+                target=value_label(value),
+                metadata={"problem": record, "target_value": value, "target_index": index,
+                          "k": k, "task_k": task_k,
+                          "forbid_alternatives": forbid_alternatives}))
+    return samples
+
+
+def task_level_ks(record: dict[str, Any]) -> list[int]:
+    """The task-level k of each value in the record's ``target_values``."""
+    engine = engine_from_record(record)
+    values = record["target_values"]
+    if len(values) == 2:
         # With two target values, a set pins one value in every world that has it iff it
         # is sufficient, iff it pins the other: both instances share their task-level k.
-        task_ks += ([task_ks[0]] if len(values) == 2 else
-                    [task_level_k(engine, record["mss_family"], value) for value in values[1:]])
-        for index, value in enumerate(values):
-            samples.append(Sample(
-                id=f"{record['id']}-{value_label(value)}",
-                input=text,
-                target=value_label(value),
-                metadata={
-                    "problem": record,
-                    "target_value": value,
-                    "target_index": index,
-                    "k": record["k"],
-                    "task_k": task_ks[index],
-                    **(extra_metadata or {}),
-                },
-            ))
-    return samples
+        return [task_level_k(engine, record["mss_family"], values[0])] * 2
+    return [task_level_k(engine, record["mss_family"], value) for value in values]
 
 
 def problem_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[str, Any]], str],

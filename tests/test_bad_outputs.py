@@ -29,7 +29,8 @@ from inspect_ai.model import (
     get_model,
 )
 
-from builders.logic.logic_dataset import logic_records
+from builders.datasets import domain_records
+from infoseek.domains import get_domain
 from inspect_tasks.logic_mt import logic_mt
 from oracles import refusal_text
 from scorers.inspect_scorers import seek_values
@@ -42,7 +43,7 @@ pytestmark = pytest.mark.usefixtures("no_tokenizer")
 @pytest.fixture(scope="module")
 def record() -> dict[str, Any]:
     """The problem of the first sample of `logic_mt(per_k=1, k=[2])` (hidden value: no)."""
-    [rec] = logic_records(seed=0, per_k=1, ks=[2])
+    [rec] = domain_records("logic-mt", seed=0, per_k=1, ks=[2])
     assert rec["k"] == 2 and rec["target_values"][0] is False
     assert rec["alternative_only"], "the fixture problem needs an alternative-only variable"
     return rec
@@ -167,7 +168,9 @@ def invalid_turn(episode: Episode, reason: str) -> None:
     assert all(q["valid"] is False and q["value"] is None for q in bad["queries"])
     assert episode.scores["invalid_total"] >= 1.0
     fmt = episode.sample.store["infoseek:options"]["format"]
-    correction = prompts.invalid_turn_message(reason, fmt=fmt, entity=episode.record["entity"])
+    correction = prompts.invalid_turn_message(reason, wording=get_domain("logic").wording,
+                                              fmt=fmt, answer_kind="boolean",
+                                              entity=episode.record["entity"])
     messages = loop_messages(episode.sample)
     assert correction in messages
     assert not any(reason in m for m in messages if "_" in reason), messages

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from builders.cache import cache_path, entry_bytes, load_or_build, read_entry
-from builders.logic.logic_dataset import logic_records
+from builders.datasets import domain_records
 from builders.logic.logic_mt import BUILDER_NAME, BUILDER_VERSION
 
 RECORDS = [{"id": f"r{i}", "value": i, "text": "é" * i} for i in range(60)]
@@ -85,7 +85,7 @@ def test_concurrent_builds_leave_a_whole_entry(tmp_path, monkeypatch) -> None:
 
 def test_a_truncated_logic_split_is_rebuilt_in_full(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path))
-    whole = logic_records(seed=3, per_k=6, ks=[1])
+    whole = domain_records("logic-mt", seed=3, per_k=6, ks=[1])
     path = cache_path(BUILDER_NAME, BUILDER_VERSION, {"seed": 3, "per_k": 6, "k": 1})
     path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:3]))
-    assert logic_records(seed=3, per_k=6, ks=[1]) == whole and len(whole) == 6
+    assert domain_records("logic-mt", seed=3, per_k=6, ks=[1]) == whole and len(whole) == 6

@@ -7,6 +7,7 @@ import pytest
 
 from builders.logic import logic_mt
 from infoseek import cli
+from infoseek.domains import builder_names, get_builder
 
 
 @pytest.fixture
@@ -52,7 +53,7 @@ def test_a_folder_as_out_is_refused(tmp_path, capsys, no_build) -> None:
 
 
 def test_per_k_above_the_cap_is_refused(tmp_path, capsys, no_build) -> None:
-    cap = cli.MAX_PER_K["logic-mt"]
+    cap = get_builder("logic-mt")[1].max_per_k
     assert build("--out", str(tmp_path / "x.jsonl"), "--per-k", str(cap + 1)) == 2
     assert capsys.readouterr().err == (
         f"infoseek build: --per-k {cap + 1} is above the cap for logic-mt "
@@ -64,6 +65,6 @@ def test_help_states_the_caps(capsys) -> None:
     with pytest.raises(SystemExit):
         cli.main(["build", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    for name, cap in cli.MAX_PER_K.items():
-        assert f"{cap} for {name}" in text
+    for name in builder_names():
+        assert f"{get_builder(name)[1].max_per_k} for {name}" in text
     assert "--force" in text

@@ -133,7 +133,7 @@ def test_mt_build_is_deterministic():
 
 def test_rendering_omits_held_out_values(mt_records, ext_records):
     for record in mt_records + ext_records:
-        rendered = gsm_text.render_problem(record)
+        rendered = gsm_text.render_word_problem(record)
         text = rendered["text"]
         hidden = list(record["queryable"])
         for v in record["observed"]:
@@ -142,7 +142,7 @@ def test_rendering_omits_held_out_values(mt_records, ext_records):
             assert gsm_text.value_sentence(record, v) not in text
         assert len(rendered["equation_sentences"]) == len(record["engine"]["equations"])
         assert text.endswith(rendered["question"])
-        full = gsm_text.render_problem(record, reveal=hidden)
+        full = gsm_text.render_word_problem(record, reveal=hidden)
         for v in hidden:
             assert gsm_text.value_sentence(record, v) in full["value_sentences"]
 

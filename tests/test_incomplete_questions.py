@@ -546,5 +546,4 @@ def test_raw_variant_behaviours_with_mockllm(tmp_path) -> None:
 def test_registered_under_the_infoseek_prefix() -> None:
     from infoseek import _registry
 
-    assert "inspect_tasks.incomplete_questions" in _registry.TASK_MODULES
     assert "incomplete_questions" in _registry.PACKAGED_TASKS

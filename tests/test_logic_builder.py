@@ -10,7 +10,7 @@ import itertools
 import pytest
 
 from builders.logic.logic_mt import build_problem, build_split, validate_logic_record
-from builders.logic.logic_text import render_problem
+from builders.logic.logic_text import render_logic_problem
 from infoseek.engines.bruteforce import (
     BruteForceEngine,
     horn_referee,
@@ -233,13 +233,13 @@ def test_rendered_problem_leaks_no_hidden_fields(k: int) -> None:
     for index in range(3):
         record = built(0, k, index)
         for forbid in (True, False):
-            text = render_problem(record, forbid_alternatives=forbid).lower()
+            text = render_logic_problem(record, forbid_alternatives=forbid).lower()
             for marker in HIDDEN_MARKERS:
                 assert marker not in text, (marker, record["id"])
             assert record["id"].lower() not in text
             assert f"depth {record['derivation_depth']}" not in text
         # The target, the entity and every askable variable are in the text.
-        text = render_problem(record)
+        text = render_logic_problem(record)
         assert record["target"] in text and record["entity"] in text
 
 

@@ -14,7 +14,7 @@ from builders.logic.logic_text import (
     not_askable_variables,
     render_clause,
     render_facts,
-    render_problem,
+    render_logic_problem,
     split_clause,
 )
 from builders.logic.logic_vocab import ADJECTIVES, NAMES, RESERVED_WORDS, pick_variables
@@ -164,7 +164,7 @@ def test_not_askable_variables():
 
 def test_render_problem_contents():
     record = make_record()
-    text = render_problem(record)
+    text = render_logic_problem(record)
     rules = [render_clause(c, "Bruno") for c in record["engine"]["clauses"]]
     positions = [text.index(rule) for rule in rules]
     assert positions == sorted(positions), "rules keep record order"
@@ -177,18 +177,18 @@ def test_render_problem_contents():
 
 
 def test_render_problem_without_forbidding_alternatives():
-    text = render_problem(make_record(), forbid_alternatives=False)
+    text = render_logic_problem(make_record(), forbid_alternatives=False)
     assert "may ask about: brave, calm, eager, lazy, loud, shy." in text
     assert "may not ask about: vain." in text
 
 
 def test_render_problem_is_deterministic():
     record = make_record()
-    assert render_problem(record) == render_problem(copy.deepcopy(record))
+    assert render_logic_problem(record) == render_logic_problem(copy.deepcopy(record))
     shuffled = copy.deepcopy(record)
     shuffled["queryable"] = list(reversed(shuffled["queryable"]))
     shuffled["observed"] = dict(reversed(list(shuffled["observed"].items())))
-    assert render_problem(shuffled) == render_problem(record)
+    assert render_logic_problem(shuffled) == render_logic_problem(record)
 
 
 def test_render_problem_ignores_hidden_fields():
@@ -198,15 +198,15 @@ def test_render_problem_ignores_hidden_fields():
     changed["mss_family"] = [["shy", "eager"]]
     changed["derivation_depth"] = 9
     changed["difficulty"] = {"depth": 9}
-    assert render_problem(changed) == render_problem(record)
-    text = render_problem(record)
+    assert render_logic_problem(changed) == render_logic_problem(record)
+    text = render_logic_problem(record)
     assert "mss" not in text.lower()
     assert "depth" not in text.lower()
 
 
 def test_render_problem_does_not_contain_action_keywords():
     # The text parser looks for Question:/Answer: lines; the prompt must not hold any.
-    text = render_problem(make_record())
+    text = render_logic_problem(make_record())
     assert not re.search(r"(?im)^\W*(question|answer)\s*:", text)
 
 
@@ -216,7 +216,7 @@ def test_render_problem_with_no_facts_and_no_forbidden():
     record["forbidden"] = []
     record["alternative_only"] = []
     record["variables"] = [v for v in record["variables"] if v not in ("humble", "gentle", "vain")]
-    text = render_problem(record)
+    text = render_logic_problem(record)
     assert "(nothing yet)" in text
     assert "may not ask about: (none)" in text
 
@@ -234,5 +234,5 @@ def test_render_problem_on_generated_vocabulary():
         "forbidden": [],
         "alternative_only": [],
     }
-    text = render_problem(record)
+    text = render_logic_problem(record)
     assert f"determine whether {record['entity']} is {names[0]}." in text

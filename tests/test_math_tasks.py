@@ -10,8 +10,10 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
 
-from builders.math.gsme_text import CANDIDATES_HEADING, render_problem
+from builders.datasets import domain_records, full_information_record
+from builders.math.gsme_text import CANDIDATES_HEADING, render_equations
 from infoseek import _registry
+from infoseek.domains import get_domain
 from infoseek.records import problem_from_store
 from inspect_tasks.gsm_mt import gsm_mt, gsm_mt_full
 from inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full, gsme_mt_k_prediction, gsme_mt_mss
@@ -21,7 +23,6 @@ from inspect_tasks.gsme_mt_ext import (
     gsme_mt_ext_k_prediction,
     gsme_mt_ext_mss,
 )
-from inspect_tasks.math_common import full_information_record, math_records
 from scorers.inspect_scorers import log_metrics
 from solvers import prompts
 from tests.support import assert_eval_success
@@ -109,9 +110,8 @@ def test_random_seek(tmp_path) -> None:
 
 
 def test_equation_rendering() -> None:
-    [record] = math_records(__import__("builders.math.gsme_mt_ext", fromlist=["x"]), k=2, per_k=1,
-                            seed=0, source=None)
-    text = render_problem(record)
+    [record] = domain_records("gsme-mt-ext", ks=[2], per_k=1, seed=0)
+    text = render_equations(record)
     for name, rhs in record["engine"]["equations"]:
         assert f"{name} = {rhs}" in text
     for name, v in record["observed"].items():
@@ -121,7 +121,7 @@ def test_equation_rendering() -> None:
     assert f"Goal: find the value of {record['target']}" in text
     asked = text.split(CANDIDATES_HEADING + ": ")[1].split(", ")
     assert set(asked) == {c["name"] for c in record["candidate_queries"]}
-    full = render_problem(full_information_record(record))
+    full = render_equations(full_information_record(record))
     for name in record["queryable"]:
         assert f"\n{name} = " in full
 
@@ -135,14 +135,15 @@ def test_word_problem_states_the_asking_rule_before_listing() -> None:
 
 
 def test_math_prompts_are_separate() -> None:
-    assert prompts.reminder("tool") == prompts.REMINDER_TOOL
-    assert prompts.reminder("text", "number") == prompts.REMINDER_TEXT_QUANTITY
-    logic = prompts.seek_system_prompt(entity="Alice", target="kind", fmt="text", per_turn=1,
-                                       max_turns=3, budget=False, force_ask_k=None)
-    assert "Question: Is Alice <attribute>?" in logic
-    math = prompts.seek_system_prompt(entity="Alice", target="T", fmt="text", per_turn=1,
-                                      max_turns=3, budget=False, force_ask_k=None,
-                                      answer_kind="number")
+    logic_words, math_words = get_domain("logic").wording, get_domain("math").wording
+    assert "attribute name" in prompts.reminder(logic_words, "tool")
+    assert "number" in prompts.reminder(math_words, "text")
+    logic = prompts.seek_system_prompt(logic_words, entity="Alice", target="kind", fmt="text",
+                                       per_turn=1, max_turns=3, budget=False,
+                                       force_ask_k=None)
+    assert "Question: Is Alice <attribute>?" in logic and "quantity" not in logic
+    math = prompts.seek_system_prompt(math_words, entity="Alice", target="T", fmt="text",
+                                      per_turn=1, max_turns=3, budget=False, force_ask_k=None)
     assert "Question: What is <quantity name>?" in math and "Answer: <number>" in math
 
 

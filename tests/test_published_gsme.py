@@ -73,11 +73,11 @@ def test_records_are_valid_and_render(mt_records, ext_records):
         engine = engine_from_record(record)
         assert isinstance(engine, ArithEngine)
         json.dumps(record)
-        text = gsme_text.render_problem(record)
+        text = gsme_text.render_equations(record)
         assert f"Goal: find the value of {record['target']}" in text
-        words = gsm_text.render_problem(record)
+        words = gsm_text.render_word_problem(record)
         assert words["question"] and words["text"]
-        full = gsm_text.render_problem(record, reveal=record["queryable"])
+        full = gsm_text.render_word_problem(record, reveal=record["queryable"])
         assert len(full["value_sentences"]) > len(words["value_sentences"])
         assert "answer" not in public_record(record)
         assert record["released_text"].startswith("Variables:")

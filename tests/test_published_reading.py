@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from builders.published import (
-    FORMAT_NAMES,
     PublishedDataError,
     detect_format,
+    format_names,
     get_format,
     load_published,
     read_published,
@@ -124,9 +124,9 @@ def test_unreadable_and_empty_files(tmp_path) -> None:
 
 
 def test_format_detection_and_its_errors(tmp_path) -> None:
-    assert set(FORMAT_NAMES) == {"mt-infoseek-logic", "questbench-logic", "mt-infoseek-gsme",
+    assert set(format_names()) == {"mt-infoseek-logic", "questbench-logic", "mt-infoseek-gsme",
                                  "mt-infoseek-gsme-ext"}
-    for name in FORMAT_NAMES:
+    for name in format_names():
         fmt = get_format(name)
         assert fmt.name == name
         columns = [*fmt.required, *fmt.signature]

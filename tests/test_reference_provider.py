@@ -329,13 +329,17 @@ def test_registry_propagates_real_import_errors(tmp_path, monkeypatch) -> None:
         _registry.register_task_modules([f"{package}.broken"])
 
 
-def test_registry_names_the_real_task_modules() -> None:
-    assert _registry.TASK_MODULES == (
-        "inspect_tasks.logic_mt",
-        "inspect_tasks.logic_k_prediction",
-        "inspect_tasks.logic_mss",
-        "inspect_tasks.incomplete_questions",
-        "inspect_tasks.gsme_mt",
-        "inspect_tasks.gsme_mt_ext",
-        "inspect_tasks.gsm_mt",
-    )
+def test_every_task_file_is_registered_through_its_domain() -> None:
+    """Each inspect_tasks module with a @task belongs to a domain's declaration, so every
+    task is reachable as infoseek/<name>."""
+    from pathlib import Path
+
+    from infoseek.domains import task_modules
+
+    folder = Path(_registry.__file__).resolve().parents[1] / "inspect_tasks"
+    with_tasks = sorted(f"inspect_tasks.{p.stem}" for p in folder.glob("*.py")
+                        if "@task" in p.read_text(encoding="utf-8"))
+    assert sorted(task_modules()) == with_tasks
+    for module in with_tasks:
+        for name, _ in _registry.tasks_defined_in(__import__(module, fromlist=["x"])):
+            assert name in _registry.PACKAGED_TASKS

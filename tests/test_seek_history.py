@@ -31,8 +31,9 @@ from inspect_ai.model import (
     get_model,
 )
 
-from builders.logic.logic_dataset import logic_records
-from builders.math.gsme_text import CANDIDATES_HEADING, render_problem
+from builders.datasets import domain_records
+from builders.math.gsme_text import CANDIDATES_HEADING, render_equations
+from infoseek.domains import get_domain
 from inspect_tasks.incomplete_questions import incomplete_questions
 from inspect_tasks.logic_k_prediction import logic_k_prediction
 from inspect_tasks.logic_mt import logic_mt
@@ -50,6 +51,7 @@ from tests.support import (
 )
 
 SURROGATE = "\ud800"
+LOGIC = get_domain("logic").wording
 FIXTURE = Path(__file__).parent / "fixtures" / "incomplete_questions.json"
 pytestmark = pytest.mark.usefixtures("no_tokenizer")
 
@@ -57,7 +59,7 @@ pytestmark = pytest.mark.usefixtures("no_tokenizer")
 @pytest.fixture(scope="module")
 def record() -> dict[str, Any]:
     """The problem of the first sample of `logic_mt(per_k=1, k=[2])` (hidden value: no)."""
-    [rec] = logic_records(seed=0, per_k=1, ks=[2])
+    [rec] = domain_records("logic-mt", seed=0, per_k=1, ks=[2])
     assert rec["target_values"][0] is False
     return rec
 
@@ -158,7 +160,8 @@ def test_a_reply_with_no_choices_is_an_empty_turn(fmt, record, tmp_path) -> None
     turns = sample.store["infoseek:turns"]
     assert turns[0]["action"] == "invalid" and turns[0]["reason"] == "empty"
     assert turns[-1]["answer"] is False
-    correction = prompts.invalid_turn_message("empty", fmt=fmt, entity=record["entity"])
+    correction = prompts.invalid_turn_message("empty", wording=LOGIC, fmt=fmt,
+                                              answer_kind="boolean", entity=record["entity"])
     assert correction in loop_messages(sample)
     for messages in model_inputs(sample):
         check_history_valid(messages)
@@ -221,7 +224,8 @@ def test_an_action_less_turn_is_not_rewritten(fmt, record, tmp_path) -> None:
     assert isinstance(second_call[-2], ChatMessageAssistant)
     last = second_call[-1]
     assert isinstance(last, ChatMessageUser)
-    assert last.text == prompts.invalid_turn_message("no_action", fmt=fmt,
+    assert last.text == prompts.invalid_turn_message("no_action", wording=LOGIC, fmt=fmt,
+                                                     answer_kind="boolean",
                                                      entity=record["entity"])
     for messages in model_inputs(sample):
         for message in messages:
@@ -251,7 +255,9 @@ def test_an_action_turn_keeps_only_the_models_own_lines(record, tmp_path) -> Non
 @pytest.mark.parametrize("kind", ["boolean", "number"])
 @pytest.mark.parametrize("reason", [*INVALID_REASONS, "not_leaf", None])
 def test_every_reason_has_a_plain_sentence(reason, kind, fmt) -> None:
-    message = prompts.invalid_turn_message(reason, fmt=fmt, answer_kind=kind, entity="Clara")
+    wording = get_domain("logic" if kind == "boolean" else "math").wording
+    message = prompts.invalid_turn_message(reason, wording=wording, fmt=fmt, answer_kind=kind,
+                                           entity="Clara")
     codes = [r for r in INVALID_REASONS if "_" in r] + ["not_leaf"]
     assert not any(code in message for code in codes), message
     assert not re.search(r"\(\w{2,}\)", message), message
@@ -268,10 +274,11 @@ def test_new_reasons_have_their_own_words(reason) -> None:
 @pytest.mark.parametrize("fmt", ["tool", "text"])
 @pytest.mark.parametrize("kind", ["boolean", "number"])
 def test_template_lines_are_the_prompts_own_example_lines(fmt, kind) -> None:
-    system = prompts.seek_system_prompt(entity="Clara", target="kind", fmt=fmt, per_turn=1,
-                                        max_turns=3, budget=False, force_ask_k=None,
-                                        answer_kind=kind)
-    lines = prompts.template_lines(entity="Clara", fmt=fmt, answer_kind=kind)
+    wording = get_domain("logic" if kind == "boolean" else "math").wording
+    system = prompts.seek_system_prompt(wording, entity="Clara", target="kind", fmt=fmt,
+                                        per_turn=1, max_turns=3, budget=False,
+                                        force_ask_k=None)
+    lines = prompts.template_lines(wording, entity="Clara", fmt=fmt)
     assert all(line in system.splitlines() for line in lines)
     assert bool(lines) == (fmt == "text")
     if fmt == "text" and kind == "boolean":
@@ -285,14 +292,11 @@ def test_template_lines_are_the_prompts_own_example_lines(fmt, kind) -> None:
 
 
 def test_math_prompt_states_the_rule_and_keeps_derived_candidates() -> None:
-    from builders.math import gsme_mt_ext
-    from inspect_tasks.math_common import math_records
-
-    [rec] = math_records(gsme_mt_ext, k=2, per_k=1, seed=0, source=None)
+    [rec] = domain_records("gsme-mt-ext", ks=[2], per_k=1, seed=0)
     assert any(c["kind"] == "derived" for c in rec["candidate_queries"])
-    listed = render_problem(rec).split(CANDIDATES_HEADING + ": ")[1].split(", ")
+    listed = render_equations(rec).split(CANDIDATES_HEADING + ": ")[1].split(", ")
     assert set(listed) == {c["name"] for c in rec["candidate_queries"]}
-    assert "refused" in CANDIDATES_HEADING and "may ask about" not in render_problem(rec)
+    assert "refused" in CANDIDATES_HEADING and "may ask about" not in render_equations(rec)
 
 
 @pytest.mark.parametrize("max_k", [1, 4, 5, 7])
@@ -367,5 +371,6 @@ def test_a_copied_template_line_is_invalid_and_explained(record, tmp_path) -> No
     sample = play(tmp_path, record, "text", [copied])
     bad = sample.store["infoseek:turns"][0]
     assert bad["action"] == "invalid" and bad["reason"] == "template"
-    assert prompts.invalid_turn_message("template", fmt="text",
+    assert prompts.invalid_turn_message("template", wording=LOGIC, fmt="text",
+                                        answer_kind="boolean",
                                         entity=record["entity"]) in loop_messages(sample)

@@ -20,7 +20,7 @@ __all__ = [
     "not_askable_variables",
     "render_clause",
     "render_facts",
-    "render_problem",
+    "render_logic_problem",
     "split_clause",
 ]
 
@@ -116,7 +116,7 @@ def _word_list(words: Sequence[str]) -> str:
     return ", ".join(words) + "." if words else "(none)"
 
 
-def render_problem(record: Mapping[str, Any], *, forbid_alternatives: bool = True) -> str:
+def render_logic_problem(record: Mapping[str, Any], *, forbid_alternatives: bool = True) -> str:
     """The full problem statement shown to the model (deterministic)."""
     entity = record.get("entity", "Alice")
     target = record["target"]

@@ -6,7 +6,7 @@ Template records (``builders.math.gsme_mt``) carry their story ``sentences``; ot
 (``builders.math.gsme_mt_ext``) get a generic sentence per equation built from the quantity
 descriptions ("quantity C is quantity D plus quantity E").
 
-``render_problem(record)`` returns ``{"text", "value_sentences", "equation_sentences",
+``render_word_problem(record)`` returns ``{"text", "value_sentences", "equation_sentences",
 "question"}``; ``reveal`` adds value sentences for more leaves (e.g. the oracle's
 answers so far, or every leaf for the full-information variant).
 """
@@ -54,7 +54,7 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def render_problem(record: dict[str, Any], reveal: Iterable[str] = ()) -> dict[str, Any]:
+def render_word_problem(record: dict[str, Any], reveal: Iterable[str] = ()) -> dict[str, Any]:
     """The word problem of a math record (see the module docstring)."""
     shown = dict(record["observed"])
     world = record.get("hidden_world", {})

@@ -7,7 +7,7 @@ record's engine), the revealed values (``A = 15``; the observed leaves plus any 
 distractors included, under a heading, `CANDIDATES_HEADING`, that says only inputs are
 answered). Held-out values never appear.
 
-``render_problem(record)`` returns the text; ``reveal`` adds the hidden-world values of
+``render_equations(record)`` returns the text; ``reveal`` adds the hidden-world values of
 more leaves (e.g. every leaf, for the full-information variant).
 """
 
@@ -39,7 +39,7 @@ def shown_values(record: dict[str, Any], reveal: Iterable[str] = ()) -> dict[str
     return shown
 
 
-def render_problem(record: dict[str, Any], reveal: Iterable[str] = ()) -> str:
+def render_equations(record: dict[str, Any], reveal: Iterable[str] = ()) -> str:
     """The equation-system text of a math record (see the module docstring)."""
     shown = shown_values(record, reveal)
     descriptions = record.get("descriptions") or {}

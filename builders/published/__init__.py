@@ -13,7 +13,6 @@ and verification reports each disagreement with its reason.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -31,6 +30,8 @@ from builders.published.reading import (
     source_name,
     unique_ids,
 )
+from infoseek.domains import format_home, resolve
+from infoseek.domains import format_names as domain_format_names
 
 Record = dict[str, Any]
 Disagreement = dict[str, Any]
@@ -62,34 +63,33 @@ class PublishedFormat:
     notes: tuple[str, ...] = field(default=())  # checks reported as notes only
 
 
-# name -> (domain, "module:attribute"); modules are imported on first use
-_FORMAT_HOMES = {
-    "mt-infoseek-logic": ("logic", "builders.published.logic:MT_INFOSEEK_LOGIC"),
-    "questbench-logic": ("logic", "builders.published.logic:QUESTBENCH_LOGIC"),
-    "mt-infoseek-gsme": ("math", "builders.published.gsme:MT_INFOSEEK_GSME"),
-    "mt-infoseek-gsme-ext": ("math", "builders.published.gsme:MT_INFOSEEK_GSME_EXT"),
-}
-FORMAT_NAMES: tuple[str, ...] = tuple(_FORMAT_HOMES)
 _HOW_TO_NAME = "infoseek verify --format, or a task's -T source_format="
+
+
+def format_names() -> tuple[str, ...]:
+    """Every released format of every registered domain (`infoseek.domains`)."""
+    return domain_format_names()
 
 
 def formats_of_domain(domain: str) -> tuple[str, ...]:
     """The published formats whose rows become records of `domain` ("logic", "math")."""
-    return tuple(name for name, (d, _) in _FORMAT_HOMES.items() if d == domain)
+    return domain_format_names(domain)
 
 
 def get_format(name: str) -> PublishedFormat:
-    if name not in _FORMAT_HOMES:
+    """The released format called `name`, as its domain declares it."""
+    home = format_home(name)
+    if home is None:
         raise PublishedDataError(
-            f"unknown format {name!r}; choose one of {', '.join(FORMAT_NAMES)}")
-    module, attribute = _FORMAT_HOMES[name][1].split(":")
-    return getattr(importlib.import_module(module), attribute)
+            f"unknown format {name!r}; choose one of {', '.join(format_names())}")
+    return resolve(home[1])
 
 
 def detect_format(columns: list[str], source: str = "file",
-                  candidates: tuple[str, ...] = FORMAT_NAMES) -> PublishedFormat:
+                  candidates: tuple[str, ...] | None = None) -> PublishedFormat:
     """The one format among `candidates` whose signature columns are all present (and
     whose excluded columns are absent); an error naming the choices otherwise."""
+    candidates = format_names() if candidates is None else candidates
     present = set(columns)
     matches = []
     for name in candidates:
@@ -110,12 +110,13 @@ def detect_format(columns: list[str], source: str = "file",
 
 
 def read_published(source: str, format: str | None = None, *,
-                   candidates: tuple[str, ...] = FORMAT_NAMES, limit: int | None = None,
+                   candidates: tuple[str, ...] | None = None, limit: int | None = None,
                    ) -> tuple[str, PublishedFormat, list[dict[str, Any]]]:
     """Resolve and read `source`; return (resolved source, format, raw rows), the first
     `limit` rows only when given (read as a stream). The format is told, and its required
     columns checked, from the header or first rows of a local file before the rest is
     read, so a file of another kind is refused at once, however large."""
+    candidates = format_names() if candidates is None else candidates
     resolved = resolve_source(source, "published data file")
     kind = file_kind(resolved)
     if format:
@@ -180,7 +181,7 @@ def make_record(fmt: PublishedFormat, row: dict[str, Any], ref: RowRef, record_i
 
 
 def load_published(source: str, format: str | None = None, *, limit: int | None = None,
-                   candidates: tuple[str, ...] = FORMAT_NAMES) -> list[Record]:
+                   candidates: tuple[str, ...] | None = None) -> list[Record]:
     """Every row of a released file as a problem record (the first `limit` rows when
     given). Stops at the first malformed row with a message naming file, row and field."""
     resolved, fmt, rows = read_published(source, format, candidates=candidates, limit=limit)
@@ -189,7 +190,7 @@ def load_published(source: str, format: str | None = None, *, limit: int | None 
 
 
 __all__ = [
-    "FORMAT_NAMES", "Disagreement", "PublishedDataError", "PublishedFormat", "Record",
-    "RowRef", "detect_format", "formats_of_domain", "get_format", "identify_rows",
+    "Disagreement", "PublishedDataError", "PublishedFormat", "Record",
+    "RowRef", "detect_format", "format_names", "formats_of_domain", "get_format", "identify_rows",
     "load_published", "make_record", "read_published",
 ]

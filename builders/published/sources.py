@@ -25,8 +25,8 @@ from itertools import islice
 from typing import Any
 
 from builders.published import (
-    FORMAT_NAMES,
     PublishedDataError,
+    format_names,
     formats_of_domain,
     load_published,
 )
@@ -52,7 +52,7 @@ def check_source_format(source_format: Any, domain: str) -> str | None:
 
 def check_interaction_format(format: Any) -> None:
     """`format` is the interaction format; a data format name there is a common slip."""
-    if format in FORMAT_NAMES or format == RECORDS_FORMAT:
+    if format in format_names() or format == RECORDS_FORMAT:
         raise ValueError(
             f"format={format!r} is a data file format: pass it as source_format={format} "
             f"(format= chooses the interaction: {' or '.join(INTERACTION_FORMATS)})")

@@ -1,0 +1,61 @@
+"""The one records loader of every domain: a built split (cached per k) or the records of
+a source file, for a builder registered in `infoseek.domains`.
+
+    records = domain_records("logic-mt", ks=[1, 2], per_k=200, seed=0)
+    records = domain_records("gsme-mt-ext", ks=[1], source="gsme_q_mt_ext.csv")
+
+A source is read with the formats of the builder's domain (`builders.published.sources`);
+without one, each k is built (or read back from the cache, keyed by the builder's name,
+its version and the parameters), so a run over k=[1,2] reuses a run over k=1.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from builders.cache import load_or_build
+from builders.published.sources import source_records
+from infoseek.domains import get_builder, resolve
+
+
+def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int | None = None,
+                   seed: int = 0, source: str | None = None,
+                   source_format: str | None = None,
+                   limit: int | None = None) -> list[dict[str, Any]]:
+    """Records of registered builder `builder` for the k values `ks`: built with `seed`
+    and `per_k` problems per k (the builder's default when None), or read from `source`
+    (our JSONL records or a released file of the domain; the first `limit` problems)."""
+    domain, spec = get_builder(builder)
+    if source:
+        return source_records(source, domain=domain.name, source_format=source_format,
+                              ks=list(ks), limit=limit)
+    if source_format:
+        raise ValueError("source_format needs a source= file")
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise ValueError(f"seed must be an integer; got {seed!r}")
+    per_k = spec.default_per_k if per_k is None else per_k
+    if not isinstance(per_k, int) or isinstance(per_k, bool) or per_k < 1:
+        raise ValueError(f"per_k must be a positive integer; got {per_k!r}")
+    build = resolve(spec.build)
+    out: list[dict[str, Any]] = []
+    for k in ks:
+        out.extend(load_or_build(spec.name, spec.version,
+                                 {"seed": seed, "per_k": per_k, "k": k},
+                                 lambda k=k: build(seed, per_k, [k])))
+    return out
+
+
+def full_information_record(record: dict[str, Any]) -> dict[str, Any]:
+    """The record with every leaf of its hidden world revealed: the target is Known and
+    nothing is left to ask (k = 0, empty MSS); ``original_k`` keeps the degree."""
+    world = record["hidden_world"]
+    return {
+        **record,
+        "observed": dict(world),
+        "queryable": [],
+        "candidate_queries": [],
+        "alternative_only": [],
+        "k": 0,
+        "mss_family": [[]],
+        "original_k": record["k"],
+    }

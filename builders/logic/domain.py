@@ -1,0 +1,29 @@
+"""The logic domain's declaration (`infoseek.domains`): Horn-clause problems about one
+entity's attributes, yes/no goals, the Logic-Q-MT builder and the released MT-InfoSeek
+and QuestBench logic files."""
+
+from __future__ import annotations
+
+from builders.logic import logic_mt
+from builders.logic.wording import WORDING
+from infoseek.domains import BuilderSpec, Domain
+
+DOMAIN = Domain(
+    name="logic",
+    answer_kind="boolean",
+    wording=WORDING,
+    builders=(
+        BuilderSpec(name="logic-mt", build=logic_mt.build_split,
+                    version=logic_mt.BUILDER_VERSION, max_k=logic_mt.MAX_K,
+                    default_per_k=logic_mt.DEFAULT_PER_K, max_per_k=10_000,
+                    default_ks=logic_mt.DEFAULT_KS),
+    ),
+    renderers={"seek": "builders.logic.logic_text:render_logic_problem"},
+    formats={
+        "mt-infoseek-logic": "builders.published.logic:MT_INFOSEEK_LOGIC",
+        "questbench-logic": "builders.published.logic:QUESTBENCH_LOGIC",
+    },
+    oracles=("adversarial", "cooperative", "random"),
+    task_modules=("inspect_tasks.logic_mt", "inspect_tasks.logic_k_prediction",
+                  "inspect_tasks.logic_mss"),
+)

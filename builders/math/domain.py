@@ -1,0 +1,63 @@
+"""The math domain's declaration (`infoseek.domains`): quantities defined by equations,
+numeric goals, the GSME-Q-MT-Ext and GSME-Q-MT builders, the equation and word-problem
+renderings, and the released MT-InfoSeek GSME files.
+
+Only the world-backed oracle applies: every consistent-reply policy reduces to it on the
+arithmetic engine, whose target values cannot be listed. Math problems have no forbidden
+variables, so the renderers ignore ``forbid_alternatives``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from builders.math import gsme_mt, gsme_mt_ext
+from builders.math.gsm_text import render_word_problem
+from builders.math.gsme_text import askable_names, candidates_line, render_equations
+from builders.math.wording import WORDING
+from infoseek.domains import BuilderSpec, Domain
+
+
+def render_equations_prompt(record: dict[str, Any], *, forbid_alternatives: bool = False
+                            ) -> str:
+    """The problem as its equations and revealed values (the GSME-Q-MT view)."""
+    return render_equations(record)
+
+
+def render_words_prompt(record: dict[str, Any], *, forbid_alternatives: bool = False) -> str:
+    """The problem as a word problem, then the quantities that may be asked (the word
+    problem does not name them)."""
+    text = render_word_problem(record)["text"]
+    descriptions = record.get("descriptions") or {}
+    names = [n for n in askable_names(record)
+             if n not in record["observed"] and n != record["target"]]
+    if not names:
+        return text
+    listed = ", ".join(f"{n} ({descriptions[n]})" if descriptions.get(n, n) != n else n
+                       for n in names)
+    return f"{text}\n\n{candidates_line(listed)}"
+
+
+DOMAIN = Domain(
+    name="math",
+    answer_kind="number",
+    wording=WORDING,
+    builders=(
+        BuilderSpec(name="gsme-mt-ext", build=gsme_mt_ext.build_split,
+                    version=gsme_mt_ext.BUILDER_VERSION, max_k=gsme_mt_ext.MAX_K,
+                    default_per_k=gsme_mt_ext.DEFAULT_PER_K, max_per_k=5_000,
+                    default_ks=gsme_mt_ext.DEFAULT_KS),
+        BuilderSpec(name="gsme-mt", build=gsme_mt.build_split,
+                    version=getattr(gsme_mt, "CACHE_VERSION", gsme_mt.BUILDER_VERSION),
+                    max_k=gsme_mt.MAX_K, default_per_k=gsme_mt.DEFAULT_PER_K,
+                    max_per_k=10_000, default_ks=gsme_mt.DEFAULT_KS),
+    ),
+    renderers={"equations": render_equations_prompt, "words": render_words_prompt},
+    formats={
+        "mt-infoseek-gsme": "builders.published.gsme:MT_INFOSEEK_GSME",
+        "mt-infoseek-gsme-ext": "builders.published.gsme:MT_INFOSEEK_GSME_EXT",
+    },
+    oracles=("world",),
+    task_modules=("inspect_tasks.gsme_mt", "inspect_tasks.gsme_mt_ext",
+                  "inspect_tasks.gsm_mt", "inspect_tasks.incomplete_questions"),
+)

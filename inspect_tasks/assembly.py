@@ -1,0 +1,116 @@
+"""Task assembly for every domain: the thin task files call these with a builder name
+from `infoseek.domains` and their checked `-T` parameters.
+
+    params = checked_parameters("logic-mt", k=k, per_k=per_k, ...)
+    return seek_task("logic_mt", "logic-mt", params)
+
+`checked_parameters` checks every parameter at once (`inspect_tasks.task_parameters`)
+against the builder's k range and the domain's oracles and fills in the builder's
+defaults; `task_records` loads the records (`builders.datasets.domain_records`), turning
+a bad file into a one-line error; the task functions pick the domain's renderer, build
+the samples (`solvers.dataset`) and put solver and scorers together. Nothing here names
+a domain.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai import Task
+
+from builders.datasets import domain_records, full_information_record
+from infoseek.domains import get_builder
+from inspect_tasks.task_errors import readable_data_errors
+from inspect_tasks.task_parameters import check_parameters
+from scorers.inspect_scorers import (
+    k_prediction_scorer,
+    mss_identification_scorer,
+    seek_scorers,
+)
+from solvers.dataset import memory_dataset, problem_samples, seek_samples
+from solvers.problem_level import problem_level_solver
+from solvers.prompts import K_PREDICTION_MAX
+from solvers.seek import seek_solver
+
+SEEK_DEFAULTS: dict[str, Any] = {
+    "format": "tool", "max_turns": 10, "queries_per_turn": 1, "budget": False,
+    "force_ask": False, "forbid_alternatives": False, "carry_reasoning": False,
+}
+"""Seek options a task does not offer as parameters take these values."""
+
+
+def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
+    """The task's `-T` parameters checked and normalised (`k` a sorted list, `per_k` the
+    builder's default when None); raises `TaskParameterError` naming the bad one."""
+    domain, spec = get_builder(builder)
+    if params.get("per_k", 0) is None:
+        params["per_k"] = spec.default_per_k
+    return check_parameters(max_k=spec.max_k, oracles=domain.oracles, **params)
+
+
+def task_records(builder: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The records a task runs on (`builders.datasets.domain_records`); a file that
+    cannot be read is a one-line error (`inspect_tasks.task_errors`)."""
+    with readable_data_errors():
+        return domain_records(builder, ks=params["k"], per_k=params.get("per_k"),
+                              seed=params.get("seed", 0), source=params.get("source"),
+                              source_format=params.get("source_format"),
+                              limit=params.get("limit"))
+
+
+def _render(builder: str, renderer: str, forbid_alternatives: bool):
+    domain, _ = get_builder(builder)
+    render = domain.renderer(renderer)
+    return lambda record: render(record, forbid_alternatives=forbid_alternatives)
+
+
+def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str = "seek",
+              full_information: bool = False) -> Task:
+    """The seek loop (SPEC 3.1) over the builder's records. `full_information`: every
+    hidden value is revealed first (records with a hidden world), so the model can answer
+    at once: the reasoning upper bound."""
+    opts = {**SEEK_DEFAULTS, **{k: v for k, v in params.items() if k in SEEK_DEFAULTS}}
+    records = task_records(builder, params)
+    oracle = params.get("oracle")
+    if full_information:
+        records = [full_information_record(r) for r in records]
+        opts["queries_per_turn"], opts["budget"], opts["force_ask"] = 1, False, False
+        oracle = "world"
+    forbid = opts["forbid_alternatives"]
+    solver = seek_solver(
+        fmt=opts["format"], max_turns=opts["max_turns"],
+        queries_per_turn=opts["queries_per_turn"], budget=opts["budget"],
+        force_ask=opts["force_ask"], forbid_alternatives=forbid,
+        carry_reasoning=opts["carry_reasoning"], oracle=oracle, seed=params.get("seed", 0))
+    samples = seek_samples(records, _render(builder, renderer, forbid),
+                           forbid_alternatives=forbid)
+    return Task(dataset=memory_dataset(samples, name), solver=solver, scorer=seek_scorers(),
+                name=name)
+
+
+def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
+                      renderer: str = "seek") -> Task:
+    """k-prediction (SPEC 3.2); the prompt offers every count up to the largest k asked
+    for (at least 1..4)."""
+    records = task_records(builder, params)
+    samples = problem_samples(records, _render(builder, renderer, False))
+    max_k = max(K_PREDICTION_MAX, *params["k"])
+    return Task(dataset=memory_dataset(samples, name),
+                solver=problem_level_solver("k_prediction", seed=params.get("seed", 0),
+                                            max_k=max_k),
+                scorer=k_prediction_scorer(), name=name)
+
+
+def mss_task(name: str, builder: str, params: dict[str, Any], *,
+             renderer: str = "seek") -> Task:
+    """MSS identification (SPEC 3.3): against the canonical MSS when alternatives are
+    forbidden, else any MSS of the family counts."""
+    forbid = params.get("forbid_alternatives", False)
+    records = task_records(builder, params)
+    samples = problem_samples(records, _render(builder, renderer, forbid),
+                              extra_metadata={"forbid_alternatives": forbid})
+    solver = problem_level_solver("mss_identification", k_given=params["k_given"],
+                                  max_size=params["max_size"], forbid_alternatives=forbid,
+                                  seed=params.get("seed", 0))
+    return Task(dataset=memory_dataset(samples, name), solver=solver,
+                scorer=mss_identification_scorer(canonical_only=forbid), name=name)
