@@ -11,11 +11,11 @@ problems of the file (before the k filter); the file is read only that far.
 
 A released problem that cannot be posed is dropped with a warning naming it (run
 `infoseek verify` for the full report): observations that contradict the rules (no task
-instance), or, for math, a hidden world (the released values) that contradicts the
-revealed values or does not give the released answer. A released answer written as a
-rounded decimal that the exact value rounds to at the places written (3.33 for 10/3:
-within 0.005) is replaced by the exact value so the episode can check it;
-`released.answer` keeps what the file says.
+instance), or, for a record with a hidden world (math), a hidden world (the released
+values) that contradicts the revealed values or does not give the released answer. A
+released answer written as a rounded decimal that the exact value rounds to at the places
+written (3.33 for 10/3: within 0.005) is replaced by the exact value so the episode can
+check it; `released.answer` keeps what the file says.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def unposable_reason(record: dict[str, Any]) -> str | None:
     if "target_values" in record and not record["target_values"]:
         return "the observations contradict the rules"
     world = record.get("hidden_world")
-    if record.get("domain") != "math" or world is None or "answer" not in record:
+    if world is None or "answer" not in record:
         return None
     for name, value in record["observed"].items():
         if name in world and parse_rational(world[name]) != parse_rational(value):
