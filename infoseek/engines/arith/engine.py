@@ -61,7 +61,7 @@ from typing import Any
 
 import networkx as nx
 
-from infoseek.engine import ANY, Assignment, Engine, World
+from infoseek.engine import ANY, Assignment, Engine, World, is_unbounded
 from infoseek.engines.arith.expr import (
     Node,
     encode_rational,
@@ -90,10 +90,6 @@ class ManyValues(frozenset):
 
     def __repr__(self) -> str:
         return f"ManyValues({sorted(self)!r} and infinitely many more)"
-
-
-def is_unbounded(values: Any) -> bool:
-    return isinstance(values, ManyValues)
 
 
 class _Rationals:
