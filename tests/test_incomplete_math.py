@@ -10,8 +10,9 @@ from builders.cache import cache_path
 from builders.math.incomplete_math import (
     BUILDER_NAME,
     BUILDER_VERSION,
+    CACHE_VERSION,
     build_incomplete,
-    check_record,
+    check_incomplete_record,
 )
 from builders.published.incomplete import IncompleteDataError, incomplete_records
 from infoseek.analysis import is_sufficient
@@ -49,7 +50,7 @@ def test_build_is_deterministic(records) -> None:
 
 def test_every_record_passes_the_engine_checks(records) -> None:
     for record in records:
-        assert check_record(record) == [], record["id"]
+        assert check_incomplete_record(record) == [], record["id"]
         prov = record["provenance"]
         condition = prov["condition_variable"]
         full = problem_engine(record)
@@ -76,17 +77,18 @@ def test_condition_sentence_moves_between_questions(records) -> None:
         assert record["question"].endswith("?") and record["new_question"].endswith("?")
 
 
-def test_check_record_catches_a_broken_record(records) -> None:
+def test_check_incomplete_record_catches_a_broken_record(records) -> None:
     record = dict(records[0])
-    assert "answer differs" in " ".join(check_record({**record, "answer": record["answer"] + 1}))
+    wrong_answer = {**record, "answer": record["answer"] + 1}
+    assert "answer differs" in " ".join(check_incomplete_record(wrong_answer))
     assert "still in the new question" in " ".join(
-        check_record({**record, "new_question": record["question"]}))
+        check_incomplete_record({**record, "new_question": record["question"]}))
     prov = record["provenance"]
     irrelevant = [v for v in problem_engine(record).leaves
                   if v not in problem_engine(record).goal_relevant_leaves()]
     if irrelevant:
         bad = {**record, "provenance": {**prov, "condition_variable": irrelevant[0]}}
-        assert any("still Known" in e for e in check_record(bad))
+        assert any("still Known" in e for e in check_incomplete_record(bad))
 
 
 def test_loader_serves_built_records_through_the_cache() -> None:
@@ -97,7 +99,10 @@ def test_loader_serves_built_records_through_the_cache() -> None:
     for got, want in zip(served, built, strict=True):
         assert {k: got[k] for k in want} == want
     params = {"seed": 0, "count": 6}
-    assert cache_path(BUILDER_NAME, BUILDER_VERSION, params).is_file()
+    # The cache keys on the templates' content hash; the records keep the plain label.
+    assert cache_path(BUILDER_NAME, CACHE_VERSION, params).is_file()
+    assert not cache_path(BUILDER_NAME, BUILDER_VERSION, params).exists()
+    assert {r["provenance"]["version"] for r in served} == {BUILDER_VERSION}
     with pytest.raises(IncompleteDataError, match="count"):
         incomplete_records(count=0)
 

@@ -23,7 +23,7 @@ whose word problem and condition repeat an earlier record's is retried too. Each
                     "target"}}
 
 `provenance` holds the full problem (every leaf's value in `observed`), so the engine
-can re-check a record: see `check_record`.
+can re-check a record: see `check_incomplete_record`.
 """
 
 from __future__ import annotations
@@ -31,19 +31,23 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from builders.math.gsm_text import render_problem, value_sentence
-from builders.math.templates import TEMPLATES, TEMPLATES_VERSION, instantiate
+from builders.jobs import BuildError
+from builders.math.gsm_text import render_word_problem, value_sentence
+from builders.math.templates import TEMPLATES, TEMPLATES_VERSION, cache_version, instantiate
 from infoseek.analysis import is_sufficient
 from infoseek.engines.arith.engine import ArithEngine, encode_rational, parse_rational
 
 BUILDER_NAME = "incomplete_math"
 BUILDER_VERSION = f"1.0.0+templates-{TEMPLATES_VERSION}"
+"""The label every record carries in its provenance (``version``), also part of each
+record's RNG seed; it changes only when bumped by hand, so the records stay byte-identical
+across template-file moves."""
+CACHE_VERSION = cache_version(BUILDER_VERSION)
+"""What the dataset cache keys on (`builders.published.incomplete`): ``BUILDER_VERSION``
+plus the templates' content hash, so an edited template file is never served from a stale
+cache entry."""
 DEFAULT_COUNT = 200
 MAX_ATTEMPTS = 100
-
-
-class BuildError(RuntimeError):
-    pass
 
 
 def _engine(problem: dict[str, Any], observed: dict[str, Any]) -> ArithEngine:
@@ -74,7 +78,7 @@ def condition_checks(problem: dict[str, Any], condition: str) -> list[str]:
     return errors
 
 
-def check_record(record: dict[str, Any]) -> list[str]:
+def check_incomplete_record(record: dict[str, Any]) -> list[str]:
     """Re-check a built record from scratch with the engine (empty: valid)."""
     prov = record["provenance"]
     condition = prov["condition_variable"]
@@ -110,10 +114,10 @@ def _candidate(rng: random.Random) -> dict[str, Any] | None:
              "engine": problem["engine"], "sentences": inst["sentences"],
              "descriptions": inst["descriptions"], "variables": problem["variables"],
              "target": problem["target"]}
-    question = render_problem(story)["text"]
+    question = render_word_problem(story)["text"]
     without = dict(story, observed={v: x for v, x in problem["observed"].items()
                                     if v != condition})
-    new_question = render_problem(without)["text"]
+    new_question = render_word_problem(without)["text"]
     sentence = value_sentence(story, condition)
     if sentence not in question or sentence in new_question:
         return None
@@ -146,9 +150,10 @@ def build_record(seed: int, index: int, seen: set[tuple[str, str]] | None = None
         record["provenance"] = {"builder": BUILDER_NAME, "version": BUILDER_VERSION,
                                 "seed": seed, "index": index, "attempt": attempt,
                                 **found["provenance"]}
-        errors = check_record(record)
+        errors = check_incomplete_record(record)
         if errors:
-            raise BuildError(f"{record['id']}: the built record fails its checks: {errors}")
+            raise BuildError(
+                f"{record['id']}: the built record fails its checks: {errors}")
         if seen is not None:
             seen.add(key)
         return record

@@ -13,7 +13,8 @@ malformed row stops the load with a message naming the file, the row and the fie
 Without a source, `incomplete_records()` serves the records that
 `builders.math.incomplete_math.build_incomplete(seed, count)` builds from the grade-school
 story templates (each verified with the arithmetic engine; they also carry a
-`provenance` field), cached under the builder's name and version (`builders.cache`).
+`provenance` field), cached under the builder's name and `CACHE_VERSION` (its version plus
+the story templates' content hash; `builders.cache`).
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from typing import Any
 from builders.cache import load_or_build
 from builders.math.incomplete_math import (
     BUILDER_NAME,
-    BUILDER_VERSION,
+    CACHE_VERSION,
     DEFAULT_COUNT,
     build_incomplete,
 )
@@ -40,7 +41,6 @@ from builders.published.reading import (
 TEXT_FIELDS: tuple[str, ...] = ("question", "condition", "new_question")
 REQUIRED_FIELDS: tuple[str, ...] = (*TEXT_FIELDS, "answer")
 RECORD_FIELDS: tuple[str, ...] = ("id", *REQUIRED_FIELDS)
-
 
 
 class IncompleteDataError(PublishedDataError):
@@ -74,7 +74,7 @@ def built_incomplete_records(
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise IncompleteDataError(f"{name} must be an integer >= {low}; got {value!r}")
     rows = load_or_build(
-        BUILDER_NAME, BUILDER_VERSION, {"seed": seed, "count": count},
+        BUILDER_NAME, CACHE_VERSION, {"seed": seed, "count": count},
         lambda: build_incomplete(seed=seed, count=count),
     )
     if len(rows) != count:
