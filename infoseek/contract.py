@@ -84,5 +84,7 @@ NON_ASKING_REASONS: frozenset[str] = frozenset({"early_answer", "no_action"})
 
 # ------------------------------------------------------------------------ answer kinds
 
-ANSWER_KINDS: tuple[str, ...] = ("boolean", "number")
-"""How a final answer is read and compared: yes/no, or one exact number (SPEC 3.8)."""
+ANSWER_KINDS: tuple[str, ...] = ("boolean", "number", "choice", "vector", "sequence")
+"""How a final answer is written, read and compared (SPEC 3.8): yes/no, one exact
+number, one of a listed set, named values, an ordered list. Each is a kind of the
+registry `infoseek.answers`, which a plug-in kind may join."""

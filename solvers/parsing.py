@@ -13,9 +13,10 @@ use exactly the same code as the seek loop):
 Quantity problems (math) pass ``descriptions`` ({name: text}): a question may then
 also read ``Question: What is <name>?`` (or ``how much`` / ``how many``, ``the value
 of``), and the subject may be a variable's description instead of its name. Answers are
-read as yes/no (``answer_kind="boolean"``, the default) or as one number
-(``answer_kind="number"``), by the readers of :mod:`solvers.answer_parsing` (SPEC 3.8):
-one candidate value, a trailing justification allowed; hedges, ranges, both values and
+read by their answer kind from the registry `infoseek.answers` (SPEC 3.8): ``answer=``
+takes an `AnswerSpec` (a choice's options, a vector's names, a sequence's items), or
+``answer_kind=`` names the kind (``"boolean"``, the default, ``"number"``, ...). One
+candidate value, a trailing justification allowed; hedges, ranges, two values and
 unevaluated expressions are ``ambiguous``, huge numbers ``out_of_range``. Quantities in
 ``not_leaf`` are refused with ``not_leaf`` (derived quantities when only leaves may be
 asked).
@@ -41,9 +42,10 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from infoseek import contract
+from infoseek.answers import AnswerSpec, answer_spec
+from infoseek.answers import answer_kind as registered_kind
 from solvers.answer_parsing import (
     _EDGE_PUNCTUATION,
-    ANSWER_KINDS,
     AnswerReading,
     _collapse,
     _normalise,
@@ -137,7 +139,7 @@ class _Vocabulary:
     queries_per_turn: int
     not_leaf: frozenset[str] = frozenset()
     by_description: dict[str, str] | None = None  # normalised description -> lowercase name
-    answer_kind: str = "boolean"
+    answer: AnswerSpec = AnswerSpec("boolean")
     name_pattern: re.Pattern[str] | None = None  # every way to name a variable, longest first
     by_surface: dict[str, str | None] | None = None  # surface form -> lowercase name (None: entity)
 
@@ -158,9 +160,12 @@ def _vocabulary(
     not_leaf: Collection[str] = (),
     descriptions: Mapping[str, str] | None = None,
     answer_kind: str = "boolean",
+    answer: AnswerSpec | None = None,
 ) -> _Vocabulary:
-    if answer_kind not in ANSWER_KINDS:
-        raise ValueError(f"answer_kind must be one of {ANSWER_KINDS}; got {answer_kind!r}")
+    if answer is None:
+        answer = answer_spec(answer_kind, entity=entity, target=target)
+    else:
+        registered_kind(answer)  # an unregistered kind fails here, with the registered names
     lowered_entity = _collapse(entity.lower()) if isinstance(entity, str) else ""
     by_lower, by_description, name_pattern, by_surface = _naming(
         tuple(variables), tuple(observed), target,
@@ -171,7 +176,7 @@ def _vocabulary(
         by_surface=by_surface,
         not_leaf=_lowered(not_leaf),
         by_description=by_description,
-        answer_kind=answer_kind,
+        answer=answer,
         entity=lowered_entity,
         by_lower=by_lower,
         askable=_lowered(askable),
@@ -372,6 +377,7 @@ def parse_text_turn(
     descriptions: Mapping[str, str] | None = None,
     answer_kind: str = "boolean",
     templates: Collection[str] = (),
+    answer: AnswerSpec | None = None,
 ) -> ParsedTurn:
     """Parse a plain-text turn (``Question: ...`` lines or one ``Answer: ...``).
 
@@ -379,8 +385,11 @@ def parse_text_turn(
     asked now, ``observed`` those given in the problem, ``asked`` those asked in
     earlier turns. Keywords are case-insensitive and may carry markdown emphasis,
     list bullets or numbering (``1.``, ``1)``); an ``Answer:`` line with nothing after it
-    takes the next non-empty line (and is ``malformed`` when there is none). A line that
-    copies one of ``templates`` makes the turn invalid with ``template``.
+    takes the next non-empty line (and is ``malformed`` when there is none); for a kind
+    read over several lines (`AnswerKind.multiline`: vector, sequence) the answer also
+    takes the lines after it, up to a blank line or the next action line. A line that
+    copies one of ``templates`` makes the turn invalid with ``template``. The answer is
+    read by the kind of ``answer`` (an `AnswerSpec`), else of ``answer_kind``.
     """
     if not isinstance(text, str) or not text.strip():
         return _invalid_turn("empty")
@@ -401,7 +410,9 @@ def parse_text_turn(
         not_leaf=not_leaf,
         descriptions=descriptions,
         answer_kind=answer_kind,
+        answer=answer,
     )
+    multiline = registered_kind(vocab.answer).multiline
 
     questions: list[str] = []
     answers: list[str] = []
@@ -414,7 +425,10 @@ def parse_text_turn(
             questions.append(_raw_fragment(content))
             continue
         content = _raw_fragment(content)
-        if not content:
+        if multiline:
+            following = _continuation(lines[index + 1 :], skip_blank=not content.strip())
+            content = "\n".join([content, *following]).strip()
+        elif not content:
             following = next((later for later in lines[index + 1 :] if later.strip()), None)
             if following is not None and _action_line(following) is None:
                 content = _raw_fragment(following)
@@ -432,8 +446,24 @@ def parse_text_turn(
     if answers:
         if not answers[0].strip():
             return _invalid_turn("malformed", answer_raw=answers[0])
-        return _answer_turn(answers[0], vocab, entity)
+        return _answer_turn(answers[0], vocab)
     return ParsedTurn(ASK, _judge_queries(attempts, vocab), None, None, None)
+
+
+def _continuation(lines: list[str], *, skip_blank: bool) -> list[str]:
+    """The lines that continue a several-line answer: up to a blank line (blank lines
+    before the first one skipped when ``skip_blank``: the ``Answer:`` line held nothing)
+    or the next action line."""
+    kept: list[str] = []
+    for line in lines:
+        if not line.strip():
+            if kept or not skip_blank:
+                break
+            continue
+        if _action_line(line) is not None:
+            break
+        kept.append(line.strip())
+    return kept
 
 
 def _reading_turn(reading: AnswerReading, raw: str) -> ParsedTurn:
@@ -443,7 +473,6 @@ def _reading_turn(reading: AnswerReading, raw: str) -> ParsedTurn:
     return ParsedTurn(ANSWER, (), reading.value, raw, None)
 
 
-def _answer_turn(raw: str, vocab: _Vocabulary, entity: str) -> ParsedTurn:
-    if vocab.answer_kind == "number":
-        return _reading_turn(read_number_answer(raw), raw)
-    return _reading_turn(read_boolean_answer(raw, entity=entity, target=vocab.target), raw)
+def _answer_turn(raw: str, vocab: _Vocabulary) -> ParsedTurn:
+    """The turn an answer text amounts to, read by the vocabulary's answer kind."""
+    return _reading_turn(registered_kind(vocab.answer).read_text(raw, vocab.answer), raw)

@@ -8,12 +8,13 @@ from __future__ import annotations
 import json
 from collections.abc import Collection, Mapping
 
-from solvers.answer_parsing import copies_template, read_number_answer
+from infoseek.answers import AnswerSpec
+from infoseek.answers import answer_kind as registered_kind
+from solvers.answer_parsing import copies_template
 from solvers.parsing import (
     ANSWER,
     ASK,
     ParsedTurn,
-    _answer_turn,
     _blocked_queries,
     _invalid_turn,
     _judge_queries,
@@ -74,11 +75,15 @@ def parse_tool_calls(
     descriptions: Mapping[str, str] | None = None,
     answer_kind: str = "boolean",
     templates: Collection[str] = (),
+    answer: AnswerSpec | None = None,
 ) -> ParsedTurn:
     """Parse a turn given as tool calls ``(function_name, arguments)``.
 
-    ``ask`` takes ``{"variable": name}``, ``answer`` takes ``{"value": text or
-    bool}`` (or a number for quantity problems). Every call other than ``answer`` is
+    ``ask`` takes ``{"variable": name}``, ``answer`` takes ``{"value": ...}``: text, or
+    any JSON value the answer kind reads (`AnswerKind.read_tool`: a boolean for yes/no,
+    a number, an object of named values, a list of steps); a value the kind does not
+    take is ``bad_arguments``. The kind is that of ``answer`` (an `AnswerSpec`), else of
+    ``answer_kind``. Every call other than ``answer`` is
     recorded as a query, and only the first ``queries_per_turn`` of them are processed.
     Arguments may arrive as a JSON string; anything that does not decode to a dict is
     ``bad_arguments``. An empty answer value is ``empty``; a value that copies one of
@@ -95,7 +100,9 @@ def parse_tool_calls(
         not_leaf=not_leaf,
         descriptions=descriptions,
         answer_kind=answer_kind,
+        answer=answer,
     )
+    kind = registered_kind(vocab.answer)
     calls = list(calls or [])
     if not calls:
         return _invalid_turn("no_action")
@@ -131,19 +138,19 @@ def parse_tool_calls(
         raw, arguments = answer_calls[0]
         decoded = _call_arguments(arguments)
         value = decoded.get("value") if decoded is not None else None
-        if isinstance(value, bool) and vocab.answer_kind == "boolean":
-            return ParsedTurn(ANSWER, (), value, str(value).lower(), None)
-        if (vocab.answer_kind == "number" and isinstance(value, int | float)
-                and not isinstance(value, bool)):
-            return _reading_turn(read_number_answer(value), _shown(value))
         if not isinstance(value, str):
-            return _invalid_turn("bad_arguments", answer_raw=raw)
+            if value is None:
+                return _invalid_turn("bad_arguments", answer_raw=raw)
+            reading = kind.read_tool(value, vocab.answer)
+            if reading.reason == "bad_arguments":
+                return _invalid_turn("bad_arguments", answer_raw=raw)
+            return _reading_turn(reading, _shown(value))
         if len(value) > max_chars:
             return _invalid_turn("too_long")
         if not value.strip():
             return _invalid_turn("empty", answer_raw=value)
         if copies_template(value, templates):
             return _invalid_turn("template", answer_raw=value)
-        return _answer_turn(value, vocab, entity)
+        return _reading_turn(kind.read_tool(value, vocab.answer), value)
 
     return ParsedTurn(ASK, _judge_queries(attempts, vocab), None, None, None)

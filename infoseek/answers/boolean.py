@@ -1,0 +1,127 @@
+"""The ``boolean`` answer kind: yes or no about the goal.
+
+Written ``yes`` / ``no`` (`label`); read by :func:`read_boolean_answer`; compared by
+value (``True`` and ``"true"`` agree). Pure: no Inspect imports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from infoseek.answers.base import (
+    ANSWER_LEAD,
+    EDGE_PUNCTUATION,
+    HEDGE,
+    OPENING_HEDGE,
+    AnswerKind,
+    AnswerReading,
+    AnswerSpec,
+    invalid,
+    mentions,
+    normalise,
+    split_justification,
+    tail_opening,
+)
+
+_POLARITY = re.compile(r"(yes|no|true|false)\b[\s,:\-]*")
+_POLARITY_WORD = re.compile(r"\b(?:yes|no|true|false)\b")
+_OTHER_POLARITY = {True: re.compile(r"\b(?:no|false)\b"), False: re.compile(r"\b(?:yes|true)\b")}
+
+
+def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerReading:
+    """Read a yes/no answer about ``target``.
+
+    Accepted: ``yes`` / ``no`` / ``true`` / ``false``; ``Alice is X`` / ``Alice is not
+    X`` / ``Alice isn't X`` (also without ``Alice is``); a yes/no word followed by a
+    statement that agrees with it (``No, Alice is not X``); any of these followed by a
+    justification (``Alice is not X because she is not Y``, ``Alice is X, since rule
+    4``). Reasons: ``empty``; ``ambiguous`` when both values are named or a value is
+    hedged (``yes or no``, ``yes/no``, ``Alice is X. or Alice is not X``, ``probably
+    yes``, a justification that states the other value); ``malformed`` for anything else
+    (no value, a statement about another attribute, a yes/no word contradicting its
+    statement).
+    """
+    if isinstance(text, bool):
+        return AnswerReading(text)
+    if not isinstance(text, str):
+        return invalid("malformed")
+    if not text.strip():
+        return invalid("empty")
+    sentence = ANSWER_LEAD.sub("", normalise(text))
+    polarity: bool | None = None
+    word = _POLARITY.match(sentence)
+    if word:
+        polarity = word.group(1) in ("yes", "true")
+        sentence = sentence[word.end() :]
+    target_name = normalise(target) if isinstance(target, str) else ""
+    entity_name = normalise(entity) if isinstance(entity, str) else ""
+    head, tail = split_justification(sentence, 0, (target_name, entity_name))
+    head = head.strip(EDGE_PUNCTUATION + "-")
+    if HEDGE.search(head):
+        names_a_value = (
+            polarity is not None
+            or _POLARITY_WORD.search(head) is not None
+            or (bool(target_name) and mentions(head, target_name))
+        )
+        return invalid("ambiguous" if names_a_value else "malformed")
+    if polarity is not None and (
+        _OTHER_POLARITY[polarity].search(head) is not None
+        or _restates_other_value(tail, polarity, entity_name, target_name)
+    ):
+        return invalid("ambiguous")  # "yes and no", '"yes" if X is T, "no" if not'
+    if head:
+        ent = re.escape(entity_name)
+        subject = rf"(?:{ent}\s+)?" if ent else ""
+        statement = re.fullmatch(rf"{subject}(?:is\s+)?(not\s+)?(.+)", head)
+        if statement is None or statement.group(2).strip() != target_name:
+            return invalid("malformed")
+        value = statement.group(1) is None
+        if polarity is not None and polarity != value:
+            return invalid("malformed")
+    elif polarity is None:
+        return invalid("malformed")
+    else:
+        value = polarity
+    if _restates_other_value(tail, value, entity_name, target_name):
+        return invalid("ambiguous")
+    return AnswerReading(value)
+
+
+def _restates_other_value(tail: str, value: bool, entity: str, target: str) -> bool:
+    """Whether a justification opens with a hedge or the other yes/no word, or states
+    the target's other value about the entity (``... or Alice is not X``)."""
+    opening = tail_opening(tail)
+    if OPENING_HEDGE.match(opening):
+        return True
+    word = _POLARITY.match(opening)
+    if word and (word.group(1) in ("yes", "true")) != value:
+        return True
+    if not target:
+        return False
+    subjects = "she|he|they|it" + (f"|{re.escape(entity)}" if entity else "")
+    pattern = rf"\b(?:{subjects})\s+(?:is|are)\s+(not\s+)?{re.escape(target)}(?![\w-])"
+    return any((match.group(1) is None) != value for match in re.finditer(pattern, tail))
+
+
+class BooleanKind(AnswerKind):
+    """Yes or no about the goal; a tool argument may also be a JSON boolean."""
+
+    name = "boolean"
+    malformed = "Your answer could not be read as a yes or a no about the goal."
+
+    def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
+        if not isinstance(body, str):
+            return invalid("malformed")
+        return read_boolean_answer(body, entity=spec.entity, target=spec.target)
+
+    def read_tool(self, argument: object, spec: AnswerSpec) -> AnswerReading:
+        if isinstance(argument, bool):
+            return AnswerReading(argument)
+        return super().read_tool(argument, spec)
+
+    def label(self, value: object) -> str:
+        if value is True:
+            return "yes"
+        if value is False:
+            return "no"
+        return str(value)

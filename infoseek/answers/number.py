@@ -1,0 +1,267 @@
+"""The ``number`` answer kind: one exact number.
+
+Written as the number itself (`label`: ``42``, ``-3``, ``85/2``). Read by
+:func:`read_number_answer`, from the first non-empty line:
+
+- integers, decimals, fractions ``7/2``, thousands separators (``1,200``), scientific
+  notation (``6.688e+04``, ``2.5E3``, ``1e-05``, and ``2.5 x 10^3`` /
+  ``2.5 × 10^3`` written out: a mantissa times a literal 10 to an integer power), the
+  Unicode minus (``−276``); words, units and currency signs around the number are set
+  aside (``$1,200``, ``42 dollars``, ``the answer is 42``, ``T = 42``);
+- a worked chain ``B + P = 10 + 32 = 42`` reads its final ``= N`` when every earlier
+  part is either a name (no digits: ``B + P``) or pure arithmetic (``10 + 32``); the final
+  part must be one number, so an unevaluated ``T = 10 + 32`` is never credited;
+- a trailing justification is set aside (`infoseek.answers.base.split_justification`);
+  one that opens with a hedge or another number makes the answer ``ambiguous``;
+- ``ambiguous``: two or more numbers (``66881 or 66880``, ``between 66875 and 66880``,
+  ``5-6``, ``5 to 6``, ``20 * 11``, ``3+4``), a bare power (``10^3``, ``10**3``, ``10³``),
+  other unevaluated forms (``√2``, ``pi``), bounds and hedges (``at least 42``, ``42 or
+  more``, ``maybe 42``, ``>42``); approximation words with one number (``about 42``,
+  ``~42``) are accepted;
+- ``malformed``: no number, a negated one (``not 42``), a zero denominator;
+- ``out_of_range``: more than :data:`MAX_ANSWER_DIGITS` significant digits, or a value
+  of magnitude ``>= 10**MAX_DECIMAL_EXPONENT`` or non-zero and
+  ``< 10**-MAX_DECIMAL_EXPONENT``. The value is built exactly (``Fraction``, never float)
+  only after these bounds are checked, so huge inputs cost nothing.
+
+The value is exact and JSON-safe: an int when integral, else a ``"p/q"`` string in lowest
+terms (``"85/2"``). A tool argument may also be a JSON number.
+
+Comparison (:func:`numbers_close`): exact fractions with the tolerance of
+``math.isclose`` (:data:`REL_TOL`, :data:`ABS_TOL`); ``"p/q"`` and decimal strings read
+as numbers; nothing overflows or raises. Pure: no Inspect imports.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+from typing import Any
+
+from infoseek.answers.base import (
+    OPENING_HEDGE,
+    AnswerKind,
+    AnswerReading,
+    AnswerSpec,
+    invalid,
+    split_justification,
+    tail_opening,
+)
+
+MAX_ANSWER_DIGITS = 60
+"""A written number with more significant digits than this is ``out_of_range``."""
+MAX_DECIMAL_EXPONENT = 60
+"""A number is ``out_of_range`` when ``|value| >= 10**MAX_DECIMAL_EXPONENT`` or
+``0 < |value| < 10**-MAX_DECIMAL_EXPONENT``."""
+REL_TOL = 1e-6
+"""Relative tolerance of a numeric comparison."""
+ABS_TOL = 1e-9
+"""Absolute tolerance of a numeric comparison."""
+
+_UPPER_BOUND = 10**MAX_DECIMAL_EXPONENT
+_LOWER_BOUND = Fraction(1, 10**MAX_DECIMAL_EXPONENT)
+
+_SEPARATOR = "[,\u00a0\u2009\u202f]"
+_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9_.])(?P<sign>[+-]?)"
+    rf"(?P<mantissa>[0-9]{{1,3}}(?:{_SEPARATOR}[0-9]{{3}})+(?:\.[0-9]+)?"
+    r"|[0-9]+(?:\.[0-9]+)?|\.[0-9]+)"
+    r"(?:[eE](?P<exponent>[+-]?[0-9]+))?"
+    r"(?:\s*/\s*(?P<denominator>[0-9]+)(?![0-9]|\.[0-9]))?"
+    rf"(?![0-9]|\.[0-9]|{_SEPARATOR}[0-9]{{3}}(?![0-9]))"
+)
+_MINUS_SIGNS = str.maketrans(dict.fromkeys("\u2212\u2012\u2013\u2014\ufe63\uff0d", "-"))
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
+_SUPERSCRIPT_POWER = re.compile(r"(?<=[0-9)])([⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+_LATEX_WRAPPER = re.compile(r"\\(?:boxed|text|mathrm|textbf|mathbf|operatorname)\s*\{")
+_LATEX_FRACTION = re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}")
+_TIMES = re.compile(r"(?<=[0-9)])\s*(?:\\times|\\cdot|[*×·✕]|x(?=\s*10\b))\s*(?=[0-9(.])")
+_POWER = re.compile(r"(?<=[0-9)])\s*\*\*\s*(?=[0-9(+-])")
+_WRITTEN_SCIENTIFIC = re.compile(
+    r"(?<![A-Za-z0-9_.])([+-]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+))\s*×\s*10\s*\^\s*"
+    r"(?:\{\s*([+-]?[0-9]+)\s*\}|\(\s*([+-]?[0-9]+)\s*\)|([+-]?[0-9]+))(?![0-9.])"
+)
+_NUMBER_HEDGE = re.compile(
+    r"\b(?:or|either|nor|maybe|perhaps|possibly|probably|likely|guess|unsure|uncertain|"
+    r"between|range|at\s+(?:least|most)|up\s+to|(?:more|less|fewer|greater|smaller|"
+    r"larger|higher|lower)\s+than)\b|[<>≤≥±]|\+/-"
+)
+_NEGATION = re.compile(r"\b(?:not|never|cannot)\b|n't\b")
+_EXPRESSION = re.compile(r"[\^√∑∏π!]|\b(?:pi|sqrt|log|ln|exp|sin|cos|tan|mod)\b")
+_PURE_ARITHMETIC = re.compile(r"[0-9\s.,+\-×÷/()\[\]]+")
+
+
+def _clean_number_line(line: str) -> str:
+    line = line.translate(_MINUS_SIGNS)
+    line = _SUPERSCRIPT_POWER.sub(lambda m: "^" + m.group(1).translate(_SUPERSCRIPTS), line)
+    line = _LATEX_WRAPPER.sub("", line)
+    line = _LATEX_FRACTION.sub(r"\1/\2", line)
+    for latex, plain in (("\\$", "$"), ("\\%", "%"), ("\\,", ""), ("\\!", ""), ("\\ ", " ")):
+        line = line.replace(latex, plain)
+    line = line.replace("{", "").replace("}", "").replace("`", "")
+    line = _POWER.sub("^", line)
+    line = _TIMES.sub(" × ", line)
+    line = line.replace("*", "").replace("≈", "=").replace("~", " ")
+    return _WRITTEN_SCIENTIFIC.sub(
+        lambda m: f"{m.group(1)}e{m.group(2) or m.group(3) or m.group(4)}", line
+    )
+
+
+def _exact_number(match: re.Match[str]) -> AnswerReading:
+    """The exact value of one number token, checked against the bounds before it is
+    built (so a 5,000-digit token costs no more than a short one)."""
+    mantissa = re.sub(_SEPARATOR, "", match.group("mantissa"))
+    whole, _, decimals = mantissa.partition(".")
+    decimals = decimals.rstrip("0")
+    digits = (whole + decimals).lstrip("0")
+    exponent_text = match.group("exponent") or "0"
+    denominator_text = (match.group("denominator") or "1").lstrip("0")
+    if not denominator_text:
+        return invalid("malformed")  # division by zero
+    if not digits:
+        return AnswerReading(0)
+    if len(digits) > MAX_ANSWER_DIGITS or len(denominator_text) > MAX_ANSWER_DIGITS:
+        return invalid("out_of_range")
+    if len(exponent_text.lstrip("+-").lstrip("0")) > 4:
+        return invalid("out_of_range")
+    power = int(exponent_text) - len(decimals)
+    magnitude = len(digits) - 1 + power  # decimal exponent of the leading digit
+    if not -2 * MAX_DECIMAL_EXPONENT <= magnitude < 2 * MAX_DECIMAL_EXPONENT:
+        return invalid("out_of_range")
+    value = Fraction(int(digits)) * Fraction(10) ** power / int(denominator_text)
+    if match.group("sign") == "-":
+        value = -value
+    return _bounded(value)
+
+
+def _bounded(value: Fraction) -> AnswerReading:
+    if abs(value) >= _UPPER_BOUND or (value and abs(value) < _LOWER_BOUND):
+        return invalid("out_of_range")
+    if value.denominator == 1:
+        return AnswerReading(int(value))
+    return AnswerReading(f"{value.numerator}/{value.denominator}")
+
+
+def _single_number(text: str) -> AnswerReading:
+    """The one number of ``text`` (no ``=`` in it)."""
+    numbers = list(_NUMBER.finditer(text))
+    if not numbers:
+        return invalid("malformed")
+    if len(numbers) > 1 or _EXPRESSION.search(text) or "×" in text or "÷" in text:
+        return invalid("ambiguous")
+    return _exact_number(numbers[0])
+
+
+def _worked_chain(parts: list[str]) -> AnswerReading:
+    """``name = expression = ... = N``: every part before the last is a name (no digits)
+    or pure arithmetic; the last is one number."""
+    for part in parts[:-1]:
+        if re.search(r"[0-9]", part) and not _PURE_ARITHMETIC.fullmatch(part):
+            return invalid("ambiguous")
+    final = parts[-1]
+    if not final.strip():
+        return invalid("malformed")
+    return _single_number(final)
+
+
+def read_number_answer(text: object) -> AnswerReading:
+    """Read one exact number from an answer (rules in the module docstring)."""
+    if isinstance(text, bool):
+        return invalid("malformed")
+    if isinstance(text, int):
+        if abs(text) >= _UPPER_BOUND:
+            return invalid("out_of_range")
+        return AnswerReading(text)
+    if isinstance(text, float):
+        if text != text:
+            return invalid("malformed")
+        if text in (float("inf"), float("-inf")):
+            return invalid("out_of_range")
+        text = repr(text)
+    if not isinstance(text, str):
+        return invalid("malformed")
+    line = next((ln for ln in text.splitlines() if ln.strip()), "")
+    if not line:
+        return invalid("empty")
+    line = _clean_number_line(line)
+    first = _NUMBER.search(line)
+    if first is None:
+        return invalid("malformed")
+    head, tail = split_justification(line, first.end())
+    opening = tail_opening(tail)
+    if OPENING_HEDGE.match(opening) or _NUMBER.match(opening):
+        return invalid("ambiguous")
+    lowered = head.lower()
+    if _NUMBER_HEDGE.search(lowered):
+        return invalid("ambiguous")
+    if _NEGATION.search(lowered):
+        return invalid("malformed")
+    if "=" in head:
+        return _worked_chain(head.split("="))
+    return _single_number(head)
+
+
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def exact_number(value: Any) -> Fraction | None:
+    """The exact value (a ``Fraction``) of a number or of a numeric string: an integer,
+    a decimal, scientific notation or ``"p/q"``. ``None`` for anything else, for a
+    non-finite float, and for strings too long or with too large an exponent to be a
+    recorded answer (so a 5,000-digit string costs nothing and never raises)."""
+    if _is_number(value):
+        if isinstance(value, float):
+            return Fraction(repr(value)) if math.isfinite(value) else None
+        return Fraction(value)
+    if not isinstance(value, str) or len(value) > 4000:
+        return None
+    text = value.strip()
+    fraction = re.fullmatch(r"([+-]?[0-9]+)\s*/\s*([0-9]+)", text)  # exact "p/q" values
+    if fraction:
+        denominator = int(fraction.group(2))
+        return Fraction(int(fraction.group(1)), denominator) if denominator else None
+    decimal = re.fullmatch(r"([+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+))(?:[eE]([+-]?[0-9]{1,3}))?", text)
+    if decimal is None:
+        return None
+    return Fraction(decimal.group(1)) * Fraction(10) ** int(decimal.group(2) or 0)
+
+
+def numbers_close(given: Any, expected: Any, *, rel_tol: float = REL_TOL,
+                  abs_tol: float = ABS_TOL) -> bool:
+    """Whether two numbers (or numeric strings) are equal within ``math.isclose``'s
+    tolerance, computed exactly: ``|a - b| <= max(rel_tol * max(|a|, |b|), abs_tol)``.
+    A side that does not read as a number never matches; a 400-digit answer against 42
+    is simply ``False``."""
+    if given is None or expected is None:
+        return False
+    if type(given) is type(expected) and given == expected:
+        return True
+    left, right = exact_number(given), exact_number(expected)
+    if left is None or right is None:
+        return False
+    tolerance = max(abs(left), abs(right)) * Fraction(rel_tol)
+    return abs(left - right) <= max(tolerance, Fraction(abs_tol))
+
+
+class NumberKind(AnswerKind):
+    """One exact number; a tool argument may also be a JSON number."""
+
+    name = "number"
+    malformed = "Your answer could not be read as a number."
+
+    def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
+        if not isinstance(body, str):
+            return invalid("malformed")
+        return read_number_answer(body)
+
+    def read_tool(self, argument: object, spec: AnswerSpec) -> AnswerReading:
+        if _is_number(argument):
+            return read_number_answer(argument)
+        return super().read_tool(argument, spec)
+
+    def compare(self, given: object, expected: object, spec: AnswerSpec | None = None) -> float:
+        return 1.0 if numbers_close(given, expected) else 0.0

@@ -1,0 +1,188 @@
+"""The ``sequence`` answer kind: an ordered list (a plan of actions, a pathway).
+
+Written with the items joined by ``; `` (`label`: ``pick up A; stack A on B``); the empty
+sequence is written ``none``. Read (:meth:`SequenceKind.read_text`) from the whole answer
+body (the lines after ``Answer:`` too): one item per line when there are several lines
+(list numbering ``1.`` / ``1)`` and bullets ``-`` / ``*`` dropped), else the one line split
+on ``;``, else on ``,``, else on ``->`` / ``→``; a JSON list is read as the list. Each item
+sets aside a trailing ``(...)`` or ``because`` / ``since`` justification. With
+``spec.items`` known, every item must be one of them (case, quotes and emphasis aside) and
+is recorded in the spec's spelling; an unknown item is ``malformed``, a hedged one
+(``A or B``, ``maybe A``) ``ambiguous``; an empty item is ``malformed``. The tool
+argument may be a JSON list of strings (or its text).
+
+Comparison (:func:`sequence_similarity`): 1.0 for the same items in the same order;
+otherwise partial credit ``1 - d / max(len(given), len(expected))`` where ``d`` is the
+edit distance over items (insertions, deletions and substitutions of whole items, each
+costing 1; rapidfuzz when installed, else a plain dynamic programme). Pure: no Inspect
+imports.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from collections.abc import Sequence
+
+from infoseek.answers.base import (
+    ANSWER_LEAD,
+    EDGE_PUNCTUATION,
+    HEDGE,
+    AnswerKind,
+    AnswerReading,
+    AnswerSpec,
+    collapse,
+    invalid,
+    normalise,
+)
+
+try:  # the documented library for edit distances; the plain DP below is the fallback
+    from rapidfuzz.distance import Levenshtein as _Levenshtein
+except ImportError:  # pragma: no cover - depends on the environment
+    _Levenshtein = None
+
+EMPTY_SEQUENCE = "none"
+"""How the empty sequence is written."""
+
+_ANSWER_LEAD = re.compile(ANSWER_LEAD.pattern, re.IGNORECASE)
+_LIST_MARK = re.compile(r"^\s*(?:\d{1,4}[.)]|[-*•+])\s+")
+_ITEM_JUSTIFICATION = re.compile(r"\s*\(|\s+\b(?:because|since)\b", re.IGNORECASE)
+_ARROW = re.compile(r"\s*(?:->|→|=>)\s*")
+_ITEM_EDGE = " \t.!?,;:\"'`*_"
+
+
+def item_key(item: object) -> str:
+    """The form in which two items are compared."""
+    text = item if isinstance(item, str) else json.dumps(item, sort_keys=True)
+    return normalise(text).strip(EDGE_PUNCTUATION)
+
+
+@functools.lru_cache(maxsize=256)
+def _item_index(items: tuple[str, ...]) -> dict[str, str]:
+    index: dict[str, str] = {}
+    for item in items:
+        key = item_key(item)
+        if key:
+            index.setdefault(key, item)
+    return index
+
+
+def _pieces(body: str) -> list[str]:
+    lines = [line for line in body.splitlines() if line.strip()]
+    if len(lines) > 1:
+        return [_LIST_MARK.sub("", line) for line in lines]
+    line = lines[0]
+    for separator in (";", ","):
+        if separator in line:
+            return line.split(separator)
+    if _ARROW.search(line):
+        return _ARROW.split(line)
+    return [_LIST_MARK.sub("", line)]
+
+
+def _clean_item(piece: str) -> str:
+    marker = _ITEM_JUSTIFICATION.search(piece)
+    if marker is not None:
+        piece = piece[: marker.start()]
+    return collapse(piece).strip(_ITEM_EDGE)
+
+
+class SequenceKind(AnswerKind):
+    """An ordered list of items."""
+
+    name = "sequence"
+    malformed = "Your answer could not be read as an ordered list of steps."
+    multiline = True
+
+    def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
+        if not isinstance(body, str):
+            return invalid("malformed")
+        if not body.strip():
+            return invalid("empty")
+        body = _ANSWER_LEAD.sub("", body.strip())
+        if body.startswith("["):
+            try:
+                decoded = json.loads(body)
+            except (ValueError, RecursionError):
+                decoded = None
+            if isinstance(decoded, list):
+                return self._read_items(decoded, spec)
+        if normalise(body).strip(EDGE_PUNCTUATION) == EMPTY_SEQUENCE:
+            return AnswerReading([])
+        if not body.strip():
+            return invalid("malformed")
+        return self._read_items([_clean_item(piece) for piece in _pieces(body)], spec)
+
+    def read_tool(self, argument: object, spec: AnswerSpec) -> AnswerReading:
+        if isinstance(argument, list):
+            return self._read_items(argument, spec)
+        return super().read_tool(argument, spec)
+
+    def _read_items(self, items: list, spec: AnswerSpec) -> AnswerReading:
+        index = _item_index(tuple(str(item) for item in spec.items))
+        read: list[str] = []
+        for item in items:
+            if isinstance(item, int | float) and not isinstance(item, bool):
+                item = str(item)
+            if not isinstance(item, str):
+                return invalid("malformed")
+            key = item_key(item)
+            if not key:
+                return invalid("malformed")
+            if key in index:
+                read.append(index[key])
+            elif HEDGE.search(key):
+                return invalid("ambiguous")
+            elif index:
+                return invalid("malformed")
+            else:
+                read.append(collapse(item).strip(_ITEM_EDGE))
+        return AnswerReading(read)
+
+    def compare(self, given: object, expected: object, spec: AnswerSpec | None = None) -> float:
+        return sequence_similarity(given, expected)
+
+    def label(self, value: object) -> str:
+        if isinstance(value, list | tuple):
+            return "; ".join(str(item) for item in value) if value else EMPTY_SEQUENCE
+        return str(value)
+
+    def spec_fields(self, values: object) -> dict[str, tuple]:
+        items: dict[str, None] = {}
+        for value in values:  # type: ignore[union-attr]
+            if isinstance(value, list | tuple):
+                for item in value:
+                    items.setdefault(str(item))
+        return {"items": tuple(items)}
+
+
+def item_distance(left: Sequence[str], right: Sequence[str]) -> int:
+    """The edit distance between two item lists (whole items inserted, deleted or
+    substituted, each costing 1)."""
+    if _Levenshtein is not None:
+        return int(_Levenshtein.distance(list(left), list(right)))
+    previous = list(range(len(right) + 1))
+    for i, item in enumerate(left, start=1):
+        current = [i]
+        for j, other in enumerate(right, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1,
+                               previous[j - 1] + (item != other)))
+        previous = current
+    return previous[-1]
+
+
+def sequence_similarity(given: object, expected: object) -> float:
+    """1.0 for equal sequences (items compared by `item_key`), else ``1 - d / max(len)``
+    with ``d`` the item edit distance; 0.0 when either side is not a list."""
+    if not isinstance(given, list | tuple) or not isinstance(expected, list | tuple):
+        return 0.0
+    try:
+        left = [item_key(item) for item in given]
+        right = [item_key(item) for item in expected]
+    except (TypeError, ValueError, RecursionError):
+        return 0.0
+    longest = max(len(left), len(right))
+    if longest == 0:
+        return 1.0
+    return 1.0 - item_distance(left, right) / longest
