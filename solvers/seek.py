@@ -43,6 +43,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolFunction, tool
 from inspect_ai.util import store
 
+from infoseek.answers import answer_spec
 from infoseek.contract import (
     STORE_FINAL,
     STORE_INITIAL,
@@ -90,7 +91,9 @@ def answer():
 
         Args:
             value: For a yes/no goal, "yes" if it holds and "no" if not; for a numeric
-                goal, the number.
+                goal, the number; for a choice, exactly one of the listed options; for
+                named values, every name once, like "A=1, B=0"; for an ordered list,
+                the steps in order, like "first step; second step".
         """
         return "handled by the infoseek seek loop"
 
@@ -198,13 +201,15 @@ def seek_solver(
             state.tool_choice = "auto"
         asked: list[str] = []
         templates = prompts.template_lines(entity=entity, fmt=fmt, answer_kind=answer_kind)
+        spec = answer_spec(answer_kind, entity=entity, target=target,
+                           values=engine.target_values())
 
         def parse(message: ChatMessageAssistant) -> ParsedTurn:
             common = dict(
                 entity=entity, variables=problem["variables"], askable=askable,
                 observed=list(problem["observed"]), target=target, asked=asked,
                 queries_per_turn=opts["queries_per_turn"], not_leaf=not_leaf,
-                descriptions=problem.get("descriptions"), answer_kind=answer_kind,
+                descriptions=problem.get("descriptions"), answer=spec,
                 templates=templates,
             )
             if fmt == "tool":
