@@ -31,6 +31,7 @@ from inspect_ai.model import (
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 from inspect_ai.util import store
 
+from infoseek.answers import answer_kind
 from infoseek.contract import (
     PROTOCOLS,
     STORE_OPTIONS,
@@ -38,8 +39,8 @@ from infoseek.contract import (
     STORE_PROTOCOL,
     STORE_TURNS,
 )
+from infoseek.domains import UnknownDomain, domain_of
 from infoseek.records import problem_from_store
-from solvers.dataset import value_label
 from solvers.text_format import render_text_action
 
 PROVIDER = "infoseek"
@@ -106,8 +107,8 @@ class ReferenceModelAPI(ModelAPI):
 
         use_tools = bool(tools) and options.get("format", "tool") == "tool"
         if use_tools and decision["kind"] in ("ask", "answer"):
-            return self._tool_output(decision, input)
-        return self._text_output(render_text_action(decision, problem))
+            return self._tool_output(decision, input, problem)
+        return self._text_output(render_text_action(_labelled(decision, problem), problem))
 
     # --- Inspect knobs -------------------------------------------------------------
 
@@ -131,7 +132,8 @@ class ReferenceModelAPI(ModelAPI):
 
     # --- output construction ---------------------------------------------------------
 
-    def _tool_output(self, decision: dict[str, Any], input: list[ChatMessage]) -> ModelOutput:
+    def _tool_output(self, decision: dict[str, Any], input: list[ChatMessage],
+                     problem: dict[str, Any]) -> ModelOutput:
         turn = _assistant_turn_number(input)
         if decision["kind"] == "ask":
             calls = [
@@ -147,7 +149,7 @@ class ReferenceModelAPI(ModelAPI):
                 ToolCall(
                     id=f"{PROVIDER}-t{turn}-answer",
                     function=ANSWER_TOOL,
-                    arguments={"value": value_label(decision["value"])},
+                    arguments={"value": answer_label(problem, decision["value"])},
                 )
             ]
         message = ChatMessageAssistant(
@@ -246,6 +248,27 @@ def _decide(
     from solvers import reference_policy
 
     return reference_policy.decide(model_name, protocol, problem, turns, options)
+
+
+def answer_label(problem: dict[str, Any], value: Any) -> str:
+    """``value`` written as the answer kind of the problem's domain writes it
+    (`infoseek.answers.AnswerKind.label`: ``yes`` / ``no``, the number, ...). A record of
+    no registered domain (a hand-made record) is written as a yes/no kind writes it,
+    which writes a number as itself."""
+    try:
+        kind = domain_of(problem).answer_kind
+    except UnknownDomain:
+        kind = "boolean"
+    return answer_kind(kind).label(value)
+
+
+def _labelled(decision: dict[str, Any], problem: dict[str, Any]) -> dict[str, Any]:
+    """A text-format answer decision with its value written by the answer kind; a yes/no
+    value stays as it is, since the text format states it about the entity
+    (`render_text_action`: ``Answer: Alice is not kind.``)."""
+    if decision.get("kind") != "answer" or isinstance(decision.get("value"), bool):
+        return decision
+    return {**decision, "value": answer_label(problem, decision["value"])}
 
 
 def _assistant_turn_number(input: list[ChatMessage]) -> int:
