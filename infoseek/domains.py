@@ -27,6 +27,7 @@ paths; `resolve` imports them on first use.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,6 +40,9 @@ Render = Callable[..., str]
 """``render(record, *, forbid_alternatives) -> prompt text``."""
 Reply = Callable[[str, str, Any], str]
 """``reply(entity, variable, value) -> the oracle's answer to a question``."""
+
+
+_PLACEHOLDER = re.compile(r"<[^<>]+>")
 
 
 class UnknownDomain(ValueError):
@@ -80,6 +84,12 @@ class Wording:
     """The oracle's reply to a question that got a value."""
     unsure: str = "I am not sure about {variable}."
     """The reply of an oracle that does not know: {entity}, {variable}."""
+
+    def question(self, entity: str, variable: str) -> str:
+        """A question line for `variable`: the question template with the variable in
+        place of its angle-bracket placeholder (what the reference models write)."""
+        line = self.question_template.format(entity=entity)
+        return _PLACEHOLDER.sub(lambda _: variable, line, count=1)
 
 
 @dataclass(frozen=True)

@@ -66,12 +66,13 @@ def _render(builder: str, renderer: str, forbid_alternatives: bool):
 
 def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str = "seek",
               full_information: bool = False) -> Task:
-    """The seek loop (SPEC 3.1) over the builder's records. `full_information`: every
-    hidden value is revealed first (records with a hidden world), so the model can answer
-    at once: the reasoning upper bound."""
+    """The seek loop (SPEC 3.1) over the builder's records, with the oracle `params`
+    names (the domain's first oracle when none). `full_information`: every hidden value
+    is revealed first (records with a hidden world), so the model can answer at once:
+    the reasoning upper bound."""
     opts = {**SEEK_DEFAULTS, **{k: v for k, v in params.items() if k in SEEK_DEFAULTS}}
     records = task_records(builder, params)
-    oracle = params.get("oracle")
+    oracle = params.get("oracle") or get_builder(builder)[0].oracles[0]
     if full_information:
         records = [full_information_record(r) for r in records]
         opts["queries_per_turn"], opts["budget"], opts["force_ask"] = 1, False, False

@@ -75,6 +75,7 @@ from scorers.seek_metrics import (
     INVALID_METRIC_NAMES,
     SEEK_SCORE_GROUPS,
     answer_explanation,
+    answer_kind_of,
     answer_metrics,
     final_answer,
     invalid_explanation,
@@ -193,7 +194,8 @@ def answer_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         episode = seek_episode(state, target)
         return Score(
-            value=answer_metrics(episode.turns, episode.target_value),
+            value=answer_metrics(episode.turns, episode.target_value,
+                                 kind=answer_kind_of(episode.problem)),
             answer=_answer_text(final_answer(episode.turns)),
             explanation=answer_explanation(episode.turns, episode.target_value),
         )

@@ -31,6 +31,7 @@ from typing import Any
 from rapidfuzz.distance import DamerauLevenshtein
 
 from infoseek import contract
+from infoseek.domains import UnknownDomain, domain_of
 from scorers.answer_match import answers_match
 
 INVALID_REASONS: tuple[str, ...] = contract.INVALID_REASONS
@@ -226,11 +227,23 @@ def _dedupe(names: Iterable[str]) -> list[str]:
 # public API
 
 
-def answer_metrics(turns: Sequence[dict], target_value: Any) -> dict[str, float]:
+def answer_kind_of(problem: dict) -> str | None:
+    """The answer kind of the problem's domain (`infoseek.domains`), or None for a record
+    of no registered domain (answers are then compared by value alone)."""
+    try:
+        return domain_of(problem).answer_kind
+    except UnknownDomain:
+        return None
+
+
+def answer_metrics(turns: Sequence[dict], target_value: Any, *,
+                   kind: str | None = None) -> dict[str, float]:
     """``accuracy``: 1.0 iff the last ``answer`` turn's answer equals ``target_value``
-    (see :func:`answers_match`); 0.0 when no answer was given."""
+    by the comparison of answer kind `kind` (see :func:`answers_match`; the problem's
+    domain gives it, `answer_kind_of`); 0.0 when no answer was given."""
     answer_turn = _final_answer_turn(turns)
-    correct = answer_turn is not None and answers_match(answer_turn.get("answer"), target_value)
+    correct = answer_turn is not None and answers_match(answer_turn.get("answer"),
+                                                        target_value, kind=kind)
     return {"accuracy": 1.0 if correct else 0.0}
 
 
@@ -365,7 +378,7 @@ def episode_metrics(
         ``invalid_other`` and ``invalid_total`` (see :func:`invalid_reason_counts`).
     """
     values: dict[str, float | None] = {
-        **answer_metrics(turns, target_value),
+        **answer_metrics(turns, target_value, kind=answer_kind_of(problem)),
         **sufficiency_metrics(turns, initial_possible=initial_possible),
         **query_metrics(problem, turns, queryable_for_coverage=queryable_for_coverage),
         **invalid_metrics(turns),

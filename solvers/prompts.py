@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from infoseek.answers import answer_kind as get_answer_kind
 from infoseek.domains import Wording, domain_of
 
 BUDGET_LINE = (
@@ -33,8 +34,9 @@ def reminder(wording: Wording, fmt: str) -> str:
 
 
 # What was wrong with a turn, in plain words, for every turn-level invalid reason
-# (`solvers.parsing.INVALID_REASONS`). Keyed by reason, then optionally by format
-# ("text"/"tool") or answer kind ("boolean"/"number"); "*" is the fallback.
+# (`infoseek.contract.INVALID_REASONS`). Keyed by reason, then optionally by format
+# ("text"/"tool"); "*" is the fallback. An unreadable answer ("malformed") is worded by
+# its answer kind (`infoseek.answers`, the kind's ``malformed`` sentence).
 INVALID_TURN_PROBLEMS: dict[str, dict[str, str]] = {
     "empty": {"*": "Your last message was empty."},
     "no_action": {
@@ -43,10 +45,6 @@ INVALID_TURN_PROBLEMS: dict[str, dict[str, str]] = {
     },
     "multiple_actions": {"*": "Your last message both asked and answered, or gave more "
                               "than one answer; each turn must do exactly one of the two."},
-    "malformed": {
-        "boolean": "Your answer could not be read as a yes or a no about the goal.",
-        "number": "Your answer could not be read as a number.",
-    },
     "ambiguous": {"*": "Your answer held more than one possible value (two values, a range, "
                        "a calculation or a hedge), so it was not accepted; give exactly "
                        "one."},
@@ -64,9 +62,10 @@ INVALID_TURN_FALLBACK = "Your last message held no action that could be accepted
 
 def invalid_turn_problem(reason: str | None, *, fmt: str, answer_kind: str = "boolean") -> str:
     """One plain sentence saying what was wrong with an invalid turn (never the code)."""
+    if reason == "malformed":
+        return get_answer_kind(answer_kind).malformed
     wording = INVALID_TURN_PROBLEMS.get(reason or "", {})
-    return (wording.get(fmt) or wording.get(answer_kind) or wording.get("*")
-            or INVALID_TURN_FALLBACK)
+    return wording.get(fmt) or wording.get("*") or INVALID_TURN_FALLBACK
 
 
 def invalid_turn_message(reason: str | None, *, wording: Wording, fmt: str,

@@ -40,7 +40,7 @@ from inspect_ai.model import (
     ChatMessageUser,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.tool import ToolFunction, tool
+from inspect_ai.tool import ToolDef, ToolFunction, tool
 from inspect_ai.util import store
 
 from infoseek.answers import answer_spec
@@ -52,7 +52,8 @@ from infoseek.contract import (
     STORE_PROTOCOL,
     STORE_TURNS,
 )
-from infoseek.engine import is_listable, possible_values_record
+from infoseek.domains import Domain, domain_of
+from infoseek.engine import possible_values_record
 from infoseek.records import (
     askable_variables,
     engine_from_record,
@@ -82,6 +83,14 @@ def ask():
         return "handled by the infoseek seek loop"
 
     return execute
+
+
+def ask_tool(noun: str):
+    """The `ask` tool, described with the domain's word for a variable."""
+    return ToolDef(ask(), description=f"Ask the examiner for the value of one {noun} that "
+                   "is not given.",
+                   parameters={"variable": f"The exact name of the {noun} to ask about."}
+                   ).as_tool()
 
 
 @tool
@@ -122,14 +131,11 @@ def seek_options(
     }
 
 
-def reply_text(entity: str, variable: str, value: Any) -> str:
+def reply_text(domain: Domain, entity: str, variable: str, value: Any) -> str:
+    """The oracle's reply in the domain's wording (`infoseek.domains.Wording`)."""
     if value == UNSURE:
-        return f"I am not sure whether {entity} is {variable}."
-    if value is True:
-        return f"Yes, {entity} is {variable}."
-    if value is False:
-        return f"No, {entity} is not {variable}."
-    return f"{variable} = {value}"
+        return domain.wording.unsure.format(entity=entity, variable=variable)
+    return domain.reply(entity, variable, value)
 
 
 def _action_only(text: str) -> str:
@@ -176,8 +182,10 @@ def seek_solver(
         target = problem["target"]
         askable = askable_variables(problem, opts["forbid_alternatives"])
         not_leaf = not_leaf_variables(problem)
+        declared = domain_of(problem)
+        wording = declared.wording
         domain = engine.domain(target)
-        answer_kind = answer_kind_for(domain)
+        answer_kind = declared.answer_kind
         initial = possible_values_record(engine.target_values(), domain)
         k = int(problem.get("k", 0))
         fmt = opts["format"]
@@ -191,16 +199,16 @@ def seek_solver(
         st.set(STORE_TURNS, [])
 
         system = prompts.seek_system_prompt(
-            entity=entity, target=target, fmt=fmt, per_turn=opts["queries_per_turn"],
+            wording, entity=entity, target=target, fmt=fmt, per_turn=opts["queries_per_turn"],
             max_turns=opts["max_turns"], budget=opts["budget"],
-            force_ask_k=k if opts["force_ask"] else None, answer_kind=answer_kind,
+            force_ask_k=k if opts["force_ask"] else None,
         )
         state.messages.insert(0, ChatMessageSystem(content=system))
         if fmt == "tool":
-            state.tools = [ask(), answer()]
+            state.tools = [ask_tool(wording.noun), answer()]
             state.tool_choice = "auto"
         asked: list[str] = []
-        templates = prompts.template_lines(entity=entity, fmt=fmt, answer_kind=answer_kind)
+        templates = prompts.template_lines(wording, entity=entity, fmt=fmt)
         spec = answer_spec(answer_kind, entity=entity, target=target,
                            values=engine.target_values())
 
@@ -250,7 +258,7 @@ def seek_solver(
                         value = oracle.reply(query.variable)
                         asked.append(query.variable)
                         entry["value"] = value
-                        entry["reply"] = reply_text(entity, query.variable, value)
+                        entry["reply"] = reply_text(declared, entity, query.variable, value)
                     elif query.valid and final_turn:
                         entry["valid"] = False
                         entry["reason"] = "too_many"
@@ -266,7 +274,8 @@ def seek_solver(
                                               "valid": False, "reason": query.reason,
                                               "value": None, "reply": None})
                 replies.append(prompts.invalid_turn_message(
-                    parsed.reason, fmt=fmt, answer_kind=answer_kind, entity=entity))
+                    parsed.reason, wording=wording, fmt=fmt, answer_kind=answer_kind,
+                    entity=entity))
             record["possible_target_values"], record["known"] = oracle.target_status()
             turns.append(record)
             st.set(STORE_TURNS, list(turns))  # records are never changed once stored
@@ -281,13 +290,6 @@ def seek_solver(
         return state
 
     return solve
-
-
-def answer_kind_for(domain: Any) -> str:
-    """"boolean" for a yes/no target (domain within {False, True}), else "number"."""
-    if is_listable(domain) and all(isinstance(v, bool) for v in domain):
-        return "boolean"
-    return "number"
 
 
 def hash_seed(seed: int, problem_id: str, target_value: Any) -> str:

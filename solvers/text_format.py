@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from infoseek.domains import domain_of
+
 DEFAULT_ENTITY = "Alice"
 
 
@@ -23,13 +25,15 @@ def render_text_action(decision: dict[str, Any], problem: dict[str, Any]) -> str
     Args:
         decision: `{"kind": "ask", "variables": [...]}`, `{"kind": "answer", "value": v}`
             or `{"kind": "text", "text": "..."}`.
-        problem: the problem record; `entity` (default "Alice") and `target` are read.
+        problem: the problem record; `domain`, `entity` (default "Alice") and `target`
+            are read.
 
     Returns:
-        One `Question: Is <entity> <var>?` line per asked variable (`Question: What is
-        <var>?` for quantity problems, which carry `descriptions`); for an answer on a
-        boolean target `Answer: <entity> is <target>.` or `Answer: <entity> is not
-        <target>.`; for any other answer value `Answer: <value>`; free text unchanged.
+        One question line per asked variable, in the wording of the record's domain
+        (`infoseek.domains.Wording.question`: `Question: Is <entity> <var>?` for logic,
+        `Question: What is <var>?` for math); for an answer on a boolean target
+        `Answer: <entity> is <target>.` or `Answer: <entity> is not <target>.`; for any
+        other answer value `Answer: <value>`; free text unchanged.
     """
     kind = decision.get("kind")
     entity = problem.get("entity") or DEFAULT_ENTITY
@@ -38,9 +42,8 @@ def render_text_action(decision: dict[str, Any], problem: dict[str, Any]) -> str
         variables = decision.get("variables")
         if not isinstance(variables, list | tuple) or not variables:
             raise ValueError(f"an 'ask' decision needs a non-empty variable list: {decision!r}")
-        if problem.get("descriptions") is not None:  # quantity problems (math)
-            return "\n".join(f"Question: What is {variable}?" for variable in variables)
-        return "\n".join(f"Question: Is {entity} {variable}?" for variable in variables)
+        wording = domain_of(problem).wording
+        return "\n".join(wording.question(entity, variable) for variable in variables)
 
     if kind == "answer":
         if "value" not in decision:

@@ -11,7 +11,7 @@ import pytest
 
 from builders.cache import cache_path, entry_bytes, load_or_build, read_entry
 from builders.datasets import domain_records
-from builders.logic.logic_mt import BUILDER_NAME, BUILDER_VERSION
+from infoseek.domains import get_builder
 
 RECORDS = [{"id": f"r{i}", "value": i, "text": "é" * i} for i in range(60)]
 
@@ -86,6 +86,7 @@ def test_concurrent_builds_leave_a_whole_entry(tmp_path, monkeypatch) -> None:
 def test_a_truncated_logic_split_is_rebuilt_in_full(tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path))
     whole = domain_records("logic-mt", seed=3, per_k=6, ks=[1])
-    path = cache_path(BUILDER_NAME, BUILDER_VERSION, {"seed": 3, "per_k": 6, "k": 1})
+    spec = get_builder("logic-mt")[1]
+    path = cache_path(spec.name, spec.version, {"seed": 3, "per_k": 6, "k": 1})
     path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:3]))
     assert domain_records("logic-mt", seed=3, per_k=6, ks=[1]) == whole and len(whole) == 6

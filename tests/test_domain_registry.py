@@ -80,3 +80,19 @@ def test_built_in_declarations_agree_with_their_parts(name) -> None:
             text = domain.renderer(variant)(record, forbid_alternatives=True)
             assert record["target"] in text or name == "math"
             assert isinstance(text, str) and text.strip()
+
+
+def test_the_ask_tool_uses_the_domains_word_for_a_variable() -> None:
+    from inspect_ai.tool import ToolDef
+
+    from solvers.seek import ask_tool
+
+    for name, noun in (("logic", "attribute"), ("math", "quantity")):
+        definition = ToolDef(ask_tool(get_domain(name).wording.noun))
+        assert definition.name == "ask" and noun in definition.description
+        assert noun in definition.parameters.properties["variable"].description
+
+
+def test_question_lines_fill_the_templates_placeholder() -> None:
+    assert LOGIC.wording.question("Bob", "cold") == "Question: Is Bob cold?"
+    assert get_domain("math").wording.question("", "A_2") == "Question: What is A_2?"

@@ -90,3 +90,12 @@ def test_check_record_runs_the_check_registered_with_the_engine(monkeypatch):
         check_record(_full(record("toy-table", [])), "toy.jsonl:2")
     with pytest.raises(RecordError, match=r"field 'engine' must be an object with a registered"):
         check_record(_full(record("nope", [])), "toy.jsonl:3")
+
+
+def test_an_unregistered_kind_is_unknown_again() -> None:
+    engines.register_engine("scratch-kind", lambda record: None)
+    assert "scratch-kind" in engines.engine_kinds()
+    engines.unregister_engine("scratch-kind")
+    assert "scratch-kind" not in engines.engine_kinds()
+    with pytest.raises(engines.UnknownEngineKind):
+        engines.build_engine({"engine": {"kind": "scratch-kind"}})

@@ -35,8 +35,10 @@ from solvers.reference_models import REQUIRED_STORE_KEYS, ReferenceModelAPI
 from solvers.text_format import render_text_action
 
 PROBLEMS = {
-    "p1": {"id": "p1", "entity": "Alice", "target": "adorable", "queryable": ["kind", "tall"]},
-    "p2": {"id": "p2", "entity": "Bob", "target": "hungry", "queryable": ["cold"]},
+    "p1": {"id": "p1", "domain": "logic", "entity": "Alice", "target": "adorable",
+           "queryable": ["kind", "tall"]},
+    "p2": {"id": "p2", "domain": "logic", "entity": "Bob", "target": "hungry",
+           "queryable": ["cold"]},
 }
 
 
@@ -245,9 +247,13 @@ def test_mockllm_scripted_outputs_with_usage_run_offline(tmp_path) -> None:
 
 
 def test_render_text_action() -> None:
-    problem = {"entity": "Bob", "target": "hungry"}
+    problem = {"domain": "logic", "entity": "Bob", "target": "hungry"}
     assert render_text_action({"kind": "ask", "variables": ["cold"]}, problem) == (
         "Question: Is Bob cold?"
+    )
+    quantities = {"domain": "math", "target": "T"}
+    assert render_text_action({"kind": "ask", "variables": ["A", "B"]}, quantities) == (
+        "Question: What is A?\nQuestion: What is B?"
     )
     assert render_text_action({"kind": "answer", "value": True}, problem) == (
         "Answer: Bob is hungry."
@@ -284,7 +290,8 @@ def write_task_package(tmp_path, monkeypatch: pytest.MonkeyPatch) -> str:
             def one_turn():
                 async def solve(state, generate):
                     store().set("infoseek:protocol", "seek")
-                    store().set("infoseek:problem", {{"entity": "Alice", "queryable": ["kind"]}})
+                    store().set("infoseek:problem",
+                               {{"domain": "logic", "entity": "Alice", "queryable": ["kind"]}})
                     store().set("infoseek:turns", [])
                     store().set("infoseek:options", {{"format": "text"}})
                     state.output = await get_model().generate(state.messages)

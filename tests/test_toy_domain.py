@@ -248,10 +248,6 @@ def test_optimal_speaks_the_interaction_format_and_the_domain_wording(optimal_se
             assert assistant[-1].tool_calls[0].arguments == {"value": sample.target}
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "seam: solvers.text_format.render_text_action words the reference models' questions "
-    "as logic ('Question: Is <entity> <var>?') or math (records with 'descriptions'), not "
-    "with the domain's Wording.question_template"))
 def test_text_questions_of_the_reference_models_follow_the_domain_template(
         tmp_path) -> None:
     params = checked_parameters("toy-table", k=[1], per_k=1, seed=0, format="text", **SEEK)
@@ -279,10 +275,6 @@ def test_random_model_completes_with_scores_in_range(tmp_path) -> None:
                    for t in turns)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "seam: solvers.prompts.INVALID_TURN_PROBLEMS words 'malformed' for boolean and number "
-    "only; a choice answer that names no option gets the generic 'held no action' "
-    "sentence instead of the kind's own (infoseek.answers ChoiceKind.malformed)"))
 def test_an_answer_naming_no_option_is_corrected_in_the_kinds_words(tmp_path) -> None:
     params = checked_parameters("toy-table", k=[1], per_k=1, seed=0, format="text",
                                 max_turns=2, oracle="adversarial")

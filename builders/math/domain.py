@@ -48,7 +48,7 @@ DOMAIN = Domain(
                     default_per_k=gsme_mt_ext.DEFAULT_PER_K, max_per_k=5_000,
                     default_ks=gsme_mt_ext.DEFAULT_KS),
         BuilderSpec(name="gsme-mt", build=gsme_mt.build_split,
-                    version=getattr(gsme_mt, "CACHE_VERSION", gsme_mt.BUILDER_VERSION),
+                    version=gsme_mt.CACHE_VERSION,
                     max_k=gsme_mt.MAX_K, default_per_k=gsme_mt.DEFAULT_PER_K,
                     max_per_k=10_000, default_ks=gsme_mt.DEFAULT_KS),
     ),

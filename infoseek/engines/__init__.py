@@ -70,6 +70,12 @@ def register_engine(kind: str, factory: EngineFactory | str,
         _CHECKS[kind] = check
 
 
+def unregister_engine(kind: str) -> None:
+    """Forget a registered engine kind (for tests that register one of their own)."""
+    for table in (_FACTORIES, _RESOLVED, _CHECKS):
+        table.pop(kind, None)
+
+
 def engine_kinds() -> tuple[str, ...]:
     """The registered kinds, sorted."""
     return tuple(sorted(_FACTORIES))
