@@ -255,9 +255,11 @@ def test_two_answers_are_multiple_actions():
     assert (turn.kind, turn.reason) == ("invalid", "multiple_actions")
 
 
-def test_parsing_is_deterministic():
+def test_queries_keep_the_line_order_and_the_cap_refuses_the_last():
     text = "Question: kind\nQuestion: brave\nQuestion: vain"
-    assert text_turn(text, queries_per_turn=2) == text_turn(text, queries_per_turn=2)
+    turn = text_turn(text, queries_per_turn=2)
+    assert [(q.variable, q.valid, q.reason) for q in turn.queries] == [
+        ("kind", True, None), ("brave", True, None), ("vain", False, "too_many")]
 
 
 # ------------------------------------------------------------------ tool calls
