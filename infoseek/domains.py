@@ -7,7 +7,8 @@ A domain (``record["domain"]``: "logic", "math", ...) declares in one `Domain` v
 - its renderers (record -> prompt text), by variant name;
 - its wording (`Wording`: what a variable is called, how a question, an answer and an
   oracle reply read, the reminder and problem-level prompts);
-- its answer kind (`infoseek.contract.ANSWER_KINDS`);
+- its answer kind (a kind registered in `infoseek.answers`: the contract's five, or a
+  plug-in one);
 - its released-data formats (format name -> ``"module:attribute"`` of the format);
 - the oracle policies its seek tasks accept, and the modules holding its Inspect tasks.
 
@@ -32,7 +33,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from infoseek.contract import ANSWER_KINDS
+from infoseek.answers import answer_kind_names
 
 BuildFunction = Callable[..., list[dict[str, Any]]]
 """``build(seed, per_k, ks, *, workers=None, progress=None) -> records``."""
@@ -132,9 +133,9 @@ class Domain:
     """Modules whose ``@task`` functions are registered as ``infoseek/<task>``."""
 
     def __post_init__(self) -> None:
-        if self.answer_kind not in ANSWER_KINDS:
+        if self.answer_kind not in answer_kind_names():
             raise ValueError(f"domain {self.name!r}: answer kind {self.answer_kind!r} is "
-                             f"not one of {', '.join(ANSWER_KINDS)}")
+                             f"not one of {', '.join(answer_kind_names())}")
 
     def renderer(self, variant: str) -> Render:
         """The renderer registered under `variant` (e.g. "seek", "equations")."""
