@@ -544,6 +544,6 @@ def test_raw_variant_behaviours_with_mockllm(tmp_path) -> None:
 
 
 def test_registered_under_the_infoseek_prefix() -> None:
-    from infoseek import _registry
+    from inspect_tasks import _registry
 
     assert "incomplete_questions" in _registry.PACKAGED_TASKS

@@ -12,9 +12,9 @@ from inspect_ai.log import EvalLog
 
 from builders.datasets import domain_records, full_information_record
 from builders.math.gsme_text import CANDIDATES_HEADING, render_equations
-from infoseek import _registry
 from infoseek.domains import get_domain
 from infoseek.records import problem_from_store
+from inspect_tasks import _registry
 from inspect_tasks.gsm_mt import gsm_mt, gsm_mt_full
 from inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full, gsme_mt_k_prediction, gsme_mt_mss
 from inspect_tasks.gsme_mt_ext import (

@@ -28,8 +28,8 @@ from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import Tool, tool
 from inspect_ai.util import registry_info, store
 
-from infoseek import _registry
 from infoseek.records import stored_problem
+from inspect_tasks import _registry
 from solvers import reference_policy
 from solvers.reference_models import REQUIRED_STORE_KEYS, ReferenceModelAPI
 from solvers.text_format import render_text_action
@@ -343,9 +343,9 @@ def test_every_task_file_is_registered_through_its_domain() -> None:
 
     from infoseek.domains import task_modules
 
-    folder = Path(_registry.__file__).resolve().parents[1] / "inspect_tasks"
+    folder = Path(_registry.__file__).resolve().parent
     with_tasks = sorted(f"inspect_tasks.{p.stem}" for p in folder.glob("*.py")
-                        if "@task" in p.read_text(encoding="utf-8"))
+                        if "\n@task" in p.read_text(encoding="utf-8"))
     assert sorted(task_modules()) == with_tasks
     for module in with_tasks:
         for name, _ in _registry.tasks_defined_in(__import__(module, fromlist=["x"])):

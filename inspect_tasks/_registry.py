@@ -1,6 +1,6 @@
 """Inspect entry point of the infoseek distribution (front door; may reach outward).
 
-`pyproject.toml` declares `[project.entry-points.inspect_ai] infoseek = "infoseek._registry"`.
+`pyproject.toml` declares `[project.entry-points.inspect_ai] infoseek = "inspect_tasks._registry"`.
 Inspect imports this module the first time it meets a name with the `infoseek/` prefix
 (`inspect eval infoseek/logic_mt`, `--model infoseek/optimal`) or lists extensions.
 
