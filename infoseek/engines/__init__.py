@@ -124,3 +124,7 @@ register_engine("cnf", "infoseek.engines.cnf:from_record",
                 "infoseek.engines.horn:check_record_form")
 register_engine("arith", "infoseek.engines.arith.engine:from_record",
                 "infoseek.engines.arith.engine:check_record_form")
+register_engine("boolnet-steady", "infoseek.engines.boolnet.engines:steady_from_record",
+                "infoseek.engines.boolnet.engines:check_record_form")
+register_engine("boolnet-dynamic", "infoseek.engines.boolnet.engines:dynamic_from_record",
+                "infoseek.engines.boolnet.engines:check_record_form")

@@ -1,0 +1,1 @@
+"""Curated rule files of GeneReg-MT: one network per .txt file, a source line each."""
