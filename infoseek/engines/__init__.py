@@ -128,3 +128,5 @@ register_engine("boolnet-steady", "infoseek.engines.boolnet.engines:steady_from_
                 "infoseek.engines.boolnet.engines:check_record_form")
 register_engine("boolnet-dynamic", "infoseek.engines.boolnet.engines:dynamic_from_record",
                 "infoseek.engines.boolnet.engines:check_record_form")
+register_engine("decision-tree", "infoseek.engines.tree:from_record",
+                "infoseek.engines.tree:check_record_form")
