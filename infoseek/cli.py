@@ -3,6 +3,7 @@
     infoseek build logic-mt --out logic.jsonl [--seed N] [--per-k N] [--k 1 2 3 4] [--force]
     infoseek build gsme-mt-ext --out ext.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
     infoseek verify logic_q_mt.csv --format mt-infoseek-logic [--out DIR] [--limit N]
+    infoseek filter QS_LOG WS_LOG
 
 The builders `build` offers and the formats `verify --format` accepts are those the
 registered domains declare (`infoseek.domains`).
@@ -132,6 +133,18 @@ def _verify(args: argparse.Namespace) -> int:
     return 0
 
 
+def _filter(args: argparse.Namespace) -> int:
+    from scorers.filtered_accuracy import FilterError, filtered_accuracy, format_filtered
+
+    try:
+        result = filtered_accuracy(args.question_log, args.solving_log)
+    except FilterError as exc:
+        print(f"infoseek filter: {exc}", file=sys.stderr)
+        return 2
+    print(format_filtered(result))
+    return 0
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -185,6 +198,18 @@ def parser() -> argparse.ArgumentParser:
                         help="stop at the first malformed row instead of reporting it")
     verify.add_argument("--quiet", action="store_true", help="no progress bar")
     verify.set_defaults(run=_verify)
+
+    filtering = sub.add_parser(
+        "filter", help="question-selection accuracy on problems whose well-specified "
+        "version was solved",
+        description="Join a question-selection log and a well-specified-solving log of "
+        "the same problems by problem id; print unfiltered, lenient (some restored value "
+        "solved) and strict (every restored value solved) accuracy with the problems kept.")
+    filtering.add_argument("question_log", metavar="QS_LOG",
+                           help="log of a question-selection task (logic_q, gsme_q, ...)")
+    filtering.add_argument("solving_log", metavar="WS_LOG",
+                           help="log of the matching *_well_specified task")
+    filtering.set_defaults(run=_filter)
     return top
 
 

@@ -67,6 +67,11 @@ class Engine:
     ) -> tuple[World, World] | None:
         return NotImplemented  # type: ignore[return-value]
 
+    # Optional structure: the variables each constraint mentions (the constraint graph
+    # the single-turn difficulty axes and backward search read). None: not exposed.
+    def constraint_scopes(self) -> list[tuple[str, ...]] | None:
+        return None
+
     # Convenience wrappers shared by every engine.
     def is_known(self, assignment: Assignment | None = None) -> bool:
         return len(self.target_values(assignment)) == 1

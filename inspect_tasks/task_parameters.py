@@ -101,6 +101,7 @@ RULES: dict[str, Callable[[str, Any], Any]] = {
     "carry_reasoning": _flag,
     "forbid_alternatives": _flag,
     "k_given": _flag,
+    "mix_well_specified": _flag,
     "source": _optional_text,
     "source_format": _source_format,
 }

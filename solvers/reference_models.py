@@ -44,7 +44,9 @@ from infoseek.records import problem_from_store
 from solvers.text_format import render_text_action
 
 PROVIDER = "infoseek"
-REFERENCE_MODEL_NAMES: tuple[str, ...] = ("optimal", "random")
+REFERENCE_MODEL_NAMES: tuple[str, ...] = ("optimal", "random", "bfs-3", "bfs-5", "bfs-10")
+"""bfs-D: backward search to depth D, single-turn protocols only
+(`solvers.single_turn_policy`)."""
 
 REQUIRED_STORE_KEYS: tuple[str, ...] = (STORE_PROTOCOL, STORE_PROBLEM, STORE_TURNS, STORE_OPTIONS)
 

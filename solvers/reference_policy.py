@@ -82,9 +82,17 @@ def decide(
     turns: list[dict[str, Any]],
     options: dict[str, Any],
 ) -> dict[str, Any]:
-    if model_name not in ("optimal", "random"):
+    from infoseek.single_turn import SINGLE_TURN_PROTOCOLS
+    from solvers.single_turn_policy import BFS_MODELS, single_turn_decision
+
+    if model_name not in ("optimal", "random", *BFS_MODELS):
         raise ValueError(f"unknown reference model {model_name!r}")
     rng = _rng(model_name, problem, turns, options)
+    if protocol in SINGLE_TURN_PROTOCOLS:
+        return single_turn_decision(model_name, protocol, problem, options, rng)
+    if model_name in BFS_MODELS:
+        raise ValueError(f"infoseek/{model_name} plays the single-turn protocols only "
+                         f"({', '.join(SINGLE_TURN_PROTOCOLS)}), not {protocol!r}")
     if protocol == "k_prediction":
         value = problem["k"] if model_name == "optimal" else rng.choice(K_CHOICES)
         return {"kind": "text", "text": f"Answer: {_k_text(value)}"}

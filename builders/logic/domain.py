@@ -25,5 +25,5 @@ DOMAIN = Domain(
     },
     oracles=("adversarial", "cooperative", "random"),
     task_modules=("inspect_tasks.logic_mt", "inspect_tasks.logic_k_prediction",
-                  "inspect_tasks.logic_mss"),
+                  "inspect_tasks.logic_mss", "inspect_tasks.logic_q"),
 )

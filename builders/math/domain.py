@@ -59,5 +59,6 @@ DOMAIN = Domain(
     },
     oracles=("world",),
     task_modules=("inspect_tasks.gsme_mt", "inspect_tasks.gsme_mt_ext",
-                  "inspect_tasks.gsm_mt", "inspect_tasks.incomplete_questions"),
+                  "inspect_tasks.gsm_mt", "inspect_tasks.incomplete_questions",
+                  "inspect_tasks.gsme_q", "inspect_tasks.gsm_q"),
 )

@@ -40,6 +40,8 @@ class CnfEngine(Engine):
                     raise ValueError(f"clause {clause!r} uses unknown variable {name!r}")
                 lits.append(self.index[name] if positive else -self.index[name])
             int_clauses.append(lits)
+        self._scopes = [tuple(dict.fromkeys(self.variables[abs(x) - 1] for x in lits))
+                        for lits in int_clauses]
         self._solver = Solver(name=solver_name, bootstrap_with=int_clauses)
         # Doubled solver: copy 2 is shifted by n; selectors start at 2n + 1.
         self._double = Solver(name=solver_name)
@@ -53,6 +55,10 @@ class CnfEngine(Engine):
 
     def domain(self, var: str) -> tuple[Any, ...]:
         return BOOL_DOMAIN
+
+    def constraint_scopes(self) -> list[tuple[str, ...]]:
+        """The variables of each clause, clause order."""
+        return list(self._scopes)
 
     def _lits(self, assignment: Assignment | None) -> list[int]:
         lits = []

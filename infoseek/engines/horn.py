@@ -299,6 +299,11 @@ class HornEngine(Engine):
         return value[self.y], rounds
 
     # ------------------------------------------------------------- structure
+    def constraint_scopes(self) -> list[tuple[str, ...]]:
+        """The variables of each clause (head first, then body), clause order."""
+        return [tuple(self.variables[i] for i in ([h] if h != -1 else []) + list(b))
+                for h, b in zip(self.heads, self.bodies)]
+
     def clause_variables(self) -> list[set[int]]:
         return [set(b) | ({h} if h != -1 else set()) for h, b in zip(self.heads, self.bodies)]
 

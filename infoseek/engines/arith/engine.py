@@ -199,6 +199,10 @@ class ArithEngine(Engine):
     def parents(self, name: str) -> list[str]:
         return names_in(self.trees[name]) if name in self.trees else []
 
+    def constraint_scopes(self) -> list[tuple[str, ...]]:
+        """The variables of each equation: the defined quantity, then its operands."""
+        return [(name, *self.parents(name)) for name in self.equations]
+
     def ancestors(self, name: str) -> list[str]:
         found = nx.ancestors(self.graph, name)
         return [v for v in self.variables if v in found]

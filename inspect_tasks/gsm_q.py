@@ -1,0 +1,107 @@
+"""GSM-Q: the single-turn protocols of QuestBench (SPEC 3.4-3.6)
+over the GSME-Q story problems told as word problems (`builders.math.gsm_text`, k = 1).
+
+    inspect eval inspect_tasks/gsm_q.py@gsm_q --model infoseek/bfs-10
+    inspect eval infoseek/gsm_q_detection --model infoseek/optimal -T prompt=cot
+
+Tasks: `gsm_q` (pick the one question that settles the goal), `gsm_q_detection` (the
+answer or "Not sure", over well-specified and 1-sufficient variants) and
+`gsm_q_well_specified` (the missing value restored: the reasoning ceiling). Join the
+question-selection and well-specified logs with `infoseek filter QS_LOG WS_LOG`.
+"""
+
+from inspect_ai import Task, task
+
+from inspect_tasks.assembly import checked_parameters
+from inspect_tasks.single_turn_assembly import single_turn_task
+
+
+def _params(per_k, seed, source, source_format, limit):
+    return checked_parameters("gsme-mt", k=1, per_k=per_k, seed=seed, source=source,
+                              source_format=source_format, limit=limit)
+
+
+@task
+def gsm_q(
+    per_k: int = 100,
+    seed: int = 0,
+    prompt: str = "zs",
+    mix_well_specified: bool = False,
+    source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """Question selection: pick the one quantity to ask for, or "No questions needed" (SPEC 3.4).
+
+    Args:
+        per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0); the four-shot examples come from the
+            split of seed + 1000003, never from the evaluated problems.
+        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
+            default zs.
+        mix_well_specified: add the well-specified variants, where "No questions needed"
+            is the correct pick (true/false; default false).
+        source: our JSONL math records or a released GSME-Q-MT CSV (path or URL;
+            k = 1 rows), instead of a built split.
+        source_format: with source: mt-infoseek-gsme or records (default: detected).
+        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+    """
+    params = checked_parameters("gsme-mt", k=1, per_k=per_k, seed=seed, source=source,
+                                source_format=source_format, limit=limit,
+                                mix_well_specified=mix_well_specified)
+    return single_turn_task("gsm_q", "gsme-mt", "question_selection",
+                            {**params, "prompt": prompt}, renderer="words")
+
+
+@task
+def gsm_q_detection(
+    per_k: int = 100,
+    seed: int = 0,
+    prompt: str = "zs",
+    source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """Underspecification detection: the answer, or "Not sure" when a fact is missing (SPEC 3.5).
+
+    Args:
+        per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0); the four-shot examples come from the
+            split of seed + 1000003, never from the evaluated problems.
+        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
+            default zs.
+        source: our JSONL math records or a released GSME-Q-MT CSV (path or URL;
+            k = 1 rows), instead of a built split.
+        source_format: with source: mt-infoseek-gsme or records (default: detected).
+        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+    """
+    params = _params(per_k, seed, source, source_format, limit)
+    return single_turn_task("gsm_q_detection", "gsme-mt", "detection",
+                            {**params, "prompt": prompt}, renderer="words")
+
+
+@task
+def gsm_q_well_specified(
+    per_k: int = 100,
+    seed: int = 0,
+    prompt: str = "zs",
+    source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """Well-specified solving: the missing value restored, one sample per value (SPEC 3.6).
+
+    Args:
+        per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0); the four-shot examples come from the
+            split of seed + 1000003, never from the evaluated problems.
+        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
+            default zs.
+        source: our JSONL math records or a released GSME-Q-MT CSV (path or URL;
+            k = 1 rows), instead of a built split.
+        source_format: with source: mt-infoseek-gsme or records (default: detected).
+        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+    """
+    params = _params(per_k, seed, source, source_format, limit)
+    return single_turn_task("gsm_q_well_specified", "gsme-mt", "well_specified",
+                            {**params, "prompt": prompt}, renderer="words")

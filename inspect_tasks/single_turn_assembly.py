@@ -1,0 +1,79 @@
+"""Task assembly of the single-turn protocols (SPEC 3.4-3.6) for every domain with a
+1-sufficient builder: the thin task files (`inspect_tasks.logic_q`, `gsme_q`, `gsm_q`)
+call `single_turn_task` with a builder name from `infoseek.domains`, the protocol and
+their checked `-T` parameters. Nothing here names a domain.
+
+    params = checked_parameters("logic-mt", k=1, per_k=per_k, seed=seed, ...)
+    return single_turn_task("logic_q", "logic-mt", "question_selection",
+                            {**params, "prompt": prompt})
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai import Task
+
+from builders.datasets import domain_records
+from infoseek.domains import get_builder
+from infoseek.records import dumps_record
+from infoseek.single_turn import SingleTurnError
+from inspect_tasks.assembly import task_records
+from inspect_tasks.task_errors import DataFileError
+from inspect_tasks.task_parameters import check_choice
+from scorers.single_turn import detection_scorer, single_turn_scorer
+from solvers.dataset import memory_dataset
+from solvers.single_turn import few_shot_examples, single_turn_samples, single_turn_solver
+from solvers.single_turn_text import FEW_SHOT_COUNT, PROMPT_SETTINGS
+
+
+def render_for(builder: str, renderer: str):
+    """The builder's domain renderer `renderer` as a one-argument function."""
+    render = get_builder(builder)[0].renderer(renderer)
+    return lambda record: render(record, forbid_alternatives=False)
+
+
+FEW_SHOT_SEED_OFFSET = 1_000_003
+"""The four-shot examples come from the split built with ``seed + FEW_SHOT_SEED_OFFSET``,
+and any of its problems equal to an evaluated one is dropped."""
+
+
+def _same_problem_key(record: dict[str, Any]) -> str:
+    return dumps_record({key: record.get(key) for key in ("engine", "observed", "target")})
+
+
+def example_records(builder: str, seed: int, evaluated: list[dict[str, Any]]
+                    ) -> list[dict[str, Any]]:
+    """1-sufficient problems for worked examples: a split disjoint from `evaluated`."""
+    taken = {_same_problem_key(r) for r in evaluated}
+    pool = domain_records(builder, ks=[1], per_k=2 * FEW_SHOT_COUNT,
+                          seed=seed + FEW_SHOT_SEED_OFFSET)
+    return [r for r in pool if _same_problem_key(r) not in taken]
+
+
+def single_turn_task(name: str, builder: str, protocol: str, params: dict[str, Any], *,
+                     renderer: str = "seek") -> Task:
+    """A single-turn protocol (SPEC 3.4-3.6: question_selection, detection,
+    well_specified) over the builder's 1-sufficient problems (k = 1) or a source file;
+    `params` come from `checked_parameters` plus ``prompt`` (zs, cot, fs) and, for
+    question selection, ``mix_well_specified``."""
+    setting = check_choice("prompt", params.get("prompt", "zs"), PROMPT_SETTINGS)
+    params = {**params, "k": [1]}
+    records = task_records(builder, params)
+    render = render_for(builder, renderer)
+    examples = []
+    if setting == "fs":
+        examples = few_shot_examples(
+            protocol, example_records(builder, params.get("seed", 0), records), render,
+            FEW_SHOT_COUNT)
+    try:
+        samples = single_turn_samples(protocol, records, render, setting=setting,
+                                      mix_well_specified=params.get("mix_well_specified",
+                                                                    False))
+    except SingleTurnError as exc:
+        raise DataFileError(str(exc)) from None
+    scorer = detection_scorer() if protocol == "detection" else single_turn_scorer(protocol)
+    return Task(dataset=memory_dataset(samples, name),
+                solver=single_turn_solver(protocol, setting, examples,
+                                          params.get("seed", 0)),
+                scorer=scorer, name=name)

@@ -1,0 +1,295 @@
+"""The single-turn protocols (SPEC 3.4-3.6): ground truth against the referee, reading
+of model picks, the reference models on logic and math, mockllm in the three prompt
+settings, detection F1, difficulty correlations, and filtered accuracy from real logs."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.model import get_model
+
+from builders.datasets import domain_records
+from infoseek.analysis import is_sufficient
+from infoseek.cli import main as cli_main
+from infoseek.engines.horn import HornEngine
+from infoseek.records import engine_from_record
+from infoseek.single_turn import (
+    NO_QUESTION,
+    NOT_SURE,
+    bfs_pick,
+    difficulty_axes,
+    question_options,
+    search_levels,
+    sufficient_options,
+    well_specified_variants,
+)
+from inspect_tasks.gsm_q import gsm_q
+from inspect_tasks.gsme_q import gsme_q, gsme_q_detection, gsme_q_well_specified
+from inspect_tasks.logic_q import logic_q, logic_q_detection, logic_q_well_specified
+from inspect_tasks.task_errors import DataFileError
+from inspect_tasks.task_parameters import TaskParameterError
+from scorers.filtered_accuracy import FilterError, filter_rows, filtered_accuracy
+from solvers.single_turn_text import option_text, read_choice, read_value
+from tests.support import assert_eval_success, text_output
+
+FIXTURE = Path(__file__).parent / "fixtures" / "published" / "questbench_logic_q.csv"
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+def _metrics(log) -> dict[str, float]:
+    return {name: m.value for score in log.results.scores for name, m in score.metrics.items()}
+
+
+def _run(task, model, tmp_path, **kwargs):
+    log = eval(task, model=model, display="none", log_dir=str(tmp_path), **kwargs)[0]
+    assert_eval_success(log)
+    return log
+
+
+# ------------------------------------------------------------------ ground truth
+
+
+def test_levels_and_axes_of_a_hand_made_problem():
+    # scopes {y, a}, {a, b, c}, {a, d}; c is observed, so the search stops there
+    engine = HornEngine(["y", "a", "b", "c", "d"],
+                        [["y", "not a"], ["a", "not b", "not c"], ["a", "not d"]],
+                        {"c": True}, "y")
+    assert search_levels(engine) == {"y": 0, "a": 1, "b": 2, "c": 2, "d": 2}
+    engine = HornEngine(["y", "a", "b", "c", "d"],
+                        [["y", "not a"], ["a", "not y"], ["a", "not b", "not c"],
+                         ["b", "not a"]], {"c": True}, "y")
+    options = ["a", "b", "d"]
+    assert sufficient_options(engine, options) == ["a", "b"]
+    axes = difficulty_axes(engine, ["a", "b"])
+    assert axes == {"num_vars": 5, "num_constraints": 4, "depth": 2,
+                    "e_bf": round(6 / 3, 4), "num_sufficient": 2}
+    assert bfs_pick(engine, options, ["a", "b"], 0) is None
+    assert bfs_pick(engine, options, ["a", "b"], 1) == "a"
+
+
+@pytest.mark.parametrize("builder", ["logic-mt", "gsme-mt"])
+def test_sufficient_options_agree_with_the_referee_and_variants_are_known(builder):
+    for record in domain_records(builder, ks=[1], per_k=12, seed=3):
+        engine = engine_from_record(record)
+        options = question_options(record)
+        found = sufficient_options(engine, options)
+        slow = [v for v in options if is_sufficient(engine, [v], use_fast_path=False)] \
+            if builder == "logic-mt" else found
+        assert found == slow
+        family = {v for s in record["mss_family"] for v in s}
+        assert set(found) == family & set(options)
+        levels = search_levels(engine)
+        depths = [bfs_pick(engine, options, found, d) for d in range(0, 12)]
+        hits = [d is not None for d in depths]
+        assert hits == sorted(hits), "deeper search never loses a hit"
+        assert difficulty_axes(engine, found)["depth"] == max(levels[v] for v in found)
+        for variant in well_specified_variants(record):
+            restored = engine_from_record(variant)
+            assert restored.is_known()
+            assert sufficient_options(restored, question_options(variant)) == []
+            assert variant["problem_id"] == record["id"]
+
+
+# ------------------------------------------------------------------ reading picks
+
+RECORD = {"domain": "logic", "entity": "Alice", "target": "tall"}
+CHOICES = ["kind", "unkind", "brave", NO_QUESTION]
+
+
+@pytest.mark.parametrize("text, pick", [
+    ("2", 1), ("(2)", 1), ("Answer: 2", 1), ("answer: (2)", 1), ("Option 2", 1),
+    ("[2]", 1), ("Answer: 2.", 1), ("**Answer:** 3", 2), ("Answer: Is Alice unkind?", 1),
+    ("Answer: 2. Is Alice unkind?", 1), ("Answer: kind", 0),
+    ("Thinking: kind, brave, unkind...\nAnswer: 4", 3), ("No questions needed.", 3),
+    ("Answer: No questions needed", 3),
+])
+def test_tolerated_forms_parse(text, pick):
+    assert read_choice(text, RECORD, CHOICES).pick == pick
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("Answer: 1 or 2", "ambiguous"), ("Answer: Is Alice kind? Is Alice brave?", "ambiguous"),
+    ("Answer: 2 (Is Alice brave?)", "ambiguous"), ("I would ask about kind or brave.",
+                                                    "ambiguous"),
+    ("Answer: 9", "unknown"), ("Answer: 3 or 9", "ambiguous"), ("", "empty"),
+    ("Answer: banana", "malformed"), ("\x00\ud800", "malformed"), (None, "empty"),
+    ("Answer: 1,5", "ambiguous"), ("Answer: 1, 2", "ambiguous"), ("Answer: 2.5", "malformed"),
+])
+def test_ambiguous_and_garbage_picks_are_invalid(text, reason):
+    reading = read_choice(text, RECORD, CHOICES)
+    assert not reading.valid and reading.reason == reason
+
+
+def test_values_and_not_sure():
+    record = {**RECORD, "target_values": [False, True]}
+    assert read_value("Answer: Not sure", record, allow_not_sure=True).pick == NOT_SURE
+    assert read_value("Answer: yes", record, allow_not_sure=True).pick is True
+    assert read_value("Answer: not sure, but yes", record,
+                      allow_not_sure=True).reason == "ambiguous"
+    assert not read_value("Answer: Not sure", record, allow_not_sure=False).valid
+    assert option_text(record, "kind") == "Is Alice kind?"
+
+
+# ------------------------------------------------------------- reference models
+
+
+def test_reference_models_on_logic(tmp_path):
+    correct = {}
+    for model in ("optimal", "bfs-3", "bfs-5", "bfs-10", "random"):
+        log = _run(logic_q(per_k=20), f"infoseek/{model}", tmp_path)
+        correct[model] = _metrics(log)["correct"]
+    assert correct["optimal"] == 1.0
+    assert correct["bfs-3"] <= correct["bfs-5"] <= correct["bfs-10"]
+    assert correct["bfs-10"] >= 0.95
+    assert correct["random"] < 0.5
+    log = _run(logic_q(per_k=20, mix_well_specified=True), "infoseek/optimal", tmp_path)
+    assert _metrics(log)["correct"] == 1.0
+    assert {s.metadata["variant"] for s in log.samples} == {"underspecified",
+                                                            "well_specified"}
+
+
+def test_detection_reports_precision_recall_f1_and_baseline(tmp_path):
+    log = _run(logic_q_detection(per_k=10), "infoseek/optimal", tmp_path)
+    metrics = _metrics(log)
+    assert metrics["correct"] == 1.0
+    assert metrics["precision"] == metrics["recall"] == metrics["f1"] == 1.0
+    under = sum(s.metadata["variant"] == "underspecified" for s in log.samples)
+    assert metrics["random_f1"] == pytest.approx(under / len(log.samples))
+    log = _run(logic_q_detection(per_k=10), "infoseek/random", tmp_path)
+    metrics = _metrics(log)
+    assert 0.0 <= metrics["f1"] <= 1.0 and "rho_e_bf" in metrics and "p_e_bf" in metrics
+    for sample in log.samples:
+        for axis in ("num_vars", "num_constraints", "depth", "e_bf"):
+            assert isinstance(sample.metadata[axis], int | float)
+
+
+def test_reference_models_on_math(tmp_path):
+    for task in (gsme_q(per_k=8), gsm_q(per_k=8), gsme_q_detection(per_k=8),
+                 gsme_q_well_specified(per_k=8)):
+        log = _run(task, "infoseek/optimal", tmp_path)
+        assert _metrics(log)["correct"] == 1.0, task.name
+    log = _run(gsme_q(per_k=8), "infoseek/bfs-10", tmp_path)
+    assert _metrics(log)["correct"] == 1.0
+
+
+def test_released_questbench_logic_runs_with_source(tmp_path):
+    log = _run(logic_q(source=str(FIXTURE)), "infoseek/optimal", tmp_path)
+    assert _metrics(log)["correct"] == 1.0
+    assert len(log.samples) == 5
+
+
+def test_bad_parameters_fail_fast():
+    with pytest.raises(TaskParameterError):
+        logic_q(prompt="five-shot")
+    with pytest.raises(TaskParameterError):
+        logic_q(mix_well_specified="maybe")
+
+
+def test_a_record_that_is_not_one_sufficient_is_a_one_line_error(tmp_path):
+    from infoseek.records import write_jsonl
+
+    path = tmp_path / "k2.jsonl"
+    write_jsonl(domain_records("logic-mt", ks=[2], per_k=1, seed=0), path)
+    with pytest.raises(DataFileError, match=r"no problems with k in \[1\]"):
+        logic_q(source=str(path))
+
+
+# ------------------------------------------------------- mockllm, three settings
+
+
+def _forms(choices, correct):
+    good = choices.index(correct[0]) + 1
+    bad = next(i for i, c in enumerate(choices, start=1) if c not in correct)
+    question = option_text({"domain": "logic", "entity": "Alice"}, correct[0])
+    other = option_text({"domain": "logic", "entity": "Alice"}, choices[bad - 1])
+    return {
+        f"{good}": (1.0, 0.0), f"({good})": (1.0, 0.0), f"Answer: {good}": (1.0, 0.0),
+        f"Step by step: a rule links them.\nAnswer: ({good})": (1.0, 0.0),
+        f"Answer: {question}": (1.0, 0.0), f"Answer: {bad}": (0.0, 0.0),
+        f"Answer: {good} or {bad}": (0.0, 1.0), f"Answer: {question} {other}": (0.0, 1.0),
+        "Answer: 999": (0.0, 1.0), "lorem ipsum": (0.0, 1.0), "": (0.0, 1.0),
+    }
+
+
+@pytest.mark.parametrize("setting", ["zs", "cot", "fs"])
+def test_mockllm_in_every_prompt_setting(setting, tmp_path):
+    task = logic_q(per_k=1, seed=5, prompt=setting)
+    meta = task.dataset[0].metadata
+    forms = _forms(meta["choices"], meta["correct"])
+    outputs = [text_output(text) for text in forms]
+    model = get_model("mockllm/model", custom_outputs=outputs)
+    log = _run(task, model, tmp_path, epochs=len(forms), max_samples=1)
+    assert len(log.samples) == len(forms)
+    for sample in log.samples:
+        value = next(iter(sample.scores.values())).value
+        assert (value["correct"], value["invalid"]) == forms[sample.output.completion]
+        prompt = sample.messages[0].text
+        assert prompt.count("Example ") == (4 if setting == "fs" else 0)
+        assert ("step by step" in prompt) == (setting == "cot")
+        if setting == "fs":
+            problem = task.dataset[0].input
+            assert prompt.count(str(problem)) == 1  # the examples are other problems
+
+
+def test_mockllm_detection_never_credits_garbage(tmp_path):
+    task = logic_q_detection(per_k=1, seed=5)
+    forms = ["Answer: Not sure", "Answer: not sure, but yes", "???", "Answer: maybe"]
+    outputs = [text_output(t) for t in forms for _ in range(len(task.dataset))]
+    model = get_model("mockllm/model", custom_outputs=outputs)
+    log = _run(task, model, tmp_path, epochs=len(forms), max_samples=1)
+    for sample in log.samples:
+        value = next(iter(sample.scores.values())).value
+        text = sample.output.completion
+        if text != "Answer: Not sure":
+            assert value["said_not_sure"] == 0.0
+            assert value["correct"] == 0.0 or sample.metadata["variant"] != "underspecified"
+        if text in ("???", "Answer: maybe", "Answer: not sure, but yes"):
+            assert value["invalid"] == 1.0 and value["correct"] == 0.0
+
+
+# ------------------------------------------------------------ filtered accuracy
+
+
+def test_filter_rows_lenient_and_strict():
+    questions = [("p1", "underspecified", 1.0), ("p2", "underspecified", 0.0),
+                 ("p3", "underspecified", 1.0), ("p1", "well_specified", 1.0)]
+    solving = [("p1", "well_specified", 1.0), ("p1", "well_specified", 0.0),
+               ("p2", "well_specified", 1.0), ("p2", "well_specified", 1.0)]
+    result = filter_rows(questions, solving)
+    assert result["unfiltered"] == {"accuracy": 2 / 3, "kept": 3, "total": 3}
+    assert result["lenient"] == {"accuracy": 0.5, "kept": 2, "total": 3}
+    assert result["strict"] == {"accuracy": 0.0, "kept": 1, "total": 3}
+    assert result["unmatched"] == 1
+
+
+def test_filter_two_real_logs(tmp_path, capsys):
+    qs = _run(logic_q(per_k=12), "infoseek/bfs-3", tmp_path / "qs")
+    ws = _run(logic_q_well_specified(per_k=12), "infoseek/random", tmp_path / "ws")
+    result = filtered_accuracy(qs.location, ws.location)
+    solved = {}
+    for sample in ws.samples:
+        solved.setdefault(sample.metadata["problem_id"], []).append(
+            next(iter(sample.scores.values())).value["correct"])
+    assert result["lenient"]["kept"] == sum(1 for v in solved.values() if any(v))
+    assert result["strict"]["kept"] == sum(1 for v in solved.values() if all(v))
+    assert result["unfiltered"]["total"] == 12 and result["unmatched"] == 0
+    assert cli_main(["filter", qs.location, ws.location]) == 0
+    out = capsys.readouterr().out
+    assert f"lenient: accuracy={result['lenient']['accuracy']:.4f}" in out
+    with pytest.raises(FilterError, match="question_selection"):
+        filtered_accuracy(ws.location, qs.location)
+    assert cli_main(["filter", str(tmp_path / "missing.eval"), ws.location]) == 2
+
+
+def test_same_seed_same_samples():
+    first = [(s.id, s.input) for s in logic_q(per_k=5, prompt="fs").dataset]
+    second = [(s.id, s.input) for s in logic_q(per_k=5, prompt="fs").dataset]
+    assert first == second
+    assert len(set(itertools.chain(first))) == len(first)
