@@ -16,6 +16,8 @@ from typing import Any
 from builders.cache import load_or_build
 from builders.published.sources import source_records
 from infoseek.domains import get_builder, resolve
+from infoseek.engine import ordered_values
+from infoseek.records import engine_from_record
 
 
 def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int | None = None,
@@ -59,3 +61,30 @@ def full_information_record(record: dict[str, Any]) -> dict[str, Any]:
         "mss_family": [[]],
         "original_k": record["k"],
     }
+
+
+def full_information_records(record: dict[str, Any]) -> list[dict[str, Any]]:
+    """The fully informed versions of a record: with a hidden world, the one of
+    `full_information_record`; otherwise one per value of ``target_values``, each
+    observing every variable of one feasible world with that target value (the first in
+    domain order, found with the engine's ``variable_values``), id ``<id>-<value>``."""
+    if "hidden_world" in record:
+        return [full_information_record(record)]
+    engine = engine_from_record(record)
+    out = []
+    for value in record["target_values"]:
+        world = dict(record["observed"])
+        for var in engine.variables:
+            if var == engine.target or var in world:
+                continue
+            choices = ordered_values(engine.variable_values(var, world, value),
+                                     engine.domain(var))
+            if not choices:
+                raise ValueError(f"{record['id']}: no feasible world gives the target "
+                                 f"{value!r}")
+            world[var] = choices[0]
+        out.append({**record, "id": f"{record['id']}-{value}", "observed": world,
+                    "target_values": [value], "queryable": [], "candidate_queries": [],
+                    "alternative_only": [], "k": 0, "mss_family": [[]],
+                    "original_k": record["k"]})
+    return out

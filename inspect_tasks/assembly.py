@@ -18,7 +18,7 @@ from typing import Any
 
 from inspect_ai import Task
 
-from builders.datasets import domain_records, full_information_record
+from builders.datasets import domain_records, full_information_records
 from infoseek.domains import get_builder
 from inspect_tasks.task_errors import readable_data_errors
 from inspect_tasks.task_parameters import check_parameters
@@ -50,12 +50,16 @@ def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
 
 def task_records(builder: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     """The records a task runs on (`builders.datasets.domain_records`); a file that
-    cannot be read is a one-line error (`inspect_tasks.task_errors`)."""
+    cannot be read is a one-line error (`inspect_tasks.task_errors`). A callable
+    ``params["select"]`` keeps only the records it accepts (a task's own filter, e.g. one
+    problem family of a builder that makes several)."""
     with readable_data_errors():
-        return domain_records(builder, ks=params["k"], per_k=params.get("per_k"),
-                              seed=params.get("seed", 0), source=params.get("source"),
-                              source_format=params.get("source_format"),
-                              limit=params.get("limit"))
+        records = domain_records(builder, ks=params["k"], per_k=params.get("per_k"),
+                                 seed=params.get("seed", 0), source=params.get("source"),
+                                 source_format=params.get("source_format"),
+                                 limit=params.get("limit"))
+    select = params.get("select")
+    return records if select is None else [r for r in records if select(r)]
 
 
 def _render(builder: str, renderer: str, forbid_alternatives: bool):
@@ -74,9 +78,10 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
     records = task_records(builder, params)
     oracle = params.get("oracle") or get_builder(builder)[0].oracles[0]
     if full_information:
-        records = [full_information_record(r) for r in records]
+        if all("hidden_world" in r for r in records):
+            oracle = "world"  # otherwise each record gives one fully observed world per value
+        records = [full for r in records for full in full_information_records(r)]
         opts["queries_per_turn"], opts["budget"], opts["force_ask"] = 1, False, False
-        oracle = "world"
     forbid = opts["forbid_alternatives"]
     solver = seek_solver(
         fmt=opts["format"], max_turns=opts["max_turns"],

@@ -67,9 +67,9 @@ def dynamic_referee(record: dict[str, Any]) -> BruteForceEngine:
         by_states[states] = entry
     target = spec["target"]
     worlds = []
-    for state in all_states(genes):
-        if any(state[g] != v for g, v in record["observed"].items()):
-            continue
+    free = [g for g in genes if g not in record["observed"]]
+    for values in all_states(free):
+        state = {g: record["observed"].get(g, values.get(g)) for g in genes}
         entry = by_states[reached_attractor(rules, state, genes)]
         if target["type"] == "attractor":
             value = entry["id"]

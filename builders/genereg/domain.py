@@ -1,0 +1,23 @@
+"""The gene-regulation domain's declaration (`infoseek.domains`): Boolean networks,
+steady-state and dynamics problems, attractor ids or marker values as ``choice``
+answers, the GeneReg-MT builder."""
+
+from __future__ import annotations
+
+from builders.genereg import genereg_mt
+from builders.genereg.wording import WORDING
+from infoseek.domains import BuilderSpec, Domain
+
+DOMAIN = Domain(
+    name="genereg",
+    answer_kind="choice",
+    wording=WORDING,
+    builders=(
+        BuilderSpec(name="genereg", build=genereg_mt.build, version=genereg_mt.BUILDER_VERSION,
+                    max_k=genereg_mt.MAX_K, default_per_k=genereg_mt.DEFAULT_PER_K,
+                    max_per_k=2_000),
+    ),
+    renderers={"seek": "builders.genereg.genereg_text:render_genereg_problem"},
+    oracles=("adversarial", "cooperative", "random"),
+    task_modules=("inspect_tasks.genereg_mt",),
+)

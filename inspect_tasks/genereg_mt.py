@@ -1,0 +1,199 @@
+"""GeneReg-MT: multi-turn information seeking over Boolean gene-regulatory networks
+(`builders.genereg`): steady-state identification and dynamics (which attractor an
+initial state reaches, or a marker gene's value there).
+
+    inspect eval inspect_tasks/genereg_mt.py --model infoseek/optimal -T per_k=10
+    inspect eval infoseek/genereg_mt -T family=dynamic -T target=marker --model ...
+
+Tasks: `genereg_mt` (seek loop), `genereg_mt_full` (every gene given: the reasoning
+upper bound), `genereg_mt_k_prediction` and `genereg_mt_mss` (problem level). `family`
+and `target` pick the problem streams; `per_k` counts problems per stream and k.
+"""
+
+from typing import Any
+
+from inspect_ai import Task, task
+
+from inspect_tasks.assembly import checked_parameters, k_prediction_task, mss_task, seek_task
+from inspect_tasks.task_parameters import TaskParameterError
+
+BUILDER = "genereg"
+FAMILIES = {"steady": ("steady",), "dynamic": ("dynamic",), "both": ("steady", "dynamic")}
+TARGETS = {"attractor": ("attractor",), "marker": ("marker",),
+           "both": ("attractor", "marker")}
+
+
+def stream_filter(family: Any, target: Any):
+    """A record filter for `-T family=` and `-T target=` (a one-line error otherwise)."""
+    if family not in FAMILIES:
+        raise TaskParameterError(f"-T family must be one of steady, dynamic, both; "
+                                 f"got {family!r}")
+    if target not in TARGETS:
+        raise TaskParameterError(f"-T target must be one of attractor, marker, both; "
+                                 f"got {target!r}")
+    families, targets = FAMILIES[family], TARGETS[target]
+    if families == ("steady",) and targets == ("marker",):
+        raise TaskParameterError("-T family=steady has attractor targets only; use "
+                                 "target=attractor or target=both")
+
+    def keep(record: dict[str, Any]) -> bool:
+        return record.get("family") in families and record.get("target_type") in targets
+
+    return keep
+
+
+@task
+def genereg_mt(
+    k: int | list[int] = [1, 2, 3, 4],
+    per_k: int = 100,
+    seed: int = 0,
+    family: str = "both",
+    target: str = "both",
+    oracle: str = "adversarial",
+    format: str = "tool",
+    max_turns: int = 10,
+    queries_per_turn: int = 1,
+    budget: bool = False,
+    force_ask: bool = False,
+    forbid_alternatives: bool = False,
+    carry_reasoning: bool = False,
+    source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """Ask for missing gene values, then name the attractor or the marker value (SPEC 3.1, 5.4).
+
+    Args:
+        k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: problems per stream and k (>= 1; default 100); unused with source.
+        seed: builder and oracle seed (an integer; default 0).
+        family: steady (steady states), dynamic (initial state -> attractor) or both.
+        target: attractor (its id), marker (a marker gene's value, dynamic only) or both.
+        oracle: adversarial, cooperative or random (default adversarial).
+        format: tool (ask / answer tools) or text (Question: / Answer: lines); default tool.
+        max_turns: turn cap, then the final answer is asked for (>= 1; default 10).
+        queries_per_turn: genes that may be asked in one turn (>= 1; default 1).
+        budget: state the turn and query budget in the prompt (true/false; default false).
+        force_ask: reject an answer given before k questions were asked (true/false;
+            default false).
+        forbid_alternatives: genes found only in non-canonical MSSs may not be asked
+            (true/false; default false).
+        carry_reasoning: keep the model's earlier reasoning in the history (true/false;
+            default false).
+        source: a JSONL file of our genereg records, instead of a built split.
+        source_format: the source file's format (with source; default: detected).
+        limit: with source only: read just the first N problems (>= 1; default: all).
+    """
+    keep = stream_filter(family, target)
+    params = checked_parameters(
+        BUILDER, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
+        max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
+        force_ask=force_ask, forbid_alternatives=forbid_alternatives,
+        carry_reasoning=carry_reasoning, source=source, source_format=source_format,
+        limit=limit)
+    return seek_task("genereg_mt", BUILDER, {**params, "select": keep})
+
+
+@task
+def genereg_mt_full(
+    k: int | list[int] = [1, 2, 3, 4],
+    per_k: int = 100,
+    seed: int = 0,
+    family: str = "both",
+    target: str = "both",
+    format: str = "tool",
+    max_turns: int = 1,
+    carry_reasoning: bool = False,
+    source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """Full information: every gene is given (one world per target value); answer at once.
+
+    Args:
+        k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: problems per stream and k (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0).
+        family: steady, dynamic or both (default both).
+        target: attractor, marker (dynamic only) or both (default both).
+        format: tool (ask / answer tools) or text (Question: / Answer: lines); default tool.
+        max_turns: turns allowed (>= 1; default 1: answer at once).
+        carry_reasoning: keep the model's earlier reasoning in the history (true/false;
+            default false).
+        source: a JSONL file of our genereg records, instead of a built split.
+        source_format: the source file's format (with source; default: detected).
+        limit: with source only: read just the first N problems (>= 1; default: all).
+    """
+    keep = stream_filter(family, target)
+    params = checked_parameters(
+        BUILDER, k=k, per_k=per_k, seed=seed, format=format, max_turns=max_turns,
+        carry_reasoning=carry_reasoning, source=source, source_format=source_format,
+        limit=limit)
+    return seek_task("genereg_mt_full", BUILDER, {**params, "select": keep},
+                     full_information=True)
+
+
+@task
+def genereg_mt_k_prediction(
+    k: int | list[int] = [1, 2, 3, 4],
+    per_k: int = 100,
+    seed: int = 0,
+    family: str = "both",
+    target: str = "both",
+    source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """State how many more gene values are needed (SPEC 3.2).
+
+    Args:
+        k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: problems per stream and k (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0).
+        family: steady, dynamic or both (default both).
+        target: attractor, marker (dynamic only) or both (default both).
+        source: a JSONL file of our genereg records, instead of a built split.
+        source_format: the source file's format (with source; default: detected).
+        limit: with source only: read just the first N problems (>= 1; default: all).
+    """
+    keep = stream_filter(family, target)
+    params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, source=source,
+                                source_format=source_format, limit=limit)
+    return k_prediction_task("genereg_mt_k_prediction", BUILDER, {**params, "select": keep})
+
+
+@task
+def genereg_mt_mss(
+    k: int | list[int] = [1, 2, 3, 4],
+    per_k: int = 100,
+    seed: int = 0,
+    family: str = "both",
+    target: str = "both",
+    k_given: bool = False,
+    max_size: int = 4,
+    forbid_alternatives: bool = False,
+    source: str | None = None,
+    source_format: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """Name a minimal sufficient set of genes (SPEC 3.3).
+
+    Args:
+        k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: problems per stream and k (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0).
+        family: steady, dynamic or both (default both).
+        target: attractor, marker (dynamic only) or both (default both).
+        k_given: tell the model the set has exactly k genes (true/false; default false).
+        max_size: most genes it may name when k is not given (>= 1; default 4).
+        forbid_alternatives: only the canonical MSS counts and genes found only in other
+            MSSs are not offered (true/false; default false: any MSS of the family counts).
+        source: a JSONL file of our genereg records, instead of a built split.
+        source_format: the source file's format (with source; default: detected).
+        limit: with source only: read just the first N problems (>= 1; default: all).
+    """
+    keep = stream_filter(family, target)
+    params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, k_given=k_given,
+                                max_size=max_size, forbid_alternatives=forbid_alternatives,
+                                source=source, source_format=source_format, limit=limit)
+    return mss_task("genereg_mt_mss", BUILDER, {**params, "select": keep})

@@ -1,0 +1,183 @@
+"""GeneReg-MT: the curated networks, the random generator, the builder's records against
+the plain referee (tests/boolnet_referee.py), and the tasks end to end with the
+reference models."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+
+from builders.genereg import genereg_mt as builder
+from builders.genereg.generator import random_network
+from builders.genereg.genereg_text import render_genereg_problem
+from builders.genereg.networks_pool import NETWORKS_DIR, curated_networks, curated_sources
+from infoseek import cli
+from infoseek.engines.boolnet.rules import read_rules_file
+from infoseek.engines.bruteforce import referee_known, referee_mss_family, referee_sufficient
+from infoseek.records import check_record, engine_from_record, read_jsonl
+from inspect_tasks.genereg_mt import (
+    genereg_mt,
+    genereg_mt_full,
+    genereg_mt_k_prediction,
+    genereg_mt_mss,
+)
+from inspect_tasks.task_parameters import TaskParameterError
+from scorers.inspect_scorers import log_metrics, seek_values
+from tests.boolnet_referee import referee_for
+from tests.support import assert_eval_success
+
+REFEREE_STEADY_GENES = 16
+"""The steady referee walks all 2^n states in plain Python: only up to this size here."""
+
+
+@pytest.fixture(autouse=True)
+def _cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "gr"))
+
+
+def test_curated_networks_are_many_sized_and_sourced():
+    nets = curated_networks()
+    sources = curated_sources()
+    assert len(nets) >= 20
+    for net in nets:
+        assert 6 <= len(net.genes) <= 30, net.name
+        assert len(sources[net.name]) > 40, net.name
+    for path in NETWORKS_DIR.glob("*.txt"):
+        assert read_rules_file(path).name == path.stem
+
+
+def test_random_networks_are_nested_canalizing_and_seeded():
+    for seed in range(20):
+        net = random_network(random.Random(seed), 10, 3)
+        again = random_network(random.Random(seed), 10, 3)
+        assert net == again
+        assert all(1 <= len(net.regulators(g)) <= 4 for g in net.regulated)
+        assert set(net.inputs) == {"I1", "I2", "I3"}
+
+
+def _records(per_k: int = 2, ks=(1, 2, 3, 4), seed: int = 0):
+    return builder.build(seed, per_k, list(ks))
+
+
+def _check_against_referee(record):
+    check_record(record)
+    ref = referee_for(record)
+    engine = engine_from_record(record)
+    assert not referee_known(ref)
+    assert sorted(ref.target_values(), key=str) == sorted(record["target_values"], key=str)
+    k, family = referee_mss_family(ref, record["queryable"], record["k"])
+    assert k == record["k"], record["id"]
+    assert family == sorted(tuple(sorted(s)) for s in record["mss_family"]), record["id"]
+    assert referee_sufficient(ref, record["mss_family"][0])
+    assert engine.target_values() == ref.target_values()
+
+
+def test_built_records_agree_with_the_referee():
+    records = _records()
+    assert len(records) == 2 * 4 * 3
+    checked = 0
+    for record in records:
+        if record["family"] == "steady" and len(record["engine"]["genes"]) > \
+                REFEREE_STEADY_GENES:
+            continue
+        _check_against_referee(record)
+        checked += 1
+    assert checked >= 16
+
+
+@pytest.mark.slow
+def test_every_default_record_agrees_with_the_referee():
+    for record in _records(per_k=builder.DEFAULT_PER_K):
+        _check_against_referee(record)
+
+
+def test_builder_is_deterministic_and_shaped():
+    first = [json.dumps(r) for r in _records(per_k=1)]
+    assert first == [json.dumps(r) for r in _records(per_k=1)]
+    alone = [json.dumps(r) for r in builder.build(0, 1, [3])]
+    assert alone == first[6:9]
+    records = [json.loads(line) for line in first]
+    assert [(r["family"], r["target_type"]) for r in records[:3]] == list(builder.STREAMS)
+    for record in records:
+        assert record["domain"] == "genereg"
+        family = record["mss_family"]
+        assert all(len(s) == record["k"] for s in family)
+        assert set(record["alternative_only"]).isdisjoint(family[0])
+        assert record["difficulty"]["mss_family_size"] == len(family)
+        text = render_genereg_problem(record)
+        assert all(rule in text for rule in record["engine"]["rules"])
+        assert all(e["id"] in text for e in record["engine"]["catalogue"])
+        if record["target_type"] == "marker":
+            assert record["target_values"] == [0, 1]
+            assert f"marker gene {record['engine']['target']['gene']}" in text
+
+
+def test_cli_build_writes_the_split(tmp_path: Path):
+    out = tmp_path / "genereg.jsonl"
+    assert cli.main(["build", "genereg", "--out", str(out), "--per-k", "1", "--k", "1",
+                     "2"]) == 0
+    records = list(read_jsonl(out))
+    assert [r["k"] for r in records] == [1, 1, 1, 2, 2, 2]
+
+
+def test_stream_parameters_fail_fast():
+    with pytest.raises(TaskParameterError, match="family must be one of"):
+        genereg_mt(family="static")
+    with pytest.raises(TaskParameterError, match="attractor targets only"):
+        genereg_mt(family="steady", target="marker")
+
+
+def _run(task, model, tmp_path):
+    [log] = eval(task, model=model, log_dir=str(tmp_path), display="none")
+    assert_eval_success(log)
+    return log
+
+
+@pytest.mark.parametrize("fmt", ["tool", "text"])
+def test_optimal_seek_is_sufficient_and_accurate(fmt, tmp_path):
+    log = _run(genereg_mt(per_k=1, format=fmt), "infoseek/optimal", tmp_path)
+    streams = {(s.metadata["problem"]["family"], s.metadata["problem"]["target_type"])
+               for s in log.samples}
+    assert streams == set(builder.STREAMS)
+    for sample in log.samples:
+        values = seek_values(sample.scores)
+        assert values["final_sufficiency"] == 1.0, sample.id
+        assert values["accuracy"] == 1.0, sample.id
+        assert values["invalid_total"] == 0.0, sample.id
+        turns = sample.store["infoseek:turns"]
+        replies = [q["reply"] for t in turns for q in t["queries"] if q.get("valid")]
+        assert all(" = " in r and r.split(" = ")[1] in ("0", "1") for r in replies)
+    metrics = log_metrics(log)
+    for k in (1, 2, 3, 4):
+        assert metrics[f"accuracy_k{k}"] == 1.0
+
+
+def test_family_and_target_select_streams(tmp_path):
+    log = _run(genereg_mt(per_k=1, k=[2], family="dynamic", target="marker"),
+               "infoseek/optimal", tmp_path)
+    assert {s.metadata["problem"]["target_type"] for s in log.samples} == {"marker"}
+    assert {s.target for s in log.samples} == {"0", "1"}
+
+
+def test_random_seeks_less_well_than_optimal(tmp_path):
+    log = _run(genereg_mt(per_k=2, k=[3, 4], max_turns=3), "infoseek/random", tmp_path)
+    suff = [seek_values(s.scores)["final_sufficiency"] for s in log.samples]
+    assert sum(suff) / len(suff) < 1.0
+
+
+def test_problem_level_and_full_information_with_optimal(tmp_path):
+    log = _run(genereg_mt_k_prediction(per_k=1, k=[1, 4]), "infoseek/optimal", tmp_path)
+    metrics = log_metrics(log)
+    assert metrics["accuracy_k1"] == metrics["accuracy_k4"] == 1.0
+    assert len(log.samples) == 6
+    log = _run(genereg_mt_mss(per_k=1, k=[2]), "infoseek/optimal", tmp_path)
+    assert log_metrics(log)["exact_k2"] == 1.0
+    log = _run(genereg_mt_full(per_k=1, k=[2]), "infoseek/optimal", tmp_path)
+    for sample in log.samples:
+        values = seek_values(sample.scores)
+        assert values["accuracy"] == 1.0 and values["final_sufficiency"] == 1.0
+        assert sample.metadata["problem"]["k"] == 0
