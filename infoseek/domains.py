@@ -250,3 +250,4 @@ def task_modules() -> tuple[str, ...]:
 register_domain("logic", "builders.logic.domain:DOMAIN")
 register_domain("math", "builders.math.domain:DOMAIN")
 register_domain("genereg", "builders.genereg.domain:DOMAIN")
+register_domain("clinguide", "builders.clinguide.domain:DOMAIN")

@@ -231,7 +231,8 @@ def queries_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         episode = seek_episode(state, target)
         values = query_metrics(episode.problem, episode.turns,
-                               queryable_for_coverage=episode.queryable)
+                               queryable_for_coverage=episode.queryable,
+                               target_value=episode.target_value)
         return Score(
             value=_nan_for_none(values),
             explanation=query_explanation(episode.problem, episode.turns),

@@ -213,6 +213,20 @@ def order_correctness(hits_in_order: Sequence[str], required_order: Sequence[str
     return 1.0 - distance / longest
 
 
+def required_order_of(problem: dict, target_value: Any = None) -> list[str] | None:
+    """The order Q the queries of an instance should follow: the problem's
+    ``required_orders`` entry for the instance's target value (keyed by the value as text)
+    when there is one, else the problem's ``required_order`` list; None when the problem
+    has neither (unordered domains)."""
+    orders = problem.get("required_orders")
+    if isinstance(orders, dict) and target_value is not None:
+        order = orders.get(str(target_value))
+        if isinstance(order, list):
+            return [str(v) for v in order]
+    order = problem.get("required_order")
+    return [str(v) for v in order] if isinstance(order, list) else None
+
+
 def _dedupe(names: Iterable[str]) -> list[str]:
     seen: set[str] = set()
     ordered: list[str] = []
@@ -274,12 +288,13 @@ def sufficiency_metrics(
 
 
 def query_metrics(
-    problem: dict, turns: Sequence[dict], *, queryable_for_coverage: list | None = None
+    problem: dict, turns: Sequence[dict], *, queryable_for_coverage: list | None = None,
+    target_value: Any = None,
 ) -> dict[str, float | None]:
     """``first_turn_hit``, ``second_turn_hit``, ``query_correctness``, ``query_coverage``,
-    ``best_mss_hits``, and ``order_correctness`` only when the problem has a
-    ``required_order`` list (the key is absent otherwise; definitions in
-    :func:`episode_metrics`)."""
+    ``best_mss_hits``, and ``order_correctness`` only when the problem has a required
+    order (:func:`required_order_of` for `target_value`; the key is absent otherwise;
+    definitions in :func:`episode_metrics`)."""
     metrics: dict[str, float | None] = {}
     family = _mss_family(problem)
     canonical = family[0] if family else []
@@ -306,10 +321,10 @@ def query_metrics(
     ]
     metrics["best_mss_hits"] = max(coverages) if coverages else None
 
-    required_order = problem.get("required_order")
-    if isinstance(required_order, list):
+    required_order = required_order_of(problem, target_value)
+    if required_order is not None:
         hits = _dedupe(name for name in asked if name in canonical_set)
-        metrics["order_correctness"] = order_correctness(hits, [str(v) for v in required_order])
+        metrics["order_correctness"] = order_correctness(hits, required_order)
     return metrics
 
 
@@ -339,7 +354,8 @@ def episode_metrics(
 
     Args:
       problem: the problem record (``mss_family`` with the canonical MSS first; optional
-        ``required_order`` for ordered domains).
+        ``required_order``, and ``required_orders`` per target value, for ordered
+        domains).
       turns: the recorded turn records, in order.
       target_value: the hidden target value ``y`` of this task instance.
       initial_possible: target values possible before the first turn (under ``A``), or
@@ -371,16 +387,17 @@ def episode_metrics(
       - ``query_coverage``: share of canonical MSS variables validly queried (``None``
         when the canonical MSS is empty).
       - ``best_mss_hits``: the highest such coverage over the MSS family.
-      - ``order_correctness``: only when the problem has a ``required_order`` list,
-        else ``None``; see :func:`order_correctness`, with Q* the deduplicated
-        canonical-MSS hits in query order.
+      - ``order_correctness``: only when the problem has a required order, else
+        ``None``; see :func:`order_correctness`, with Q* the deduplicated canonical-MSS
+        hits in query order and Q :func:`required_order_of` the instance.
       - ``invalid_<reason>`` for every reason of :data:`INVALID_REASONS`, plus
         ``invalid_other`` and ``invalid_total`` (see :func:`invalid_reason_counts`).
     """
     values: dict[str, float | None] = {
         **answer_metrics(turns, target_value, kind=answer_kind_of(problem)),
         **sufficiency_metrics(turns, initial_possible=initial_possible),
-        **query_metrics(problem, turns, queryable_for_coverage=queryable_for_coverage),
+        **query_metrics(problem, turns, queryable_for_coverage=queryable_for_coverage,
+                        target_value=target_value),
         **invalid_metrics(turns),
     }
     return {name: values.get(name) for name in SCALAR_METRIC_NAMES}

@@ -1,4 +1,5 @@
-"""Reference models as an Inspect model provider: `infoseek/optimal`, `infoseek/random`.
+"""Reference models as an Inspect model provider: `infoseek/optimal`, `infoseek/random`
+(and `infoseek/reversed`, for problems with a required query order).
 
 A reference model never reads the prompt. The infoseek solvers write the episode into the
 per-sample store before every generate call (`infoseek:protocol`, `infoseek:problem`,
@@ -44,7 +45,8 @@ from infoseek.records import problem_from_store
 from solvers.text_format import render_text_action
 
 PROVIDER = "infoseek"
-REFERENCE_MODEL_NAMES: tuple[str, ...] = ("optimal", "random", "bfs-3", "bfs-5", "bfs-10")
+REFERENCE_MODEL_NAMES: tuple[str, ...] = ("optimal", "random", "reversed", "bfs-3", "bfs-5",
+                                          "bfs-10")
 """bfs-D: backward search to depth D, single-turn protocols only
 (`solvers.single_turn_policy`)."""
 

@@ -11,6 +11,10 @@ solver options. Nothing here reads the prompt or the hidden target value.
   only when nothing is left to ask or the turn cap is reached (with the target when it
   is Known, else a random still-possible value); picks k-predictions and variable sets
   uniformly.
+* reversed: on problems with a ``required_order`` asks its variables in reverse, then
+  answers; on problems with a required order, optimal follows that order
+  (`solvers.ordered_policy`); elsewhere reversed asks as optimal does, and in the
+  problem-level protocols it picks as random does.
 
 Unbounded engines (the arithmetic engine over the rationals: the target's domain cannot
 be listed, so the minimax search cannot range over the replies):
@@ -34,6 +38,7 @@ from typing import Any
 from infoseek.engine import Engine, is_listable, json_value
 from infoseek.policies import MinimaxSearch
 from infoseek.records import askable_variables, dumps_record, engine_from_record
+from solvers.ordered_policy import ORDERED_MODELS, ordered_seek_decision
 
 K_CHOICES: tuple[Any, ...] = (0, 1, 2, 3, 4, "unsure")
 
@@ -85,7 +90,7 @@ def decide(
     from infoseek.single_turn import SINGLE_TURN_PROTOCOLS
     from solvers.single_turn_policy import BFS_MODELS, single_turn_decision
 
-    if model_name not in ("optimal", "random", *BFS_MODELS):
+    if model_name not in ("optimal", "random", "reversed", *BFS_MODELS):
         raise ValueError(f"unknown reference model {model_name!r}")
     rng = _rng(model_name, problem, turns, options)
     if protocol in SINGLE_TURN_PROTOCOLS:
@@ -147,7 +152,14 @@ def _seek_decision(model_name: str, problem: dict[str, Any], turns: list[dict[st
     must_ask = options.get("force_ask", False) and len(asked) < problem.get("k", 0)
     known = len(possible) == 1
 
-    if model_name == "optimal":
+    if model_name in ORDERED_MODELS and problem.get("required_order"):
+        decision = ordered_seek_decision(
+            model_name, problem, engine, candidates, answers, asked, possible,
+            at_cap=at_cap, must_ask=must_ask, per_turn=per_turn, rng=rng)
+        if decision is not None:
+            return decision
+
+    if model_name in ("optimal", "reversed"):
         if (known and not must_ask) or at_cap or not remaining:
             return {"kind": "answer", "value": possible[0] if known else rng.choice(possible)}
         picks: list[str] = []

@@ -1,0 +1,25 @@
+"""The ClinGuide-MT domain's declaration (`infoseek.domains`): guideline decision trees,
+one recommendation to choose (answer kind ``choice``), closed-book and open-book
+renderings."""
+
+from __future__ import annotations
+
+from builders.clinguide import builder
+from builders.clinguide.trees import trees_content_hash
+from builders.clinguide.wording import WORDING
+from infoseek.domains import BuilderSpec, Domain
+
+DOMAIN = Domain(
+    name=builder.DOMAIN_NAME,
+    answer_kind="choice",
+    wording=WORDING,
+    builders=(
+        BuilderSpec(name=builder.BUILDER, build=builder.build,
+                    version=f"{builder.BUILDER_VERSION}-{trees_content_hash()}",
+                    max_k=builder.MAX_K, default_per_k=1000, max_per_k=1000),
+    ),
+    renderers={"seek": "builders.clinguide.render:render",
+               "open": "builders.clinguide.render:render_open_book"},
+    oracles=("adversarial", "cooperative", "random"),
+    task_modules=("inspect_tasks.clinguide_mt",),
+)

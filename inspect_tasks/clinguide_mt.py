@@ -1,0 +1,65 @@
+"""ClinGuide-MT: ordered diagnostic pathways over the project's guideline trees.
+
+    inspect eval inspect_tasks/clinguide_mt.py --model infoseek/optimal
+    inspect eval infoseek/clinguide_mt --model openai/gpt-4o -T distractors=20 -T book=open
+"""
+
+from inspect_ai import Task, task, task_with
+
+from inspect_tasks.assembly import checked_parameters, seek_task
+from inspect_tasks.task_parameters import TaskParameterError
+from scorers.ordered import order_strata_scorer
+
+DISTRACTOR_LEVELS = (0, 10, 20)
+BOOKS = {"closed": "seek", "open": "open"}
+
+
+@task
+def clinguide_mt(
+    k: int | list[int] = [1, 2, 3, 4],
+    distractors: int = 0,
+    book: str = "closed",
+    per_k: int = 1000,
+    seed: int = 0,
+    oracle: str = "adversarial",
+    format: str = "tool",
+    max_turns: int = 10,
+    queries_per_turn: int = 1,
+    budget: bool = False,
+    force_ask: bool = False,
+    carry_reasoning: bool = False,
+    source: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """Ask for the missing clinical findings in the guideline's order, then recommend.
+
+    Args:
+        k: hidden pathway lengths to include (1..4).
+        distractors: variables of other trees offered among the askable ones: 0, 10 or 20.
+        book: closed (no guideline shown) or open (every guideline tree shown).
+        per_k: pathway problems per k (each gives one sample per reachable recommendation).
+        seed: builder and oracle seed.
+        oracle: adversarial, cooperative or random.
+        format: tool or text.
+        max_turns: turn cap (>= 1).
+        queries_per_turn: variables that may be asked in one turn (>= 1).
+        budget: state the turn and query budget in the prompt (true/false).
+        force_ask: reject an answer given before k questions were asked (true/false).
+        carry_reasoning: keep the model's earlier reasoning in the history (true/false).
+        source: a file of clinguide problem records, instead of a built split.
+        limit: read only the first N problems of the source (with source).
+    """
+    if distractors not in DISTRACTOR_LEVELS or isinstance(distractors, bool):
+        raise TaskParameterError(f"-T distractors must be one of 0, 10, 20; got "
+                                 f"{distractors!r}")
+    if book not in BOOKS:
+        raise TaskParameterError(f"-T book must be closed or open; got {book!r}")
+    params = checked_parameters(
+        "clinguide", k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
+        max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
+        force_ask=force_ask, carry_reasoning=carry_reasoning, source=source, limit=limit)
+    seek = seek_task("clinguide_mt", "clinguide", params, renderer=BOOKS[book])
+    dataset = seek.dataset.filter(
+        lambda sample: sample.metadata["problem"].get("distractors") == distractors,
+        name=f"clinguide_mt_d{distractors}")
+    return task_with(seek, dataset=dataset, scorer=[*seek.scorer, order_strata_scorer()])

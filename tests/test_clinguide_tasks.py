@@ -1,0 +1,134 @@
+"""ClinGuide-MT end to end: the task (distractor levels, closed and open book), the
+reference models (optimal asks each instance's hidden path in order; reversed covers it
+in the wrong order; random is the floor), the per-instance required order and the
+coverage x order strata."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+from inspect_ai.scorer import SampleScore, Score
+
+from inspect_tasks.clinguide_mt import clinguide_mt
+from inspect_tasks.task_parameters import TaskParameterError
+from scorers.inspect_scorers import log_metrics, seek_values
+from scorers.ordered import stratified_accuracy, stratum_values
+from scorers.seek_metrics import query_metrics, required_order_of
+from tests.support import assert_eval_success, forbid_tokenizer
+
+SMALL = {"per_k": 3, "seed": 0}
+
+
+@pytest.fixture(autouse=True)
+def _cache(monkeypatch, tmp_path_factory) -> None:
+    monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "cache"))
+
+
+def run(model: str, log_dir: Path, **params: Any) -> EvalLog:
+    with forbid_tokenizer():
+        [log] = eval(clinguide_mt(**{**SMALL, **params}), model=model, log_dir=str(log_dir),
+                     display="none")
+    assert_eval_success(log)
+    return log
+
+
+def asked(sample) -> list[str]:
+    return [q["variable"] for t in sample.store["infoseek:turns"] for q in t["queries"]
+            if q["valid"]]
+
+
+@pytest.mark.parametrize("fmt, distractors", [("tool", 10), ("text", 20)])
+def test_optimal_asks_each_instance_path_in_order(tmp_path, fmt, distractors) -> None:
+    log = run("infoseek/optimal", tmp_path, format=fmt, distractors=distractors)
+    assert {s.metadata["problem"]["distractors"] for s in log.samples} == {distractors}
+    assert {s.metadata["k"] for s in log.samples} == {1, 2, 3, 4}
+    for sample in log.samples:
+        problem = sample.metadata["problem"]
+        assert asked(sample) == problem["required_orders"][sample.target], sample.id
+        values = seek_values(sample.scores)
+        assert values["order_correctness"] == 1.0, sample.id
+        assert values["final_sufficiency"] == values["accuracy"] == 1.0, sample.id
+        assert values["invalid_total"] == 0.0
+    metrics = log_metrics(log)
+    for k in (1, 2, 3, 4):
+        assert metrics[f"order_correctness_k{k}"] == 1.0
+        assert metrics[f"n_all_correct_k{k}_d{distractors}"] > 0
+        assert metrics[f"n_all_incorrect_k{k}_d{distractors}"] == 0.0
+    assert metrics["accuracy_all_correct"] == 1.0
+
+
+def test_reversed_covers_the_path_in_the_wrong_order(tmp_path) -> None:
+    log = run("infoseek/reversed", tmp_path, distractors=0)
+    metrics = log_metrics(log)
+    assert metrics["query_coverage"] == 1.0
+    assert metrics["order_correctness_k1"] == 1.0
+    for k in (2, 3, 4):
+        assert metrics[f"order_correctness_k{k}"] < 1.0
+        assert metrics[f"query_coverage_k{k}"] == 1.0
+        assert metrics[f"n_all_incorrect_k{k}_d0"] > 0
+    for sample in log.samples:
+        assert asked(sample) == sample.metadata["problem"]["required_order"][::-1]
+
+
+def test_random_is_the_floor(tmp_path) -> None:
+    optimal = log_metrics(run("infoseek/optimal", tmp_path / "o", distractors=20))
+    floor = log_metrics(run("infoseek/random", tmp_path / "r", distractors=20, max_turns=4))
+    assert floor["final_sufficiency"] < optimal["final_sufficiency"] == 1.0
+    assert floor["order_correctness"] < 1.0
+    for name in ("accuracy", "final_sufficiency", "query_coverage", "order_correctness"):
+        assert 0.0 <= floor[name] <= 1.0
+
+
+def test_the_book_and_distractor_parameters(monkeypatch) -> None:
+    closed = clinguide_mt(**SMALL, k=[2])
+    opened = clinguide_mt(**SMALL, k=[2], book="open")
+    assert len(closed.dataset) == len(opened.dataset) > 0
+    assert "Guideline:" not in closed.dataset[0].input
+    assert opened.dataset[0].input.endswith(closed.dataset[0].input)
+    assert "Guideline: Low back pain in an adult" in opened.dataset[0].input
+    with pytest.raises(TaskParameterError, match="-T distractors must be one of 0, 10, 20"):
+        clinguide_mt(distractors=5)
+    with pytest.raises(TaskParameterError, match="-T book must be closed or open"):
+        clinguide_mt(book="shut")
+
+
+PROBLEM = {"mss_family": [["a", "b", "c"]], "required_order": ["a", "b", "c"],
+           "required_orders": {"L1": ["a"], "L3": ["a", "b", "c"]}}
+
+
+def turns_asking(*names: str) -> list[dict[str, Any]]:
+    return [{"turn": i, "action": "ask", "queries": [{"variable": n, "valid": True}]}
+            for i, n in enumerate(names, 1)] + [{"action": "answer", "answer": "L1"}]
+
+
+def test_the_required_order_is_the_instances_own() -> None:
+    assert required_order_of(PROBLEM, "L1") == ["a"]
+    assert required_order_of(PROBLEM, "L2") == ["a", "b", "c"]  # no entry: the problem's
+    assert required_order_of({"mss_family": [["a"]]}, "x") is None
+    assert query_metrics(PROBLEM, turns_asking("a"), target_value="L1")[
+        "order_correctness"] == 1.0
+    # SPEC 4: 1 - DL(Q*, Q) / max(|Q*|, |Q|); a transposition costs one edit
+    assert query_metrics(PROBLEM, turns_asking("b", "a", "c"), target_value="L3")[
+        "order_correctness"] == pytest.approx(1 - 1 / 3)
+    assert query_metrics(PROBLEM, turns_asking("c", "b", "a"), target_value="L3")[
+        "order_correctness"] == pytest.approx(1 - 2 / 3)
+
+
+def test_strata_and_their_sizes() -> None:
+    cases = [("L3", ("a", "b", "c")), ("L3", ("b", "a", "c")), ("L3", ("a",)),
+             ("L1", ("a",)), ("L3", ("c", "x"))]
+    scores = []
+    for value, names in cases:
+        values = stratum_values(PROBLEM, turns_asking(*names), value)
+        scores.append(SampleScore(score=Score(value=values),
+                                  sample_metadata={"k": 3, "problem": {"distractors": 10}}))
+    metrics = stratified_accuracy()(scores)
+    assert metrics["n_all_correct"] == 2.0  # (a, b, c) for L3 and (a) for L1
+    assert metrics["accuracy_all_correct"] == 0.5  # only the L1 episode answered L1
+    assert metrics["n_all_incorrect"] == 1.0
+    assert metrics["n_partial_incorrect_k3_d10"] == 2.0
+    assert metrics["n_partial_correct"] == 0.0 and "accuracy_partial_correct" not in metrics
