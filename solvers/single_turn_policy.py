@@ -50,12 +50,12 @@ def single_turn_decision(model_name: str, protocol: str, problem: dict[str, Any]
         variables = [c for c in choices if c != NO_QUESTION]
         if model_name == "random":
             return _answer(rng.randrange(len(choices)) + 1)
-        if model_name == "optimal":
-            found = sufficient_options(engine, variables)
-            pick = NO_QUESTION if known else (found[0] if found else None)
-        else:
+        if model_name in BFS_MODELS:
             depth = int(model_name.removeprefix("bfs-"))
             pick = bfs_pick(engine, variables, sufficient_options(engine, variables), depth)
+        else:  # optimal, and any other exact reference model (no order to follow here)
+            found = sufficient_options(engine, variables)
+            pick = NO_QUESTION if known else (found[0] if found else None)
         if pick is None:
             return _answer(rng.randrange(len(choices)) + 1)
         return _answer(choices.index(pick) + 1)

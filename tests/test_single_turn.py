@@ -146,6 +146,7 @@ def test_reference_models_on_logic(tmp_path):
         log = _run(logic_q(per_k=20), f"infoseek/{model}", tmp_path)
         correct[model] = _metrics(log)["correct"]
     assert correct["optimal"] == 1.0
+    assert _metrics(_run(logic_q(per_k=5), "infoseek/reversed", tmp_path))["correct"] == 1.0
     assert correct["bfs-3"] <= correct["bfs-5"] <= correct["bfs-10"]
     assert correct["bfs-10"] >= 0.95
     assert correct["random"] < 0.5
