@@ -4,6 +4,7 @@ state at a time. Used by tests/test_boolnet_engine.py and the GeneReg builder te
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from typing import Any
@@ -35,8 +36,13 @@ def all_states(genes: list[str]):
 
 
 def referee_fixed_points(lines: list[str], genes: list[str]) -> list[dict[str, int]]:
-    rules = python_rules(lines)
-    return [s for s in all_states(genes) if step(rules, s) == s]
+    return [dict(p) for p in _fixed_points(tuple(lines), tuple(genes))]
+
+
+@functools.lru_cache(maxsize=64)
+def _fixed_points(lines: tuple[str, ...], genes: tuple[str, ...]) -> tuple:
+    rules = python_rules(list(lines))
+    return tuple(tuple(s.items()) for s in all_states(list(genes)) if step(rules, s) == s)
 
 
 def reached_attractor(rules, state: dict[str, int], genes: list[str]) -> frozenset:
