@@ -79,6 +79,7 @@ INVALID_REASONS: tuple[str, ...] = (
     "template",  # a verbatim copy of a template line of the prompt
     "out_of_range",  # a number too large or too long to read
     "not_leaf",  # a derived quantity where only leaves may be asked
+    "not_sure",  # free text the matcher role could map to no listed variable
 )
 """Why a query or a turn is invalid (SPEC 2, 3.8); the scorers count each one."""
 

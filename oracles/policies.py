@@ -51,6 +51,7 @@ REFUSAL_REASONS = {
     "out_of_range": "the request holds a number too large to read",
     "early_answer": "you may not answer yet",
     "not_boolean": "the answer must be yes or no",
+    "not_sure": "not sure which listed item the question asks about (ask by its exact name)",
 }
 
 

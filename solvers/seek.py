@@ -63,6 +63,7 @@ from infoseek.records import (
 from oracles import ORACLE_POLICIES, UNSURE, WORLD_POLICY, Oracle, refusal_text
 from solvers import prompts
 from solvers.dataset import value_label
+from solvers.matcher import matched_turn
 from solvers.parsing import INVALID, ParsedTurn, parse_text_turn
 from solvers.text_format import storable, storable_text
 from solvers.tool_parsing import parse_tool_calls
@@ -235,6 +236,8 @@ def seek_solver(
             st.set(STORE_OPTIONS, {**sample_opts, "final_turn": final_turn})
             message = await generate_turn(state, generate)
             parsed = _EMPTY_TURN if message is None else parse(message)
+            parsed = await matched_turn(parsed, askable=askable, asked=asked,
+                                        noun=wording.noun)
             record: dict[str, Any] = {
                 "turn": turn_no, "action": parsed.kind, "queries": [], "answer": None,
                 "answer_raw": parsed.answer_raw, "reason": parsed.reason,

@@ -1,0 +1,57 @@
+"""Free-text questions in the seek loop: the ``matcher`` model role maps a question that
+names no listed variable to one, or refuses it as ``not_sure`` (`oracles.matcher`).
+
+Without a bound ``matcher`` role nothing changes: only listed names count. With one, each
+query the parser refused as ``unknown`` (it named no variable of the problem) goes to the
+matcher with the names still askable; a name it returns is asked like a typed one (a
+name asked before is ``repeated``), anything else is refused with ``not_sure``. The
+matcher never sees a value, and a query it does not map reveals nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model, model_roles
+
+from oracles.matcher import MATCHER_ROLE, matcher_messages, read_matcher_reply
+from solvers.parsing import ParsedQuery, ParsedTurn
+
+
+def matcher_bound() -> bool:
+    """Whether the evaluation binds the ``matcher`` model role."""
+    return model_roles().get(MATCHER_ROLE) is not None
+
+
+async def match_question(question: str, names: Sequence[str], noun: str) -> str | None:
+    """The listed name the matcher maps `question` to, or None."""
+    system, user = matcher_messages(question, names, noun)
+    output = await get_model(role=MATCHER_ROLE).generate(
+        [ChatMessageSystem(content=system), ChatMessageUser(content=user)])
+    return read_matcher_reply(output.completion or "", names)
+
+
+async def matched_turn(parsed: ParsedTurn, *, askable: Sequence[str], asked: Sequence[str],
+                       noun: str) -> ParsedTurn:
+    """`parsed` with its ``unknown`` queries mapped by the matcher (module docstring);
+    `parsed` itself when no matcher is bound or nothing needs matching."""
+    if parsed.kind != "ask" or not any(q.reason == "unknown" for q in parsed.queries):
+        return parsed
+    if not matcher_bound():
+        return parsed
+    taken = set(asked) | {q.variable for q in parsed.queries if q.valid}
+    queries: list[ParsedQuery] = []
+    for query in parsed.queries:
+        if query.reason != "unknown":
+            queries.append(query)
+            continue
+        name = await match_question(query.raw, askable, noun)
+        if name is None:
+            queries.append(ParsedQuery(query.raw, None, False, "not_sure"))
+        elif name in taken:
+            queries.append(ParsedQuery(query.raw, name, False, "repeated"))
+        else:
+            taken.add(name)
+            queries.append(ParsedQuery(query.raw, name, True, None))
+    return dataclasses.replace(parsed, queries=tuple(queries))
