@@ -160,3 +160,17 @@ def test_renderings_show_the_case_without_the_hidden_values(records) -> None:
     book = render_open_book(record)
     assert book.endswith(text)
     assert all(f"Guideline: {t.title}" in book for t in load_trees())
+
+
+def test_infoseek_build_writes_checked_records(tmp_path, capsys, monkeypatch) -> None:
+    from infoseek import cli
+    from infoseek.records import read_jsonl
+
+    monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "clinguide.jsonl"
+    status = cli.main(["build", "clinguide", "--out", str(out), "--seed", "2", "--per-k", "2",
+                       "--k", "1", "4", "--quiet"])
+    assert status == 0, capsys.readouterr().err
+    written = list(read_jsonl(out))  # every record passes check_record
+    assert written == builder.build(2, 2, [1]) + builder.build(2, 2, [4])
+    assert len(written) == 12

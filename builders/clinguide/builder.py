@@ -160,6 +160,8 @@ def build(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None = Non
     trees = load_trees()
     pathways = [p for tree in trees for p in tree_pathways(tree)]
     records: list[dict[str, Any]] = []
+    total = len(DISTRACTOR_LEVELS) * sum(
+        min(per_k, sum(1 for p in pathways if len(p.hidden) == k)) for k in ks)
     for k in ks:
         chosen = [p for p in pathways if len(p.hidden) == k]
         random.Random(f"{BUILDER}:{seed}:order:{k}").shuffle(chosen)
@@ -174,5 +176,5 @@ def build(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None = Non
             records.extend(level_records)  # type: ignore[arg-type]
             made += 1
             if progress is not None:
-                progress(len(records), 3 * per_k * len(ks))
+                progress(len(records), total)
     return records
