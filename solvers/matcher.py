@@ -11,12 +11,28 @@ matcher never sees a value, and a query it does not map reveals nothing.
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 from collections.abc import Sequence
 
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model, model_roles
 
 from oracles.matcher import MATCHER_ROLE, matcher_messages, read_matcher_reply
 from solvers.parsing import ParsedQuery, ParsedTurn
+
+
+def question_text(raw: str) -> str:
+    """The question a query holds: a text line as written, or the argument of a tool call
+    recorded as ``ask({"variable": ...})``."""
+    found = re.fullmatch(r"\s*ask\((\{.*\})\)\s*", raw, flags=re.DOTALL)
+    if found:
+        try:
+            arguments = json.loads(found.group(1))
+        except ValueError:
+            return raw
+        if isinstance(arguments, dict) and isinstance(arguments.get("variable"), str):
+            return arguments["variable"]
+    return raw
 
 
 def matcher_bound() -> bool:
@@ -46,7 +62,7 @@ async def matched_turn(parsed: ParsedTurn, *, askable: Sequence[str], asked: Seq
         if query.reason != "unknown":
             queries.append(query)
             continue
-        name = await match_question(query.raw, askable, noun)
+        name = await match_question(question_text(query.raw), askable, noun)
         if name is None:
             queries.append(ParsedQuery(query.raw, None, False, "not_sure"))
         elif name in taken:

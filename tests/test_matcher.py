@@ -15,6 +15,7 @@ from inspect_ai.model import get_model
 from inspect_tasks.clinguide_mt import clinguide_mt
 from oracles import refusal_text
 from oracles.matcher import matcher_messages, read_matcher_reply
+from solvers.matcher import question_text
 from tests.support import assert_eval_success, forbid_tokenizer, text_output
 
 PROBLEM = "clinguide-low_back_pain-n2-d0"
@@ -112,3 +113,9 @@ def test_the_matcher_reply_is_read_strictly() -> None:
         assert read_matcher_reply(reply, names) is None
     system, user = matcher_messages("How long?", names, "clinical variable")
     assert "not sure" in system and user.endswith("- Back pain duration\n- Pregnancy test")
+
+
+def test_the_matcher_is_given_the_question_of_a_tool_call() -> None:
+    assert question_text('ask({"variable": "How long has it hurt?"})') == "How long has it hurt?"
+    assert question_text("Question: How long?") == "Question: How long?"
+    assert question_text("ask({not json})") == "ask({not json})"
