@@ -11,6 +11,7 @@ its version and the parameters), so a run over k=[1,2] reuses a run over k=1.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from builders.cache import load_or_build
@@ -23,16 +24,21 @@ from infoseek.records import engine_from_record
 def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int | None = None,
                    seed: int = 0, source: str | None = None,
                    source_format: str | None = None,
-                   limit: int | None = None) -> list[dict[str, Any]]:
+                   limit: int | None = None,
+                   inputs: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Records of registered builder `builder` for the k values `ks`: built with `seed`
     and `per_k` problems per k (the builder's default when None), or read from `source`
-    (our JSONL records or a released file of the domain; the first `limit` problems)."""
+    (our JSONL records or a released file of the domain; the first `limit` problems;
+    `inputs`: the released format's extra inputs, e.g. its folder of rule files)."""
     domain, spec = get_builder(builder)
+    given = {name: value for name, value in (inputs or {}).items() if value is not None}
     if source:
         return source_records(source, domain=domain.name, source_format=source_format,
-                              ks=list(ks), limit=limit)
+                              ks=list(ks), limit=limit, inputs=given)
     if source_format:
         raise ValueError("source_format needs a source= file")
+    if given:
+        raise ValueError(f"{next(iter(given))} needs a source= file")
     if not isinstance(seed, int) or isinstance(seed, bool):
         raise ValueError(f"seed must be an integer; got {seed!r}")
     per_k = spec.default_per_k if per_k is None else per_k

@@ -3,10 +3,13 @@
     infoseek build logic-mt --out logic.jsonl [--seed N] [--per-k N] [--k 1 2 3 4] [--force]
     infoseek build gsme-mt-ext --out ext.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
     infoseek verify logic_q_mt.csv --format mt-infoseek-logic [--out DIR] [--limit N]
+    infoseek verify genereg.jsonl --format mt-infoseek-genereg --rules DIR \
+        [--write-corrected OUT]
     infoseek filter QS_LOG WS_LOG
 
 The builders `build` offers and the formats `verify --format` accepts are those the
-registered domains declare (`infoseek.domains`).
+registered domains declare (`infoseek.domains`); the extra inputs `verify` offers
+(`--rules DIR`, ...) are `builders.published.INPUTS`.
 """
 
 from __future__ import annotations
@@ -103,13 +106,16 @@ def write_atomically(records: list[dict[str, Any]], out: str) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from builders.published import PublishedDataError
+    from builders.published import INPUTS, PublishedDataError
     from builders.published.verify import verify_source
 
     progress = None if args.quiet else _progress(sys.stderr)
+    inputs = {name: getattr(args, name) for name in INPUTS
+              if getattr(args, name, None) is not None}
     try:
         summary = verify_source(args.path, args.format, out_dir=args.out, limit=args.limit,
-                                workers=args.workers, strict=args.strict, progress=progress)
+                                workers=args.workers, strict=args.strict, progress=progress,
+                                inputs=inputs, corrected=args.write_corrected)
     except PublishedDataError as exc:
         print(f"infoseek verify: {exc}", file=sys.stderr)
         return 2
@@ -129,6 +135,12 @@ def _verify(args: argparse.Namespace) -> int:
               "the loader failed on; reasons in disagreements.jsonl)")
     print(f"disagreements -> {summary['disagreements_file']}")
     print(f"summary -> {summary['summary_file']}")
+    if "corrected_file" in summary:
+        left_out = summary["corrected_left_out"]
+        print(f"corrected {summary['corrected_rows']} rows -> {summary['corrected_file']}"
+              + (f" (left out {len(left_out)} row(s) that cannot be read: "
+                 f"{', '.join(left_out[:5])}{' ...' if len(left_out) > 5 else ''})"
+                 if left_out else ""))
     print(f"agree={summary['agree']} disagree={summary['disagree']}")
     return 0
 
@@ -196,6 +208,15 @@ def parser() -> argparse.ArgumentParser:
                         help="worker processes (default: one per CPU)")
     verify.add_argument("--strict", action="store_true",
                         help="stop at the first malformed row instead of reporting it")
+    verify.add_argument("--write-corrected", default=None, metavar="OUT",
+                        dest="write_corrected",
+                        help="also write every readable row to OUT (JSON Lines, the released "
+                        "layout) with the recomputed ground truth and a note of what "
+                        "changed; for formats that offer corrections")
+    from builders.published import INPUTS
+
+    for name, meaning in INPUTS.items():
+        verify.add_argument(f"--{name}", default=None, metavar="DIR", help=meaning)
     verify.add_argument("--quiet", action="store_true", help="no progress bar")
     verify.set_defaults(run=_verify)
 

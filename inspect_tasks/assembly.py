@@ -19,6 +19,7 @@ from typing import Any
 from inspect_ai import Task
 
 from builders.datasets import domain_records, full_information_records
+from builders.published import INPUTS
 from infoseek.domains import get_builder
 from inspect_tasks.task_errors import readable_data_errors
 from inspect_tasks.task_parameters import check_parameters
@@ -50,14 +51,16 @@ def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
 
 def task_records(builder: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     """The records a task runs on (`builders.datasets.domain_records`); a file that
-    cannot be read is a one-line error (`inspect_tasks.task_errors`). A callable
+    cannot be read is a one-line error (`inspect_tasks.task_errors`). A released file's
+    extra inputs (`builders.published.INPUTS`, e.g. ``params["rules"]``) go with it. A callable
     ``params["select"]`` keeps only the records it accepts (a task's own filter, e.g. one
     problem family of a builder that makes several)."""
     with readable_data_errors():
         records = domain_records(builder, ks=params["k"], per_k=params.get("per_k"),
                                  seed=params.get("seed", 0), source=params.get("source"),
                                  source_format=params.get("source_format"),
-                                 limit=params.get("limit"))
+                                 limit=params.get("limit"),
+                                 inputs={name: params.get(name) for name in INPUTS})
     select = params.get("select")
     return records if select is None else [r for r in records if select(r)]
 

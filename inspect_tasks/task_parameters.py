@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from builders.published import format_names
+from builders.published import INPUTS, format_names
 from builders.published.sources import INTERACTION_FORMATS, RECORDS_FORMAT
 from inspect_tasks.task_errors import PlainTaskError
 from solvers.dataset import parse_k_values
@@ -75,6 +75,14 @@ def _source_format(name: str, value: Any) -> str | None:
     return value.strip()  # the domain's formats are checked with the file
 
 
+def _optional_folder(name: str, value: Any) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not value.strip():
+        raise _bad(name, "a folder path", value)
+    return value.strip()  # the format checks the folder with the file
+
+
 def _interaction_format(name: str, value: Any) -> str:
     if value in format_names() or value == RECORDS_FORMAT:
         raise TaskParameterError(
@@ -104,6 +112,7 @@ RULES: dict[str, Callable[[str, Any], Any]] = {
     "mix_well_specified": _flag,
     "source": _optional_text,
     "source_format": _source_format,
+    **{name: _optional_folder for name in INPUTS},  # a released format's extra inputs
 }
 
 
@@ -119,7 +128,8 @@ def check_parameters(*, max_k: int | None = None, oracles: Sequence[str] | None 
                      **params: Any) -> dict[str, Any]:
     """`params` checked and normalised: `k` against 1..`max_k` (a sorted list), `oracle`
     against `oracles`, a parameter named in `choices` against its allowed values, every
-    other one by its rule in `RULES`. `limit` and `source_format` need `source`."""
+    other one by its rule in `RULES`. `limit`, `source_format` and a released format's
+    extra inputs (`builders.published.INPUTS`: `rules`) need `source`."""
     out: dict[str, Any] = {}
     for name, value in params.items():
         if name == "k":
@@ -142,7 +152,7 @@ def check_parameters(*, max_k: int | None = None, oracles: Sequence[str] | None 
         else:
             raise TypeError(f"check_parameters: no rule for parameter {name!r}")
     if "source" in out and out["source"] is None:
-        for needs_source in ("limit", "source_format"):
+        for needs_source in ("limit", "source_format", *INPUTS):
             if out.get(needs_source) is not None:
                 raise TaskParameterError(
                     f"-T {needs_source} needs -T source=FILE (it applies to a source file; "

@@ -33,7 +33,13 @@ _MAX_COLUMNS = 256  # CSV columns decoded as text (pandas converters by position
 
 class PublishedDataError(ValueError):
     """A released file that cannot be read, or a row that cannot become a record. The
-    message names the file, and the row and field where there is one."""
+    message names the file, and the row and field where there is one. `check` names a
+    refusal of its own (a row that reads but that a format refuses, e.g. names that do
+    not match its rule file); None for a malformed file or row."""
+
+    def __init__(self, message: str, check: str | None = None) -> None:
+        super().__init__(message)
+        self.check = check
 
 
 def is_url(source: str) -> bool:
@@ -266,8 +272,9 @@ class RowRef:
             text += f", field {field!r}"
         return text
 
-    def error(self, field: str | None, problem: str) -> PublishedDataError:
-        return PublishedDataError(f"{self.where(field)}: {problem}")
+    def error(self, field: str | None, problem: str, check: str | None = None
+              ) -> PublishedDataError:
+        return PublishedDataError(f"{self.where(field)}: {problem}", check=check)
 
 
 def short_repr(value: Any, limit: int = 80) -> str:

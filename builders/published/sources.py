@@ -6,8 +6,11 @@ or from a released file in one of the published formats of the task's domain.
 
 Rules: `source_format` names a published format (it must belong to the domain) or
 `records` (our JSONL); without it, a `.jsonl` file holds our records and anything else is
-a released file whose format is detected from its columns. `limit` keeps the first N
-problems of the file (before the k filter); the file is read only that far.
+a released file whose format is detected from its columns; with extra `inputs` (a
+format's rule folder, `builders.published.INPUTS`) the file is a released one, since our
+records take none. `limit` keeps the first N problems of the file (before the k filter);
+the file is read only that far. A row the format refuses with a check of its own (names
+that do not match its rule file, ...) is left out with a warning.
 
 A released problem that cannot be posed is dropped with a warning naming it (run
 `infoseek verify` for the full report): observations that contradict the rules (no task
@@ -21,6 +24,7 @@ check it; `released.answer` keeps what the file says.
 from __future__ import annotations
 
 import logging
+from collections.abc import Mapping
 from itertools import islice
 from typing import Any
 
@@ -59,17 +63,22 @@ def check_interaction_format(format: Any) -> None:
 
 
 def source_records(source: str, *, domain: str, source_format: str | None = None,
-                   ks: list[int] | None = None, limit: int | None = None
-                   ) -> list[dict[str, Any]]:
+                   ks: list[int] | None = None, limit: int | None = None,
+                   inputs: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Problem records of `source` for a task of `domain`, with k in `ks` (all when
-    None)."""
+    None); `inputs`: a released format's extra inputs."""
     source_format = check_source_format(source_format, domain)
     if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
                               or limit < 1):
         raise ValueError(f"limit must be a positive integer; got {limit!r}")
     resolved = resolve_source(source, "source")
+    inputs = {name: value for name, value in (inputs or {}).items() if value is not None}
     ours = source_format == RECORDS_FORMAT or (
-        source_format is None and resolved.split("?", 1)[0].lower().endswith(".jsonl"))
+        source_format is None and not inputs
+        and resolved.split("?", 1)[0].lower().endswith(".jsonl"))
+    if ours and inputs:
+        raise PublishedDataError(f"{source}: our problem records take no {next(iter(inputs))}"
+                                 " (it is for released files in a format that needs one)")
     if ours:
         if is_url(resolved):
             raise PublishedDataError(
@@ -84,7 +93,8 @@ def source_records(source: str, *, domain: str, source_format: str | None = None
                 f"{source}: holds {wrong} problem records; this task needs {domain!r} ones")
     else:
         records = load_published(resolved, source_format, limit=limit,
-                                 candidates=formats_of_domain(domain))
+                                 candidates=formats_of_domain(domain), inputs=inputs,
+                                 skip_refused=True)
     if ks is not None:
         records = [r for r in records if r["k"] in ks]
         if not records:

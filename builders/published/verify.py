@@ -16,20 +16,28 @@ notes and still agree.
 
 `verify_source` writes `<out>/disagreements.jsonl` (one line per row that does not agree
 or carries notes, in file order, with its `status`) next to `<out>/summary.json` and
-returns the summary.
+returns the summary. A row the format refuses with a check of its own
+(`PublishedDataError.check`) is reported under that check rather than `malformed_row`.
+
+With `corrected` (a file path; formats that offer `PublishedFormat.correct` only), every
+row that could be read is written back to that JSON Lines file in the released layout
+with our recomputed ground truth, in file order, each with a note of what changed under
+`CORRECTION_FIELD`; a row that could not be read cannot be corrected and is left out
+(`summary["corrected_left_out"]` lists it, and its reason is in disagreements.jsonl).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 from builders.jobs import run_jobs
 from builders.published import (
     PublishedDataError,
+    check_inputs,
     get_format,
     identify_rows,
     make_record,
@@ -38,18 +46,23 @@ from builders.published import (
 from builders.published.reading import RowRef, source_name
 
 UNDECIDED_CHECKS = frozenset({"undecidable"})
+CORRECTION_FIELD = "infoseek_correction"
+"""The field of a corrected row that notes what `--write-corrected` changed."""
 
 
-def _row_outcome(job: tuple[str, dict[str, Any], RowRef, str]) -> dict[str, Any]:
-    """Verify one row (module level: it may run in a worker process)."""
-    format_name, row, ref, record_id = job
+def _row_outcome(job: tuple[str, dict[str, Any], RowRef, str, dict[str, str], bool]
+                 ) -> dict[str, Any]:
+    """Verify one row (module level: it may run in a worker process); with `correct`,
+    also the corrected row (under the private key `_corrected`)."""
+    format_name, row, ref, record_id, inputs, correct = job
     fmt = get_format(format_name)
     outcome: dict[str, Any] = {"id": record_id, "row": ref.row}
     try:
-        record = make_record(fmt, row, ref, record_id)
+        record = make_record(fmt, row, ref, record_id, inputs)
     except PublishedDataError as exc:
-        outcome.update(status="disagree", k=None, disagreements=[
-            {"check": "malformed_row", "reason": str(exc)}])
+        check = exc.check or "malformed_row"
+        outcome.update(status="undecided" if check in UNDECIDED_CHECKS else "disagree",
+                       k=None, disagreements=[{"check": check, "reason": str(exc)}])
         return outcome
     except Exception as exc:  # a loader failure is ours, not the row's: never agreement
         outcome.update(status="undecided", k=None, disagreements=[
@@ -74,6 +87,17 @@ def _row_outcome(job: tuple[str, dict[str, Any], RowRef, str]) -> dict[str, Any]
     outcome["disagreements"] = found
     if notes:
         outcome["notes"] = notes
+    if correct and fmt.correct is not None:
+        try:
+            fixed, note = fmt.correct(row, record, found)
+        except Exception as exc:  # never written as if corrected
+            outcome.setdefault("disagreements", []).append(
+                {"check": "undecidable",
+                 "reason": f"correction failed: {type(exc).__name__}: {exc}"})
+            if outcome["status"] == "agree":
+                outcome["status"] = "undecided"
+        else:
+            outcome["_corrected"] = {**fixed, CORRECTION_FIELD: note}
     return outcome
 
 
@@ -117,20 +141,32 @@ def summarise(outcomes: list[dict[str, Any]], *, source: str, format_name: str
 
 def verify_source(source: str, format: str | None = None, *, out_dir: str | Path | None = None,
                   limit: int | None = None, workers: int | None = None, strict: bool = False,
-                  progress: Callable[[int, int], None] | None = None) -> dict[str, Any]:
+                  progress: Callable[[int, int], None] | None = None,
+                  inputs: Mapping[str, Any] | None = None,
+                  corrected: str | Path | None = None) -> dict[str, Any]:
     """Verify every row of `source` (the first `limit`); write the disagreements and
     the summary under `out_dir`; return the summary (with `out_dir` and file paths).
+    `inputs`: the format's extra inputs (`builders.published.INPUTS`). `corrected`: also
+    write the corrected rows there (see the module docstring).
 
-    A file that cannot be read, or lacks the format's columns, raises
-    `PublishedDataError`; with `strict` so does the first malformed row."""
+    A file that cannot be read, lacks the format's columns or inputs, or whose format
+    cannot correct rows when `corrected` is asked for, raises `PublishedDataError`; with
+    `strict` so does the first malformed row."""
     start = time.perf_counter()
-    resolved, fmt, rows = read_published(source, format, limit=limit)
+    if format and corrected is not None:
+        _check_correctable(get_format(format))
+    resolved, fmt, rows = read_published(source, format, limit=limit, inputs=inputs)
+    if corrected is not None:
+        _check_correctable(fmt)
+    checked = check_inputs(fmt, inputs)
     identified = identify_rows(resolved, fmt, rows)
     if strict:
         for row, (ref, rid) in zip(rows, identified, strict=True):
-            make_record(fmt, row, ref, rid)
-    jobs = [(fmt.name, row, ref, rid) for row, (ref, rid) in zip(rows, identified, strict=True)]
+            make_record(fmt, row, ref, rid, checked)
+    jobs = [(fmt.name, row, ref, rid, checked, corrected is not None)
+            for row, (ref, rid) in zip(rows, identified, strict=True)]
     outcomes = run_jobs(_row_outcome, jobs, workers, progress)
+    fixed_rows = [outcome.pop("_corrected", None) for outcome in outcomes]
     summary = summarise(outcomes, source=resolved, format_name=fmt.name)
     out = Path(out_dir) if out_dir is not None else default_out_dir(resolved, fmt.name)
     out.mkdir(parents=True, exist_ok=True)
@@ -139,8 +175,30 @@ def verify_source(source: str, format: str | None = None, *, out_dir: str | Path
         for outcome in outcomes:
             if outcome["status"] != "agree" or outcome.get("notes"):
                 fh.write(json.dumps(outcome, ensure_ascii=False, sort_keys=True) + "\n")
+    if corrected is not None:
+        summary["corrected_rows"] = sum(row is not None for row in fixed_rows)
+        summary["corrected_left_out"] = [outcome["id"] for outcome, row
+                                         in zip(outcomes, fixed_rows, strict=True)
+                                         if row is None]
+        _write_corrected(Path(corrected), [row for row in fixed_rows if row is not None])
     summary_path = out / "summary.json"
     summary_path.write_text(json.dumps(summary, indent=2, ensure_ascii=False) + "\n",
                             encoding="utf-8")
+    extra = {} if corrected is None else {"corrected_file": str(corrected)}
     return {**summary, "disagreements_file": str(disagreements_path),
-            "summary_file": str(summary_path), "seconds": time.perf_counter() - start}
+            "summary_file": str(summary_path), **extra,
+            "seconds": time.perf_counter() - start}
+
+
+def _check_correctable(fmt: Any) -> None:
+    if fmt.correct is None:
+        raise PublishedDataError(f"format {fmt.name} cannot write corrected rows "
+                                 "(--write-corrected): it offers no correction")
+
+
+def _write_corrected(path: Path, rows: list[dict[str, Any]]) -> None:
+    """The corrected rows as JSON Lines, written atomically."""
+    from infoseek.records import write_atomically
+
+    text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
+    write_atomically(path, text.encode("utf-8"), ordinary_mode=True)
