@@ -4,6 +4,7 @@ initial state reaches, or a marker gene's value there).
 
     inspect eval inspect_tasks/genereg_mt.py --model infoseek/optimal -T per_k=10
     inspect eval infoseek/genereg_mt -T family=dynamic -T target=marker --model ...
+    inspect eval inspect_tasks/genereg_mt.py -T source=genereg.jsonl -T rules=networks/ ...
 
 Tasks: `genereg_mt` (seek loop), `genereg_mt_full` (every gene given: the reasoning
 upper bound), `genereg_mt_k_prediction` and `genereg_mt_mss` (problem level). `family`
@@ -60,6 +61,7 @@ def genereg_mt(
     source: str | None = None,
     source_format: str | None = None,
     limit: int | None = None,
+    rules: str | None = None,
 ) -> Task:
     """Ask for missing gene values, then name the attractor or the marker value (SPEC 3.1, 5.4).
 
@@ -80,9 +82,12 @@ def genereg_mt(
             (true/false; default false).
         carry_reasoning: keep the model's earlier reasoning in the history (true/false;
             default false).
-        source: a JSONL file of our genereg records, instead of a built split.
+        source: a JSONL file of our genereg records, or a released MT-InfoSeek GeneReg
+            file (with rules), instead of a built split.
         source_format: the source file's format (with source; default: detected).
         limit: with source only: read just the first N problems (>= 1; default: all).
+        rules: with a released source: the folder of rule files its rows name
+            (<model>.txt); default none.
     """
     keep = stream_filter(family, target)
     params = checked_parameters(
@@ -90,7 +95,7 @@ def genereg_mt(
         max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, forbid_alternatives=forbid_alternatives,
         carry_reasoning=carry_reasoning, source=source, source_format=source_format,
-        limit=limit)
+        limit=limit, rules=rules)
     return seek_task("genereg_mt", BUILDER, {**params, "select": keep})
 
 
@@ -107,6 +112,7 @@ def genereg_mt_full(
     source: str | None = None,
     source_format: str | None = None,
     limit: int | None = None,
+    rules: str | None = None,
 ) -> Task:
     """Full information: every gene is given (one world per target value); answer at once.
 
@@ -120,15 +126,18 @@ def genereg_mt_full(
         max_turns: turns allowed (>= 1; default 1: answer at once).
         carry_reasoning: keep the model's earlier reasoning in the history (true/false;
             default false).
-        source: a JSONL file of our genereg records, instead of a built split.
+        source: a JSONL file of our genereg records, or a released MT-InfoSeek GeneReg
+            file (with rules), instead of a built split.
         source_format: the source file's format (with source; default: detected).
         limit: with source only: read just the first N problems (>= 1; default: all).
+        rules: with a released source: the folder of rule files its rows name
+            (<model>.txt); default none.
     """
     keep = stream_filter(family, target)
     params = checked_parameters(
         BUILDER, k=k, per_k=per_k, seed=seed, format=format, max_turns=max_turns,
         carry_reasoning=carry_reasoning, source=source, source_format=source_format,
-        limit=limit)
+        limit=limit, rules=rules)
     return seek_task("genereg_mt_full", BUILDER, {**params, "select": keep},
                      full_information=True)
 
@@ -143,6 +152,7 @@ def genereg_mt_k_prediction(
     source: str | None = None,
     source_format: str | None = None,
     limit: int | None = None,
+    rules: str | None = None,
 ) -> Task:
     """State how many more gene values are needed (SPEC 3.2).
 
@@ -152,13 +162,16 @@ def genereg_mt_k_prediction(
         seed: builder seed (an integer; default 0).
         family: steady, dynamic or both (default both).
         target: attractor, marker (dynamic only) or both (default both).
-        source: a JSONL file of our genereg records, instead of a built split.
+        source: a JSONL file of our genereg records, or a released MT-InfoSeek GeneReg
+            file (with rules), instead of a built split.
         source_format: the source file's format (with source; default: detected).
         limit: with source only: read just the first N problems (>= 1; default: all).
+        rules: with a released source: the folder of rule files its rows name
+            (<model>.txt); default none.
     """
     keep = stream_filter(family, target)
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, source=source,
-                                source_format=source_format, limit=limit)
+                                source_format=source_format, limit=limit, rules=rules)
     return k_prediction_task("genereg_mt_k_prediction", BUILDER, {**params, "select": keep})
 
 
@@ -175,6 +188,7 @@ def genereg_mt_mss(
     source: str | None = None,
     source_format: str | None = None,
     limit: int | None = None,
+    rules: str | None = None,
 ) -> Task:
     """Name a minimal sufficient set of genes (SPEC 3.3).
 
@@ -188,12 +202,16 @@ def genereg_mt_mss(
         max_size: most genes it may name when k is not given (>= 1; default 4).
         forbid_alternatives: only the canonical MSS counts and genes found only in other
             MSSs are not offered (true/false; default false: any MSS of the family counts).
-        source: a JSONL file of our genereg records, instead of a built split.
+        source: a JSONL file of our genereg records, or a released MT-InfoSeek GeneReg
+            file (with rules), instead of a built split.
         source_format: the source file's format (with source; default: detected).
         limit: with source only: read just the first N problems (>= 1; default: all).
+        rules: with a released source: the folder of rule files its rows name
+            (<model>.txt); default none.
     """
     keep = stream_filter(family, target)
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, k_given=k_given,
                                 max_size=max_size, forbid_alternatives=forbid_alternatives,
-                                source=source, source_format=source_format, limit=limit)
+                                source=source, source_format=source_format, limit=limit,
+                                rules=rules)
     return mss_task("genereg_mt_mss", BUILDER, {**params, "select": keep})

@@ -125,7 +125,7 @@ def test_unreadable_and_empty_files(tmp_path) -> None:
 
 def test_format_detection_and_its_errors(tmp_path) -> None:
     assert set(format_names()) == {"mt-infoseek-logic", "questbench-logic", "mt-infoseek-gsme",
-                                 "mt-infoseek-gsme-ext"}
+                                 "mt-infoseek-gsme-ext", "mt-infoseek-genereg"}
     for name in format_names():
         fmt = get_format(name)
         assert fmt.name == name

@@ -18,6 +18,7 @@ DOMAIN = Domain(
                     max_per_k=2_000),
     ),
     renderers={"seek": "builders.genereg.genereg_text:render_genereg_problem"},
+    formats={"mt-infoseek-genereg": "builders.published.genereg:MT_INFOSEEK_GENEREG"},
     oracles=("adversarial", "cooperative", "random"),
     task_modules=("inspect_tasks.genereg_mt",),
 )

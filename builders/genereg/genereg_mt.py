@@ -129,13 +129,13 @@ def _draw(rng: random.Random, family: str, target: str, k: int,
                                    key=genes.index),
         "k": k,
         "mss_family": family_sets,
-        "difficulty": _difficulty(net, entries, queryable, values, family_sets),
+        "difficulty": difficulty_axes(net, entries, queryable, values, family_sets),
     })
     _recheck(record, engine)
     return record
 
 
-def _difficulty(net: Network, entries: list[dict[str, Any]], queryable: list[str],
+def difficulty_axes(net: Network, entries: list[dict[str, Any]], queryable: list[str],
                 values: list[Any], family_sets: list[list[str]]) -> dict[str, Any]:
     degrees = [len(net.regulators(g)) for g in net.regulated]
     return {"genes": len(net.genes), "inputs": len(net.inputs),
