@@ -72,6 +72,15 @@ class Engine:
     def constraint_scopes(self) -> list[tuple[str, ...]] | None:
         return None
 
+    # Optional structure: how many rounds of the engine's own propagation (each round
+    # applies every constraint once, in both directions, to the values fixed so far)
+    # derive the target's value from the observations plus `assignment`; None when
+    # propagation alone does not fix it. Equal to the height of the shallowest backward
+    # derivation (QuestBench's backward-search depth, `infoseek.single_turn`).
+    # NotImplemented: not exposed (the single-turn search falls back to the graph).
+    def derivation_rounds(self, assignment: Assignment | None = None) -> int | None:
+        return NotImplemented  # type: ignore[return-value]
+
     # Convenience wrappers shared by every engine.
     def is_known(self, assignment: Assignment | None = None) -> bool:
         return len(self.target_values(assignment)) == 1

@@ -5,17 +5,30 @@ gets the protocols with nothing of its own:
 
 * `sufficient_options`: the listed variables whose value alone makes the target Known
   (exact, `infoseek.analysis.is_sufficient` over feasible rows);
-* `search_levels`: backward search over the constraint graph (`Engine.constraint_scopes`):
-  the target is level 0; a variable sharing a constraint with a level-i variable that is
-  not observed gets level i + 1 (an observed variable is known, so the search does not
-  continue through it, but it is itself reached);
+* `search_levels`: QuestBench's backward search (Logic-Q, appendix B.1.1). The target y
+  is g_0; one expansion replaces every goal literal by the premises of each clause that
+  can conclude it. Rules are clauses, so a clause concludes any of its literals from the
+  negations of the others: both polarities are searched (y and not y), and the
+  contrapositive of "a and b -> c" concludes "not a" from b and not c. A goal literal
+  that is observed true is settled. A variable x is *found* at level i when, for every
+  value x can take, some conjunction of g_i consists of settled literals and that value
+  of x only: x's value then decides the target within i expansions. The shallowest such
+  i is the height of the shallowest derivation of the target's value from the
+  observations plus x = v, which is exactly the number of parallel propagation rounds
+  that fix the target (`Engine.derivation_rounds`; unit propagation for the horn and cnf
+  engines); the level is the largest of those over x's feasible values. A variable no
+  propagation decides is never found. Engines that do not expose propagation (arith)
+  fall back to the constraint graph (`constraint_graph_levels`: a variable sharing a
+  constraint with an unobserved level-i variable gets level i + 1);
 * `difficulty_axes`: QuestBench's four axes, computed exactly: ``num_vars`` |X| (every
-  variable of the problem), ``num_constraints`` |C|, ``depth`` d (the level at which the
-  last sufficient variable is found: the expansions needed before every sufficient
-  variable is reached) and ``e_bf`` = (|X| + 1) / (s + 1) with s the number of sufficient
-  variables (SPEC 4);
+  variable of the problem), ``num_constraints`` |C|, ``depth`` d (the level of the
+  deepest sufficient option: the expansions needed before every sufficient option is
+  found; None when the search finds none) and ``e_bf`` = (|X| + 1) / (s + 1) with s the
+  number of variables of X whose value alone decides the target (QuestBench's
+  C(A~): the sufficient options and the sufficient variables the record forbids, its
+  invalid set, alike) (SPEC 4);
 * `bfs_pick`: the reference backward search cut at a depth: the first sufficient
-  variable among those reached within the depth (level order, then option order);
+  option found within the depth (level order, then option order), the same levels;
 * `well_specified_variants`: the record with its missing value restored, one record per
   value the variable can take (the hidden world's value when the record has one).
 
@@ -65,9 +78,10 @@ def constraint_scopes(engine: Engine) -> list[tuple[str, ...]]:
     return scopes
 
 
-def search_levels(engine: Engine) -> dict[str, int]:
-    """Backward-search level of every variable reachable from the target (module
-    docstring); deterministic (constraint order, then scope order)."""
+def constraint_graph_levels(engine: Engine) -> dict[str, int]:
+    """Distance from the target in the constraint graph, not continuing through observed
+    variables (the fallback of `search_levels`); deterministic (constraint order, then
+    scope order)."""
     scopes = constraint_scopes(engine)
     touching: dict[str, list[int]] = {}
     for index, scope in enumerate(scopes):
@@ -87,6 +101,35 @@ def search_levels(engine: Engine) -> dict[str, int]:
     return levels
 
 
+def backward_level(engine: Engine, name: str) -> int | None:
+    """The backward-search level at which `name` is found (module docstring): the most
+    propagation rounds any feasible value of `name` needs to fix the target; None when
+    some feasible value leaves it open (or the engine exposes no propagation)."""
+    worst: int | None = None
+    for value in engine.domain(name):
+        if not engine.is_feasible({name: value}):
+            continue
+        rounds = engine.derivation_rounds({name: value})
+        if rounds is NotImplemented or rounds is None:
+            return None
+        worst = rounds if worst is None else max(worst, rounds)
+    return worst
+
+
+def search_levels(engine: Engine, names: Sequence[str] | None = None) -> dict[str, int]:
+    """Backward-search level of each of `names` (default: every unobserved variable) that
+    the search finds deciding the target (module docstring); the constraint-graph levels
+    for an engine without `Engine.derivation_rounds`."""
+    if engine.derivation_rounds() is NotImplemented:
+        return constraint_graph_levels(engine)
+    levels = {}
+    for name in engine.unobserved() if names is None else names:
+        level = backward_level(engine, name)
+        if level is not None:
+            levels[name] = level
+    return levels
+
+
 def sufficient_options(engine: Engine, options: Sequence[str]) -> list[str]:
     """The options whose value alone makes the target Known, in option order; none when
     the target is Known already (then no question is needed)."""
@@ -95,38 +138,40 @@ def sufficient_options(engine: Engine, options: Sequence[str]) -> list[str]:
     return [name for name in options if is_sufficient(engine, [name])]
 
 
-def difficulty_axes(engine: Engine, sufficient: Sequence[str]) -> dict[str, Any]:
-    """|X|, |C|, d and E_BF of one problem (module docstring), plus ``num_sufficient``."""
-    levels = search_levels(engine)
+def difficulty_axes(engine: Engine, sufficient: Sequence[str],
+                    not_askable: Sequence[str] = ()) -> dict[str, Any]:
+    """|X|, |C|, d and E_BF of one problem (module docstring), plus ``num_sufficient``
+    (sufficient options) and ``num_deciding`` (s of E_BF: the sufficient options and the
+    sufficient ones among `not_askable`, the record's forbidden variables)."""
+    levels = search_levels(engine, list(sufficient)) if sufficient else {}
     found = [levels[name] for name in sufficient if name in levels]
-    if len(found) != len(sufficient):  # cannot happen: a sufficient variable is connected
-        raise SingleTurnError("a sufficient variable is not reachable from the target")
-    correct = len(sufficient) or 1  # a well-specified problem: "No questions needed"
+    others = [v for v in dict.fromkeys(not_askable)
+              if v not in sufficient and v not in engine.observed and v != engine.target]
+    deciding = len(sufficient) + len(sufficient_options(engine, others))
     num_vars = len(engine.variables)
+    correct = deciding or 1  # a well-specified problem: "No questions needed"
     return {
         "num_vars": num_vars,
         "num_constraints": len(constraint_scopes(engine)),
-        "depth": max(found, default=0),
+        "depth": max(found) if found else (None if sufficient else 0),
         "e_bf": round((num_vars + 1) / (correct + 1), 4),
         "num_sufficient": len(sufficient),
+        "num_deciding": deciding,
     }
 
 
 def bfs_pick(engine: Engine, options: Sequence[str], sufficient: Sequence[str],
              depth: int) -> str | None:
     """What backward search to `depth` picks: "No questions needed" when the target is
-    Known, else the first sufficient option reached within `depth` levels (level order,
-    then option order), else None (the caller guesses)."""
+    Known, else the first sufficient option found within `depth` levels (level order,
+    then option order; the levels of `search_levels`), else None (the caller guesses)."""
     if engine.is_known():
         return NO_QUESTION
-    levels = search_levels(engine)
-    good = set(sufficient)
+    good = [name for name in options if name in set(sufficient)]
+    levels = search_levels(engine, good)
     reached = sorted((levels[name], index) for index, name in enumerate(options)
-                     if name in levels and levels[name] <= depth)
-    for _level, index in reached:
-        if options[index] in good:
-            return options[index]
-    return None
+                     if name in levels and name in good and levels[name] <= depth)
+    return options[reached[0][1]] if reached else None
 
 
 def missing_variable(record: dict[str, Any], engine: Engine) -> str:

@@ -1,5 +1,6 @@
 """Logic-Q: the single-turn protocols of QuestBench (SPEC 3.4-3.6)
-over Horn-logic problems about one person's attributes (`builders.logic.logic_mt`, k = 1).
+over Horn-logic problems about one person's attributes (`builders.logic.logic_q`: k = 1,
+one sufficient attribute planted at backward-search depth 1-12).
 
     inspect eval inspect_tasks/logic_q.py@logic_q --model infoseek/bfs-10
     inspect eval infoseek/logic_q_detection --model infoseek/optimal -T prompt=cot
@@ -17,7 +18,7 @@ from inspect_tasks.single_turn_assembly import single_turn_task
 
 
 def _params(per_k, seed, source, source_format, limit):
-    return checked_parameters("logic-mt", k=1, per_k=per_k, seed=seed, source=source,
+    return checked_parameters("logic-q", k=1, per_k=per_k, seed=seed, source=source,
                               source_format=source_format, limit=limit)
 
 
@@ -47,10 +48,10 @@ def logic_q(
             detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = checked_parameters("logic-mt", k=1, per_k=per_k, seed=seed, source=source,
+    params = checked_parameters("logic-q", k=1, per_k=per_k, seed=seed, source=source,
                                 source_format=source_format, limit=limit,
                                 mix_well_specified=mix_well_specified)
-    return single_turn_task("logic_q", "logic-mt", "question_selection",
+    return single_turn_task("logic_q", "logic-q", "question_selection",
                             {**params, "prompt": prompt}, renderer="seek")
 
 
@@ -78,7 +79,7 @@ def logic_q_detection(
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
     params = _params(per_k, seed, source, source_format, limit)
-    return single_turn_task("logic_q_detection", "logic-mt", "detection",
+    return single_turn_task("logic_q_detection", "logic-q", "detection",
                             {**params, "prompt": prompt}, renderer="seek")
 
 
@@ -106,5 +107,5 @@ def logic_q_well_specified(
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
     params = _params(per_k, seed, source, source_format, limit)
-    return single_turn_task("logic_q_well_specified", "logic-mt", "well_specified",
+    return single_turn_task("logic_q_well_specified", "logic-q", "well_specified",
                             {**params, "prompt": prompt}, renderer="seek")

@@ -56,7 +56,8 @@ def _variant_sample(protocol: str, record: dict[str, Any], problem_id: str, vari
     engine = engine_from_record(record)
     options = question_options(record)
     sufficient = sufficient_options(engine, options)
-    axes = difficulty_axes(engine, sufficient)
+    axes = difficulty_axes(engine, sufficient, [*record.get("forbidden", ()),
+                                                *record.get("alternative_only", ())])
     choices = options + [NO_QUESTION]
     correct = sufficient if variant == "underspecified" else [NO_QUESTION]
     if protocol == "question_selection":

@@ -14,12 +14,15 @@ from inspect_ai.model import get_model
 from builders.datasets import domain_records
 from infoseek.analysis import is_sufficient
 from infoseek.cli import main as cli_main
+from infoseek.engines.cnf import CnfEngine
 from infoseek.engines.horn import HornEngine
 from infoseek.records import engine_from_record
 from infoseek.single_turn import (
     NO_QUESTION,
     NOT_SURE,
+    backward_level,
     bfs_pick,
+    constraint_graph_levels,
     difficulty_axes,
     question_options,
     search_levels,
@@ -33,6 +36,7 @@ from inspect_tasks.task_errors import DataFileError
 from inspect_tasks.task_parameters import TaskParameterError
 from scorers.filtered_accuracy import FilterError, filter_rows, filtered_accuracy
 from solvers.single_turn_text import option_text, read_choice, read_value
+from tests.backward_referee import referee_level
 from tests.support import assert_eval_success, text_output
 
 FIXTURE = Path(__file__).parent / "fixtures" / "published" / "questbench_logic_q.csv"
@@ -56,22 +60,34 @@ def _run(task, model, tmp_path, **kwargs):
 # ------------------------------------------------------------------ ground truth
 
 
-def test_levels_and_axes_of_a_hand_made_problem():
-    # scopes {y, a}, {a, b, c}, {a, d}; c is observed, so the search stops there
-    engine = HornEngine(["y", "a", "b", "c", "d"],
-                        [["y", "not a"], ["a", "not b", "not c"], ["a", "not d"]],
-                        {"c": True}, "y")
-    assert search_levels(engine) == {"y": 0, "a": 1, "b": 2, "c": 2, "d": 2}
-    engine = HornEngine(["y", "a", "b", "c", "d"],
-                        [["y", "not a"], ["a", "not y"], ["a", "not b", "not c"],
-                         ["b", "not a"]], {"c": True}, "y")
-    options = ["a", "b", "d"]
-    assert sufficient_options(engine, options) == ["a", "b"]
-    axes = difficulty_axes(engine, ["a", "b"])
-    assert axes == {"num_vars": 5, "num_constraints": 4, "depth": 2,
-                    "e_bf": round(6 / 3, 4), "num_sufficient": 2}
-    assert bfs_pick(engine, options, ["a", "b"], 0) is None
-    assert bfs_pick(engine, options, ["a", "b"], 1) == "a"
+HAND_MADE = [["y", "not a"], ["a", "not y"], ["a", "not b", "not c"], ["b", "not a"],
+             ["a", "not d"], ["y", "not z", "not f"], ["b", "not z"], ["z", "not b"]]
+"""a <-> y; b and c -> a, a -> b; d -> a; z and f -> y; z <-> b; c is observed true."""
+
+
+@pytest.mark.parametrize("engine_type", [HornEngine, CnfEngine])
+def test_backward_levels_of_a_hand_made_problem(engine_type):
+    names = ["y", "a", "b", "c", "d", "f", "z"]
+    engine = engine_type(names, HAND_MADE, {"c": True}, "y")
+    # a decides y in one expansion (a -> y; not a from y -> a), b in two, z in three
+    # (z <-> b <-> a <-> y), although z shares a rule with y; d and f decide nothing
+    assert search_levels(engine) == {"a": 1, "b": 2, "z": 3}
+    assert constraint_graph_levels(engine)["z"] == 1
+    assert backward_level(engine, "d") is None
+    for name in ("a", "b", "d", "f", "z"):
+        assert backward_level(engine, name) == referee_level(
+            HAND_MADE, {"c": True}, "y", name, [False, True])
+    options = ["d", "f", "z"]
+    assert sufficient_options(engine, options) == ["z"]
+    assert [bfs_pick(engine, options, ["z"], depth) for depth in (1, 2, 3, 10)] == \
+        [None, None, "z", "z"]
+    assert difficulty_axes(engine, ["z"])["num_deciding"] == 1
+    axes = difficulty_axes(engine, ["z"], ["a", "b", "d", "y", "c"])
+    assert axes == {"num_vars": 7, "num_constraints": 8, "depth": 3,
+                    "e_bf": round(8 / 4, 4), "num_sufficient": 1, "num_deciding": 3}
+    known = engine_type(names, HAND_MADE, {"c": True, "b": True}, "y")
+    assert bfs_pick(known, options, [], 0) == NO_QUESTION
+    assert difficulty_axes(known, [])["depth"] == 0
 
 
 @pytest.mark.parametrize("builder", ["logic-mt", "gsme-mt"])
@@ -86,10 +102,14 @@ def test_sufficient_options_agree_with_the_referee_and_variants_are_known(builde
         family = {v for s in record["mss_family"] for v in s}
         assert set(found) == family & set(options)
         levels = search_levels(engine)
-        depths = [bfs_pick(engine, options, found, d) for d in range(0, 12)]
+        depths = [bfs_pick(engine, options, found, d) for d in range(0, 14)]
         hits = [d is not None for d in depths]
         assert hits == sorted(hits), "deeper search never loses a hit"
-        assert difficulty_axes(engine, found)["depth"] == max(levels[v] for v in found)
+        assert all(v in found for v in levels if v in options), "found means sufficient"
+        assert difficulty_axes(engine, found)["depth"] == max(
+            (levels[v] for v in found if v in levels), default=None)
+        if builder == "logic-mt":
+            assert levels[record["mss_family"][0][0]] == record["derivation_depth"]
         for variant in well_specified_variants(record):
             restored = engine_from_record(variant)
             assert restored.is_known()
@@ -143,12 +163,17 @@ def test_values_and_not_sure():
 def test_reference_models_on_logic(tmp_path):
     correct = {}
     for model in ("optimal", "bfs-3", "bfs-5", "bfs-10", "random"):
-        log = _run(logic_q(per_k=20), f"infoseek/{model}", tmp_path)
+        log = _run(logic_q(per_k=30), f"infoseek/{model}", tmp_path)
         correct[model] = _metrics(log)["correct"]
+        depths = [s.metadata["depth"] for s in log.samples]
+        assert depths == [s.metadata["problem"]["derivation_depth"] for s in log.samples]
     assert correct["optimal"] == 1.0
     assert _metrics(_run(logic_q(per_k=5), "infoseek/reversed", tmp_path))["correct"] == 1.0
-    assert correct["bfs-3"] <= correct["bfs-5"] <= correct["bfs-10"]
+    # backward search finds the one askable deciding attribute iff it lies within depth
+    assert correct["bfs-3"] < correct["bfs-5"] < correct["bfs-10"]
     assert correct["bfs-10"] >= 0.95
+    hits = sum(d <= 3 for d in depths) / len(depths)
+    assert hits <= correct["bfs-3"] <= hits + 0.25  # plus the lucky guesses
     assert correct["random"] < 0.5
     log = _run(logic_q(per_k=20, mix_well_specified=True), "infoseek/optimal", tmp_path)
     assert _metrics(log)["correct"] == 1.0

@@ -4,7 +4,7 @@ and QuestBench logic files."""
 
 from __future__ import annotations
 
-from builders.logic import logic_mt
+from builders.logic import logic_mt, logic_q
 from builders.logic.wording import WORDING
 from infoseek.domains import BuilderSpec, Domain
 
@@ -17,6 +17,10 @@ DOMAIN = Domain(
                     version=logic_mt.BUILDER_VERSION, max_k=logic_mt.MAX_K,
                     default_per_k=logic_mt.DEFAULT_PER_K, max_per_k=10_000,
                     default_ks=logic_mt.DEFAULT_KS),
+        BuilderSpec(name="logic-q", build=logic_q.build_split,
+                    version=logic_q.BUILDER_VERSION, max_k=logic_q.MAX_K,
+                    default_per_k=logic_q.DEFAULT_PER_K, max_per_k=10_000,
+                    default_ks=logic_q.DEFAULT_KS),
     ),
     renderers={"seek": "builders.logic.logic_text:render_logic_problem"},
     formats={

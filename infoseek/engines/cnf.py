@@ -40,6 +40,7 @@ class CnfEngine(Engine):
                     raise ValueError(f"clause {clause!r} uses unknown variable {name!r}")
                 lits.append(self.index[name] if positive else -self.index[name])
             int_clauses.append(lits)
+        self._clauses = int_clauses
         self._scopes = [tuple(dict.fromkeys(self.variables[abs(x) - 1] for x in lits))
                         for lits in int_clauses]
         self._solver = Solver(name=solver_name, bootstrap_with=int_clauses)
@@ -59,6 +60,35 @@ class CnfEngine(Engine):
     def constraint_scopes(self) -> list[tuple[str, ...]]:
         """The variables of each clause, clause order."""
         return list(self._scopes)
+
+    def derivation_rounds(self, assignment: Assignment | None = None) -> int | None:
+        """Parallel rounds of unit propagation over the clauses until the target's value is
+        fixed (`Engine.derivation_rounds`); None when propagation stops first or meets a
+        conflict."""
+        fixed: dict[int, bool] = {}
+        for lit in self._lits(assignment):
+            if fixed.get(abs(lit), lit > 0) != (lit > 0):
+                return None
+            fixed[abs(lit)] = lit > 0
+        y, rounds = self.index[self.target], 0
+        while y not in fixed:
+            new: dict[int, bool] = {}
+            for clause in self._clauses:
+                open_lits = [x for x in clause if abs(x) not in fixed]
+                if any(fixed.get(abs(x)) == (x > 0) for x in clause if abs(x) in fixed):
+                    continue
+                if not open_lits:
+                    return None
+                if len(open_lits) == 1:
+                    lit = open_lits[0]
+                    if new.get(abs(lit), lit > 0) != (lit > 0):
+                        return None
+                    new[abs(lit)] = lit > 0
+            if not new:
+                return None
+            fixed.update(new)
+            rounds += 1
+        return rounds
 
     def _lits(self, assignment: Assignment | None) -> list[int]:
         lits = []

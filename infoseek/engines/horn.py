@@ -299,6 +299,11 @@ class HornEngine(Engine):
         return value[self.y], rounds
 
     # ------------------------------------------------------------- structure
+    def derivation_rounds(self, assignment: Assignment | None = None) -> int | None:
+        """Rounds of unit propagation that fix the target (`Engine.derivation_rounds`)."""
+        value, rounds = self.unit_propagation_depth(assignment)
+        return rounds if isinstance(value, bool) else None
+
     def constraint_scopes(self) -> list[tuple[str, ...]]:
         """The variables of each clause (head first, then body), clause order."""
         return [tuple(self.variables[i] for i in ([h] if h != -1 else []) + list(b))
