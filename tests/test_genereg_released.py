@@ -179,3 +179,35 @@ def test_released_source_runs_genereg_mt_with_optimal(tmp_path):
     assert {metrics[f"accuracy_k{k}"] for k in (1, 2, 3, 4)} == {1.0}
     log = _run(genereg_mt_mss(source=str(RELEASED), rules=str(RULES), k=[1, 2]), tmp_path)
     assert log_metrics(log)["exact_k1"] == log_metrics(log)["exact_k2"] == 1.0
+
+
+def test_rows_that_cannot_be_read_are_reported_with_their_reason(tmp_path):
+    first = json.loads(RELEASED.read_text().splitlines()[0])
+    rows = [{**first, "id": "no-such-network", "model": "nowhere"},
+            {**first, "id": "bad-observed", "observed": [["GFP", 2]]},
+            {**first, "id": "state-too-large", "branches": [{"y": 0, "state": 1 << 5}]},
+            first]
+    path = tmp_path / "rows.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    summary = verify_source(str(path), FORMAT, out_dir=tmp_path / "v", workers=1,
+                            inputs={"rules": str(RULES)})
+    assert (summary["agree"], summary["disagree"]) == (1, 3)
+    outcomes = _outcomes(tmp_path / "v")
+    checks = {i: [d["check"] for d in o["disagreements"]] for i, o in outcomes.items()}
+    assert checks == {"no-such-network": ["model"], "bad-observed": ["malformed_row"],
+                      "state-too-large": ["malformed_row"]}
+    assert "no rule file nowhere.txt" in outcomes["no-such-network"]["disagreements"][0][
+        "reason"]
+    assert "GFP has value 2; expected 0 or 1" in outcomes["bad-observed"]["disagreements"][0][
+        "reason"]
+
+
+def test_a_released_jsonl_source_is_told_from_our_records():
+    """Without source_format, a .jsonl of released rows is read as released (and so asks
+    for its rules), not as our records."""
+    with pytest.raises(PublishedDataError, match="needs rules"):
+        source_records(str(RELEASED), domain="genereg")
+    records = source_records(str(RELEASED), domain="genereg", inputs={"rules": str(RULES)},
+                             ks=[2])
+    assert {r["k"] for r in records} == {2}
+    assert "wrong-k" in {r["id"] for r in records}  # released k_min 3, recomputed 2

@@ -8,9 +8,10 @@ Rules: `source_format` names a published format (it must belong to the domain) o
 `records` (our JSONL); without it, a `.jsonl` file holds our records and anything else is
 a released file whose format is detected from its columns; with extra `inputs` (a
 format's rule folder, `builders.published.INPUTS`) the file is a released one, since our
-records take none. `limit` keeps the first N problems of the file (before the k filter);
-the file is read only that far. A row the format refuses with a check of its own (names
-that do not match its rule file, ...) is left out with a warning.
+records take none, and so is a JSON Lines file whose first rows match a released format
+of the domain rather than our records. `limit` keeps the first N problems of the file
+(before the k filter); the file is read only that far. A row the format refuses with a
+check of its own (names that do not match its rule file, ...) is left out with a warning.
 
 A released problem that cannot be posed is dropped with a warning naming it (run
 `infoseek verify` for the full report): observations that contradict the rules (no task
@@ -30,12 +31,13 @@ from typing import Any
 
 from builders.published import (
     PublishedDataError,
+    detect_format,
     format_names,
     formats_of_domain,
     load_published,
 )
 from builders.published.gsme_parse import rounding_note
-from builders.published.reading import close_enough, is_url, resolve_source
+from builders.published.reading import close_enough, is_url, peek_columns, resolve_source
 from infoseek.engines.arith.expr import encode_rational, parse_rational
 from infoseek.records import engine_from_record, read_jsonl
 
@@ -75,7 +77,8 @@ def source_records(source: str, *, domain: str, source_format: str | None = None
     inputs = {name: value for name, value in (inputs or {}).items() if value is not None}
     ours = source_format == RECORDS_FORMAT or (
         source_format is None and not inputs
-        and resolved.split("?", 1)[0].lower().endswith(".jsonl"))
+        and resolved.split("?", 1)[0].lower().endswith(".jsonl")
+        and not _released_jsonl(resolved, domain))
     if ours and inputs:
         raise PublishedDataError(f"{source}: our problem records take no {next(iter(inputs))}"
                                  " (it is for released files in a format that needs one)")
@@ -116,6 +119,21 @@ def source_records(source: str, *, domain: str, source_format: str | None = None
     if not kept:
         raise PublishedDataError(f"{source}: no problem can be posed ({dropped[0]})")
     return kept
+
+
+def _released_jsonl(path: str, domain: str) -> bool:
+    """Whether a local JSONL file's first rows are not our records (no ``domain`` /
+    ``engine``) but match a released format of `domain` (then read as released)."""
+    if is_url(path):
+        return False
+    columns = peek_columns(path, "json")
+    if not columns or {"domain", "engine"} <= set(columns):
+        return False
+    try:
+        detect_format(columns, path, formats_of_domain(domain))
+    except PublishedDataError:
+        return False
+    return True
 
 
 def first_records(path: str, limit: int | None) -> list[dict[str, Any]]:
