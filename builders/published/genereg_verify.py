@@ -213,9 +213,9 @@ def _mss_disagreements(record: Record, truth: Truth) -> list[dict[str, Any]]:
     if theirs != ours:
         parts = []
         for s in _named(theirs - ours, genes):
-            if len(s) == truth.mss.k:
-                why = "is not sufficient"
-            elif not is_sufficient(truth.engine, s):
+            # every sufficient set of size <= k is in our family, so a set outside it of
+            # that size is not sufficient; a larger one may be sufficient but not minimum
+            if len(s) <= truth.mss.k or not is_sufficient(truth.engine, s):
                 why = "is not sufficient"
             else:
                 why = f"is sufficient but has {len(s)} genes, not {truth.mss.k}"
