@@ -29,7 +29,7 @@ from infoseek.single_turn import (
     sufficient_options,
     well_specified_variants,
 )
-from inspect_tasks.gsm_q import gsm_q
+from inspect_tasks.gsm_q import gsm_q, gsm_q_detection
 from inspect_tasks.gsme_q import gsme_q, gsme_q_detection, gsme_q_well_specified
 from inspect_tasks.logic_q import logic_q, logic_q_detection, logic_q_well_specified
 from inspect_tasks.task_errors import DataFileError
@@ -230,32 +230,50 @@ def test_a_record_that_is_not_one_sufficient_is_a_one_line_error(tmp_path):
 # ------------------------------------------------------- mockllm, three settings
 
 
-def _forms(choices, correct):
+def _forms(record, choices, correct):
+    """Replies to a question-selection sample -> (correct, invalid): every tolerated form
+    of the right pick, a wrong pick, ambiguous picks and garbage."""
     good = choices.index(correct[0]) + 1
-    bad = next(i for i, c in enumerate(choices, start=1) if c not in correct)
-    question = option_text({"domain": "logic", "entity": "Alice"}, correct[0])
-    other = option_text({"domain": "logic", "entity": "Alice"}, choices[bad - 1])
+    bad = next(i for i, c in enumerate(choices, start=1)
+               if c not in correct and c != NO_QUESTION)
+    question = option_text(record, correct[0])
+    other = option_text(record, choices[bad - 1])
+    right, wrong, invalid = (1.0, 0.0), (0.0, 0.0), (0.0, 1.0)
     return {
-        f"{good}": (1.0, 0.0), f"({good})": (1.0, 0.0), f"Answer: {good}": (1.0, 0.0),
-        f"Step by step: a rule links them.\nAnswer: ({good})": (1.0, 0.0),
-        f"Answer: {question}": (1.0, 0.0), f"Answer: {bad}": (0.0, 0.0),
-        f"Answer: {good} or {bad}": (0.0, 1.0), f"Answer: {question} {other}": (0.0, 1.0),
-        "Answer: 999": (0.0, 1.0), "lorem ipsum": (0.0, 1.0), "": (0.0, 1.0),
+        f"{good}": right, f"({good})": right, f"[{good}]": right, f"Option {good}": right,
+        f"Answer: {good}": right, f"Answer: {good}.": right, f"**Answer:** {good}": right,
+        f"Final answer: ({good})": right, f"Answer: {question}": right,
+        f"Answer: {good}. {question}": right, f"Answer: {correct[0]}": right,
+        f"Step by step: {other} would not settle it.\nAnswer: ({good})": right,
+        f"Answer: {bad}": wrong, f"Answer: {other}": wrong,
+        f"Answer: {len(choices)}": wrong,  # "No questions needed" on an open problem
+        f"Answer: {good} or {bad}": invalid, f"Answer: {good}, {bad}": invalid,
+        f"Answer: {question} {other}": invalid, f"Answer: {good} ({other})": invalid,
+        f"Answer: {len(choices) + 1}": invalid, "Answer: 999": invalid,
+        "Answer: 2.5": invalid, "lorem ipsum": invalid, "": invalid,
+        "\x00\ufffd garbage": invalid,
     }
 
 
-@pytest.mark.parametrize("setting", ["zs", "cot", "fs"])
-def test_mockllm_in_every_prompt_setting(setting, tmp_path):
-    task = logic_q(per_k=1, seed=5, prompt=setting)
+SETTINGS_BY_TASK = [(task, setting) for task in (logic_q, gsme_q, gsm_q)
+                    for setting in ("zs", "cot", "fs")]
+
+
+@pytest.mark.parametrize("task_function, setting", SETTINGS_BY_TASK,
+                         ids=[f"{t.__name__}-{s}" for t, s in SETTINGS_BY_TASK])
+def test_mockllm_in_every_prompt_setting(task_function, setting, tmp_path):
+    task = task_function(per_k=1, seed=5, prompt=setting)
     meta = task.dataset[0].metadata
-    forms = _forms(meta["choices"], meta["correct"])
+    forms = _forms(meta["problem"], meta["choices"], meta["correct"])
+    assert len(meta["correct"]) == 1
     outputs = [text_output(text) for text in forms]
     model = get_model("mockllm/model", custom_outputs=outputs)
     log = _run(task, model, tmp_path, epochs=len(forms), max_samples=1)
     assert len(log.samples) == len(forms)
     for sample in log.samples:
         value = next(iter(sample.scores.values())).value
-        assert (value["correct"], value["invalid"]) == forms[sample.output.completion]
+        assert (value["correct"], value["invalid"]) == forms[sample.output.completion], \
+            sample.output.completion
         prompt = sample.messages[0].text
         assert prompt.count("Example ") == (4 if setting == "fs" else 0)
         assert ("step by step" in prompt) == (setting == "cot")
@@ -264,20 +282,26 @@ def test_mockllm_in_every_prompt_setting(setting, tmp_path):
             assert prompt.count(str(problem)) == 1  # the examples are other problems
 
 
-def test_mockllm_detection_never_credits_garbage(tmp_path):
-    task = logic_q_detection(per_k=1, seed=5)
-    forms = ["Answer: Not sure", "Answer: not sure, but yes", "???", "Answer: maybe"]
+@pytest.mark.parametrize("task_function, setting, value", [
+    (logic_q_detection, "zs", "yes"), (gsme_q_detection, "cot", "42"),
+    (gsm_q_detection, "fs", "42")])
+def test_mockllm_detection_never_credits_garbage(task_function, setting, value, tmp_path):
+    task = task_function(per_k=1, seed=5, prompt=setting)
+    garbage = ("???", "Answer: maybe", f"Answer: not sure, but {value}", "")
+    forms = ["Answer: Not sure", *garbage]
     outputs = [text_output(t) for t in forms for _ in range(len(task.dataset))]
     model = get_model("mockllm/model", custom_outputs=outputs)
     log = _run(task, model, tmp_path, epochs=len(forms), max_samples=1)
+    assert {s.output.completion for s in log.samples} == set(forms)
     for sample in log.samples:
-        value = next(iter(sample.scores.values())).value
+        score = next(iter(sample.scores.values())).value
         text = sample.output.completion
-        if text != "Answer: Not sure":
-            assert value["said_not_sure"] == 0.0
-            assert value["correct"] == 0.0 or sample.metadata["variant"] != "underspecified"
-        if text in ("???", "Answer: maybe", "Answer: not sure, but yes"):
-            assert value["invalid"] == 1.0 and value["correct"] == 0.0
+        under = sample.metadata["variant"] == "underspecified"
+        if text == "Answer: Not sure":
+            assert score["said_not_sure"] == 1.0 and score["correct"] == float(under)
+        else:
+            assert score["said_not_sure"] == 0.0
+            assert score["invalid"] == 1.0 and score["correct"] == 0.0
 
 
 # ------------------------------------------------------------ filtered accuracy
