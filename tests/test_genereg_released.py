@@ -202,6 +202,20 @@ def test_rows_that_cannot_be_read_are_reported_with_their_reason(tmp_path):
         "reason"]
 
 
+def test_a_released_mss_naming_an_observed_gene_is_refuted(tmp_path):
+    row = next(json.loads(line) for line in RELEASED.read_text().splitlines()
+               if json.loads(line)["id"] == "fx-08")  # observes ATC = 0 and TETR = 1
+    path = tmp_path / "rows.jsonl"
+    path.write_text(json.dumps({**row, "minimal_sufficient_sets": [["TETR"]]}) + "\n",
+                    encoding="utf-8")
+    verify_source(str(path), FORMAT, out_dir=tmp_path / "v", workers=1,
+                  inputs={"rules": str(RULES)})
+    [outcome] = _outcomes(tmp_path / "v").values()
+    [found] = outcome["disagreements"]
+    assert found["check"] == "mss_family" and found["computed"] == [["IPTG"]]
+    assert "{TETR} names genes that are not askable (TETR); missing {IPTG}" in found["reason"]
+
+
 def test_a_released_jsonl_source_is_told_from_our_records():
     """Without source_format, a .jsonl of released rows is read as released (and so asks
     for its rules), not as our records."""

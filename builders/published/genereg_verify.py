@@ -215,7 +215,10 @@ def _mss_disagreements(record: Record, truth: Truth) -> list[dict[str, Any]]:
         for s in _named(theirs - ours, genes):
             # every sufficient set of size <= k is in our family, so a set outside it of
             # that size is not sufficient; a larger one may be sufficient but not minimum
-            if len(s) <= truth.mss.k or not is_sufficient(truth.engine, s):
+            unaskable = [g for g in s if g not in record["queryable"]]
+            if unaskable:
+                why = f"names genes that are not askable ({', '.join(unaskable)})"
+            elif len(s) <= truth.mss.k or not is_sufficient(truth.engine, s):
                 why = "is not sufficient"
             else:
                 why = f"is sufficient but has {len(s)} genes, not {truth.mss.k}"
