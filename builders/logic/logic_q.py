@@ -12,7 +12,8 @@ the search and d). This builder plants such a problem directly:
    refuting chain y -> b_1 -> ... -> b_{l-1} -> x (by contraposition, x false makes y
    false after l rounds), max(m, l) = d; either the same attributes in both directions
    (an equivalence chain) or two separate chains. Each rule may carry one or two
-   support attributes that are observed true;
+   support attributes that are observed true. Echo attributes, each equivalent to one
+   chain attribute, widen the set of deciding attributes (QuestBench's C(A~));
 3. add distractor rules up to |C| of about 0.9-1.6 |X| (8-108): dead ends that read chain
    attributes into other attributes, decoy rules that conclude a chain attribute from a
    hidden distractor, and rules among the distractors;
@@ -58,7 +59,7 @@ MIN_VARS = 10
 DEPTH_WEIGHTS: dict[int, float] = {1: 0.07, 2: 0.09, 3: 0.12, 4: 0.25, 5: 0.23, 6: 0.1,
                                    7: 0.06, 8: 0.03, 9: 0.02, 10: 0.01, 11: 0.01,
                                    12: 0.01}
-"""The planted depth's distribution (mean 4.6; 28% at most 3, 76% at most 5)."""
+"""The planted depth's distribution (mean 4.5; 28% at most 3, 76% at most 5)."""
 
 
 def _rule(head: str | None, body: Iterable[str]) -> list[str]:
@@ -131,7 +132,7 @@ def _candidate(rng: random.Random, k: int, max_vars: int = MAX_VARS
         raise ValueError(f"logic-q builds 1-sufficient problems only (k = 1), got k={k}")
     depth = rng.choices(list(DEPTH_WEIGHTS), weights=list(DEPTH_WEIGHTS.values()))[0]
     # at most 2 * depth chain attributes, the goal, a few supports and distractors
-    n = min(max_vars, max(MIN_VARS, round(rng.triangular(MIN_VARS, MAX_VARS + 1, 45))))
+    n = min(max_vars, max(MIN_VARS, round(rng.triangular(MIN_VARS, MAX_VARS + 1, 47))))
     if 2 * depth + 6 > n:
         depth = max(1, (n - 6) // 2)
     names = pick_variables(rng, n)
@@ -141,6 +142,12 @@ def _candidate(rng: random.Random, k: int, max_vars: int = MAX_VARS
     supports = [pool.pop() for _ in range(rng.randint(1, 3))]
     planted, between = _plant(rng, depth, target, hidden, pool, supports)
     chain = [target, *between, hidden]
+    # echoes: attributes equivalent to a chain attribute (e <-> c), more deciding
+    # attributes for the invalid set, so s (and E_BF) spread like the published split
+    wanted = round((n + 1) / rng.uniform(2.5, 13.0)) - 1 - len(chain[1:])
+    for _ in range(min(max(0, wanted), len(pool) - 4)):
+        echo, twin = pool.pop(), rng.choice(chain)
+        planted += [_rule(echo, [twin]), _rule(twin, [echo])]
     others = list(pool)
     rule_total = min(108, max(8, round(n * rng.uniform(0.9, 1.6))))
     decoys = round((rule_total - len(planted)) * rng.uniform(0.1, 0.3))
