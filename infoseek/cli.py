@@ -73,14 +73,15 @@ def _build(args: argparse.Namespace) -> int:
         return 2
     start = time.perf_counter()
     progress = None if args.quiet else _progress(sys.stderr)
-    bad_k = [k for k in args.k if k not in spec.ks]
+    ks = args.k if args.k is not None else list(spec.default_ks)
+    bad_k = [k for k in ks if k not in spec.ks]
     if bad_k:
         print(f"infoseek build: --k {' '.join(map(str, bad_k))} is not available for "
               f"{args.builder} (1 to {spec.max_k})", file=sys.stderr)
         return 2
     try:
         records: list[dict[str, Any]] = resolve(spec.build)(
-            args.seed, per_k, args.k, workers=args.workers, progress=progress
+            args.seed, per_k, ks, workers=args.workers, progress=progress
         )
     except ValueError as exc:
         print(f"infoseek build: {exc}", file=sys.stderr)
@@ -182,9 +183,11 @@ def parser() -> argparse.ArgumentParser:
                        help="problems per k (default: " + ", ".join(
                            f"{b.name} {b.default_per_k}" for b in builders) + "; at most "
                        + ", ".join(f"{b.max_per_k} for {b.name}" for b in builders) + ")")
-    build.add_argument("--k", type=int, nargs="+", default=[1, 2, 3, 4],
-                       help="degrees of underspecification (default 1 2 3 4; at most "
-                       + ", ".join(f"{b.max_k} for {b.name}" for b in builders) + ")")
+    build.add_argument("--k", type=int, nargs="+", default=None,
+                       help="degrees of underspecification (default: " + ", ".join(
+                           f"{b.name} {' '.join(map(str, b.default_ks))}" for b in builders)
+                       + "; at most " + ", ".join(f"{b.max_k} for {b.name}" for b in builders)
+                       + ")")
     build.add_argument("--workers", type=_positive, default=None,
                        help="worker processes (default: one per CPU)")
     build.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -87,3 +87,16 @@ def test_the_built_split_has_the_published_shape():
     shallow = sum(d <= 3 for d in axes["depth"]) / len(records)
     mid = sum(d <= 5 for d in axes["depth"]) / len(records)
     assert 0.15 <= shallow <= 0.45 and 0.6 <= mid <= 0.9
+
+
+def test_infoseek_build_uses_the_builders_default_k(tmp_path, capsys):
+    from infoseek.cli import main as cli_main
+    from infoseek.records import read_jsonl
+
+    out = tmp_path / "logic_q.jsonl"
+    assert cli_main(["build", "logic-q", "--out", str(out), "--per-k", "3", "--quiet",
+                     "--workers", "1"]) == 0
+    records = list(read_jsonl(out))
+    assert [r["k"] for r in records] == [1, 1, 1]
+    assert cli_main(["build", "logic-q", "--out", str(tmp_path / "x.jsonl"), "--k", "2"]) == 2
+    assert "not available for logic-q" in capsys.readouterr().err
