@@ -3,8 +3,8 @@
 call `single_turn_task` with a builder name from `infoseek.domains`, the protocol and
 their checked `-T` parameters. Nothing here names a domain.
 
-    params = checked_parameters("logic-mt", k=1, per_k=per_k, seed=seed, ...)
-    return single_turn_task("logic_q", "logic-mt", "question_selection",
+    params = checked_parameters("logic-q", k=1, per_k=per_k, seed=seed, ...)
+    return single_turn_task("logic_q", "logic-q", "question_selection",
                             {**params, "prompt": prompt})
 """
 
