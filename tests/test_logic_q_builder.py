@@ -100,3 +100,17 @@ def test_infoseek_build_uses_the_builders_default_k(tmp_path, capsys):
     assert [r["k"] for r in records] == [1, 1, 1]
     assert cli_main(["build", "logic-q", "--out", str(tmp_path / "x.jsonl"), "--k", "2"]) == 2
     assert "not available for logic-q" in capsys.readouterr().err
+
+
+def test_same_bytes_in_a_fresh_interpreter_with_another_hash_seed():
+    import os
+    import subprocess
+    import sys
+
+    code = ("from builders.logic import logic_q; from infoseek.records import dumps_record;"
+            "print('\\n'.join(dumps_record(r) for r in logic_q.build_split(seed=7, per_k=4)))")
+    here = "\n".join(dumps_record(r) for r in logic_q.build_split(seed=7, per_k=4))
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    there = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env=env, check=True).stdout.strip()
+    assert there == here

@@ -105,7 +105,8 @@ def test_sufficient_options_agree_with_the_referee_and_variants_are_known(builde
         depths = [bfs_pick(engine, options, found, d) for d in range(0, 14)]
         hits = [d is not None for d in depths]
         assert hits == sorted(hits), "deeper search never loses a hit"
-        assert all(v in found for v in levels if v in options), "found means sufficient"
+        if builder == "logic-mt":  # propagation levels: found means sufficient
+            assert all(v in found for v in levels if v in options)
         assert difficulty_axes(engine, found)["depth"] == max(
             (levels[v] for v in found if v in levels), default=None)
         if builder == "logic-mt":
