@@ -45,18 +45,28 @@ def _fixed_points(lines: tuple[str, ...], genes: tuple[str, ...]) -> tuple:
     return tuple(tuple(s.items()) for s in all_states(list(genes)) if step(rules, s) == s)
 
 
-def reached_attractor(rules, state: dict[str, int], genes: list[str]) -> frozenset:
-    """The set of states (as tuples) of the attractor `state` reaches."""
+def reached_attractor(rules, state: dict[str, int], genes: list[str],
+                      memo: dict[tuple, frozenset] | None = None) -> frozenset:
+    """The set of states (as tuples) of the attractor `state` reaches. `memo` (state ->
+    attractor, filled here for every state walked) lets later walks stop early."""
+    memo = {} if memo is None else memo
     seen: dict[tuple, int] = {}
     trail = []
     current = state
     while True:
         key = tuple(current[g] for g in genes)
+        if key in memo:
+            found = memo[key]
+            break
         if key in seen:
-            return frozenset(trail[seen[key]:])
+            found = frozenset(trail[seen[key]:])
+            break
         seen[key] = len(trail)
         trail.append(key)
         current = step(rules, current)
+    for key in trail:
+        memo[key] = found
+    return found
 
 
 def dynamic_referee(record: dict[str, Any]) -> BruteForceEngine:
@@ -74,9 +84,10 @@ def dynamic_referee(record: dict[str, Any]) -> BruteForceEngine:
     target = spec["target"]
     worlds = []
     free = [g for g in genes if g not in record["observed"]]
+    memo: dict[tuple, frozenset] = {}
     for values in all_states(free):
         state = {g: record["observed"].get(g, values.get(g)) for g in genes}
-        entry = by_states[reached_attractor(rules, state, genes)]
+        entry = by_states[reached_attractor(rules, state, genes, memo)]
         if target["type"] == "attractor":
             value = entry["id"]
         else:

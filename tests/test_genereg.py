@@ -108,6 +108,10 @@ def test_builder_is_deterministic_and_shaped():
         assert all(len(s) == record["k"] for s in family)
         assert set(record["alternative_only"]).isdisjoint(family[0])
         assert record["difficulty"]["mss_family_size"] == len(family)
+        # more askable genes than the default turn cap: asking at random cannot ask all
+        assert len(record["queryable"]) >= builder.MIN_ASKABLE > 10
+        if record["family"] == "dynamic":
+            assert len(record["queryable"]) <= builder.MAX_FREE
         text = render_genereg_problem(record)
         assert all(rule in text for rule in record["engine"]["rules"])
         assert all(e["id"] in text for e in record["engine"]["catalogue"])

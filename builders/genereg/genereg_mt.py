@@ -10,8 +10,10 @@ Three streams, each with `per_k` problems for every k:
   constant on every attractor of the catalogue, so the value is defined).
 
 A problem is drawn from a seeded RNG (seed, stream, k, index): a network (curated or
-random), an observed context, and, for dynamics, at most `MAX_FREE` free genes (so every
-completion is simulated; the engine's own bound is 16). It is kept when the exact MSS
+random) of at least `MIN_ASKABLE` genes, an observed context that leaves at least
+`MIN_ASKABLE` genes askable (more than the default turn cap, so asking at random cannot
+ask everything), and, for dynamics, at most `MAX_FREE` free genes (so every completion is
+simulated; the engine's own bound is 16). It is kept when the exact MSS
 search (`infoseek.analysis.minimal_sufficient_sets`, the engine's distinguishing-pair
 fast path) gives exactly the wanted k, and each kept record is re-checked by the
 generic subset search without the fast path (the same k and family) and by `is_k_mss`
@@ -34,11 +36,16 @@ from infoseek.records import engine_from_record
 
 BUILDER = "genereg"
 DOMAIN_NAME = "genereg"
-BUILDER_VERSION = f"genereg-1+{NETWORKS_HASH}"
+BUILDER_VERSION = f"genereg-2+{NETWORKS_HASH}"
 MAX_K = 4
 DEFAULT_PER_K = 100
-MAX_FREE = 12
-"""Most free genes of a dynamics problem (2^12 completions simulated)."""
+MAX_FREE = 14
+"""Most free genes of a dynamics problem (2^14 completions simulated; the engine's own
+bound is 16)."""
+MIN_ASKABLE = 12
+"""Fewest askable genes of a problem (and fewest genes of a network drawn): more than the
+default turn cap of 10 questions, so a policy that asks at random cannot simply ask every
+gene; the askable genes that do not help decide waste its turns."""
 ATTRACTOR = "attractor"
 MARKER = "marker"
 STREAMS: tuple[tuple[str, str], ...] = ((STEADY, ATTRACTOR), (DYNAMIC, ATTRACTOR),
@@ -63,6 +70,8 @@ def _candidates(pool: list[tuple[str, Network]], family: str,
     """Networks that can give this stream a problem at all."""
     found = []
     for origin, net in pool:
+        if len(net.genes) < MIN_ASKABLE:
+            continue
         entries = catalogue(net, family)
         if len(entries) > MAX_CATALOGUE:
             continue
@@ -92,10 +101,10 @@ def _draw(rng: random.Random, family: str, target: str, k: int,
         spec_target = {"type": ATTRACTOR}
     if family == STEADY:
         point = decode(rng.choice(entries)["states"][0], genes)
-        shown = rng.sample(genes, rng.randint(0, max(0, len(genes) - k - 1)))
+        shown = rng.sample(genes, rng.randint(0, len(genes) - max(k + 1, MIN_ASKABLE)))
         observed = {g: point[g] for g in genes if g in shown}
     else:
-        free = rng.randint(k, min(MAX_FREE, len(genes)))
+        free = rng.randint(MIN_ASKABLE, min(MAX_FREE, len(genes)))
         free_genes = set(rng.sample(genes, free))
         observed = {g: rng.randint(0, 1) for g in genes if g not in free_genes}
     target_var = TARGET_VARIABLE[target]

@@ -106,19 +106,24 @@ class RowTableEngine(Engine):
                 return np.zeros(len(self.bits), dtype=bool)
         return mask
 
+    def _outcomes(self, mask: np.ndarray) -> list[int]:
+        """Indices (into the target domain) of the outcomes of the masked rows."""
+        counts = np.bincount(self.outcome[mask], minlength=len(self.target_domain))
+        return np.flatnonzero(counts).tolist()
+
     def target_values(self, assignment: Assignment | None = None) -> frozenset:
-        found = np.unique(self.outcome[self._mask(assignment)])
-        return frozenset(self.target_domain[i] for i in found.tolist())
+        return frozenset(self.target_domain[i] for i in self._outcomes(self._mask(assignment)))
 
     def variable_values(self, var: str, assignment: Assignment | None = None,
                         target_value: Any = ANY) -> frozenset:
         mask = self._mask(assignment, target_value)
         if var == self.target:
-            return frozenset(self.target_domain[i]
-                             for i in np.unique(self.outcome[mask]).tolist())
+            return frozenset(self.target_domain[i] for i in self._outcomes(mask))
         if var not in self.column:
             return frozenset()
-        return frozenset(int(v) for v in np.unique(self.bits[mask, self.column[var]]))
+        values = self.bits[mask, self.column[var]]
+        return frozenset(v for v, present in ((0, not values.all()), (1, values.any()))
+                         if present and len(values))
 
     def _world(self, row: int) -> World:
         world: World = {g: int(self.bits[row, i]) for i, g in enumerate(self.genes)}
@@ -133,12 +138,16 @@ class RowTableEngine(Engine):
         if len(rows) < 2:
             return None
         columns = [self.column[v] for v in dict.fromkeys(subset) if v in self.column]
-        if columns:
+        if len(columns) > 62:
             _, group = np.unique(self.bits[np.ix_(rows, columns)], axis=0,
                                  return_inverse=True)
             group = group.reshape(-1)
         else:
-            group = np.zeros(len(rows), dtype=np.int64)
+            # the subset's values read as a number, first column most significant: the
+            # same order as the rows' lexicographic order, without sorting the rows
+            weights = np.left_shift(np.int64(1),
+                                    np.arange(len(columns) - 1, -1, -1, dtype=np.int64))
+            group = self.bits[np.ix_(rows, columns)].astype(np.int64) @ weights
         outcome = self.outcome[rows]
         order = np.lexsort((outcome, group))
         g, o = group[order], outcome[order]
