@@ -69,6 +69,15 @@ def reached_attractor(rules, state: dict[str, int], genes: list[str],
     return found
 
 
+class _Referee(BruteForceEngine):
+    """The brute-force engine, answering "every world" without a per-world test (the
+    referee asks that for each candidate subset; the worlds are already the feasible
+    ones)."""
+
+    def matching(self, assignment):
+        return self.worlds if not assignment else super().matching(assignment)
+
+
 def dynamic_referee(record: dict[str, Any]) -> BruteForceEngine:
     """A brute-force engine for a ``boolnet-dynamic`` record: every initial state
     consistent with the observed genes, walked to its attractor, looked up by its set of
@@ -98,7 +107,7 @@ def dynamic_referee(record: dict[str, Any]) -> BruteForceEngine:
         worlds.append({**state, record["target"]: value})
     domain = ([e["id"] for e in spec["catalogue"]] if target["type"] == "attractor"
               else [0, 1])
-    return BruteForceEngine.from_worlds(
+    return _Referee.from_worlds(
         record["variables"], {**{g: (0, 1) for g in genes}, record["target"]: domain},
         record["observed"], record["target"], worlds)
 
@@ -120,7 +129,7 @@ def steady_referee(record: dict[str, Any]) -> BruteForceEngine:
         worlds.append({**point, record["target"]: value})
     domain = ([e["id"] for e in spec["catalogue"]] if target["type"] == "attractor"
               else [0, 1])
-    return BruteForceEngine.from_worlds(
+    return _Referee.from_worlds(
         record["variables"], {**{g: (0, 1) for g in genes}, record["target"]: domain},
         record["observed"], record["target"], worlds)
 
