@@ -23,6 +23,7 @@ from typing import Any
 from infoseek.engine import is_unbounded, json_value
 from infoseek.records import engine_from_record
 from infoseek.single_turn import NO_QUESTION, NOT_SURE, bfs_pick, sufficient_options
+from solvers.dataset import value_label
 
 BFS_DEPTHS: tuple[int, ...] = (3, 5, 10)
 BFS_MODELS: tuple[str, ...] = tuple(f"bfs-{depth}" for depth in BFS_DEPTHS)
@@ -30,14 +31,6 @@ BFS_MODELS: tuple[str, ...] = tuple(f"bfs-{depth}" for depth in BFS_DEPTHS)
 
 def _answer(text: Any) -> dict[str, Any]:
     return {"kind": "text", "text": f"Answer: {text}"}
-
-
-def _label(value: Any) -> str:
-    if value is True:
-        return "yes"
-    if value is False:
-        return "no"
-    return str(value)
 
 
 def single_turn_decision(model_name: str, protocol: str, problem: dict[str, Any],
@@ -61,7 +54,7 @@ def single_turn_decision(model_name: str, protocol: str, problem: dict[str, Any]
         return _answer(choices.index(pick) + 1)
     if model_name != "random":
         if known:
-            return _answer(_label(json_value(next(iter(values)))))
+            return _answer(value_label(json_value(next(iter(values)))))
         return _answer(NOT_SURE if protocol == "detection" else _random_value(problem, rng))
     if protocol == "detection" and rng.random() < 0.5:
         return _answer(NOT_SURE)
@@ -72,4 +65,4 @@ def _random_value(problem: dict[str, Any], rng: random.Random) -> str:
     listed = problem.get("target_values") or []
     if not listed:  # values that cannot be listed (numbers): a random integer
         return str(rng.randint(0, 999))
-    return _label(rng.choice(listed))
+    return value_label(rng.choice(listed))
