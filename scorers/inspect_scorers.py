@@ -71,22 +71,24 @@ from scorers.problem_metrics import (
     parse_k_prediction,
     parse_variable_list,
 )
+from scorers.seek_explanations import (
+    answer_explanation,
+    invalid_explanation,
+    query_explanation,
+    sufficiency_explanation,
+    value_text,
+)
 from scorers.seek_metrics import (
     INVALID_METRIC_NAMES,
     SEEK_SCORE_GROUPS,
-    answer_explanation,
     answer_kind_of,
     answer_metrics,
     final_answer,
-    invalid_explanation,
     invalid_metrics,
     invalid_reason_counts,
-    query_explanation,
     query_metrics,
-    sufficiency_explanation,
     sufficiency_metrics,
     uncertainty_curves,
-    value_text,
 )
 
 TURNS_KEY = STORE_TURNS

@@ -15,14 +15,16 @@ from inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full
 from inspect_tasks.gsme_mt_ext import gsme_mt_ext, gsme_mt_ext_full
 from inspect_tasks.logic_mt import logic_mt
 from scorers.inspect_scorers import SEEK_SCORER_NAMES, log_metrics, seek_values
+from scorers.seek_explanations import (
+    sufficiency_explanation,
+    turn_count_text,
+)
 from scorers.seek_metrics import (
     SCALAR_METRIC_NAMES,
     SEEK_SCORE_GROUPS,
     episode_metrics,
     query_metrics,
-    sufficiency_explanation,
     sufficiency_metrics,
-    turn_count_text,
 )
 
 SEEK_TASKS = [logic_mt, gsme_mt, gsme_mt_full, gsme_mt_ext, gsme_mt_ext_full, gsm_mt,
