@@ -214,7 +214,7 @@ def well_specified_variants(record: dict[str, Any]) -> list[dict[str, Any]]:
             "queryable": [v for v in record.get("queryable", []) if v != name],
             "alternative_only": [], "k": 0, "mss_family": [[]],
             "restored": {name: value}, "problem_id": record["id"],
-            "id": f"{record['id']}-ws-{_label(value)}",
+            "id": f"{record['id']}-ws-{_id_label(value)}",
         }
         if "candidate_queries" in record:
             restored["candidate_queries"] = [
@@ -229,7 +229,8 @@ def well_specified_variants(record: dict[str, Any]) -> list[dict[str, Any]]:
     return variants
 
 
-def _label(value: Any) -> str:
+def _id_label(value: Any) -> str:
+    """A value as it appears in a sample id (yes/no, and no slash: 7/2 is 7_2)."""
     if value is True:
         return "yes"
     if value is False:
