@@ -61,6 +61,7 @@ FORMATS = ("tool", "text")
 ANSWER_KINDS = contract.ANSWER_KINDS
 BOOLEAN = ("boolean",)
 NUMBER = ("number",)
+CHOICE = ("choice",)
 TEXT = ("text",)
 TOOL = ("tool",)
 
@@ -123,7 +124,7 @@ class FuzzProblem:
     entity: str
     target: str
     answer_kind: str
-    truth: Any  # True / False, or an int
+    truth: Any  # True / False, an int, or an option label (choice)
     mss: tuple[str, ...]  # the canonical MSS
     spare: str  # askable, in no MSS: a valid but wasted question
     refused: str  # a real variable the oracle refuses (alternative-only / derived)
@@ -131,10 +132,16 @@ class FuzzProblem:
     observed: str
     askable: tuple[str, ...]
     descriptions: dict[str, str] = field(default_factory=dict)
+    options: tuple[str, ...] = ()  # choice: the labels of the listed options
 
     @property
     def first(self) -> str:
         return self.mss[0]
+
+    @property
+    def other(self) -> str:
+        """choice: a listed option that is not the hidden value."""
+        return next(o for o in self.options if o != self.truth)
 
     @property
     def number(self) -> int:
@@ -153,7 +160,7 @@ def calls(*specs: tuple[Any, ...], content: str = "") -> Calls:
 
 
 def question_line(p: FuzzProblem, name: str) -> str:
-    if p.answer_kind == "number":
+    if p.answer_kind in ("number", "choice"):
         return f"Question: What is {name}?"
     return f"Question: Is {p.entity} {name}?"
 

@@ -214,7 +214,7 @@ def leaks(problem: FuzzProblem, messages: list[str], allowed: list[str]) -> list
 
     A yes/no value leaks when a message states it and not its opposite (a message that
     states both tells nothing); a number leaks when it appears on its own, or after
-    ``<target> =``."""
+    ``<target> =``; a choice leaks when a message names its option and no other."""
     target = re.escape(problem.target)
     found = []
     for message in messages:
@@ -230,6 +230,12 @@ def leaks(problem: FuzzProblem, messages: list[str], allowed: list[str]) -> list
                 rf"|\b{target}\s*[=:]\s*(?:no|false)\b", rest, re.IGNORECASE)
             told, other = (positive, negative) if problem.truth else (negative, positive)
             if told and not other:
+                found.append(message)
+        elif problem.answer_kind == "choice":
+            # a choice leaks when a message names the hidden option and no other one
+            named = {o for o in problem.options
+                     if re.search(rf"(?<!\w){re.escape(str(o))}(?!\w)", rest, re.IGNORECASE)}
+            if str(problem.truth) in named and len(named) == 1:
                 found.append(message)
         elif (re.search(rf"(?<![\d.]){problem.number}(?!\d)", rest)
               or re.search(rf"(?<!\w){target}\s*=\s*[-\d]", rest)):
@@ -331,7 +337,7 @@ def test_catalogue_covers_the_issue() -> None:
     assert len(names) == len(set(names))
     assert len(names) >= 90
     for fmt in FORMATS:
-        for answer_kind in ("boolean", "number"):
+        for answer_kind in ("boolean", "number", "choice"):
             expects = {kind.expect for kind in kinds_for(fmt, answer_kind)}
             assert expects >= {GARBAGE, VALID}, (fmt, answer_kind)
 
