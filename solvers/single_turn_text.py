@@ -7,10 +7,13 @@ Reading a pick (`read_choice`) is tolerant of form and strict about content. The
 body is the text after the last ``Answer:`` marker (the whole reply when there is none);
 in it every option number (``3``, ``(3)``, ``[3]``, ``Option 3``, ``3.``), every option's
 question text and every listed variable named as a whole word counts as a pick of that
-option. Exactly one option picked is valid; two or more are ``ambiguous``; a number
-outside the list is ``unknown``; nothing recognisable is ``malformed`` (``empty`` for an
-empty reply). A value (`read_value`) is read by the domain's answer kind; "Not sure"
-together with a value is ``ambiguous``. No text makes a reader raise.
+option. Exactly one option picked is valid; two or more, or one wrapped in a hedge or a
+negation (``probably 3``, ``not 3``), are ``ambiguous``; a number outside the list is
+``unknown``; a reply without an ``Answer:`` line must be nothing but a pick (otherwise
+``malformed``); nothing recognisable is ``malformed`` (``empty`` for an empty reply). A
+value (`read_value`) is read by the domain's answer kind; "Not sure" together with a
+value, or offered as one of alternatives (``the answer or "Not sure"``), is
+``ambiguous``. No text makes a reader raise.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from infoseek.answers import answer_kind, answer_spec
-from infoseek.answers.base import normalise
+from infoseek.answers.base import HEDGE, normalise
 from infoseek.domains import UnknownDomain, domain_of
 from infoseek.single_turn import NO_QUESTION, NOT_SURE
 
@@ -32,7 +35,10 @@ MAX_READ_CHARS = 20_000
 
 _ANSWER_MARKER = re.compile(r"(?im)^[\s>*#_`]*(?:final\s+)?answer\s*[:：]")
 _NUMBER = re.compile(r"(?<![\w./-])(?:option\s*|choice\s*|#)?[\(\[]?\s*(\d{1,6})\s*[\)\]]?"
-                     r"(?![\w/]|\.\d)", re.IGNORECASE)
+                     r"(?![\w/%]|\.\d)", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|except|ignore)\b|n't\b", re.IGNORECASE)
+_FILLER = re.compile(r"\b(?:option|choice|question|number|the|my|i|choose|pick|final|is|"
+                     r"answer)\b", re.IGNORECASE)
 _NOT_SURE = re.compile(r"\bnot\s+sure\b", re.IGNORECASE)
 
 _QUESTION_PROMPT = (
@@ -152,9 +158,40 @@ def read_choice(text: Any, record: dict[str, Any], choices: list[str]) -> Readin
         picks.add(len(choices) - 1)
     if len(picks) > 1 or (picks and unknown):
         return Reading(reason="ambiguous")
+    if picks and _hedged(body, record, choices):
+        return Reading(reason="ambiguous")
+    if picks and not _ANSWER_MARKER.search(str(text)) and not _bare_pick(body, record,
+                                                                         choices):
+        return Reading(reason="malformed")  # no Answer: line, and more than a pick
     if picks:
         return Reading(pick=picks.pop())
     return Reading(reason="unknown" if unknown else "malformed")
+
+
+def _without_options(body: str, record: dict[str, Any], choices: list[str]) -> str:
+    """`body` (as `_words`) with every option's question text and name taken out."""
+    words = _words(body)
+    for choice in choices:
+        for phrase in (_words(option_text(record, choice)).strip(), _words(choice).strip()):
+            if phrase:
+                words = words.replace(f" {phrase} ", " ")
+    return words
+
+
+def _hedged(body: str, record: dict[str, Any], choices: list[str]) -> bool:
+    """A pick wrapped in a hedge or a negation (``probably 3``, ``not 3``, ``3 or 4``)
+    is not one pick; the options' own wording is set aside first."""
+    rest = _without_options(body, record, choices)
+    return bool(HEDGE.search(rest) or _NEGATION.search(rest))
+
+
+def _bare_pick(body: str, record: dict[str, Any], choices: list[str]) -> bool:
+    """Whether a reply without an ``Answer:`` line is nothing but a pick (a number form,
+    an option's text or name, "No questions needed"): anything else is not an answer."""
+    rest = _without_options(body, record, choices)
+    rest = re.sub(r"\bno\s+questions?\s+(?:is\s+|are\s+)?needed\b", " ", rest)
+    rest = _FILLER.sub(" ", _NUMBER.sub(" ", rest))
+    return not re.search(r"[a-z]", rest)
 
 
 def read_value(text: Any, record: dict[str, Any], *, allow_not_sure: bool) -> Reading:
@@ -169,6 +206,8 @@ def read_value(text: Any, record: dict[str, Any], *, allow_not_sure: bool) -> Re
         kind_name = "boolean"
     if _NOT_SURE.search(body):
         rest = _NOT_SURE.sub(" ", body)
+        if re.search(r"\b(?:or|either)\b", rest, re.IGNORECASE):
+            return Reading(reason="ambiguous")  # "Not sure" offered as one of choices
         kind, spec = answer_kind(kind_name), _spec(kind_name, record)
         pieces = [rest, *re.findall(r"[\w./-]+", rest)]
         if any(piece.strip() and kind.read_text(piece, spec).valid for piece in pieces):
