@@ -4,6 +4,7 @@ reference models."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import random
 from pathlib import Path
@@ -26,6 +27,7 @@ from inspect_tasks.genereg_mt import (
     genereg_mt_mss,
 )
 from inspect_tasks.task_parameters import TaskParameterError
+from oracles.policies import Oracle
 from scorers.inspect_scorers import log_metrics, seek_values
 from tests.boolnet_referee import referee_for
 from tests.support import assert_eval_success
@@ -108,16 +110,102 @@ def test_builder_is_deterministic_and_shaped():
         assert all(len(s) == record["k"] for s in family)
         assert set(record["alternative_only"]).isdisjoint(family[0])
         assert record["difficulty"]["mss_family_size"] == len(family)
-        # more askable genes than the default turn cap: asking at random cannot ask all
-        assert len(record["queryable"]) >= builder.MIN_ASKABLE > 10
-        if record["family"] == "dynamic":
-            assert len(record["queryable"]) <= builder.MAX_FREE
+        # more askable genes than the default turn cap (asking at random cannot ask all),
+        # and the number set by the problem's index, the same mix at every k
+        index = record["provenance"]["index"]
+        askable = builder.ASKABLE_LEVELS[index % len(builder.ASKABLE_LEVELS)]
+        assert len(record["queryable"]) == askable >= builder.MIN_ASKABLE > 10
         text = render_genereg_problem(record)
         assert all(rule in text for rule in record["engine"]["rules"])
         assert all(e["id"] in text for e in record["engine"]["catalogue"])
         if record["target_type"] == "marker":
             assert record["target_values"] == [0, 1]
             assert f"marker gene {record['engine']['target']['gene']}" in text
+
+
+def test_askable_genes_are_balanced_across_k():
+    records = _records(per_k=3)
+    for k in (1, 2, 3, 4):
+        for family, target in builder.STREAMS:
+            sizes = sorted(len(r["queryable"]) for r in records if r["k"] == k
+                           and (r["family"], r["target_type"]) == (family, target))
+            assert sizes == sorted(builder.ASKABLE_LEVELS)
+
+
+def test_steady_problems_leave_few_changeable_genes():
+    """At most k + STEADY_SPARE_GENES askable genes can still change; every other askable
+    gene is fixed by the observed genes and the steady-state conditions, checked here
+    on the referee's own list of fixed points."""
+    checked = 0
+    for record in _records(per_k=3):
+        if record["family"] != "steady" or len(record["engine"]["genes"]) > \
+                REFEREE_STEADY_GENES:
+            continue
+        points = referee_for(record).worlds
+        changeable = [g for g in record["queryable"] if len({w[g] for w in points}) == 2]
+        assert record["difficulty"]["changeable_genes"] == len(changeable)
+        assert len(changeable) <= record["k"] + builder.STEADY_SPARE_GENES
+        checked += 1
+    assert checked >= 6
+
+
+def _episode_known(engine, target_value, questions) -> bool:
+    oracle = Oracle(engine, target_value, "adversarial")
+    for gene in questions:
+        oracle.reply(gene)
+    return oracle.known()
+
+
+def test_marker_is_known_exactly_when_the_whole_mss_is_asked():
+    """Coincidence markers: against the adversarial oracle, for either marker value and
+    in any order, asking every MSS gene pins the marker and any set that misses one
+    (with every other askable gene asked too) does not."""
+    rng = random.Random(7)
+    checked = 0
+    for record in _records(per_k=3):
+        if record["target_type"] != "marker":
+            continue
+        engine = engine_from_record(record)
+        mss = record["mss_family"][0]
+        others = [g for g in record["queryable"] if g not in mss]
+        for value in (0, 1):
+            for missing in mss:
+                asked = [g for g in mss if g != missing] + others
+                for _ in range(3):
+                    rng.shuffle(asked)
+                    assert not _episode_known(engine, value, asked), (record["id"], missing)
+            full = list(mss)
+            rng.shuffle(full)
+            assert _episode_known(engine, value, full)
+            checked += 1
+    assert checked == 2 * 3 * 4
+
+
+class _TableEngine:
+    """A stand-in engine whose marker is `rule` of the named genes."""
+
+    def __init__(self, genes, rule):
+        self.genes, self.rule = genes, rule
+
+    def target_values(self, assignment):
+        free = [g for g in self.genes if g not in assignment]
+        return frozenset(self.rule({**assignment, **dict(zip(free, combo))})
+                         for combo in itertools.product((0, 1), repeat=len(free)))
+
+
+def test_coincidence_marker_test_tells_conjunctions_from_nested_mixes():
+    genes = ["a", "b", "c"]
+    assert builder.is_coincidence_marker(
+        _TableEngine(genes, lambda w: int(w["a"] and not w["b"] and w["c"])), genes)
+    assert builder.is_coincidence_marker(
+        _TableEngine(genes, lambda w: int(w["a"] or w["b"] or w["c"])), genes)
+    # (a AND b) OR c: a one-step adversary answering a = 0 first makes b irrelevant
+    assert not builder.is_coincidence_marker(
+        _TableEngine(genes, lambda w: int((w["a"] and w["b"]) or w["c"])), genes)
+    assert not builder.is_coincidence_marker(
+        _TableEngine(genes, lambda w: w["a"] ^ w["b"]), genes)
+    # genes that do not decide the marker
+    assert not builder.is_coincidence_marker(_TableEngine(genes, lambda w: w["a"]), ["b"])
 
 
 def test_cli_build_writes_the_split(tmp_path: Path):

@@ -10,25 +10,36 @@ Three streams, each with `per_k` problems for every k:
   constant on every attractor of the catalogue, so the value is defined).
 
 A problem is drawn from a seeded RNG (seed, stream, k, index): a network (curated or
-random) of at least `MIN_ASKABLE` genes, an observed context that leaves at least
-`MIN_ASKABLE` genes askable (more than the default turn cap, so asking at random cannot
-ask everything), and, for dynamics, at most `MAX_FREE` free genes (so every completion is
-simulated; the engine's own bound is 16). It is kept when the exact MSS
-search (`infoseek.analysis.minimal_sufficient_sets`, the engine's distinguishing-pair
-fast path) gives exactly the wanted k, and each kept record is re-checked by the
-generic subset search without the fast path (the same k and family) and by `is_k_mss`
-on its canonical set. Same seed and version, same bytes.
+random), and an observed context that leaves exactly `ASKABLE_LEVELS[index % 3]` genes
+askable (12, 13 or 14: more than the default turn cap, so asking at random cannot ask
+everything, and the same mix at every k and in every stream, so the number of genes a
+policy can waste turns on is not confounded with k). For dynamics the askable genes are
+the free genes of the initial state, every completion of which is simulated (the
+engine's own bound is 16). A steady-state problem is kept only when at most
+`k + STEADY_SPARE_GENES` of its askable genes still differ between the steady states
+consistent with what is observed: the other askable genes are already fixed by the
+observed genes and the steady-state conditions, so asking one wastes a turn, as asking a
+gene outside the MSS does in a dynamics problem (whose outcome depends on its MSS genes
+only). It is kept when the exact MSS search (`infoseek.analysis.minimal_sufficient_sets`,
+the engine's distinguishing-pair fast path) gives exactly the wanted k, and each kept
+record is re-checked by the generic subset search without the fast path (the same k and
+family) and by `is_k_mss` on its canonical set. Same seed and version, same bytes.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import random
 import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import numpy as np
+
 from builders.genereg.catalogue import DYNAMIC, STEADY, catalogue, engine_spec, marker_genes
 from builders.genereg.networks_pool import NETWORKS_HASH, curated_networks, random_networks
+from builders.jobs import run_jobs
 from infoseek.analysis import is_k_mss, minimal_sufficient_sets, possible_target_values
 from infoseek.engines.boolnet.network import decode
 from infoseek.engines.boolnet.rules import Network
@@ -36,16 +47,21 @@ from infoseek.records import engine_from_record
 
 BUILDER = "genereg"
 DOMAIN_NAME = "genereg"
-BUILDER_VERSION = f"genereg-2+{NETWORKS_HASH}"
+BUILDER_VERSION = f"genereg-3+{NETWORKS_HASH}"
 MAX_K = 4
 DEFAULT_PER_K = 100
-MAX_FREE = 14
-"""Most free genes of a dynamics problem (2^14 completions simulated; the engine's own
-bound is 16)."""
-MIN_ASKABLE = 12
-"""Fewest askable genes of a problem (and fewest genes of a network drawn): more than the
-default turn cap of 10 questions, so a policy that asks at random cannot simply ask every
-gene; the askable genes that do not help decide waste its turns."""
+ASKABLE_LEVELS = (12, 13, 14)
+"""Askable genes of problem `index`: ``ASKABLE_LEVELS[index % len(ASKABLE_LEVELS)]``, so
+every k of every stream has the same mix. For dynamics these are the free genes, 2^14
+completions at most (the engine's own bound is 16)."""
+MIN_ASKABLE = min(ASKABLE_LEVELS)
+"""Fewest askable genes of a problem: more than the default turn cap of 10 questions, so
+a policy that asks at random cannot simply ask every gene."""
+MAX_FREE = max(ASKABLE_LEVELS)
+"""Most free genes of a dynamics problem."""
+STEADY_SPARE_GENES = 2
+"""A steady-state problem with degree k has at most k + this many askable genes that can
+still take both values (module docstring)."""
 ATTRACTOR = "attractor"
 MARKER = "marker"
 STREAMS: tuple[tuple[str, str], ...] = ((STEADY, ATTRACTOR), (DYNAMIC, ATTRACTOR),
@@ -65,12 +81,12 @@ def _pool(seed: int) -> list[tuple[str, Network]]:
             + [("random", n) for n in random_networks(seed)])
 
 
-def _candidates(pool: list[tuple[str, Network]], family: str,
-                target: str) -> list[tuple[str, Network]]:
-    """Networks that can give this stream a problem at all."""
+def _candidates(pool: list[tuple[str, Network]], family: str, target: str,
+                askable: int) -> list[tuple[str, Network]]:
+    """Networks that can give this stream a problem with `askable` askable genes."""
     found = []
     for origin, net in pool:
-        if len(net.genes) < MIN_ASKABLE:
+        if len(net.genes) < askable:
             continue
         entries = catalogue(net, family)
         if len(entries) > MAX_CATALOGUE:
@@ -89,7 +105,7 @@ def _varies(net: Network, entries: list[dict[str, Any]], gene: str) -> bool:
     return len({(e["states"][0] >> bit) & 1 for e in entries}) == 2
 
 
-def _draw(rng: random.Random, family: str, target: str, k: int,
+def _draw(rng: random.Random, family: str, target: str, k: int, askable: int,
           candidates: list[tuple[str, Network]]) -> dict[str, Any] | None:
     origin, net = rng.choice(candidates)
     genes = list(net.genes)
@@ -101,11 +117,10 @@ def _draw(rng: random.Random, family: str, target: str, k: int,
         spec_target = {"type": ATTRACTOR}
     if family == STEADY:
         point = decode(rng.choice(entries)["states"][0], genes)
-        shown = rng.sample(genes, rng.randint(0, len(genes) - max(k + 1, MIN_ASKABLE)))
+        shown = rng.sample(genes, len(genes) - askable)
         observed = {g: point[g] for g in genes if g in shown}
     else:
-        free = rng.randint(MIN_ASKABLE, min(MAX_FREE, len(genes)))
-        free_genes = set(rng.sample(genes, free))
+        free_genes = set(rng.sample(genes, askable))
         observed = {g: rng.randint(0, 1) for g in genes if g not in free_genes}
     target_var = TARGET_VARIABLE[target]
     record: dict[str, Any] = {
@@ -125,10 +140,16 @@ def _draw(rng: random.Random, family: str, target: str, k: int,
     if len(values) < 2:
         return None
     queryable = [g for g in genes if g not in observed]
+    if target == MARKER and not _rare_share(engine, k):
+        return None
+    if family == STEADY and len(changeable_genes(engine, queryable)) > k + STEADY_SPARE_GENES:
+        return None
     result = minimal_sufficient_sets(engine, queryable, k)
     if result.k != k:
         return None
     family_sets = [list(s) for s in result.family]
+    if target == MARKER and not is_coincidence_marker(engine, family_sets[0]):
+        return None
     canonical = set(family_sets[0])
     record.update({
         "target_values": values,
@@ -138,18 +159,49 @@ def _draw(rng: random.Random, family: str, target: str, k: int,
                                    key=genes.index),
         "k": k,
         "mss_family": family_sets,
-        "difficulty": difficulty_axes(net, entries, queryable, values, family_sets),
+        "difficulty": difficulty_axes(net, entries, queryable, values, family_sets,
+                                      len(changeable_genes(engine, queryable))),
     })
     _recheck(record, engine)
     return record
 
 
+def _rare_share(engine: Any, k: int) -> bool:
+    """A quick necessary test for a coincidence marker of k genes, before the MSS search:
+    the marker's rarer value holds on exactly 1/2^k of the completions (the outcome
+    depends on the k genes only, and one of their 2^k combinations gives it)."""
+    counts = np.bincount(engine.outcome, minlength=2)
+    return int(counts.min()) * 2 ** k == int(counts.sum())
+
+
+def is_coincidence_marker(engine: Any, genes: Sequence[str]) -> bool:
+    """Exactly one combination of `genes` gives the marker its rarer value (and the genes
+    decide the marker). Against the adversarial oracle the marker is then Known exactly
+    when every one of the genes has been asked, whatever the order (module docstring)."""
+    values = []
+    for combo in itertools.product((0, 1), repeat=len(genes)):
+        outcome = engine.target_values(dict(zip(genes, combo, strict=True)))
+        if len(outcome) != 1:
+            return False
+        values.extend(outcome)
+    return len(values) > 1 and min(values.count(0), values.count(1)) == 1
+
+
+def changeable_genes(engine: Any, queryable: Sequence[str]) -> list[str]:
+    """The askable genes that can still take both values given what is observed."""
+    return [g for g in queryable if len(engine.variable_values(g)) == 2]
+
+
 def difficulty_axes(net: Network, entries: list[dict[str, Any]], queryable: list[str],
-                values: list[Any], family_sets: list[list[str]]) -> dict[str, Any]:
+                values: list[Any], family_sets: list[list[str]],
+                changeable: int) -> dict[str, Any]:
+    """The record's difficulty axes; `changeable` counts the askable genes that can still
+    take both values (`changeable_genes`)."""
     degrees = [len(net.regulators(g)) for g in net.regulated]
     return {"genes": len(net.genes), "inputs": len(net.inputs),
             "mean_in_degree": round(statistics.fmean(degrees), 3),
             "max_in_degree": max(degrees), "free_genes": len(queryable),
+            "changeable_genes": changeable,
             "attractors": len(entries),
             "cycles": sum(1 for e in entries if len(e["states"]) > 1),
             "possible_outcomes": len(values), "mss_family_size": len(family_sets)}
@@ -168,33 +220,39 @@ def _recheck(record: dict[str, Any], engine: Any) -> None:
 
 def build(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None = None,
           progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
-    """`per_k` problems for each stream (`STREAMS`) and each k of `ks`; each problem is
-    drawn from ``random.Random`` seeded by the seed, stream, k and index, so a k or a
-    stream does not depend on which others are built. `workers` is accepted and unused
-    (one problem takes milliseconds)."""
+    """`per_k` problems for each stream (`STREAMS`) and each k of `ks`, in (k, stream,
+    index) order; each problem is drawn from ``random.Random`` seeded by the seed,
+    stream, k and index, so a k or a stream does not depend on which others are built,
+    nor on `workers` (processes; default one per CPU)."""
     bad = [k for k in ks if k not in range(1, MAX_K + 1)]
     if bad:
         raise ValueError(f"the genereg builder makes k in 1..{MAX_K}; got {bad}")
-    pool = _pool(seed)
-    records: list[dict[str, Any]] = []
-    total = per_k * len(ks) * len(STREAMS)
-    for k in ks:
-        for family, target in STREAMS:
-            candidates = _candidates(pool, family, target)
-            for index in range(per_k):
-                rng = random.Random(f"{BUILDER}:{seed}:{family}:{target}:{k}:{index}")
-                for _attempt in range(ATTEMPTS):
-                    record = _draw(rng, family, target, k, candidates)
-                    if record is not None:
-                        break
-                else:
-                    raise GeneRegBuildError(f"no {family}/{target} problem with k = {k} "
-                                            f"found in {ATTEMPTS} draws (seed {seed})")
-                stream = f"{family[:3]}-{target[:3]}"
-                records.append({
-                    "id": f"{BUILDER}-{stream}-k{k}-s{seed}-{index:03d}", **record,
-                    "provenance": {"builder": BUILDER, "version": BUILDER_VERSION,
-                                   "seed": seed, "index": index}})
-                if progress is not None:
-                    progress(len(records), total)
-    return records
+    jobs = [(seed, k, family, target, index) for k in ks for family, target in STREAMS
+            for index in range(per_k)]
+    return run_jobs(build_problem, jobs, workers, progress)
+
+
+@functools.lru_cache(maxsize=32)
+def _stream_candidates(seed: int, family: str, target: str,
+                       askable: int) -> list[tuple[str, Network]]:
+    return _candidates(_pool(seed), family, target, askable)
+
+
+def build_problem(job: tuple[int, int, str, str, int]) -> dict[str, Any]:
+    """Problem `index` of one stream and k (a module-level function: it runs in worker
+    processes)."""
+    seed, k, family, target, index = job
+    askable = ASKABLE_LEVELS[index % len(ASKABLE_LEVELS)]
+    candidates = _stream_candidates(seed, family, target, askable)
+    rng = random.Random(f"{BUILDER}:{seed}:{family}:{target}:{k}:{index}")
+    for _attempt in range(ATTEMPTS):
+        record = _draw(rng, family, target, k, askable, candidates)
+        if record is not None:
+            break
+    else:
+        raise GeneRegBuildError(f"no {family}/{target} problem with k = {k} "
+                                f"found in {ATTEMPTS} draws (seed {seed})")
+    stream = f"{family[:3]}-{target[:3]}"
+    return {"id": f"{BUILDER}-{stream}-k{k}-s{seed}-{index:03d}", **record,
+            "provenance": {"builder": BUILDER, "version": BUILDER_VERSION,
+                           "seed": seed, "index": index}}

@@ -39,6 +39,7 @@ from builders.genereg.genereg_mt import (
     DOMAIN_NAME,
     MARKER,
     TARGET_VARIABLE,
+    changeable_genes,
     difficulty_axes,
 )
 from builders.published import PublishedFormat, Record
@@ -257,8 +258,9 @@ def record_from_row(row: dict[str, Any], ref: RowRef, inputs: dict[str, str]) ->
             record["k"], record["mss_family"] = computed.k, sets
             record["alternative_only"] = sorted({g for s in sets[1:] for g in s} - set(sets[0]),
                                                 key=genes.index)
+    changeable = len(changeable_genes(engine, queryable)) if values else 0
     record["difficulty"] = difficulty_axes(network, entries, queryable, values,
-                                           record["mss_family"])
+                                           record["mss_family"], changeable)
     record["released"] = {
         "var_names": var_names, "k_min": k_min, "minimal_sufficient_sets": released_family,
         "feasible_target_values": feasible, "branches": branches,
