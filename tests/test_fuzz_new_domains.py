@@ -47,18 +47,23 @@ TASKS = {
     # forbid_alternatives: a gene found only in another MSS is a refused question
     "genereg_mt": lambda fmt: genereg_mt(k=[1], per_k=4, target="attractor", format=fmt,
                                          max_turns=MAX_TURNS, forbid_alternatives=True),
+    # marker targets: the options are 0 and 1, the same words as every gene's value
+    "genereg_mt_marker": lambda fmt: genereg_mt(k=[1], per_k=4, target="marker",
+                                                format=fmt, max_turns=MAX_TURNS,
+                                                forbid_alternatives=True),
     "clinguide_mt": lambda fmt: clinguide_mt(k=[1], per_k=2, format=fmt, max_turns=MAX_TURNS),
 }
 RUNS = [(task, fmt) for task in TASKS for fmt in FORMATS]
 # kinds that need a variable the oracle refuses, for problems that have none
 NEEDS_REFUSED = {"ask_refused_variable"}
 # tasks whose problems have no refused variable (every other task must offer one)
-NO_REFUSED = {"clinguide_mt"}
+NO_REFUSED = {"clinguide_mt", "genereg_mt_marker"}
 
 
 def _fuzz_problem(task: str, fmt: str, metadata: dict[str, Any]) -> FuzzProblem | None:
     record = metadata["problem"]
     truth = metadata.get("target_value")
+    truth = str(truth) if isinstance(truth, int) and not isinstance(truth, bool) else truth
     forbid = bool(metadata.get("forbid_alternatives", False))
     askable = askable_variables(record, forbid)
     in_mss = {name for member in record["mss_family"] for name in member}
