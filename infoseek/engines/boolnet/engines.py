@@ -189,6 +189,23 @@ def _network(record: dict[str, Any]) -> Network:
     return network
 
 
+@functools.lru_cache(maxsize=512)
+def _steady_catalogue_error(network: Network, states: tuple[tuple[int, ...], ...]) -> str:
+    """Why `states` is not the network's fixed points ("" when it is); memoised, as an
+    engine is built per record and a builder's draws share a few networks."""
+    points = fixed_points(network)
+    if any(len(s) != 1 for s in states) or sorted(s[0] for s in states) != list(points):
+        return f"the catalogue is not the network's {len(points)} fixed point(s)"
+    return ""
+
+
+@functools.lru_cache(maxsize=512)
+def _non_attractors(network: Network, states: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """Indices of the catalogue entries that are not attractors in update order;
+    memoised like `_steady_catalogue_error`."""
+    return tuple(i for i, s in enumerate(states) if not check_attractor(network, s))
+
+
 class SteadyStateEngine(RowTableEngine):
     """Rows: the network's fixed points (SAT) agreeing with the observed genes."""
 
@@ -197,10 +214,9 @@ class SteadyStateEngine(RowTableEngine):
         spec = record["engine"]
         network = _network(record)
         ids, states = _catalogue(spec)
-        points = fixed_points(network)
-        if any(len(s) != 1 for s in states) or sorted(s[0] for s in states) != list(points):
-            raise ValueError(f"the catalogue is not the network's {len(points)} fixed "
-                             "point(s)")
+        error = _steady_catalogue_error(network, tuple(states))
+        if error:
+            raise ValueError(error)
         domain, value_of = _target(spec, ids, network.genes, states)
         codes = [s[0] for s in states]
         bits = _code_bits(codes, len(network.genes))
@@ -234,7 +250,7 @@ class DynamicsEngine(RowTableEngine):
         spec = record["engine"]
         network = _network(record)
         ids, states = _catalogue(spec)
-        bad = [i for i, s in zip(ids, states, strict=True) if not check_attractor(network, s)]
+        bad = [ids[i] for i in _non_attractors(network, tuple(states))]
         if bad:
             raise ValueError(f"catalogue entries {bad[:5]} are not attractors in update order")
         domain, value_of = _target(spec, ids, network.genes, states)
