@@ -20,26 +20,19 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from inspect_ai import eval
-from inspect_ai.dataset import MemoryDataset
-from inspect_ai.log import read_eval_log
-from inspect_ai.model import get_model
 
 from infoseek.records import askable_variables
 from inspect_tasks.clinguide_mt import clinguide_mt
 from inspect_tasks.genereg_mt import genereg_mt
-from tests.fuzz_catalogue import Play, kinds_for, plays_for
+from tests.fuzz_catalogue import kinds_for
 from tests.fuzz_support import (
     FORMATS,
-    FUZZ_MODEL,
     GARBAGE,
     VALID,
     FuzzProblem,
-    install,
-    sample_problem_id,
 )
 from tests.support import forbid_tokenizer
-from tests.test_fuzz_outputs import Run, check_play
+from tests.test_fuzz_outputs import Run, check_play, play_kinds
 
 MAX_TURNS = 2
 ANSWER_KIND = "choice"
@@ -93,29 +86,7 @@ def _run(task: str, fmt: str, log_dir: str) -> Run:
     assert suitable, f"no sample of {task} suits the fuzz kinds"
     # a problem with a refused variable, where there is one, so every kind is played
     base, problem = next((pair for pair in suitable if pair[1].refused), suitable[0])
-    record = base.metadata["problem"]
-    plays: dict[str, Play] = {}
-    samples = []
-    for kind in _kinds(fmt, problem):
-        for play in plays_for(kind, problem):
-            problem_id = sample_problem_id(record["id"], task, fmt, play.name)
-            install(problem_id, play.turns)
-            plays[play.name] = play
-            samples.append(base.model_copy(update={
-                "id": play.name,
-                "metadata": {**base.metadata, "problem": {**record, "id": problem_id}},
-            }))
-    built.dataset = MemoryDataset(samples, name=f"fuzz_{task}")
-    run = Run(task, fmt, problem, plays)
-    [run.log] = eval(built, model=get_model(FUZZ_MODEL), log_dir=log_dir, display="none",
-                     max_samples=len(samples), fail_on_error=False)
-    try:
-        run.read_back = read_eval_log(run.log.location)
-        run.samples = {str(s.id): s for s in run.read_back.samples or []}
-    except Exception as error:  # reported by test_eval_succeeds_and_reads_back
-        run.read_error = f"{type(error).__name__}: {error}"
-        run.samples = {str(s.id): s for s in run.log.samples or []}
-    return run
+    return play_kinds(built, task, fmt, base, problem, _kinds(fmt, problem), log_dir)
 
 
 @pytest.fixture(scope="module")

@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
-from inspect_ai import eval
-from inspect_ai.dataset import MemoryDataset
+from inspect_ai import Task, eval
+from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, get_model
 
@@ -124,10 +124,18 @@ def _run(task: str, fmt: str, log_dir: str) -> Run:
             base = sample
             break
     assert base is not None, f"no sample of {task} suits the fuzz kinds"
+    return play_kinds(built, task, fmt, base, problem,
+                      kinds_for(fmt, problem.answer_kind), log_dir)
+
+
+def play_kinds(built: Task, task: str, fmt: str, base: Sample, problem: FuzzProblem,
+               kinds: list, log_dir: str) -> Run:
+    """One eval of `built` whose samples are copies of `base`, one per play of each of
+    `kinds` (the scripted model plays it); the log is read back from disk."""
     record = base.metadata["problem"]
     plays: dict[str, Play] = {}
     samples = []
-    for kind in kinds_for(fmt, problem.answer_kind):
+    for kind in kinds:
         for play in plays_for(kind, problem):
             problem_id = sample_problem_id(record["id"], task, fmt, play.name)
             install(problem_id, play.turns)
@@ -145,7 +153,7 @@ def _run(task: str, fmt: str, log_dir: str) -> Run:
     try:
         run.read_back = read_eval_log(run.log.location)
         run.samples = {str(s.id): s for s in run.read_back.samples or []}
-    except Exception as error:  # reported by test_eval_succeeds
+    except Exception as error:  # reported by test_eval_succeeds_and_reads_back
         run.read_error = f"{type(error).__name__}: {error}"
         run.samples = {str(s.id): s for s in run.log.samples or []}
     return run
