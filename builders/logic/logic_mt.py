@@ -207,12 +207,10 @@ def logic_difficulty(*, num_vars: int, rules: Sequence[Sequence[str]], depth: in
     }
 
 
-def _record(rng: random.Random, names: Sequence[str], rules: list[list[str]],
-            engine: HornEngine, family: list[tuple[str, ...]], depth: int, k: int,
-            forbidden: list[str]) -> dict[str, Any]:
-    queryable = sorted(set(engine.unobserved()) - set(forbidden))
-    canonical = sorted(family[0])
-    alternatives = sorted({v for s in family[1:] for v in s} - set(canonical))
+def horn_problem_fields(rng: random.Random, names: Sequence[str], rules: list[list[str]],
+                        engine: HornEngine) -> dict[str, Any]:
+    """The fields every logic record opens with: a person, the Horn rules, the
+    variables, the observed facts, the target and its possible values."""
     return {
         "domain": "logic",
         "entity": rng.choice(NAMES),
@@ -221,6 +219,17 @@ def _record(rng: random.Random, names: Sequence[str], rules: list[list[str]],
         "observed": {v: engine.observed[v] for v in sorted(engine.observed)},
         "target": engine.target,
         "target_values": possible_target_values(engine),
+    }
+
+
+def _record(rng: random.Random, names: Sequence[str], rules: list[list[str]],
+            engine: HornEngine, family: list[tuple[str, ...]], depth: int, k: int,
+            forbidden: list[str]) -> dict[str, Any]:
+    queryable = sorted(set(engine.unobserved()) - set(forbidden))
+    canonical = sorted(family[0])
+    alternatives = sorted({v for s in family[1:] for v in s} - set(canonical))
+    return {
+        **horn_problem_fields(rng, names, rules, engine),
         "queryable": queryable,
         "forbidden": forbidden,
         "alternative_only": alternatives,

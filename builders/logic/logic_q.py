@@ -39,11 +39,11 @@ from functools import partial
 from typing import Any
 
 from builders.jobs import build_split_with, first_valid_problem
-from builders.logic.logic_vocab import NAMES, pick_variables
+from builders.logic.logic_mt import horn_problem_fields
+from builders.logic.logic_vocab import pick_variables
 from infoseek.analysis import (
     is_sufficient,
     minimal_sufficient_sets,
-    possible_target_values,
 )
 from infoseek.engines.horn import HornEngine, format_literal
 from infoseek.single_turn import backward_level
@@ -194,13 +194,7 @@ def _record(rng: random.Random, names: Sequence[str], rules: list[list[str]],
             engine: HornEngine, hidden: str, depth: int, forbidden: list[str],
             queryable: list[str], deciding: int) -> dict[str, Any]:
     return {
-        "domain": "logic",
-        "entity": rng.choice(NAMES),
-        "engine": {"kind": "horn", "clauses": rules},
-        "variables": sorted(names),
-        "observed": {v: engine.observed[v] for v in sorted(engine.observed)},
-        "target": engine.target,
-        "target_values": possible_target_values(engine),
+        **horn_problem_fields(rng, names, rules, engine),
         "queryable": queryable,
         "forbidden": forbidden,
         "alternative_only": [],
