@@ -11,16 +11,13 @@ from collections.abc import Collection, Mapping
 from infoseek.answers import AnswerSpec
 from infoseek.answers import answer_kind as registered_kind
 from solvers.answer_parsing import copies_template
+from solvers.naming import blocked_queries, judge_queries, resolve_name, vocabulary
 from solvers.parsing import (
     ANSWER,
     ASK,
     ParsedTurn,
-    _blocked_queries,
     _invalid_turn,
-    _judge_queries,
     _reading_turn,
-    _resolve_name,
-    _vocabulary,
 )
 
 _SHOWN_CHARS = 2000
@@ -89,7 +86,7 @@ def parse_tool_calls(
     ``bad_arguments``. An empty answer value is ``empty``; a value that copies one of
     ``templates`` (with or without its ``Answer:`` keyword) is ``template``.
     """
-    vocab = _vocabulary(
+    vocab = vocabulary(
         entity=entity,
         variables=variables,
         askable=askable,
@@ -128,11 +125,11 @@ def parse_tool_calls(
         elif len(variable) > max_chars:
             attempts.append((raw, None, "too_long"))
         else:
-            attempts.append((raw, *_resolve_name(variable, vocab)))
+            attempts.append((raw, *resolve_name(variable, vocab)))
 
     if answer_calls and (attempts or len(answer_calls) > 1):
         answer_raw = "\n".join(raw for raw, _ in answer_calls)
-        return _invalid_turn("multiple_actions", _blocked_queries(attempts, vocab), answer_raw)
+        return _invalid_turn("multiple_actions", blocked_queries(attempts, vocab), answer_raw)
 
     if answer_calls:
         raw, arguments = answer_calls[0]
@@ -153,4 +150,4 @@ def parse_tool_calls(
             return _invalid_turn("template", answer_raw=value)
         return _reading_turn(kind.read_tool(value, vocab.answer), value)
 
-    return ParsedTurn(ASK, _judge_queries(attempts, vocab), None, None, None)
+    return ParsedTurn(ASK, judge_queries(attempts, vocab), None, None, None)
