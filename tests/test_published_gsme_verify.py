@@ -108,7 +108,7 @@ def test_decimal_places_as_written():
 def test_close_enough_allows_the_rounding_the_places_written_allow():
     from fractions import Fraction as F
 
-    from builders.published.reading import close_enough
+    from builders.published.cells import close_enough
 
     assert close_enough(F("290.0"), F("290.04"), 1)
     assert close_enough(F("290.0"), F("290.05"), 1)  # the bound is included

@@ -20,18 +20,16 @@ from builders.published import (
     load_published,
     read_published,
 )
-from builders.published.reading import (
+from builders.published.cells import (
     RowRef,
     decode_literal,
     exact_number,
-    file_kind,
     int_cell,
     literal_cell,
     names_cell,
-    read_rows,
-    resolve_source,
     unique_ids,
 )
+from builders.published.reading import file_kind, read_rows, resolve_source
 from builders.published.sources import check_interaction_format, source_records
 
 

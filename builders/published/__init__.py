@@ -31,18 +31,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from builders.published.cells import RowRef, released_id, unique_ids
 from builders.published.reading import (
     PublishedDataError,
-    RowRef,
     check_not_empty,
     file_kind,
     is_url,
     peek_columns,
     read_rows,
-    released_id,
     resolve_source,
     source_name,
-    unique_ids,
 )
 from infoseek.domains import format_home, resolve
 from infoseek.domains import format_names as domain_format_names

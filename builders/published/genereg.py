@@ -43,8 +43,8 @@ from builders.genereg.genereg_mt import (
     difficulty_axes,
 )
 from builders.published import PublishedFormat, Record
+from builders.published.cells import RowRef, cell, int_cell, short_repr
 from builders.published.genereg_verify import correct_row, verify_row
-from builders.published.reading import RowRef, cell, int_cell, short_repr
 from infoseek.analysis import minimal_sufficient_sets, possible_target_values
 from infoseek.engines.boolnet.rules import Network, RuleError, read_rules_file
 from infoseek.records import engine_from_record

@@ -41,6 +41,7 @@ from typing import Any
 
 from builders.math.gsme_mt_ext import candidate_queries, math_difficulty
 from builders.published import PublishedFormat, Record
+from builders.published.cells import RowRef, cell, close_enough, int_cell
 from builders.published.gsme_parse import (
     answer_value,
     csp_cell,
@@ -60,13 +61,7 @@ from builders.published.gsme_values import (
     values_cell,
 )
 from builders.published.gsme_verify import ANSWER_COLUMNS, verify
-from builders.published.reading import (
-    PublishedDataError,
-    RowRef,
-    cell,
-    close_enough,
-    int_cell,
-)
+from builders.published.reading import PublishedDataError
 from infoseek.engines.arith.engine import ArithEngine, encode_rational
 
 ID_FIELDS = ("sample_id", "problem_id", "id")

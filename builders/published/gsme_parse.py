@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from builders.published.reading import (
+from builders.published.cells import (
     RowRef,
     cell,
     close_enough,

@@ -9,6 +9,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from builders.published.cells import RowRef, cell, decode_literal, exact_number, short_repr
 from builders.published.gsme_parse import (
     ASSIGNMENT,
     BULLET,
@@ -18,7 +19,6 @@ from builders.published.gsme_parse import (
     number,
     text_sections,
 )
-from builders.published.reading import RowRef, cell, decode_literal, exact_number, short_repr
 
 
 def values_cell(row: dict[str, Any], field: str, ref: RowRef, known: set[str]

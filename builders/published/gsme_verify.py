@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from builders.published import Record
+from builders.published.cells import close_enough
 from builders.published.gsme_parse import rounding_note
-from builders.published.reading import close_enough
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.engines.arith.engine import ArithEngine, ArithUndecidable, encode_rational
 from infoseek.engines.arith.expr import parse_rational

@@ -30,13 +30,8 @@ from builders.math.incomplete_math import (
     DEFAULT_COUNT,
     build_incomplete,
 )
-from builders.published.reading import (
-    PublishedDataError,
-    RowRef,
-    read_rows,
-    resolve_source,
-    source_name,
-)
+from builders.published.cells import RowRef
+from builders.published.reading import PublishedDataError, read_rows, resolve_source, source_name
 
 TEXT_FIELDS: tuple[str, ...] = ("question", "condition", "new_question")
 REQUIRED_FIELDS: tuple[str, ...] = (*TEXT_FIELDS, "answer")

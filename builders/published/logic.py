@@ -34,8 +34,7 @@ from typing import Any
 
 from builders.logic.logic_mt import logic_difficulty
 from builders.published import PublishedFormat, Record
-from builders.published.logic_verify import verify_mt, verify_questbench
-from builders.published.reading import (
+from builders.published.cells import (
     RowRef,
     cell,
     decode_literal,
@@ -45,6 +44,7 @@ from builders.published.reading import (
     names_cell,
     short_repr,
 )
+from builders.published.logic_verify import verify_mt, verify_questbench
 from infoseek.analysis import (
     possible_target_values,
 )

@@ -36,8 +36,9 @@ from builders.published import (
     formats_of_domain,
     load_published,
 )
+from builders.published.cells import close_enough
 from builders.published.gsme_parse import rounding_note
-from builders.published.reading import close_enough, is_url, peek_columns, resolve_source
+from builders.published.reading import is_url, peek_columns, resolve_source
 from infoseek.engines.arith.expr import encode_rational, parse_rational
 from infoseek.records import engine_from_record, read_jsonl
 

@@ -43,7 +43,8 @@ from builders.published import (
     make_record,
     read_published,
 )
-from builders.published.reading import RowRef, source_name
+from builders.published.cells import RowRef
+from builders.published.reading import source_name
 
 UNDECIDED_CHECKS = frozenset({"undecidable"})
 CORRECTION_FIELD = "infoseek_correction"
