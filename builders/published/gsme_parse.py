@@ -2,10 +2,10 @@
 
 Each function reads one released column of a row and either returns plain values or
 raises `PublishedDataError` through `ref.error(field, ...)`, naming the file, the row and
-the column. Numbers become exact `Fraction`s (`reading.exact_number`) with the number of
+the column. Numbers become exact `Fraction`s (`cells.exact_number`) with the number of
 decimal places they were written with (`decimal_places`: 2 for ``"2.50"``, None for
 ``15``), because released decimals may be rounded: a value written with d places agrees
-with an exact one that rounds to it at d places (`reading.close_enough`); a value
+with an exact one that rounds to it at d places (`cells.close_enough`); a value
 written without a decimal point must be exact.
 """
 
