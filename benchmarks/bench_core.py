@@ -26,12 +26,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from builders.logic.logic_mt import build_problem, build_split
 from infoseek.analysis import minimal_sufficient_sets, possible_target_values
+from infoseek.builders.logic.logic_mt import build_problem, build_split
 from infoseek.engines.bruteforce import horn_referee, referee_mss_family
+from infoseek.oracles import Oracle
 from infoseek.records import askable_variables, dumps_record, engine_from_record
-from oracles import Oracle
-from solvers.parsing import parse_text_turn
+from infoseek.solvers.parsing import parse_text_turn
 
 
 def bench_build(per_k: int) -> None:

@@ -62,7 +62,7 @@ KS = [1, 2, 3, 4]
 
 
 def logic_task(per_k: int) -> Task:
-    from inspect_tasks.logic_mt import logic_mt
+    from infoseek.inspect_tasks.logic_mt import logic_mt
 
     return logic_mt(per_k=per_k, k=KS)
 
@@ -121,7 +121,7 @@ def replay_conversation():
     plays that turn back) followed by the recorded replies."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        from solvers.seek import answer, ask
+        from infoseek.solvers.seek import answer, ask
 
         recorded = _RECORDED[str(state.sample_id)]
         state.messages = list(recorded[:2])

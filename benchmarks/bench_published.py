@@ -28,16 +28,16 @@ sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "published"))
 from write_gsme_fixtures import EXT_COLUMNS, released_row
 from write_gsme_fixtures import MT_COLUMNS as GSME_COLUMNS
 
-from builders.logic import logic_mt
-from builders.math import gsme_mt, gsme_mt_ext
-from builders.published import load_published
-from builders.published.logic_rows import (
+from infoseek.builders.logic import logic_mt
+from infoseek.builders.math import gsme_mt, gsme_mt_ext
+from infoseek.builders.published import load_published
+from infoseek.builders.published.logic_rows import (
     MT_COLUMNS,
     QUESTBENCH_COLUMNS,
     mt_row_from_record,
     questbench_row_from_record,
 )
-from builders.published.verify import verify_source
+from infoseek.builders.published.verify import verify_source
 
 
 def write(path: Path, columns, rows) -> None:

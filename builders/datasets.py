@@ -4,7 +4,7 @@ a source file, for a builder registered in `infoseek.domains`.
     records = domain_records("logic-mt", ks=[1, 2], per_k=200, seed=0)
     records = domain_records("gsme-mt-ext", ks=[1], source="gsme_q_mt_ext.csv")
 
-A source is read with the formats of the builder's domain (`builders.published.sources`);
+A source is read with the formats of the builder's domain (`infoseek.builders.published.sources`);
 without one, each k is built (or read back from the cache, keyed by the builder's name,
 its version and the parameters), so a run over k=[1,2] reuses a run over k=1.
 """
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from builders.cache import load_or_build
-from builders.published.sources import source_records
+from infoseek.builders.cache import load_or_build
+from infoseek.builders.published.sources import source_records
 from infoseek.domains import get_builder, resolve
 from infoseek.engine import ordered_values
 from infoseek.records import engine_from_record

@@ -2,7 +2,7 @@
 
 This package is pure: it never imports Inspect or the outer layers, except its front
 door `infoseek.cli` (the `infoseek` command). The inspect_ai entry point lives with the
-tasks it registers (`inspect_tasks._registry`).
+tasks it registers (`infoseek.inspect_tasks._registry`).
 """
 
 __version__ = "0.1.0"

@@ -9,7 +9,7 @@
 
 The builders `build` offers and the formats `verify --format` accepts are those the
 registered domains declare (`infoseek.domains`); the extra inputs `verify` offers
-(`--rules DIR`, ...) are `builders.published.INPUTS`.
+(`--rules DIR`, ...) are `infoseek.builders.published.INPUTS`.
 """
 
 from __future__ import annotations
@@ -107,8 +107,8 @@ def write_atomically(records: list[dict[str, Any]], out: str) -> int:
 
 
 def _verify(args: argparse.Namespace) -> int:
-    from builders.published import INPUTS, PublishedDataError
-    from builders.published.verify import verify_source
+    from infoseek.builders.published import INPUTS, PublishedDataError
+    from infoseek.builders.published.verify import verify_source
 
     progress = None if args.quiet else _progress(sys.stderr)
     inputs = {name: getattr(args, name) for name in INPUTS
@@ -147,7 +147,7 @@ def _verify(args: argparse.Namespace) -> int:
 
 
 def _filter(args: argparse.Namespace) -> int:
-    from scorers.filtered_accuracy import FilterError, filtered_accuracy, format_filtered
+    from infoseek.scorers.filtered_accuracy import FilterError, filtered_accuracy, format_filtered
 
     try:
         result = filtered_accuracy(args.question_log, args.solving_log)
@@ -216,7 +216,7 @@ def parser() -> argparse.ArgumentParser:
                         help="also write every readable row to OUT (JSON Lines, the released "
                         "layout) with the recomputed ground truth and a note of what "
                         "changed; for formats that offer corrections")
-    from builders.published import INPUTS
+    from infoseek.builders.published import INPUTS
 
     for name, meaning in INPUTS.items():
         verify.add_argument(f"--{name}", default=None, metavar="DIR", help=meaning)

@@ -247,7 +247,7 @@ def task_modules() -> tuple[str, ...]:
     return tuple(m for d in all_domains() for m in d.task_modules)
 
 
-register_domain("logic", "builders.logic.domain:DOMAIN")
-register_domain("math", "builders.math.domain:DOMAIN")
-register_domain("genereg", "builders.genereg.domain:DOMAIN")
-register_domain("clinguide", "builders.clinguide.domain:DOMAIN")
+register_domain("logic", "infoseek.builders.logic.domain:DOMAIN")
+register_domain("math", "infoseek.builders.math.domain:DOMAIN")
+register_domain("genereg", "infoseek.builders.genereg.domain:DOMAIN")
+register_domain("clinguide", "infoseek.builders.clinguide.domain:DOMAIN")

@@ -5,7 +5,7 @@ over every reply the oracle could still give (exact minimax by iterative deepeni
 with memoisation on the set of answers so far); answer as soon as the target is Known.
 It enumerates replies, so it needs finite domains: over an unbounded engine it raises
 `UnboundedDomainError` (the seek reference model then uses the canonical-MSS policy of
-`solvers.reference_policy`).
+`infoseek.solvers.reference_policy`).
 
 `random`: ask a uniformly random valid, not-yet-asked variable.
 """

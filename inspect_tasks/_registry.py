@@ -1,41 +1,49 @@
 """Inspect entry point of the infoseek distribution (front door; may reach outward).
 
-`pyproject.toml` declares `[project.entry-points.inspect_ai] infoseek = "inspect_tasks._registry"`.
-Inspect imports this module the first time it meets a name with the `infoseek/` prefix
-(`inspect eval infoseek/logic_mt`, `--model infoseek/optimal`) or lists extensions.
+`pyproject.toml` declares `[project.entry-points.inspect_ai] infoseek =
+"infoseek.inspect_tasks._registry"`. Inspect imports this module the first time it meets a
+name with the `infoseek/` prefix (`inspect eval infoseek/logic_mt`, `--model
+infoseek/optimal`, a scorer `infoseek/answer` recorded in a log that `inspect score`
+re-runs) or lists extensions.
 
 Importing it
 - registers the reference model provider (`infoseek/optimal`, `infoseek/random`), and
-- registers every `@task` of the task modules the registered domains declare
-  (`infoseek.domains.task_modules`) under `infoseek/<name>`.
+- imports every task module the registered domains declare
+  (`infoseek.domains.task_modules`), which registers their `@task`, `@solver` and
+  `@scorer` functions.
 
-Why re-register tasks: Inspect names a task after the top-level package that defines it
-(`inspect_tasks` here, and only when that package looks installed), not after the
-distribution, so `inspect_tasks/logic_mt.py`'s task would otherwise not be found as
-`infoseek/logic_mt`. The module files keep working on their own
-(`inspect eval inspect_tasks/logic_mt.py`).
+Nothing is re-registered by hand: the task modules live in the installed `infoseek`
+package (`infoseek.inspect_tasks.*`), so Inspect itself names each of them
+`infoseek/<name>`, as it names the tasks of any installed package. A plug-in domain's task
+modules are imported here too; Inspect names their tasks after the plug-in's own package
+(`<plugin>/<name>`). The module files keep working on their own
+(`inspect eval inspect_tasks/logic_mt.py`), as local tasks.
 """
 
 from __future__ import annotations
 
-import functools
 import importlib
 from collections.abc import Callable, Iterable
 from types import ModuleType
-from typing import Any
 
 from inspect_ai import Task
+from inspect_ai.util import registry_info
 
-# Private Inspect helpers (inspect-ai is pinned below 0.4; see docs/inspect-notes.md).
-from inspect_ai._eval.eval_set_pruning import task_construction
-from inspect_ai._eval.task.constants import TASK_FILE_ATTR, TASK_RUN_DIR_ATTR
-from inspect_ai._util.registry import registry_add, set_registry_info
-from inspect_ai.util import RegistryInfo, registry_info
-
-import solvers.reference_models  # noqa: F401  (registers the `infoseek` model provider)
+import infoseek.solvers.reference_models  # noqa: F401  (registers the `infoseek` model provider)
 from infoseek.domains import task_modules
 
 TASK_PREFIX = "infoseek"
+
+NOT_INSTALLED = (
+    "Inspect registered the infoseek task {name!r} without the 'infoseek/' prefix, so it "
+    "does not see infoseek as an installed package. Install it (`pip install -e .` or "
+    "`pip install infoseek-*.whl`); a stray `infoseek.egg-info` folder on sys.path (for "
+    "example in the current directory) hides an editable install from Inspect: delete it."
+)
+
+
+class RegistrationError(RuntimeError):
+    """The infoseek tasks could not be registered under their `infoseek/` names."""
 
 
 def import_present(module_name: str) -> ModuleType | None:
@@ -53,7 +61,7 @@ def import_present(module_name: str) -> ModuleType | None:
 
 
 def tasks_defined_in(module: ModuleType) -> list[tuple[str, Callable[..., Task]]]:
-    """The `@task` functions defined in `module` (not imported into it), by bare name."""
+    """The `@task` functions defined in `module` (not imported into it), by registry name."""
     found: list[tuple[str, Callable[..., Task]]] = []
     for attribute in sorted(vars(module)):
         candidate = getattr(module, attribute)
@@ -64,55 +72,36 @@ def tasks_defined_in(module: ModuleType) -> list[tuple[str, Callable[..., Task]]
         except ValueError:
             continue
         if info.type == "task":
-            found.append((info.name.split("/")[-1], candidate))
+            found.append((info.name, candidate))
     return found
 
 
-def register_packaged_task(name: str, factory: Callable[..., Task]) -> Callable[..., Task]:
-    """Register the existing `@task` `factory` again, as exactly `infoseek/<name>`.
+def import_task_modules(module_names: Iterable[str]) -> dict[str, Callable[..., Task]]:
+    """Import the present task modules; their tasks by registry name.
 
-    The name is given explicitly rather than left to `@task`, which infers a prefix from
-    how the defining package is installed as seen from `sys.path` (a stray
-    `infoseek.egg-info` in the working directory, as `pip install -e .` leaves in the
-    repository root, hides the editable install and drops the prefix). The packaged task
-    takes the same parameters and, like any task of an installed package, runs in the
-    caller's working directory and is re-created from its registry name.
+    A task of a module inside the `infoseek` package must come out as `infoseek/<name>`;
+    when Inspect does not see the package as installed it would not, and the error says
+    why instead of `inspect eval infoseek/<name>` failing later with "task not found".
     """
-    info = RegistryInfo(
-        type="task",
-        name=f"{TASK_PREFIX}/{name}",
-        metadata=dict(registry_info(factory).metadata),
-    )
-
-    @functools.wraps(factory, updated=())
-    def packaged(*args: Any, **kwargs: Any) -> Task:
-        # a composition in Inspect's terms: eval-set selection never prunes the inner task
-        with task_construction():
-            created = factory(*args, **kwargs)
-        # drop the local-file origin the inner task recorded (it would make Inspect chdir
-        # into inspect_tasks/ and re-load the file on retry instead of using the registry)
-        for attribute in (TASK_FILE_ATTR, TASK_RUN_DIR_ATTR):
-            if hasattr(created, attribute):
-                delattr(created, attribute)
-        set_registry_info(created, info)
-        return created
-
-    # the distribution Inspect records in the log is looked up from the defining module
-    packaged.__module__ = __name__
-    registry_add(packaged, info)
-    return packaged
-
-
-def register_task_modules(module_names: Iterable[str]) -> dict[str, Callable[..., Task]]:
-    """Import the present task modules and register their tasks under `infoseek/`."""
     registered: dict[str, Callable[..., Task]] = {}
     for module_name in module_names:
         module = import_present(module_name)
         if module is None:
             continue
+        ours = module_name.split(".")[0] == TASK_PREFIX
         for name, factory in tasks_defined_in(module):
-            registered[name] = register_packaged_task(name, factory)
+            if ours and not name.startswith(f"{TASK_PREFIX}/"):
+                raise RegistrationError(NOT_INSTALLED.format(name=name))
+            registered[name] = factory
     return registered
 
 
-PACKAGED_TASKS = register_task_modules(task_modules())
+REGISTERED_TASKS = import_task_modules(task_modules())
+"""Every task of every registered domain, by registry name (`infoseek/logic_mt`, ...)."""
+
+PACKAGED_TASKS = {
+    name.removeprefix(f"{TASK_PREFIX}/"): factory
+    for name, factory in REGISTERED_TASKS.items()
+    if name.startswith(f"{TASK_PREFIX}/")
+}
+"""The tasks infoseek itself ships, by bare name (`logic_mt`, ...)."""

@@ -4,11 +4,11 @@ from `infoseek.domains` and their checked `-T` parameters.
     params = checked_parameters("logic-mt", k=k, per_k=per_k, ...)
     return seek_task("logic_mt", "logic-mt", params)
 
-`checked_parameters` checks every parameter at once (`inspect_tasks.task_parameters`)
+`checked_parameters` checks every parameter at once (`infoseek.inspect_tasks.task_parameters`)
 against the builder's k range and the domain's oracles and fills in the builder's
-defaults; `task_records` loads the records (`builders.datasets.domain_records`), turning
+defaults; `task_records` loads the records (`infoseek.builders.datasets.domain_records`), turning
 a bad file into a one-line error; the task functions pick the domain's renderer, build
-the samples (`solvers.dataset`) and put solver and scorers together. Nothing here names
+the samples (`infoseek.solvers.dataset`) and put solver and scorers together. Nothing here names
 a domain.
 """
 
@@ -18,20 +18,20 @@ from typing import Any
 
 from inspect_ai import Task
 
-from builders.datasets import domain_records, full_information_records
-from builders.published import INPUTS
+from infoseek.builders.datasets import domain_records, full_information_records
+from infoseek.builders.published import INPUTS
 from infoseek.domains import get_builder
-from inspect_tasks.task_errors import readable_data_errors
-from inspect_tasks.task_parameters import check_parameters
-from scorers.inspect_scorers import (
+from infoseek.inspect_tasks.task_errors import readable_data_errors
+from infoseek.inspect_tasks.task_parameters import check_parameters
+from infoseek.scorers.inspect_scorers import (
     k_prediction_scorer,
     mss_identification_scorer,
     seek_scorers,
 )
-from solvers.dataset import memory_dataset, problem_samples, seek_samples
-from solvers.problem_level import problem_level_solver
-from solvers.prompts import K_PREDICTION_MAX
-from solvers.seek import seek_solver
+from infoseek.solvers.dataset import memory_dataset, problem_samples, seek_samples
+from infoseek.solvers.problem_level import problem_level_solver
+from infoseek.solvers.prompts import K_PREDICTION_MAX
+from infoseek.solvers.seek import seek_solver
 
 SEEK_DEFAULTS: dict[str, Any] = {
     "format": "tool", "max_turns": 10, "queries_per_turn": 1, "budget": False,
@@ -50,9 +50,10 @@ def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
 
 
 def task_records(builder: str, params: dict[str, Any]) -> list[dict[str, Any]]:
-    """The records a task runs on (`builders.datasets.domain_records`); a file that
-    cannot be read is a one-line error (`inspect_tasks.task_errors`). A released file's
-    extra inputs (`builders.published.INPUTS`, e.g. ``params["rules"]``) go with it. A callable
+    """The records a task runs on (`infoseek.builders.datasets.domain_records`); a file that
+    cannot be read is a one-line error (`infoseek.inspect_tasks.task_errors`). A released file's
+    extra inputs (`infoseek.builders.published.INPUTS`, e.g. ``params["rules"]``) go with it. A
+    callable
     ``params["select"]`` keeps only the records it accepts (a task's own filter, e.g. one
     problem family of a builder that makes several)."""
     with readable_data_errors():

@@ -6,9 +6,9 @@
 
 from inspect_ai import Task, task, task_with
 
-from inspect_tasks.assembly import checked_parameters, seek_task
-from inspect_tasks.task_parameters import TaskParameterError
-from scorers.ordered import order_strata_scorer
+from infoseek.inspect_tasks.assembly import checked_parameters, seek_task
+from infoseek.inspect_tasks.task_parameters import TaskParameterError
+from infoseek.scorers.ordered import order_strata_scorer
 
 DISTRACTOR_LEVELS = (0, 10, 20)
 BOOKS = {"closed": "seek", "open": "open"}

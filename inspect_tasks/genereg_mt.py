@@ -1,5 +1,5 @@
 """GeneReg-MT: multi-turn information seeking over Boolean gene-regulatory networks
-(`builders.genereg`): steady-state identification and dynamics (which attractor an
+(`infoseek.builders.genereg`): steady-state identification and dynamics (which attractor an
 initial state reaches, or a marker gene's value there).
 
     inspect eval inspect_tasks/genereg_mt.py --model infoseek/optimal -T per_k=10
@@ -15,8 +15,13 @@ from typing import Any
 
 from inspect_ai import Task, task
 
-from inspect_tasks.assembly import checked_parameters, k_prediction_task, mss_task, seek_task
-from inspect_tasks.task_parameters import TaskParameterError
+from infoseek.inspect_tasks.assembly import (
+    checked_parameters,
+    k_prediction_task,
+    mss_task,
+    seek_task,
+)
+from infoseek.inspect_tasks.task_parameters import TaskParameterError
 
 BUILDER = "genereg"
 FAMILIES = {"steady": ("steady",), "dynamic": ("dynamic",), "both": ("steady", "dynamic")}

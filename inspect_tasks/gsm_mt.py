@@ -1,5 +1,6 @@
-"""GSM-Q-MT (verbal): the GSME-Q-MT story problems (`builders.math.gsme_mt`) as word problems
-(`builders.math.gsm_text`): one sentence per revealed value and per equation, the held-out
+"""GSM-Q-MT (verbal): the GSME-Q-MT story problems (`infoseek.builders.math.gsme_mt`) as word
+problems
+(`infoseek.builders.math.gsm_text`): one sentence per revealed value and per equation, the held-out
 values left out, then the list of quantities that may be asked.
 
     inspect eval inspect_tasks/gsm_mt.py --model infoseek/optimal -T per_k=20
@@ -10,7 +11,7 @@ Tasks: `gsm_mt` (seek loop, world-backed oracle, numeric answers) and `gsm_mt_fu
 
 from inspect_ai import Task, task
 
-from inspect_tasks.assembly import checked_parameters, seek_task
+from infoseek.inspect_tasks.assembly import checked_parameters, seek_task
 
 
 @task

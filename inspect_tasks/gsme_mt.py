@@ -1,5 +1,5 @@
 """GSME-Q-MT: multi-turn information seeking over grade-school story templates
-(`builders.math.gsme_mt`), shown as equations (`builders.math.gsme_text`).
+(`infoseek.builders.math.gsme_mt`), shown as equations (`infoseek.builders.math.gsme_text`).
 
     inspect eval inspect_tasks/gsme_mt.py --model infoseek/optimal -T per_k=20
 
@@ -10,7 +10,12 @@ Tasks: `gsme_mt` (seek loop, world-backed oracle, numeric answers), `gsme_mt_ful
 
 from inspect_ai import Task, task
 
-from inspect_tasks.assembly import checked_parameters, k_prediction_task, mss_task, seek_task
+from infoseek.inspect_tasks.assembly import (
+    checked_parameters,
+    k_prediction_task,
+    mss_task,
+    seek_task,
+)
 
 
 @task

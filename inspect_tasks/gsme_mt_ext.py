@@ -1,5 +1,6 @@
 """GSME-Q-MT-Ext: multi-turn information seeking over generated equation-system DAGs
-(`builders.math.gsme_mt_ext`, SPEC 5.3), shown as equations (`builders.math.gsme_text`).
+(`infoseek.builders.math.gsme_mt_ext`, SPEC 5.3), shown as equations
+(`infoseek.builders.math.gsme_text`).
 
     inspect eval inspect_tasks/gsme_mt_ext.py --model infoseek/optimal -T per_k=20
     inspect eval infoseek/gsme_mt_ext_full --model openai/gpt-4o -T k=[1,2]
@@ -11,7 +12,12 @@ Tasks: `gsme_mt_ext` (seek loop, world-backed oracle, numeric answers),
 
 from inspect_ai import Task, task
 
-from inspect_tasks.assembly import checked_parameters, k_prediction_task, mss_task, seek_task
+from infoseek.inspect_tasks.assembly import (
+    checked_parameters,
+    k_prediction_task,
+    mss_task,
+    seek_task,
+)
 
 
 @task

@@ -1,5 +1,5 @@
 """GSME-Q: the single-turn protocols of QuestBench (SPEC 3.4-3.6)
-over grade-school story problems shown as equations (`builders.math.gsme_mt`, k = 1).
+over grade-school story problems shown as equations (`infoseek.builders.math.gsme_mt`, k = 1).
 
     inspect eval inspect_tasks/gsme_q.py@gsme_q --model infoseek/bfs-10
     inspect eval infoseek/gsme_q_detection --model infoseek/optimal -T prompt=cot
@@ -12,8 +12,8 @@ question-selection and well-specified logs with `infoseek filter QS_LOG WS_LOG`.
 
 from inspect_ai import Task, task
 
-from inspect_tasks.assembly import checked_parameters
-from inspect_tasks.single_turn_assembly import single_turn_task
+from infoseek.inspect_tasks.assembly import checked_parameters
+from infoseek.inspect_tasks.single_turn_assembly import single_turn_task
 
 
 def _params(per_k, seed, source, source_format, limit):

@@ -9,18 +9,19 @@
         -T variant=raw --model-role user=openai/gpt-4o-mini --model-role judge=openai/gpt-4o
 
 Without `source` the records are built from the math story templates
-(`builders.math.incomplete_math`; `seed` and `count` choose them; cached); with `source` they
+(`infoseek.builders.math.incomplete_math`; `seed` and `count` choose them; cached); with `source`
+they
 are read from that JSON file or URL and `seed`/`count` are ignored.
 """
 
 from inspect_ai import Task, task
 
-from builders.math.incomplete_math import DEFAULT_COUNT
-from builders.published.incomplete import incomplete_records
-from inspect_tasks.task_errors import readable_data_errors
-from inspect_tasks.task_parameters import check_parameters
-from scorers.incomplete import incomplete_scorer
-from solvers.incomplete import (
+from infoseek.builders.math.incomplete_math import DEFAULT_COUNT
+from infoseek.builders.published.incomplete import incomplete_records
+from infoseek.inspect_tasks.task_errors import readable_data_errors
+from infoseek.inspect_tasks.task_parameters import check_parameters
+from infoseek.scorers.incomplete import incomplete_scorer
+from infoseek.solvers.incomplete import (
     FORMATS,
     VARIANTS,
     incomplete_options,

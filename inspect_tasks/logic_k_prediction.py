@@ -2,7 +2,7 @@
 
 from inspect_ai import Task, task
 
-from inspect_tasks.assembly import checked_parameters, k_prediction_task
+from infoseek.inspect_tasks.assembly import checked_parameters, k_prediction_task
 
 
 @task

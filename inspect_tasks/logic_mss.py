@@ -2,7 +2,7 @@
 
 from inspect_ai import Task, task
 
-from inspect_tasks.assembly import checked_parameters, mss_task
+from infoseek.inspect_tasks.assembly import checked_parameters, mss_task
 
 
 @task

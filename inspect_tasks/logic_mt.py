@@ -7,7 +7,7 @@
 
 from inspect_ai import Task, task
 
-from inspect_tasks.assembly import checked_parameters, seek_task
+from infoseek.inspect_tasks.assembly import checked_parameters, seek_task
 
 
 @task

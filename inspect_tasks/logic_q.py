@@ -1,5 +1,5 @@
 """Logic-Q: the single-turn protocols of QuestBench (SPEC 3.4-3.6)
-over Horn-logic problems about one person's attributes (`builders.logic.logic_q`: k = 1,
+over Horn-logic problems about one person's attributes (`infoseek.builders.logic.logic_q`: k = 1,
 one sufficient attribute planted at backward-search depth 1-12).
 
     inspect eval inspect_tasks/logic_q.py@logic_q --model infoseek/bfs-10
@@ -13,8 +13,8 @@ question-selection and well-specified logs with `infoseek filter QS_LOG WS_LOG`.
 
 from inspect_ai import Task, task
 
-from inspect_tasks.assembly import checked_parameters
-from inspect_tasks.single_turn_assembly import single_turn_task
+from infoseek.inspect_tasks.assembly import checked_parameters
+from infoseek.inspect_tasks.single_turn_assembly import single_turn_task
 
 
 def _params(per_k, seed, source, source_format, limit):

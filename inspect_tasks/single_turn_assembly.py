@@ -1,5 +1,5 @@
 """Task assembly of the single-turn protocols (SPEC 3.4-3.6) for every domain with a
-1-sufficient builder: the thin task files (`inspect_tasks.logic_q`, `gsme_q`, `gsm_q`)
+1-sufficient builder: the thin task files (`infoseek.inspect_tasks.logic_q`, `gsme_q`, `gsm_q`)
 call `single_turn_task` with a builder name from `infoseek.domains`, the protocol and
 their checked `-T` parameters. Nothing here names a domain.
 
@@ -14,17 +14,17 @@ from typing import Any
 
 from inspect_ai import Task
 
-from builders.datasets import domain_records
+from infoseek.builders.datasets import domain_records
 from infoseek.domains import get_builder
+from infoseek.inspect_tasks.assembly import task_records
+from infoseek.inspect_tasks.task_errors import DataFileError
+from infoseek.inspect_tasks.task_parameters import check_choice
 from infoseek.records import dumps_record
+from infoseek.scorers.single_turn import detection_scorer, single_turn_scorer
 from infoseek.single_turn import SingleTurnError
-from inspect_tasks.assembly import task_records
-from inspect_tasks.task_errors import DataFileError
-from inspect_tasks.task_parameters import check_choice
-from scorers.single_turn import detection_scorer, single_turn_scorer
-from solvers.dataset import memory_dataset
-from solvers.single_turn import few_shot_examples, single_turn_samples, single_turn_solver
-from solvers.single_turn_text import FEW_SHOT_COUNT, PROMPT_SETTINGS
+from infoseek.solvers.dataset import memory_dataset
+from infoseek.solvers.single_turn import few_shot_examples, single_turn_samples, single_turn_solver
+from infoseek.solvers.single_turn_text import FEW_SHOT_COUNT, PROMPT_SETTINGS
 
 
 def render_for(builder: str, renderer: str):

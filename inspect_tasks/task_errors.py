@@ -13,7 +13,7 @@ from contextlib import contextmanager
 
 from inspect_ai._util.error import PrerequisiteError
 
-from builders.published.reading import PublishedDataError
+from infoseek.builders.published.reading import PublishedDataError
 from infoseek.records import RecordError
 
 

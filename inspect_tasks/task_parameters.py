@@ -9,7 +9,7 @@ it is an Inspect `PrerequisiteError`, so `inspect eval` prints that message alon
 exits non-zero, and a `ValueError`, so callers of the task functions catch it as before.
 
 The oracles a task accepts are its domain's (`infoseek.domains.Domain.oracles`), passed
-in as `oracles` (`inspect_tasks.assembly.checked_parameters`).
+in as `oracles` (`infoseek.inspect_tasks.assembly.checked_parameters`).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from builders.published import INPUTS, format_names
-from builders.published.sources import INTERACTION_FORMATS, RECORDS_FORMAT
-from inspect_tasks.task_errors import PlainTaskError
-from solvers.dataset import parse_k_values
+from infoseek.builders.published import INPUTS, format_names
+from infoseek.builders.published.sources import INTERACTION_FORMATS, RECORDS_FORMAT
+from infoseek.inspect_tasks.task_errors import PlainTaskError
+from infoseek.solvers.dataset import parse_k_values
 
 
 class TaskParameterError(PlainTaskError):
@@ -129,7 +129,7 @@ def check_parameters(*, max_k: int | None = None, oracles: Sequence[str] | None 
     """`params` checked and normalised: `k` against 1..`max_k` (a sorted list), `oracle`
     against `oracles`, a parameter named in `choices` against its allowed values, every
     other one by its rule in `RULES`. `limit`, `source_format` and a released format's
-    extra inputs (`builders.published.INPUTS`: `rules`) need `source`."""
+    extra inputs (`infoseek.builders.published.INPUTS`: `rules`) need `source`."""
     out: dict[str, Any] = {}
     for name, value in params.items():
         if name == "k":

@@ -1,7 +1,7 @@
 """Oracles: who answers the model (adversarial, cooperative, random, world-backed) and
 refusal rules."""
 
-from oracles.policies import (
+from infoseek.oracles.policies import (
     ORACLE_POLICIES,
     REFUSAL_REASONS,
     UNSURE,

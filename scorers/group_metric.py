@@ -3,7 +3,7 @@
 Scores are dicts of floats; the metric reports the mean of every key overall and per
 group of a sample-metadata key (``k`` by default), with standard errors. NaN and None
 values are "not applicable" and skipped. Metric names are described in
-:mod:`scorers.inspect_scorers`.
+:mod:`infoseek.scorers.inspect_scorers`.
 """
 
 from __future__ import annotations

@@ -41,7 +41,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from infoseek.contract import STORE_INCOMPLETE_TURNS, STORE_OPTIONS
-from scorers.inspect_scorers import mean_by_group
+from infoseek.scorers.inspect_scorers import mean_by_group
 
 TURNS_KEY = STORE_INCOMPLETE_TURNS
 OPTIONS_KEY = STORE_OPTIONS

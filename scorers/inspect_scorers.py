@@ -1,9 +1,10 @@
-"""Inspect scorers of the infoseek protocols (their per-``k`` metric: :mod:`scorers.group_metric`).
+"""Inspect scorers of the infoseek protocols (their per-``k`` metric:
+:mod:`infoseek.scorers.group_metric`).
 
 Scorers
 -------
 - :func:`seek_scorers` returns the four scorers of a multi-turn seek episode, one per
-  group of :data:`scorers.seek_metrics.SEEK_SCORE_GROUPS`, so the Inspect View shows four
+  group of :data:`infoseek.scorers.seek_metrics.SEEK_SCORE_GROUPS`, so the Inspect View shows four
   short rows instead of one very wide one:
 
   ========================  ==================================================================
@@ -20,7 +21,7 @@ Scorers
 
   They read the sample store (``infoseek:turns``, ``infoseek:problem``,
   ``infoseek:initial_possible``, ``infoseek:options``) and the hidden ``target_value`` in
-  the sample metadata; the arithmetic is in :mod:`scorers.seek_metrics`.
+  the sample metadata; the arithmetic is in :mod:`infoseek.scorers.seek_metrics`.
   :func:`seek_values` merges one sample's four values back into one flat dict and
   :func:`log_metrics` merges the metrics of a log.
 - :func:`k_prediction_scorer` and :func:`mss_identification_scorer` score the
@@ -28,12 +29,12 @@ Scorers
   in the sample metadata.
 
 Each returns a :class:`Score` whose value is a flat dict of floats. A metric that does
-not apply to a sample (``None`` in :mod:`scorers.seek_metrics`) is stored as NaN:
+not apply to a sample (``None`` in :mod:`infoseek.scorers.seek_metrics`) is stored as NaN:
 Inspect's epoch reducer would turn ``None`` into 0.0, whereas it skips NaN.
 
 Metric names in the EvalLog
 ---------------------------
-Every scorer uses :func:`scorers.group_metric.mean_by_group` (grouped by the sample
+Every scorer uses :func:`infoseek.scorers.group_metric.mean_by_group` (grouped by the sample
 metadata key ``k``; importable from here too), so the scorer's entry of
 ``log.results.scores`` (named after the scorer) holds, for every value key ``<name>``:
 
@@ -64,21 +65,21 @@ from inspect_ai.solver import TaskState
 
 from infoseek.contract import STORE_INITIAL, STORE_OPTIONS, STORE_PROBLEM, STORE_TURNS
 from infoseek.records import problem_from_store
-from scorers.group_metric import mean_by_group
-from scorers.problem_metrics import (
+from infoseek.scorers.group_metric import mean_by_group
+from infoseek.scorers.problem_metrics import (
     k_prediction_metrics,
     mss_identification_metrics,
     parse_k_prediction,
     parse_variable_list,
 )
-from scorers.seek_explanations import (
+from infoseek.scorers.seek_explanations import (
     answer_explanation,
     invalid_explanation,
     query_explanation,
     sufficiency_explanation,
     value_text,
 )
-from scorers.seek_metrics import (
+from infoseek.scorers.seek_metrics import (
     INVALID_METRIC_NAMES,
     SEEK_SCORE_GROUPS,
     answer_kind_of,
@@ -188,10 +189,10 @@ def seek_episode(state: TaskState, target: Target) -> SeekEpisode:
     return SeekEpisode(state, target)
 
 
-@scorer(metrics=[mean_by_group()], name="infoseek/answer")
+@scorer(metrics=[mean_by_group()], name="answer")
 def answer_scorer() -> Scorer:
     """Seek episode, ``answer``: ``accuracy`` of the final answer against the hidden
-    value (:func:`scorers.seek_metrics.answer_metrics`)."""
+    value (:func:`infoseek.scorers.seek_metrics.answer_metrics`)."""
 
     async def score(state: TaskState, target: Target) -> Score:
         episode = seek_episode(state, target)
@@ -205,10 +206,10 @@ def answer_scorer() -> Scorer:
     return score
 
 
-@scorer(metrics=[mean_by_group()], name="infoseek/sufficiency")
+@scorer(metrics=[mean_by_group()], name="sufficiency")
 def sufficiency_scorer() -> Scorer:
     """Seek episode, ``sufficiency``: ``final_sufficiency, turn_to_sufficiency,
-    total_turns, over_questioning`` (:func:`scorers.seek_metrics.sufficiency_metrics`);
+    total_turns, over_questioning`` (:func:`infoseek.scorers.seek_metrics.sufficiency_metrics`);
     the metadata holds ``uncertainty_curve`` and ``entropy_curve``."""
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -224,10 +225,10 @@ def sufficiency_scorer() -> Scorer:
     return score
 
 
-@scorer(metrics=[mean_by_group()], name="infoseek/queries")
+@scorer(metrics=[mean_by_group()], name="queries")
 def queries_scorer() -> Scorer:
     """Seek episode, ``queries``: hits and coverage of the valid queries against the
-    MSS family (:func:`scorers.seek_metrics.query_metrics`); ``order_correctness`` only
+    MSS family (:func:`infoseek.scorers.seek_metrics.query_metrics`); ``order_correctness`` only
     on problems with a required order."""
 
     async def score(state: TaskState, target: Target) -> Score:
@@ -248,11 +249,11 @@ _INVALID_REASON_NAMES = tuple(name for name in INVALID_METRIC_NAMES if name != "
 
 @scorer(
     metrics=[mean_by_group(overall_only=_INVALID_REASON_NAMES, skip_zero=_INVALID_REASON_NAMES)],
-    name="infoseek/invalid",
+    name="invalid",
 )
 def invalid_scorer() -> Scorer:
     """Seek episode, ``invalid``: ``invalid_total`` and the count of each reason
-    (:func:`scorers.seek_metrics.invalid_metrics`); the metrics list only the reasons
+    (:func:`infoseek.scorers.seek_metrics.invalid_metrics`); the metrics list only the reasons
     that occurred. The metadata holds ``invalid_reasons`` (counts of those that occurred
     in this sample)."""
 

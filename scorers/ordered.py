@@ -5,7 +5,7 @@ For each seek episode the scorer ``infoseek/order_strata`` records:
 
 - ``accuracy`` (as the ``answer`` scorer computes it);
 - ``coverage_all``: 1.0 when every variable of the instance's required order Q was
-  validly asked (`scorers.seek_metrics.required_order_of`), else 0.0 (partial);
+  validly asked (`infoseek.scorers.seek_metrics.required_order_of`), else 0.0 (partial);
 - ``order_correct``: 1.0 when ``order_correctness`` is 1.0 (the MSS hits came in the
   required order), else 0.0.
 
@@ -24,8 +24,8 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from scorers.inspect_scorers import seek_episode
-from scorers.seek_metrics import (
+from infoseek.scorers.inspect_scorers import seek_episode
+from infoseek.scorers.seek_metrics import (
     answer_kind_of,
     answer_metrics,
     query_metrics,
@@ -96,7 +96,7 @@ def stratified_accuracy() -> Metric:
     return compute
 
 
-@scorer(metrics=[stratified_accuracy()], name="infoseek/order_strata")
+@scorer(metrics=[stratified_accuracy()], name="order_strata")
 def order_strata_scorer() -> Scorer:
     """Seek episode, ``order_strata``: the coverage x order stratum of the episode and its
     accuracy (module docstring)."""

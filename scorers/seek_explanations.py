@@ -1,6 +1,6 @@
 """One-line explanations of the seek scores: what Inspect View shows beside each value
-(`scorers.inspect_scorers`), written from the recorded turns only, like the metrics of
-`scorers.seek_metrics` they explain."""
+(`infoseek.scorers.inspect_scorers`), written from the recorded turns only, like the metrics of
+`infoseek.scorers.seek_metrics` they explain."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from scorers.seek_metrics import (
+from infoseek.scorers.seek_metrics import (
     _final_answer_turn,
     _mss_family,
     invalid_reason_counts,

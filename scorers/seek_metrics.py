@@ -17,8 +17,8 @@ Two entry points:
 The same metrics come in the four groups the Inspect scorers report
 (:data:`SEEK_SCORE_GROUPS`): :func:`answer_metrics`, :func:`sufficiency_metrics`,
 :func:`query_metrics` and :func:`invalid_metrics`, each with a one-line ``*_explanation``
-beside it (:mod:`scorers.seek_explanations`); :func:`episode_metrics` is their union.
-The answer comparison (:func:`answers_match`) lives in :mod:`scorers.answer_match` and
+beside it (:mod:`infoseek.scorers.seek_explanations`); :func:`episode_metrics` is their union.
+The answer comparison (:func:`answers_match`) lives in :mod:`infoseek.scorers.answer_match` and
 is re-exported here.
 """
 
@@ -32,7 +32,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from infoseek import contract
 from infoseek.domains import UnknownDomain, domain_of
-from scorers.answer_match import answers_match
+from infoseek.scorers.answer_match import answers_match
 
 INVALID_REASONS: tuple[str, ...] = contract.INVALID_REASONS
 """Invalid-query reasons (`infoseek.contract`); each gets an ``invalid_<reason>`` count. A
@@ -405,7 +405,7 @@ def episode_metrics(
 
 # ---------------------------------------------------------------------------
 # turn counts and per-turn curves (the one-line explanations beside each score are in
-# scorers.seek_explanations)
+# infoseek.scorers.seek_explanations)
 
 
 def turns_before_answer(turns: Sequence[dict]) -> int:

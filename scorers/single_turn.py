@@ -38,8 +38,8 @@ from scipy.stats import spearmanr
 from infoseek.answers import answer_kind
 from infoseek.contract import STORE_TURNS
 from infoseek.domains import UnknownDomain, domain_of
+from infoseek.scorers.group_metric import mean_by_group
 from infoseek.single_turn import AXES, NOT_SURE
-from scorers.group_metric import mean_by_group
 
 
 def _value(score: SampleScore, key: str) -> float | None:

@@ -9,7 +9,7 @@ Variants
 
 The simulated user is the Inspect model role `user` (`--model-role user=...`), told only
 the condition. Without that role a deterministic rule answers instead
-(`solvers.incomplete_text.rule_user_reply`). A reply of the `user` model that states
+(`infoseek.solvers.incomplete_text.rule_user_reply`). A reply of the `user` model that states
 the hidden numeric answer (a number the condition does not hold) is replaced by the
 rule's reply and marked `user_source = "model-replaced"`.
 
@@ -33,7 +33,7 @@ with neither an answer tag nor a question (`no_answer_tag`) does not end the epi
 it gets `reminded: true` and one reminder in plain words, and the model replies again
 (once per episode; it costs no question). A provider reply with no choices reads as an
 empty reply, and text the solver keeps is made storable
-(`solvers.text_format.storable_text`).
+(`infoseek.solvers.text_format.storable_text`).
 """
 
 from __future__ import annotations
@@ -62,14 +62,14 @@ from infoseek.contract import (
     STORE_TURNS,
 )
 from infoseek.records import dumps_record
-from solvers.incomplete_text import (
+from infoseek.solvers.incomplete_text import (
     condition_revealed,
     leaks_number,
     parse_reply,
     rule_user_reply,
 )
-from solvers.seek import generate_turn
-from solvers.text_format import storable_text
+from infoseek.solvers.seek import generate_turn
+from infoseek.solvers.text_format import storable_text
 
 PROTOCOL = "incomplete"
 VARIANTS: tuple[str, ...] = ("raw", "questionable", "full")

@@ -1,5 +1,5 @@
 """Free-text questions in the seek loop: the ``matcher`` model role maps a question that
-names no listed variable to one, or refuses it as ``not_sure`` (`oracles.matcher`).
+names no listed variable to one, or refuses it as ``not_sure`` (`infoseek.oracles.matcher`).
 
 Without a bound ``matcher`` role nothing changes: only listed names count. With one, each
 query the parser refused as ``unknown`` (it named no variable of the problem) goes to the
@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model, model_roles
 
-from oracles.matcher import MATCHER_ROLE, matcher_messages, read_matcher_reply
-from solvers.parsing import ParsedQuery, ParsedTurn
+from infoseek.oracles.matcher import MATCHER_ROLE, matcher_messages, read_matcher_reply
+from infoseek.solvers.parsing import ParsedQuery, ParsedTurn
 
 
 def question_text(raw: str) -> str:

@@ -7,8 +7,8 @@ names (and, for quantities, descriptions; ``_`` also read as a space) are looked
 longest first, on word boundaries, with the entity's own name set aside; none named is
 ``unknown`` (``malformed`` when nothing but the entity and question words is left),
 several ``malformed``. `judge_queries` then applies the validity rules (target,
-observed, not_leaf, forbidden, repeated, too_many). The text parser (`solvers.parsing`)
-and the tool parser (`solvers.tool_parsing`) share all of it.
+observed, not_leaf, forbidden, repeated, too_many). The text parser (`infoseek.solvers.parsing`)
+and the tool parser (`infoseek.solvers.tool_parsing`) share all of it.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 from infoseek.answers import AnswerSpec, answer_spec
 from infoseek.answers import answer_kind as registered_kind
-from solvers.answer_parsing import _EDGE_PUNCTUATION, _collapse, _normalise
+from infoseek.solvers.answer_parsing import _EDGE_PUNCTUATION, _collapse, _normalise
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ use exactly the same code as the seek loop):
   per line) or a single ``Answer: ...`` line; any other text is reasoning and is
   ignored;
 * tool calls: ``ask(variable=...)`` and ``answer(value=...)``
-  (:func:`solvers.tool_parsing.parse_tool_calls`, on the same vocabulary rules).
+  (:func:`infoseek.solvers.tool_parsing.parse_tool_calls`, on the same vocabulary rules).
 
 Quantity problems (math) pass ``descriptions`` ({name: text}): a question may then
 also read ``Question: What is <name>?`` (or ``how much`` / ``how many``, ``the value
@@ -22,7 +22,7 @@ unevaluated expressions are ``ambiguous``, huge numbers ``out_of_range``. Quanti
 asked).
 
 A question names its variable whatever the phrasing (``Is Alice a kind person?``); which
-variable, and whether it may be asked, is `solvers.naming`'s part.
+variable, and whether it may be asked, is `infoseek.solvers.naming`'s part.
 
 ``templates`` (the template lines the prompt showed): a reply line that copies one
 (whitespace collapsed, emphasis dropped, case folded) makes the turn invalid with
@@ -39,7 +39,7 @@ from dataclasses import dataclass
 from infoseek import contract
 from infoseek.answers import AnswerSpec
 from infoseek.answers import answer_kind as registered_kind
-from solvers.answer_parsing import (
+from infoseek.solvers.answer_parsing import (
     AnswerReading,
     copied_template_line,
     parse_boolean_answer,
@@ -47,7 +47,7 @@ from solvers.answer_parsing import (
     read_boolean_answer,
     read_number_answer,
 )
-from solvers.naming import (
+from infoseek.solvers.naming import (
     ParsedQuery,
     Vocabulary,
     blocked_queries,

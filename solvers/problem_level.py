@@ -10,8 +10,8 @@ from inspect_ai.util import store
 
 from infoseek.contract import STORE_OPTIONS, STORE_PROBLEM, STORE_PROTOCOL, STORE_TURNS
 from infoseek.records import stored_problem
-from solvers import prompts
-from solvers.seek import generate_turn
+from infoseek.solvers import prompts
+from infoseek.solvers.seek import generate_turn
 
 PROTOCOLS = ("k_prediction", "mss_identification")
 

@@ -4,7 +4,7 @@
 A reference model never reads the prompt. The infoseek solvers write the episode into the
 per-sample store before every generate call (`infoseek:protocol`, `infoseek:problem`,
 `infoseek:turns`, `infoseek:options`); the provider reads those keys, asks the reference
-policy (`solvers.reference_policy.decide`) what to do, and answers in the interaction
+policy (`infoseek.solvers.reference_policy.decide`) what to do, and answers in the interaction
 format the solver offered: `ask` / `answer` tool calls when tools are offered in the tool
 format, otherwise the `Question: ...` / `Answer: ...` text lines of the text format.
 
@@ -42,13 +42,13 @@ from infoseek.contract import (
 )
 from infoseek.domains import UnknownDomain, domain_of
 from infoseek.records import problem_from_store
-from solvers.text_format import render_text_action
+from infoseek.solvers.text_format import render_text_action
 
 PROVIDER = "infoseek"
 REFERENCE_MODEL_NAMES: tuple[str, ...] = ("optimal", "random", "reversed", "bfs-3", "bfs-5",
                                           "bfs-10")
 """bfs-D: backward search to depth D, single-turn protocols only
-(`solvers.single_turn_policy`)."""
+(`infoseek.solvers.single_turn_policy`)."""
 
 REQUIRED_STORE_KEYS: tuple[str, ...] = (STORE_PROTOCOL, STORE_PROBLEM, STORE_TURNS, STORE_OPTIONS)
 
@@ -248,8 +248,8 @@ def _decide(
     options: dict[str, Any],
 ) -> dict[str, Any]:
     # looked up at call time: keeps the policy (and the core it imports) out of the
-    # registry import, and lets tests substitute `solvers.reference_policy.decide`
-    from solvers import reference_policy
+    # registry import, and lets tests substitute `infoseek.solvers.reference_policy.decide`
+    from infoseek.solvers import reference_policy
 
     return reference_policy.decide(model_name, protocol, problem, turns, options)
 

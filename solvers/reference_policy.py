@@ -1,6 +1,6 @@
 """Decisions of the reference models `infoseek/optimal` and `infoseek/random`.
 
-The provider in `solvers.reference_models` calls `decide` with what the solver wrote to
+The provider in `infoseek.solvers.reference_models` calls `decide` with what the solver wrote to
 the sample store: the protocol, the problem record, the turn records so far and the
 solver options. Nothing here reads the prompt or the hidden target value.
 
@@ -13,7 +13,7 @@ solver options. Nothing here reads the prompt or the hidden target value.
   uniformly.
 * reversed: on problems with a ``required_order`` asks its variables in reverse, then
   answers; on problems with a required order, optimal follows that order
-  (`solvers.ordered_policy`); elsewhere reversed asks as optimal does, and in the
+  (`infoseek.solvers.ordered_policy`); elsewhere reversed asks as optimal does, and in the
   problem-level protocols it picks as random does.
 
 Unbounded engines (the arithmetic engine over the rationals: the target's domain cannot
@@ -38,7 +38,7 @@ from typing import Any
 from infoseek.engine import Engine, is_listable, json_value
 from infoseek.policies import MinimaxSearch
 from infoseek.records import askable_variables, dumps_record, engine_from_record
-from solvers.ordered_policy import ORDERED_MODELS, ordered_seek_decision
+from infoseek.solvers.ordered_policy import ORDERED_MODELS, ordered_seek_decision
 
 K_CHOICES: tuple[Any, ...] = (0, 1, 2, 3, 4, "unsure")
 
@@ -88,7 +88,7 @@ def decide(
     options: dict[str, Any],
 ) -> dict[str, Any]:
     from infoseek.single_turn import SINGLE_TURN_PROTOCOLS
-    from solvers.single_turn_policy import BFS_MODELS, single_turn_decision
+    from infoseek.solvers.single_turn_policy import BFS_MODELS, single_turn_decision
 
     if model_name not in ("optimal", "random", "reversed", *BFS_MODELS):
         raise ValueError(f"unknown reference model {model_name!r}")
@@ -233,7 +233,7 @@ def _incomplete_decision(model_name: str, problem: dict[str, Any], turns: list[d
     the incomplete question also uses), then answers with the record's answer; in the
     other variants it answers at once. random answers at once with a random number.
     """
-    from solvers.incomplete_text import content_words
+    from infoseek.solvers.incomplete_text import content_words
 
     if model_name == "random":
         return {"kind": "text", "text": f"<answer>\\boxed{{{rng.randint(0, 999)}}}</answer>"}

@@ -23,7 +23,7 @@ loop never writes words in the model's place. The text
 format never keeps native tool calls (no provider accepts a tool call without its tool
 reply); in the tool format every kept tool call gets exactly one tool reply. Every
 correction is a user or tool message in plain words (`prompts.invalid_turn_message`).
-Text the loop keeps is made storable first (`solvers.text_format.storable_text`), and a
+Text the loop keeps is made storable first (`infoseek.solvers.text_format.storable_text`), and a
 provider reply with no choices is an empty turn.
 """
 
@@ -54,19 +54,19 @@ from infoseek.contract import (
 )
 from infoseek.domains import Domain, domain_of
 from infoseek.engine import possible_values_record
+from infoseek.oracles import ORACLE_POLICIES, UNSURE, WORLD_POLICY, Oracle, refusal_text
 from infoseek.records import (
     askable_variables,
     engine_from_record,
     not_leaf_variables,
     stored_problem,
 )
-from oracles import ORACLE_POLICIES, UNSURE, WORLD_POLICY, Oracle, refusal_text
-from solvers import prompts
-from solvers.dataset import value_label
-from solvers.matcher import matched_turn
-from solvers.parsing import INVALID, ParsedTurn, parse_text_turn
-from solvers.text_format import storable, storable_text
-from solvers.tool_parsing import parse_tool_calls
+from infoseek.solvers import prompts
+from infoseek.solvers.dataset import value_label
+from infoseek.solvers.matcher import matched_turn
+from infoseek.solvers.parsing import INVALID, ParsedTurn, parse_text_turn
+from infoseek.solvers.text_format import storable, storable_text
+from infoseek.solvers.tool_parsing import parse_tool_calls
 
 FORMATS = ("tool", "text")
 _ACTION_LINE = re.compile(r"^\W*(question|answer|final answer)\b", re.IGNORECASE)
@@ -161,7 +161,7 @@ def seek_solver(
         force_ask: refuse an answer given before k questions were asked.
         forbid_alternatives: variables of non-canonical MSSs may not be asked.
         carry_reasoning: keep the model's earlier reasoning in the history.
-        oracle: the oracle policy (``oracles.ORACLE_POLICIES`` or ``"world"``).
+        oracle: the oracle policy (``infoseek.oracles.ORACLE_POLICIES`` or ``"world"``).
         seed: oracle seed (the random policy's draws).
     """
     opts = seek_options(

@@ -37,9 +37,9 @@ from infoseek.single_turn import (
     sufficient_options,
     well_specified_variants,
 )
-from solvers.dataset import value_label
-from solvers.seek import generate_turn
-from solvers.single_turn_text import (
+from infoseek.solvers.dataset import value_label
+from infoseek.solvers.seek import generate_turn
+from infoseek.solvers.single_turn_text import (
     PROMPT_SETTINGS,
     Reading,
     problem_prompt,

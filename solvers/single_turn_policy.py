@@ -23,7 +23,7 @@ from typing import Any
 from infoseek.engine import is_unbounded, json_value
 from infoseek.records import engine_from_record
 from infoseek.single_turn import NO_QUESTION, NOT_SURE, bfs_pick, sufficient_options
-from solvers.dataset import value_label
+from infoseek.solvers.dataset import value_label
 
 BFS_DEPTHS: tuple[int, ...] = (3, 5, 10)
 BFS_MODELS: tuple[str, ...] = tuple(f"bfs-{depth}" for depth in BFS_DEPTHS)

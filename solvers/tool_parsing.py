@@ -1,6 +1,6 @@
 """Turning a model turn given as tool calls into an action (`ask(variable=...)` /
 `answer(value=...)`), with the same vocabulary and validity rules as the plain-text
-format of :mod:`solvers.parsing`. Whatever the arguments hold (deep nesting, huge
+format of :mod:`infoseek.solvers.parsing`. Whatever the arguments hold (deep nesting, huge
 integers, lone surrogates), parsing returns a turn and never raises."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ from collections.abc import Collection, Mapping
 
 from infoseek.answers import AnswerSpec
 from infoseek.answers import answer_kind as registered_kind
-from solvers.answer_parsing import copies_template
-from solvers.naming import blocked_queries, judge_queries, resolve_name, vocabulary
-from solvers.parsing import (
+from infoseek.solvers.answer_parsing import copies_template
+from infoseek.solvers.naming import blocked_queries, judge_queries, resolve_name, vocabulary
+from infoseek.solvers.parsing import (
     ANSWER,
     ASK,
     ParsedTurn,

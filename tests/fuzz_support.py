@@ -27,7 +27,7 @@ or tool calls (tool format), plus what the seek loop must make of it (SPEC 3.8):
   MSS followed by the valid answer.
 
 `ScriptedModelAPI` (the ``infoseek_fuzz/script`` model) plays the scripts. Like the
-reference models (`solvers.reference_models`) it reads the sample store that the seek
+reference models (`infoseek.solvers.reference_models`) it reads the sample store that the seek
 loop writes before every generate call: the problem id picks the script, the number of
 recorded turns picks the turn. It keeps no state between calls.
 """

@@ -4,8 +4,8 @@ with shorthands for parsing a text turn or tool calls against each."""
 
 from __future__ import annotations
 
-from solvers.parsing import parse_text_turn
-from solvers.tool_parsing import parse_tool_calls
+from infoseek.solvers.parsing import parse_text_turn
+from infoseek.solvers.tool_parsing import parse_tool_calls
 
 LOGIC = {
     "entity": "Ingrid",

@@ -7,8 +7,8 @@ import importlib.util
 import json
 from pathlib import Path
 
-from builders.published import load_published
-from builders.published.gsme import verify
+from infoseek.builders.published import load_published
+from infoseek.builders.published.gsme import verify
 
 FIXTURES = Path(__file__).parent / "fixtures" / "published"
 MT_CSV = FIXTURES / "gsme_q_mt.csv"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from builders.published.cells import RowRef
+from infoseek.builders.published.cells import RowRef
 
 REF = RowRef("made.csv", 1)
 MT_FILE = Path(__file__).parent / "fixtures" / "published" / "logic_q_mt.csv"

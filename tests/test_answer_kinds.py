@@ -21,9 +21,9 @@ from infoseek.answers import (
     unregister_answer_kind,
 )
 from infoseek.answers import sequence as sequence_module
-from scorers.answer_match import answer_score, answers_match
-from solvers.parsing import parse_text_turn
-from solvers.tool_parsing import parse_tool_calls
+from infoseek.scorers.answer_match import answer_score, answers_match
+from infoseek.solvers.parsing import parse_text_turn
+from infoseek.solvers.tool_parsing import parse_tool_calls
 from tests.parsing_support import LOGIC
 
 OPTIONS = ["Refer to cardiology", "Pain clinic", "Watch and wait", "3"]
@@ -377,7 +377,7 @@ def test_no_argument_makes_a_reader_raise(name, argument):
 
 
 def test_reference_models_write_answers_with_the_kind_label():
-    from solvers.reference_models import _labelled, answer_label
+    from infoseek.solvers.reference_models import _labelled, answer_label
 
     logic, math = {"domain": "logic", "target": "kind"}, {"domain": "math", "target": "T"}
     assert [answer_label(logic, v) for v in (True, False)] == ["yes", "no"]

@@ -14,22 +14,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorers import incomplete
-from scorers.incomplete import JUDGE_PROMPT, parse_judgement
-from scorers.problem_metrics import UNSURE, parse_k_prediction, parse_variable_list
-from scorers.seek_metrics import answers_match
-from solvers import incomplete_text
-from solvers.answer_parsing import (
+from infoseek.scorers import incomplete
+from infoseek.scorers.incomplete import JUDGE_PROMPT, parse_judgement
+from infoseek.scorers.problem_metrics import UNSURE, parse_k_prediction, parse_variable_list
+from infoseek.scorers.seek_metrics import answers_match
+from infoseek.solvers import incomplete_text
+from infoseek.solvers.answer_parsing import (
     AnswerReading,
     read_boolean_answer,
     read_number_answer,
 )
-from solvers.parsing import (
+from infoseek.solvers.parsing import (
     INVALID_REASONS,
     QUANTITY_REASONS,
     parse_boolean_answer,
 )
-from solvers.prompts import k_prediction_options
+from infoseek.solvers.prompts import k_prediction_options
 from tests.parsing_support import (
     LOGIC,
     TEMPLATE_LINE,

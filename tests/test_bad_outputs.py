@@ -29,12 +29,12 @@ from inspect_ai.model import (
     get_model,
 )
 
-from builders.datasets import domain_records
+from infoseek.builders.datasets import domain_records
 from infoseek.domains import get_domain
-from inspect_tasks.logic_mt import logic_mt
-from oracles import refusal_text
-from scorers.inspect_scorers import seek_values
-from solvers import prompts
+from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.oracles import refusal_text
+from infoseek.scorers.inspect_scorers import seek_values
+from infoseek.solvers import prompts
 from tests.support import assert_eval_success, loop_messages, text_output, tool_output
 
 pytestmark = pytest.mark.usefixtures("no_tokenizer")

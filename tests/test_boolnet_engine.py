@@ -10,9 +10,15 @@ import random
 import numpy as np
 import pytest
 
-from builders.genereg.catalogue import DYNAMIC, STEADY, catalogue, engine_spec, marker_genes
-from builders.genereg.generator import random_network
 from infoseek.analysis import is_sufficient, minimal_sufficient_sets
+from infoseek.builders.genereg.catalogue import (
+    DYNAMIC,
+    STEADY,
+    catalogue,
+    engine_spec,
+    marker_genes,
+)
+from infoseek.builders.genereg.generator import random_network
 from infoseek.engines.boolnet.network import (
     attractors,
     decode,

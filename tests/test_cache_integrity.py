@@ -9,8 +9,8 @@ import threading
 
 import pytest
 
-from builders.cache import cache_path, entry_bytes, load_or_build, read_entry
-from builders.datasets import domain_records
+from infoseek.builders.cache import cache_path, entry_bytes, load_or_build, read_entry
+from infoseek.builders.datasets import domain_records
 from infoseek.domains import get_builder
 
 RECORDS = [{"id": f"r{i}", "value": i, "text": "é" * i} for i in range(60)]
@@ -53,7 +53,7 @@ def test_a_whole_entry_is_served_without_rebuilding(cache) -> None:
 def test_a_damaged_entry_is_rebuilt_with_a_warning(cache, damage, caplog) -> None:
     path, build, _ = cache
     path.write_bytes(damage(path.read_bytes()))
-    with caplog.at_level(logging.WARNING, logger="builders.cache"):
+    with caplog.at_level(logging.WARNING, logger="infoseek.builders.cache"):
         assert reload(cache) == RECORDS
     assert build.calls == 2
     assert any("damaged" in r.getMessage() and "rebuilding" in r.getMessage()

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from builders.logic import logic_mt
 from infoseek import cli
+from infoseek.builders.logic import logic_mt
 from infoseek.domains import builder_names, get_builder
 
 

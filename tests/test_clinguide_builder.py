@@ -15,10 +15,10 @@ from typing import Any
 
 import pytest
 
-from builders.clinguide import builder
-from builders.clinguide.render import render, render_open_book
-from builders.clinguide.trees import TreeFileError, load_tree, load_trees, tree_files
 from infoseek.analysis import is_known
+from infoseek.builders.clinguide import builder
+from infoseek.builders.clinguide.render import render, render_open_book
+from infoseek.builders.clinguide.trees import TreeFileError, load_tree, load_trees, tree_files
 from infoseek.engines.bruteforce import (
     BruteForceEngine,
     referee_known,
@@ -26,7 +26,7 @@ from infoseek.engines.bruteforce import (
     referee_sufficient,
 )
 from infoseek.records import check_record, engine_from_record
-from solvers.dataset import task_level_ks
+from infoseek.solvers.dataset import task_level_ks
 from tests.clinguide_support import referee
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -91,7 +91,7 @@ def test_the_builder_is_deterministic(records) -> None:
     assert [json.dumps(r) for r in again] == [json.dumps(r) for r in records]
     assert builder.build(0, 5, [2]) == builder.build(0, 5, [2])
     assert builder.build(1, 1000, [2]) != [r for r in records if r["k"] == 2]
-    code = ("import json; from builders.clinguide.builder import build; "
+    code = ("import json; from infoseek.builders.clinguide.builder import build; "
             "print(json.dumps(build(0, 4, [3])))")
     outputs = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, text=True,
                               capture_output=True, check=True,

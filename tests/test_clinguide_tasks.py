@@ -13,11 +13,11 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore, Score
 
-from inspect_tasks.clinguide_mt import clinguide_mt
-from inspect_tasks.task_parameters import TaskParameterError
-from scorers.inspect_scorers import log_metrics, seek_values
-from scorers.ordered import stratified_accuracy, stratum_values
-from scorers.seek_metrics import query_metrics, required_order_of
+from infoseek.inspect_tasks.clinguide_mt import clinguide_mt
+from infoseek.inspect_tasks.task_parameters import TaskParameterError
+from infoseek.scorers.inspect_scorers import log_metrics, seek_values
+from infoseek.scorers.ordered import stratified_accuracy, stratum_values
+from infoseek.scorers.seek_metrics import query_metrics, required_order_of
 from tests.support import assert_eval_success, forbid_tokenizer
 
 SMALL = {"per_k": 3, "seed": 0}

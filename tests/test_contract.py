@@ -11,7 +11,7 @@ import pytest
 from inspect_ai import eval
 
 from infoseek import contract
-from inspect_tasks.logic_mt import logic_mt
+from infoseek.inspect_tasks.logic_mt import logic_mt
 from tests.support import assert_eval_success
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "contracts.md"
@@ -52,9 +52,9 @@ def test_no_name_is_defined_twice():
 
 
 def test_every_layer_reads_the_contract():
-    from scorers import incomplete as incomplete_scorer
-    from scorers import inspect_scorers, seek_metrics
-    from solvers import answer_parsing, incomplete, parsing, reference_models, seek
+    from infoseek.scorers import incomplete as incomplete_scorer
+    from infoseek.scorers import inspect_scorers, seek_metrics
+    from infoseek.solvers import answer_parsing, incomplete, parsing, reference_models, seek
 
     assert parsing.INVALID_REASONS is contract.INVALID_REASONS
     assert seek_metrics.INVALID_REASONS is contract.INVALID_REASONS

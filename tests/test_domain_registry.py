@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from builders.datasets import domain_records
-from builders.published import get_format
 from infoseek import domains
+from infoseek.builders.datasets import domain_records
+from infoseek.builders.published import get_format
 from infoseek.contract import ANSWER_KINDS
 from infoseek.domains import (
     BuilderSpec,
@@ -35,10 +35,10 @@ def test_a_taken_name_is_refused_and_a_declaration_must_be_a_domain() -> None:
     with pytest.raises(ValueError, match="already registered"):
         register_domain("logic", Domain(name="logic", answer_kind="boolean",
                                         wording=LOGIC.wording))
-    register_domain("logic", "builders.logic.domain:DOMAIN")  # the same again is fine
+    register_domain("logic", "infoseek.builders.logic.domain:DOMAIN")  # the same again is fine
     with pytest.raises(ValueError, match="answer kind 'colour'"):
         Domain(name="x", answer_kind="colour", wording=LOGIC.wording)
-    register_domain("wrong", "builders.logic.domain:DOMAIN")
+    register_domain("wrong", "infoseek.builders.logic.domain:DOMAIN")
     try:
         with pytest.raises(ValueError, match="not a Domain named 'wrong'"):
             get_domain("wrong")
@@ -85,7 +85,7 @@ def test_built_in_declarations_agree_with_their_parts(name) -> None:
 def test_the_ask_tool_uses_the_domains_word_for_a_variable() -> None:
     from inspect_ai.tool import ToolDef
 
-    from solvers.seek import ask_tool
+    from infoseek.solvers.seek import ask_tool
 
     for name, noun in (("logic", "attribute"), ("math", "quantity")):
         definition = ToolDef(ask_tool(get_domain(name).wording.noun))

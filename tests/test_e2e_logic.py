@@ -23,11 +23,11 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolCall
 
-from inspect_tasks.logic_k_prediction import logic_k_prediction
-from inspect_tasks.logic_mss import logic_mss
-from inspect_tasks.logic_mt import logic_mt
-from scorers.inspect_scorers import log_metrics, seek_values
-from solvers import prompts
+from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
+from infoseek.inspect_tasks.logic_mss import logic_mss
+from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.scorers.inspect_scorers import log_metrics, seek_values
+from infoseek.solvers import prompts
 from tests.support import assert_eval_success, mock_usage, text_output
 
 TURN_KEYS = {"turn", "action", "queries", "possible_target_values", "known"}

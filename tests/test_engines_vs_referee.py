@@ -236,7 +236,7 @@ def check_mss(problem, referee, engine, candidates) -> None:
     for y in sorted(referee.target_values()):
         assert analysis.task_level_k(engine, family, y) == brute_task_k(referee, family, y), y
         assert analysis.task_level_k(engine, family, y) <= k
-    # Two target values: both instances share one task-level degree (solvers.dataset
+    # Two target values: both instances share one task-level degree (infoseek.solvers.dataset
     # computes it once per record on this ground).
     values = sorted(referee.target_values())
     if len(values) == 2:

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
+from infoseek.inspect_tasks.clinguide_mt import clinguide_mt
+from infoseek.inspect_tasks.genereg_mt import genereg_mt
 from infoseek.records import askable_variables
-from inspect_tasks.clinguide_mt import clinguide_mt
-from inspect_tasks.genereg_mt import genereg_mt
 from tests.fuzz_catalogue import kinds_for
 from tests.fuzz_support import (
     FORMATS,

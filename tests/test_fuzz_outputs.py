@@ -36,11 +36,11 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.log import EvalLog, EvalSample, read_eval_log
 from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, get_model
 
+from infoseek.inspect_tasks.gsm_mt import gsm_mt
+from infoseek.inspect_tasks.gsme_mt import gsme_mt
+from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext
+from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.records import askable_variables, not_leaf_variables
-from inspect_tasks.gsm_mt import gsm_mt
-from inspect_tasks.gsme_mt import gsme_mt
-from inspect_tasks.gsme_mt_ext import gsme_mt_ext
-from inspect_tasks.logic_mt import logic_mt
 from tests.fuzz_catalogue import CATALOGUE, Play, kinds_for, plays_for
 from tests.fuzz_support import (
     FORMATS,

@@ -16,8 +16,8 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import get_model
 
-from inspect_tasks.logic_q import logic_q, logic_q_detection
-from solvers.single_turn_text import option_text
+from infoseek.inspect_tasks.logic_q import logic_q, logic_q_detection
+from infoseek.solvers.single_turn_text import option_text
 from tests.support import text_output
 
 MEGABYTE = 1_000_000

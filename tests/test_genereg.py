@@ -12,23 +12,23 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 
-from builders.genereg import genereg_mt as builder
-from builders.genereg.generator import random_network
-from builders.genereg.genereg_text import render_genereg_problem
-from builders.genereg.networks_pool import NETWORKS_DIR, curated_networks, curated_sources
 from infoseek import cli
+from infoseek.builders.genereg import genereg_mt as builder
+from infoseek.builders.genereg.generator import random_network
+from infoseek.builders.genereg.genereg_text import render_genereg_problem
+from infoseek.builders.genereg.networks_pool import NETWORKS_DIR, curated_networks, curated_sources
 from infoseek.engines.boolnet.rules import read_rules_file
 from infoseek.engines.bruteforce import referee_known, referee_mss_family, referee_sufficient
-from infoseek.records import check_record, engine_from_record, read_jsonl
-from inspect_tasks.genereg_mt import (
+from infoseek.inspect_tasks.genereg_mt import (
     genereg_mt,
     genereg_mt_full,
     genereg_mt_k_prediction,
     genereg_mt_mss,
 )
-from inspect_tasks.task_parameters import TaskParameterError
-from oracles.policies import Oracle
-from scorers.inspect_scorers import log_metrics, seek_values
+from infoseek.inspect_tasks.task_parameters import TaskParameterError
+from infoseek.oracles.policies import Oracle
+from infoseek.records import check_record, engine_from_record, read_jsonl
+from infoseek.scorers.inspect_scorers import log_metrics, seek_values
 from tests.boolnet_referee import referee_for
 from tests.support import assert_eval_success
 

@@ -1,4 +1,5 @@
-"""The released MT-InfoSeek GeneReg layout (`builders.published.genereg`): loading against a
+"""The released MT-InfoSeek GeneReg layout (`infoseek.builders.published.genereg`): loading against
+a
 rules folder, `infoseek verify` reporting exactly the planted disagreements, corrected
 rows that re-verify clean, and `-T source= -T rules=` on the genereg tasks.
 
@@ -15,15 +16,15 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval
 
-from builders.published import PublishedDataError, load_published
-from builders.published.sources import source_records
-from builders.published.verify import CORRECTION_FIELD, verify_source
 from infoseek import cli
+from infoseek.builders.published import PublishedDataError, load_published
+from infoseek.builders.published.sources import source_records
+from infoseek.builders.published.verify import CORRECTION_FIELD, verify_source
 from infoseek.engines.bruteforce import referee_mss_family, referee_sufficient
+from infoseek.inspect_tasks.genereg_mt import genereg_mt, genereg_mt_mss
+from infoseek.inspect_tasks.task_parameters import TaskParameterError
 from infoseek.records import check_record, engine_from_record
-from inspect_tasks.genereg_mt import genereg_mt, genereg_mt_mss
-from inspect_tasks.task_parameters import TaskParameterError
-from scorers.inspect_scorers import log_metrics, seek_values
+from infoseek.scorers.inspect_scorers import log_metrics, seek_values
 from tests.boolnet_referee import referee_for
 from tests.support import assert_eval_success
 

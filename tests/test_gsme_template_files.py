@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-import builders.math.gsme_mt as gsme_mt
-import builders.math.incomplete_math as incomplete_math
-from builders.math.templates import (
+import infoseek.builders.math.gsme_mt as gsme_mt
+import infoseek.builders.math.incomplete_math as incomplete_math
+from infoseek.builders.math.templates import (
     TEMPLATES,
     TEMPLATES_CONTENT_HASH,
     TemplateFileError,
     load_templates,
     templates_content_hash,
 )
-from builders.math.templates.loader import TEMPLATE_DIR, template_data_files
+from infoseek.builders.math.templates.loader import TEMPLATE_DIR, template_data_files
 
 TINY = '''
 [[template]]

@@ -13,7 +13,7 @@ import networkx as nx
 import pytest
 import sympy
 
-from builders.math.templates import (
+from infoseek.builders.math.templates import (
     TEMPLATES,
     THEMES,
     ExpressionError,
@@ -28,7 +28,7 @@ from builders.math.templates import (
     template_depth,
     templates_by_theme,
 )
-from builders.math.templates.loader import template_from_data
+from infoseek.builders.math.templates.loader import template_from_data
 from infoseek.engines.arith.expr import parse_expression as parse_arith
 
 SEEDS = range(50)

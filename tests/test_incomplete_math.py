@@ -1,4 +1,5 @@
-"""Incomplete questions built from the math story templates (`builders.math.incomplete_math`)."""
+"""Incomplete questions built from the math story templates
+(`infoseek.builders.math.incomplete_math`)."""
 
 from __future__ import annotations
 
@@ -6,19 +7,19 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import ChatMessageUser
 
-from builders.cache import cache_path
-from builders.math.incomplete_math import (
+from infoseek.analysis import is_sufficient
+from infoseek.builders.cache import cache_path
+from infoseek.builders.math.incomplete_math import (
     BUILDER_NAME,
     BUILDER_VERSION,
     CACHE_VERSION,
     build_incomplete,
     check_incomplete_record,
 )
-from builders.published.incomplete import IncompleteDataError, incomplete_records
-from infoseek.analysis import is_sufficient
+from infoseek.builders.published.incomplete import IncompleteDataError, incomplete_records
 from infoseek.engines.arith.engine import ArithEngine
+from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
 from infoseek.records import engine_from_record
-from inspect_tasks.incomplete_questions import incomplete_questions
 
 COUNT = 40
 

@@ -21,17 +21,17 @@ from inspect_ai.model import (
 )
 from inspect_ai.util import store
 
-from builders.published.incomplete import (
+from infoseek.builders.published.incomplete import (
     RECORD_FIELDS,
     IncompleteDataError,
     incomplete_records,
     load_incomplete_questions,
 )
+from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
 from infoseek.records import problem_from_store
-from inspect_tasks.incomplete_questions import incomplete_questions
-from scorers.incomplete import answers_match, parse_judgement, rule_judgement, to_number
-from solvers import incomplete as incomplete_solver_module
-from solvers.incomplete_text import (
+from infoseek.scorers.incomplete import answers_match, parse_judgement, rule_judgement, to_number
+from infoseek.solvers import incomplete as incomplete_solver_module
+from infoseek.solvers.incomplete_text import (
     USER_UNKNOWN,
     condition_revealed,
     content_words,
@@ -544,6 +544,6 @@ def test_raw_variant_behaviours_with_mockllm(tmp_path) -> None:
 
 
 def test_registered_under_the_infoseek_prefix() -> None:
-    from inspect_tasks import _registry
+    from infoseek.inspect_tasks import _registry
 
     assert "incomplete_questions" in _registry.PACKAGED_TASKS

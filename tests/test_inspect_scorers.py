@@ -12,7 +12,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.solver import Generate, TaskState, solver
 
-from scorers.inspect_scorers import (
+from infoseek.scorers.inspect_scorers import (
     k_prediction_scorer,
     log_metrics,
     mss_identification_scorer,

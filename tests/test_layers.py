@@ -35,15 +35,43 @@ def modules() -> list[Path]:
     return sorted(p for layer in LAYERS for p in (ROOT / layer).rglob("*.py"))
 
 
+OUTER = set(LAYERS) - {"infoseek"}
+
+
+def layer_of(module: str) -> str:
+    """The layer an absolute module path belongs to: `infoseek.solvers.seek` is in
+    `solvers`, `infoseek.domains` in the core `infoseek`; anything else (`inspect_ai`,
+    a bare `solvers` that no longer exists) is named by its top-level package."""
+    parts = module.split(".")
+    if parts[0] == "infoseek":
+        return parts[1] if len(parts) > 1 and parts[1] in OUTER else "infoseek"
+    return parts[0]
+
+
 def imported_tops(path: Path) -> set[str]:
-    """The top-level package of every absolute import in a file."""
+    """The layer (or outside top-level package) of every absolute import in a file."""
     tops: set[str] = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            tops.update(alias.name.split(".")[0] for alias in node.names)
+            tops.update(layer_of(alias.name) for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            tops.add(node.module.split(".")[0])
+            if node.module == "infoseek":
+                tops.update(layer_of(f"infoseek.{alias.name}") for alias in node.names)
+            else:
+                tops.add(layer_of(node.module))
     return tops
+
+
+def bare_layer_imports(path: Path) -> list[str]:
+    """Imports of an outer layer by its folder name (`from solvers import ...`): installed,
+    the layers exist only as `infoseek.<layer>`."""
+    found: list[str] = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names = ([alias.name for alias in node.names] if isinstance(node, ast.Import)
+                 else [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0
+                 and node.module else [])
+        found.extend(n for n in names if n.split(".")[0] in OUTER)
+    return found
 
 
 @pytest.mark.parametrize("path", modules(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -53,6 +81,7 @@ def test_imports_point_inward(path: Path) -> None:
         return
     layer = path.relative_to(ROOT).parts[0]
     tops = imported_tops(path)
+    assert not bare_layer_imports(path), f"{name} imports {bare_layer_imports(path)}"
     crossing = (tops & set(LAYERS)) - ALLOWED[layer]
     assert not crossing, f"{name} imports {sorted(crossing)}"
     if layer in NO_INSPECT:
@@ -61,5 +90,25 @@ def test_imports_point_inward(path: Path) -> None:
 
 def test_the_check_sees_a_crossing(tmp_path: Path) -> None:
     bad = tmp_path / "bad.py"
-    bad.write_text("def f():\n    from solvers.seek import seek_solver\n    import inspect_ai\n")
-    assert {"solvers", "inspect_ai"} <= imported_tops(bad)
+    bad.write_text("def f():\n    from infoseek.solvers.seek import seek_solver\n"
+                   "    from infoseek import scorers\n    import inspect_ai\n")
+    assert {"solvers", "scorers", "inspect_ai"} <= imported_tops(bad)
+
+
+def test_the_check_sees_a_bare_layer_import(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import solvers.seek\nfrom scorers import answer\n"
+                   "from infoseek import domains\n")
+    assert bare_layer_imports(bad) == ["solvers.seek", "scorers"]
+    assert imported_tops(bad) == {"solvers", "scorers", "infoseek"}
+
+
+def every_python_file() -> list[Path]:
+    skip = {".git", "build", "dist", ".venv"}
+    return sorted(p for p in ROOT.rglob("*.py")
+                  if not skip & set(p.relative_to(ROOT).parts[:1]))
+
+
+def test_no_file_imports_a_layer_by_its_folder_name() -> None:
+    offenders = {str(p.relative_to(ROOT)): bare_layer_imports(p) for p in every_python_file()}
+    assert not {name: found for name, found in offenders.items() if found}

@@ -1,4 +1,4 @@
-"""The Logic-Q builder (`builders.logic.logic_q`): every built record against the
+"""The Logic-Q builder (`infoseek.builders.logic.logic_q`): every built record against the
 brute-force referee on small instances (the goal is open, exactly the planted attribute
 decides it among the askable ones, the forbidden set is every other deciding attribute,
 the MSS family), the backward-search levels against the top-down referee, determinism,
@@ -10,8 +10,8 @@ import statistics
 
 import pytest
 
-from builders.datasets import domain_records
-from builders.logic import logic_q
+from infoseek.builders.datasets import domain_records
+from infoseek.builders.logic import logic_q
 from infoseek.engines.bruteforce import (
     horn_referee,
     referee_known,
@@ -107,7 +107,8 @@ def test_same_bytes_in_a_fresh_interpreter_with_another_hash_seed():
     import subprocess
     import sys
 
-    code = ("from builders.logic import logic_q; from infoseek.records import dumps_record;"
+    code = ("from infoseek.builders.logic import logic_q; "
+            "from infoseek.records import dumps_record;"
             "print('\\n'.join(dumps_record(r) for r in logic_q.build_split(seed=7, per_k=4)))")
     here = "\n".join(dumps_record(r) for r in logic_q.build_split(seed=7, per_k=4))
     env = {**os.environ, "PYTHONHASHSEED": "12345"}

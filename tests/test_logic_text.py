@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from builders.logic.logic_text import (
+from infoseek.builders.logic.logic_text import (
     askable_variables,
     join_words,
     not_askable_variables,
@@ -17,7 +17,7 @@ from builders.logic.logic_text import (
     render_logic_problem,
     split_clause,
 )
-from builders.logic.logic_vocab import ADJECTIVES, NAMES, RESERVED_WORDS, pick_variables
+from infoseek.builders.logic.logic_vocab import ADJECTIVES, NAMES, RESERVED_WORDS, pick_variables
 
 
 def make_record() -> dict:

@@ -12,10 +12,10 @@ from inspect_ai.event import ModelEvent
 from inspect_ai.log import EvalSample, resolve_sample_attachments
 from inspect_ai.model import get_model
 
-from inspect_tasks.clinguide_mt import clinguide_mt
-from oracles import refusal_text
-from oracles.matcher import matcher_messages, read_matcher_reply
-from solvers.matcher import question_text
+from infoseek.inspect_tasks.clinguide_mt import clinguide_mt
+from infoseek.oracles import refusal_text
+from infoseek.oracles.matcher import matcher_messages, read_matcher_reply
+from infoseek.solvers.matcher import question_text
 from tests.support import assert_eval_success, forbid_tokenizer, text_output
 
 PROBLEM = "clinguide-low_back_pain-n2-d0"

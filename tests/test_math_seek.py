@@ -26,19 +26,19 @@ from infoseek.engine import (
     possible_values_record,
 )
 from infoseek.engines.arith.engine import ArithEngine
+from infoseek.oracles import WORLD_POLICY, Oracle, check_query
 from infoseek.records import (
     askable_variables,
     engine_from_record,
     not_leaf_variables,
     problem_from_store,
 )
-from oracles import WORLD_POLICY, Oracle, check_query
-from scorers.inspect_scorers import log_metrics, seek_scorers, seek_values
-from scorers.seek_metrics import answers_match, episode_metrics, uncertainty_curves
-from solvers.parsing import parse_number_answer, parse_text_turn
-from solvers.reference_policy import decide
-from solvers.seek import seek_solver
-from solvers.tool_parsing import parse_tool_calls
+from infoseek.scorers.inspect_scorers import log_metrics, seek_scorers, seek_values
+from infoseek.scorers.seek_metrics import answers_match, episode_metrics, uncertainty_curves
+from infoseek.solvers.parsing import parse_number_answer, parse_text_turn
+from infoseek.solvers.reference_policy import decide
+from infoseek.solvers.seek import seek_solver
+from infoseek.solvers.tool_parsing import parse_tool_calls
 from tests.support import assert_eval_success, text_output, tool_output
 
 

@@ -10,21 +10,21 @@ import pytest
 from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog
 
-from builders.datasets import domain_records, full_information_record
-from builders.math.gsme_text import CANDIDATES_HEADING, render_equations
+from infoseek.builders.datasets import domain_records, full_information_record
+from infoseek.builders.math.gsme_text import CANDIDATES_HEADING, render_equations
 from infoseek.domains import get_domain
-from infoseek.records import problem_from_store
-from inspect_tasks import _registry
-from inspect_tasks.gsm_mt import gsm_mt, gsm_mt_full
-from inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full, gsme_mt_k_prediction, gsme_mt_mss
-from inspect_tasks.gsme_mt_ext import (
+from infoseek.inspect_tasks import _registry
+from infoseek.inspect_tasks.gsm_mt import gsm_mt, gsm_mt_full
+from infoseek.inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full, gsme_mt_k_prediction, gsme_mt_mss
+from infoseek.inspect_tasks.gsme_mt_ext import (
     gsme_mt_ext,
     gsme_mt_ext_full,
     gsme_mt_ext_k_prediction,
     gsme_mt_ext_mss,
 )
-from scorers.inspect_scorers import log_metrics
-from solvers import prompts
+from infoseek.records import problem_from_store
+from infoseek.scorers.inspect_scorers import log_metrics
+from infoseek.solvers import prompts
 from tests.support import assert_eval_success
 
 SMALL = {"k": [1, 2], "per_k": 2}

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from solvers.answer_parsing import MAX_ANSWER_DIGITS, AnswerReading, read_number_answer
-from solvers.parsing import parse_number_answer
+from infoseek.solvers.answer_parsing import MAX_ANSWER_DIGITS, AnswerReading, read_number_answer
+from infoseek.solvers.parsing import parse_number_answer
 from tests.parsing_support import (
     math_tool,
     math_turn,

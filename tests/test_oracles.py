@@ -15,7 +15,14 @@ from hypothesis import strategies as st
 
 from infoseek.engines.bruteforce import BruteForceEngine, horn_referee
 from infoseek.engines.horn import HornEngine
-from oracles import ORACLE_POLICIES, REFUSAL_REASONS, UNSURE, Oracle, check_query, refusal_text
+from infoseek.oracles import (
+    ORACLE_POLICIES,
+    REFUSAL_REASONS,
+    UNSURE,
+    Oracle,
+    check_query,
+    refusal_text,
+)
 from tests.strategies import horn_problems
 
 SETTINGS = {

@@ -15,15 +15,39 @@ def _setuptools() -> dict:
     return tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
 
 
+def package_folder(package: str) -> Path:
+    """The folder a package is installed from: the longest `package-dir` entry that is a
+    prefix of the package (`infoseek.solvers` -> solvers/, `infoseek.answers` ->
+    infoseek/answers/)."""
+    mapping = _setuptools()["package-dir"]
+    parts = package.split(".")
+    for cut in range(len(parts), 0, -1):
+        head = ".".join(parts[:cut])
+        if head in mapping:
+            return ROOT / mapping[head] / Path(*parts[cut:])
+    raise AssertionError(f"{package} is under no package-dir entry")
+
+
+def test_one_top_level_package_mapped_onto_the_layer_folders():
+    mapping = _setuptools()["package-dir"]
+    assert {name.split(".")[0] for name in _setuptools()["packages"]} == {"infoseek"}
+    assert mapping == {"infoseek": "infoseek", "infoseek.builders": "builders",
+                       "infoseek.oracles": "oracles", "infoseek.solvers": "solvers",
+                       "infoseek.scorers": "scorers", "infoseek.inspect_tasks": "inspect_tasks"}
+
+
 def test_every_package_directory_is_listed():
     listed = set(_setuptools()["packages"])
-    tops = {name.split(".")[0] for name in listed}
-    found = {
-        ".".join(init.parent.relative_to(ROOT).parts)
-        for top in tops
-        for init in (ROOT / top).rglob("__init__.py")
-    }
+    found = set()
+    for top, folder in _setuptools()["package-dir"].items():
+        for init in (ROOT / folder).rglob("__init__.py"):
+            inner = init.parent.relative_to(ROOT / folder).parts
+            if top == "infoseek" and inner and inner[0] in {"builders", "oracles", "solvers",
+                                                             "scorers", "inspect_tasks"}:
+                continue
+            found.add(".".join((top, *inner)))
     assert found == listed
+    assert all(package_folder(name).joinpath("__init__.py").is_file() for name in listed)
 
 
 def test_every_data_file_in_a_package_is_package_data():
@@ -31,7 +55,7 @@ def test_every_data_file_in_a_package_is_package_data():
     patterns = setuptools["package-data"]
     data_files = []
     for package in setuptools["packages"]:
-        folder = ROOT.joinpath(*package.split("."))
+        folder = package_folder(package)
         for path in folder.iterdir():
             if path.is_file() and path.suffix not in {".py", ".pyc"} \
                     and not path.name.startswith("."):

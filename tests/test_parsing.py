@@ -8,14 +8,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solvers.parsing import (
+from infoseek.solvers.parsing import (
     INVALID_REASONS,
     ParsedQuery,
     ParsedTurn,
     parse_boolean_answer,
     parse_text_turn,
 )
-from solvers.tool_parsing import parse_tool_calls
+from infoseek.solvers.tool_parsing import parse_tool_calls
 
 VARIABLES = ["adorable", "brave", "calm", "eager", "hurt", "kind", "shy", "vain"]
 CONTEXT = {

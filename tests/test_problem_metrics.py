@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorers.problem_metrics import (
+from infoseek.scorers.problem_metrics import (
     UNSURE,
     best_family_match,
     final_answer_body,
@@ -181,7 +181,7 @@ def test_empty_reference():
 def test_the_last_answer_marker_on_a_line_wins():
     """Before: the body of "Final answer: Answer: kind, tall" was "Answer: kind, tall", so
     the first named variable read as an unknown item."""
-    from scorers.problem_metrics import final_answer_body, parse_variable_list
+    from infoseek.scorers.problem_metrics import final_answer_body, parse_variable_list
 
     assert final_answer_body("Final answer: Answer: 2") == "2"
     assert parse_variable_list("Final answer: Answer: kind, tall", ["kind", "tall"]) == (

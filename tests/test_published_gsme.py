@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from builders.math import gsm_text, gsme_text
-from builders.math.gsme_mt_ext import candidate_queries
-from builders.published import PublishedDataError, detect_format, load_published
-from builders.published.gsme import MT_INFOSEEK_GSME, MT_INFOSEEK_GSME_EXT, verify
+from infoseek.builders.math import gsm_text, gsme_text
+from infoseek.builders.math.gsme_mt_ext import candidate_queries
+from infoseek.builders.published import PublishedDataError, detect_format, load_published
+from infoseek.builders.published.gsme import MT_INFOSEEK_GSME, MT_INFOSEEK_GSME_EXT, verify
 from infoseek.engines.arith.engine import ArithEngine
 from infoseek.records import check_record, engine_from_record, public_record
 from tests.published_gsme_support import EXT_CSV, GSME, MT_CSV, W
@@ -44,7 +44,7 @@ def test_detection_tells_the_two_formats_apart(mt_records, ext_records):
 
 
 def test_detection_among_all_formats():
-    pytest.importorskip("builders.published.logic")
+    pytest.importorskip("infoseek.builders.published.logic")
     assert load_published(str(MT_CSV), limit=1)[0]["provenance"]["format"] == \
         "mt-infoseek-gsme"
     assert load_published(str(EXT_CSV), limit=1)[0]["provenance"]["format"] == \

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from builders.published import PublishedDataError
-from builders.published.gsme import verify
+from infoseek.builders.published import PublishedDataError
+from infoseek.builders.published.gsme import verify
 from tests.published_gsme_support import load_gsme as _load
 from tests.published_gsme_support import write_gsme_rows as _write
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from builders.published.gsme import CHECKS, verify
+from infoseek.builders.published.gsme import CHECKS, verify
 from tests.published_gsme_support import EXT_CSV, MT_CSV, W
 from tests.published_gsme_support import load_gsme as _load
 from tests.published_gsme_support import small_row as _row
@@ -97,7 +97,7 @@ def test_values_are_compared_exactly_or_with_tolerance(tmp_path):
 
 
 def test_decimal_places_as_written():
-    from builders.published.gsme_parse import decimal_places
+    from infoseek.builders.published.gsme_parse import decimal_places
 
     assert [decimal_places(v) for v in (290.0, "290.0", "3.33", 0.45, "2.50", "$1,200.5",
                                         "1.5e3", "2e-3", "1.25E1", 1e16)] == [
@@ -108,7 +108,7 @@ def test_decimal_places_as_written():
 def test_close_enough_allows_the_rounding_the_places_written_allow():
     from fractions import Fraction as F
 
-    from builders.published.cells import close_enough
+    from infoseek.builders.published.cells import close_enough
 
     assert close_enough(F("290.0"), F("290.04"), 1)
     assert close_enough(F("290.0"), F("290.05"), 1)  # the bound is included
@@ -128,7 +128,7 @@ _SHARE = {"Equations": json.dumps({"T = A / B": "the share"}),
 
 
 def test_large_values_with_a_wrong_decimal_disagree(tmp_path):
-    from builders.published.sources import unposable_reason
+    from infoseek.builders.published.sources import unposable_reason
 
     sum_row = {"Equations": json.dumps({"T = A + B": "the sum"}),
                "Rewritten Problem": "Variables:\nA = 1000000\nB\nT\n\nEquations:\n"
@@ -152,7 +152,7 @@ def test_large_values_with_a_wrong_decimal_disagree(tmp_path):
 
 
 def test_an_integer_written_answer_must_be_exact(tmp_path):
-    from builders.published.sources import unposable_reason
+    from infoseek.builders.published.sources import unposable_reason
 
     record, found = _checks(tmp_path, **_SHARE, **{
         "Pred Values": "A = 10\nB = 3\nT = 3.33", "answer": "3"})
@@ -178,8 +178,8 @@ def test_a_decimal_value_agrees_within_its_rounding(tmp_path):
 
 
 def test_a_rounded_answer_is_posed_with_the_exact_one(tmp_path):
-    from builders.published.sources import source_records, unposable_reason
-    from inspect_tasks.gsme_mt import gsme_mt
+    from infoseek.builders.published.sources import source_records, unposable_reason
+    from infoseek.inspect_tasks.gsme_mt import gsme_mt
 
     path = _write(tmp_path, [_row(**_SHARE, **{"Pred Values": "A = 10\nB = 3\nT = 3.33",
                                                "answer": "", "Full Answer": "3.33"})])

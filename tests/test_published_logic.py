@@ -10,15 +10,15 @@ from pathlib import Path
 
 import pytest
 
-from builders.logic.logic_mt import build_problem
-from builders.published import (
+from infoseek.builders.logic.logic_mt import build_problem
+from infoseek.builders.published import (
     PublishedDataError,
     detect_format,
     get_format,
     load_published,
     read_published,
 )
-from builders.published.logic import (
+from infoseek.builders.published.logic import (
     MT_INFOSEEK_LOGIC,
     QUESTBENCH_LOGIC,
     mt_record_from_row,
@@ -26,7 +26,7 @@ from builders.published.logic import (
     verify_mt,
     verify_questbench,
 )
-from builders.published.logic_rows import (
+from infoseek.builders.published.logic_rows import (
     MT_COLUMNS,
     QUESTBENCH_COLUMNS,
     mt_row_from_record,
@@ -123,7 +123,7 @@ def test_detection_uses_signature_and_excludes():
         detect_format(["goal", "rules"], "x.csv", LOGIC)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("builders.published.gsme") is None,
+@pytest.mark.skipif(importlib.util.find_spec("infoseek.builders.published.gsme") is None,
                     reason="the GSME formats are not there yet")
 def test_detection_among_all_formats():
     assert read_published(str(MT_FILE))[1] is MT_INFOSEEK_LOGIC

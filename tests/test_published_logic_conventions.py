@@ -10,7 +10,7 @@ import json
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from builders.published.logic import (
+from infoseek.builders.published.logic import (
     mt_record_from_row,
     questbench_record_from_row,
     verify_mt,
@@ -91,7 +91,7 @@ def test_negated_entries_in_fact_lists_and_cannot_ask_with_known_facts():
 
 
 def test_an_offered_list_that_is_not_u_p_is_a_note_not_a_disagreement(tmp_path):
-    from builders.published.verify import verify_source
+    from infoseek.builders.published.verify import verify_source
 
     row = _small_row(all_valid_qs="['a']", all_valid_qs_forbid_alternatives="[]",
                      num_constraints="9")

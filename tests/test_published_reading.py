@@ -1,5 +1,5 @@
-"""The shared reader of released files (`builders.published.reading`) and the format
-registry (`builders.published`)."""
+"""The shared reader of released files (`infoseek.builders.published.reading`) and the format
+registry (`infoseek.builders.published`)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from builders.published import (
+from infoseek.builders.published import (
     PublishedDataError,
     detect_format,
     format_names,
@@ -20,7 +20,7 @@ from builders.published import (
     load_published,
     read_published,
 )
-from builders.published.cells import (
+from infoseek.builders.published.cells import (
     RowRef,
     decode_literal,
     exact_number,
@@ -29,8 +29,8 @@ from builders.published.cells import (
     names_cell,
     unique_ids,
 )
-from builders.published.reading import file_kind, read_rows, resolve_source
-from builders.published.sources import check_interaction_format, source_records
+from infoseek.builders.published.reading import file_kind, read_rows, resolve_source
+from infoseek.builders.published.sources import check_interaction_format, source_records
 
 
 def write_csv(path, header, rows) -> str:

@@ -11,14 +11,14 @@ from pathlib import Path
 import pytest
 from inspect_ai import eval as inspect_eval
 
-from builders.published import load_published
-from builders.published.verify import verify_source
+from infoseek.builders.published import load_published
+from infoseek.builders.published.verify import verify_source
 from infoseek.cli import main
+from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext
+from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
+from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.records import problem_from_store
-from inspect_tasks.gsme_mt_ext import gsme_mt_ext
-from inspect_tasks.logic_k_prediction import logic_k_prediction
-from inspect_tasks.logic_mt import logic_mt
-from scorers.inspect_scorers import log_metrics
+from infoseek.scorers.inspect_scorers import log_metrics
 
 FIXTURES = Path(__file__).parent / "fixtures" / "published"
 FILES = {
@@ -158,7 +158,7 @@ def test_gsme_ext_on_released_format_with_the_optimal_model(tmp_path) -> None:
 
 
 def test_a_math_row_whose_answer_contradicts_its_values_is_left_out(caplog) -> None:
-    from inspect_tasks.gsme_mt import gsme_mt
+    from infoseek.inspect_tasks.gsme_mt import gsme_mt
 
     path = str(FILES["mt-infoseek-gsme"])
     records = load_published(path)
@@ -194,7 +194,7 @@ def test_direct_callers_still_catch_a_value_error() -> None:
 
 
 def test_a_loader_failure_is_undecided_and_the_run_goes_on(tmp_path, monkeypatch) -> None:
-    import builders.published.logic as logic
+    import infoseek.builders.published.logic as logic
 
     original = logic.mt_record_from_row
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from builders.logic.logic_mt import build_split
+from infoseek.builders.logic.logic_mt import build_split
 from infoseek.engines.bruteforce import horn_referee, referee_known, referee_mss_family
 
 OPEN_LIMIT = 16

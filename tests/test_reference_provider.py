@@ -8,6 +8,9 @@ reaches for it.
 from __future__ import annotations
 
 import asyncio
+import os
+import subprocess
+import sys
 import textwrap
 import uuid
 from typing import Any
@@ -28,11 +31,11 @@ from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.tool import Tool, tool
 from inspect_ai.util import registry_info, store
 
+from infoseek.inspect_tasks import _registry
 from infoseek.records import stored_problem
-from inspect_tasks import _registry
-from solvers import reference_policy
-from solvers.reference_models import REQUIRED_STORE_KEYS, ReferenceModelAPI
-from solvers.text_format import render_text_action
+from infoseek.solvers import reference_policy
+from infoseek.solvers.reference_models import REQUIRED_STORE_KEYS, ReferenceModelAPI
+from infoseek.solvers.text_format import render_text_action
 
 PROBLEMS = {
     "p1": {"id": "p1", "domain": "logic", "entity": "Alice", "target": "adorable",
@@ -315,25 +318,45 @@ def write_task_package(tmp_path, monkeypatch: pytest.MonkeyPatch) -> str:
     return package
 
 
-def test_registry_reexports_tasks_under_the_infoseek_prefix(tmp_path, monkeypatch) -> None:
+def test_registry_imports_task_modules_and_skips_absent_ones(tmp_path, monkeypatch) -> None:
+    """A task module outside the infoseek package (a plug-in's) is imported and its task
+    keeps the name Inspect gives it (bare here: the temporary package is not installed)."""
     package = write_task_package(tmp_path, monkeypatch)
-    registered = _registry.register_task_modules([f"{package}.demo", f"{package}.absent"])
+    registered = _registry.import_task_modules([f"{package}.demo", f"{package}.absent"])
     name = f"demo_{package}"
     assert list(registered) == [name]
-    assert registry_info(registered[name]).name == f"infoseek/{name}"
+    assert registry_info(registered[name]).name == name
 
-    log = run_eval(f"infoseek/{name}", "infoseek/optimal", tmp_path, task_args={"samples": 2})
-    assert log.eval.task_registry_name == f"infoseek/{name}"
+
+def test_infoseek_tasks_are_named_by_inspect_under_the_package_prefix(tmp_path) -> None:
+    """No re-registration: Inspect itself names the installed package's tasks
+    `infoseek/<name>`, and the log says so."""
+    assert registry_info(_registry.PACKAGED_TASKS["logic_mt"]).name == "infoseek/logic_mt"
+    log = run_eval("infoseek/logic_mt", "infoseek/optimal", tmp_path, limit=1)
+    assert log.eval.task_registry_name == "infoseek/logic_mt"
     assert log.eval.task_file is None
-    assert len(log.samples) == 2
-    [message] = assistant_messages(log, "s1")
-    assert message.text == "Question: Is Alice kind?"
+    assert log.eval.packages.get("infoseek")
 
 
 def test_registry_propagates_real_import_errors(tmp_path, monkeypatch) -> None:
     package = write_task_package(tmp_path, monkeypatch)
     with pytest.raises(ModuleNotFoundError, match="a_dependency_that_does_not_exist_xyz"):
-        _registry.register_task_modules([f"{package}.broken"])
+        _registry.import_task_modules([f"{package}.broken"])
+
+
+def test_a_stray_egg_info_that_hides_the_install_is_named(tmp_path) -> None:
+    """An `infoseek.egg-info` folder first on sys.path makes Inspect think infoseek is not
+    installed; the entry point then says so instead of registering bare task names."""
+    stray = tmp_path / "infoseek.egg-info"
+    stray.mkdir()
+    (stray / "PKG-INFO").write_text("Metadata-Version: 2.1\nName: infoseek\nVersion: 0.1.0\n")
+    done = subprocess.run(
+        [sys.executable, "-c", "import infoseek.inspect_tasks._registry"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0
+    assert "RegistrationError" in done.stderr
+    assert "egg-info" in done.stderr
 
 
 def test_every_task_file_is_registered_through_its_domain() -> None:
@@ -344,9 +367,10 @@ def test_every_task_file_is_registered_through_its_domain() -> None:
     from infoseek.domains import task_modules
 
     folder = Path(_registry.__file__).resolve().parent
-    with_tasks = sorted(f"inspect_tasks.{p.stem}" for p in folder.glob("*.py")
+    with_tasks = sorted(f"infoseek.inspect_tasks.{p.stem}" for p in folder.glob("*.py")
                         if "\n@task" in p.read_text(encoding="utf-8"))
     assert sorted(task_modules()) == with_tasks
     for module in with_tasks:
         for name, _ in _registry.tasks_defined_in(__import__(module, fromlist=["x"])):
-            assert name in _registry.PACKAGED_TASKS
+            assert name.startswith("infoseek/")
+            assert name.removeprefix("infoseek/") in _registry.PACKAGED_TASKS

@@ -31,17 +31,17 @@ from inspect_ai.model import (
     get_model,
 )
 
-from builders.datasets import domain_records
-from builders.math.gsme_text import CANDIDATES_HEADING, render_equations
+from infoseek.builders.datasets import domain_records
+from infoseek.builders.math.gsme_text import CANDIDATES_HEADING, render_equations
 from infoseek.domains import get_domain
-from inspect_tasks.incomplete_questions import incomplete_questions
-from inspect_tasks.logic_k_prediction import logic_k_prediction
-from inspect_tasks.logic_mt import logic_mt
-from solvers import incomplete, prompts
-from solvers.parsing import INVALID_REASONS
-from solvers.problem_level import problem_level_solver
-from solvers.seek import MAX_KEPT_CHARS
-from solvers.text_format import storable_text
+from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
+from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
+from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.solvers import incomplete, prompts
+from infoseek.solvers.parsing import INVALID_REASONS
+from infoseek.solvers.problem_level import problem_level_solver
+from infoseek.solvers.seek import MAX_KEPT_CHARS
+from infoseek.solvers.text_format import storable_text
 from tests.support import (
     assert_eval_success,
     loop_messages,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorers.seek_metrics import (
+from infoseek.scorers.seek_metrics import (
     INVALID_REASONS,
     SCALAR_METRIC_NAMES,
     answers_match,

@@ -11,12 +11,18 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import get_model
 
-from builders.datasets import domain_records
 from infoseek.analysis import is_sufficient
+from infoseek.builders.datasets import domain_records
 from infoseek.cli import main as cli_main
 from infoseek.engines.cnf import CnfEngine
 from infoseek.engines.horn import HornEngine
+from infoseek.inspect_tasks.gsm_q import gsm_q, gsm_q_detection
+from infoseek.inspect_tasks.gsme_q import gsme_q, gsme_q_detection, gsme_q_well_specified
+from infoseek.inspect_tasks.logic_q import logic_q, logic_q_detection, logic_q_well_specified
+from infoseek.inspect_tasks.task_errors import DataFileError
+from infoseek.inspect_tasks.task_parameters import TaskParameterError
 from infoseek.records import engine_from_record
+from infoseek.scorers.filtered_accuracy import FilterError, filter_rows, filtered_accuracy
 from infoseek.single_turn import (
     NO_QUESTION,
     NOT_SURE,
@@ -29,13 +35,7 @@ from infoseek.single_turn import (
     sufficient_options,
     well_specified_variants,
 )
-from inspect_tasks.gsm_q import gsm_q, gsm_q_detection
-from inspect_tasks.gsme_q import gsme_q, gsme_q_detection, gsme_q_well_specified
-from inspect_tasks.logic_q import logic_q, logic_q_detection, logic_q_well_specified
-from inspect_tasks.task_errors import DataFileError
-from inspect_tasks.task_parameters import TaskParameterError
-from scorers.filtered_accuracy import FilterError, filter_rows, filtered_accuracy
-from solvers.single_turn_text import option_text, read_choice, read_value
+from infoseek.solvers.single_turn_text import option_text, read_choice, read_value
 from tests.backward_referee import referee_level
 from tests.support import assert_eval_success, text_output
 

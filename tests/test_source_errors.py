@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-import builders.published as published
-from builders.logic import logic_mt
-from builders.math import gsme_mt_ext as gsme_mt_ext_builder
-from builders.published import PublishedDataError
-from builders.published.sources import source_records
-from builders.published.verify import verify_source
+import infoseek.builders.published as published
+from infoseek.builders.logic import logic_mt
+from infoseek.builders.math import gsme_mt_ext as gsme_mt_ext_builder
+from infoseek.builders.published import PublishedDataError
+from infoseek.builders.published.sources import source_records
+from infoseek.builders.published.verify import verify_source
+from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext
+from infoseek.inspect_tasks.logic_mt import logic_mt as logic_mt_task
+from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.records import RecordError, dumps_record
-from inspect_tasks.gsme_mt_ext import gsme_mt_ext
-from inspect_tasks.logic_mt import logic_mt as logic_mt_task
-from inspect_tasks.task_errors import DataFileError
 
 
 @pytest.fixture(scope="module")

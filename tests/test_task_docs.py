@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from inspect_tasks._registry import PACKAGED_TASKS
+from infoseek.inspect_tasks._registry import PACKAGED_TASKS
 
 TASK_DIR = Path(__file__).resolve().parents[1] / "inspect_tasks"
 ENTRY = re.compile(r"^(\w+):\s*(.*)$")

@@ -14,19 +14,19 @@ from pathlib import Path
 import pytest
 from inspect_ai._util.error import PrerequisiteError
 
-from inspect_tasks.gsm_mt import gsm_mt, gsm_mt_full
-from inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full, gsme_mt_k_prediction, gsme_mt_mss
-from inspect_tasks.gsme_mt_ext import (
+from infoseek.inspect_tasks.gsm_mt import gsm_mt, gsm_mt_full
+from infoseek.inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full, gsme_mt_k_prediction, gsme_mt_mss
+from infoseek.inspect_tasks.gsme_mt_ext import (
     gsme_mt_ext,
     gsme_mt_ext_full,
     gsme_mt_ext_k_prediction,
     gsme_mt_ext_mss,
 )
-from inspect_tasks.incomplete_questions import incomplete_questions
-from inspect_tasks.logic_k_prediction import logic_k_prediction
-from inspect_tasks.logic_mss import logic_mss
-from inspect_tasks.logic_mt import logic_mt
-from inspect_tasks.task_parameters import TaskParameterError
+from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
+from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
+from infoseek.inspect_tasks.logic_mss import logic_mss
+from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.inspect_tasks.task_parameters import TaskParameterError
 
 ROOT = Path(__file__).resolve().parents[1]
 LOGIC_TASKS = [logic_mt, logic_k_prediction, logic_mss]

@@ -23,9 +23,9 @@ from inspect_ai import Task, eval
 from inspect_ai.log import EvalLog, EvalSample
 from inspect_ai.model import ChatMessageAssistant, get_model
 
-from builders.datasets import domain_records
 from infoseek import cli
 from infoseek.analysis import is_known, minimal_sufficient_sets
+from infoseek.builders.datasets import domain_records
 from infoseek.domains import builder_names, domain_names
 from infoseek.engine import ANY
 from infoseek.engines.bruteforce import (
@@ -34,10 +34,15 @@ from infoseek.engines.bruteforce import (
     referee_mss_family,
     referee_sufficient,
 )
+from infoseek.inspect_tasks.assembly import (
+    checked_parameters,
+    k_prediction_task,
+    mss_task,
+    seek_task,
+)
 from infoseek.records import RecordError, check_record, engine_from_record, read_jsonl
-from inspect_tasks.assembly import checked_parameters, k_prediction_task, mss_task, seek_task
-from scorers.inspect_scorers import log_metrics, seek_values
-from solvers.dataset import task_level_ks
+from infoseek.scorers.inspect_scorers import log_metrics, seek_values
+from infoseek.solvers.dataset import task_level_ks
 from tests import toy_domain as toy
 from tests.support import assert_eval_success, forbid_tokenizer, text_output
 

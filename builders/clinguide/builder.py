@@ -26,8 +26,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from builders.clinguide.trees import GuidelineTree, load_trees, trees_content_hash
 from infoseek.analysis import minimal_sufficient_sets, possible_target_values
+from infoseek.builders.clinguide.trees import GuidelineTree, load_trees, trees_content_hash
 from infoseek.engines.tree import DecisionTreeEngine, tree_paths
 
 BUILDER = "clinguide"

@@ -4,9 +4,9 @@ renderings."""
 
 from __future__ import annotations
 
-from builders.clinguide import builder
-from builders.clinguide.trees import trees_content_hash
-from builders.clinguide.wording import WORDING
+from infoseek.builders.clinguide import builder
+from infoseek.builders.clinguide.trees import trees_content_hash
+from infoseek.builders.clinguide.wording import WORDING
 from infoseek.domains import BuilderSpec, Domain
 
 DOMAIN = Domain(
@@ -18,8 +18,8 @@ DOMAIN = Domain(
                     version=f"{builder.BUILDER_VERSION}-{trees_content_hash()}",
                     max_k=builder.MAX_K, default_per_k=1000, max_per_k=1000),
     ),
-    renderers={"seek": "builders.clinguide.render:render",
-               "open": "builders.clinguide.render:render_open_book"},
+    renderers={"seek": "infoseek.builders.clinguide.render:render",
+               "open": "infoseek.builders.clinguide.render:render_open_book"},
     oracles=("adversarial", "cooperative", "random"),
-    task_modules=("inspect_tasks.clinguide_mt",),
+    task_modules=("infoseek.inspect_tasks.clinguide_mt",),
 )

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from builders.clinguide.trees import GuidelineTree, load_trees
+from infoseek.builders.clinguide.trees import GuidelineTree, load_trees
 from infoseek.records import askable_variables
 
 

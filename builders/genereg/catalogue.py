@@ -17,7 +17,7 @@ import hashlib
 import json
 from typing import Any
 
-from builders.cache import cache_dir
+from infoseek.builders.cache import cache_dir
 from infoseek.engines.boolnet.network import attractors, check_attractor, fixed_points
 from infoseek.engines.boolnet.rules import Network
 from infoseek.records import write_atomically

@@ -4,8 +4,8 @@ answers, the GeneReg-MT builder."""
 
 from __future__ import annotations
 
-from builders.genereg import genereg_mt
-from builders.genereg.wording import WORDING
+from infoseek.builders.genereg import genereg_mt
+from infoseek.builders.genereg.wording import WORDING
 from infoseek.domains import BuilderSpec, Domain
 
 DOMAIN = Domain(
@@ -17,8 +17,8 @@ DOMAIN = Domain(
                     max_k=genereg_mt.MAX_K, default_per_k=genereg_mt.DEFAULT_PER_K,
                     max_per_k=2_000),
     ),
-    renderers={"seek": "builders.genereg.genereg_text:render_genereg_problem"},
-    formats={"mt-infoseek-genereg": "builders.published.genereg:MT_INFOSEEK_GENEREG"},
+    renderers={"seek": "infoseek.builders.genereg.genereg_text:render_genereg_problem"},
+    formats={"mt-infoseek-genereg": "infoseek.builders.published.genereg:MT_INFOSEEK_GENEREG"},
     oracles=("adversarial", "cooperative", "random"),
-    task_modules=("inspect_tasks.genereg_mt",),
+    task_modules=("infoseek.inspect_tasks.genereg_mt",),
 )

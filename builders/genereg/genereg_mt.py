@@ -37,10 +37,16 @@ from typing import Any
 
 import numpy as np
 
-from builders.genereg.catalogue import DYNAMIC, STEADY, catalogue, engine_spec, marker_genes
-from builders.genereg.networks_pool import NETWORKS_HASH, curated_networks, random_networks
-from builders.jobs import run_jobs
 from infoseek.analysis import is_k_mss, minimal_sufficient_sets, possible_target_values
+from infoseek.builders.genereg.catalogue import (
+    DYNAMIC,
+    STEADY,
+    catalogue,
+    engine_spec,
+    marker_genes,
+)
+from infoseek.builders.genereg.networks_pool import NETWORKS_HASH, curated_networks, random_networks
+from infoseek.builders.jobs import run_jobs
 from infoseek.engines.boolnet.network import decode
 from infoseek.engines.boolnet.rules import Network
 from infoseek.records import engine_from_record

@@ -12,7 +12,7 @@ import hashlib
 import random
 from pathlib import Path
 
-from builders.genereg.generator import random_network
+from infoseek.builders.genereg.generator import random_network
 from infoseek.engines.boolnet.rules import Network, read_rules_dir
 
 NETWORKS_DIR = Path(__file__).parent / "networks"

@@ -4,8 +4,8 @@ and QuestBench logic files."""
 
 from __future__ import annotations
 
-from builders.logic import logic_mt, logic_q
-from builders.logic.wording import WORDING
+from infoseek.builders.logic import logic_mt, logic_q
+from infoseek.builders.logic.wording import WORDING
 from infoseek.domains import BuilderSpec, Domain
 
 DOMAIN = Domain(
@@ -22,12 +22,12 @@ DOMAIN = Domain(
                     default_per_k=logic_q.DEFAULT_PER_K, max_per_k=10_000,
                     default_ks=logic_q.DEFAULT_KS),
     ),
-    renderers={"seek": "builders.logic.logic_text:render_logic_problem"},
+    renderers={"seek": "infoseek.builders.logic.logic_text:render_logic_problem"},
     formats={
-        "mt-infoseek-logic": "builders.published.logic:MT_INFOSEEK_LOGIC",
-        "questbench-logic": "builders.published.logic:QUESTBENCH_LOGIC",
+        "mt-infoseek-logic": "infoseek.builders.published.logic:MT_INFOSEEK_LOGIC",
+        "questbench-logic": "infoseek.builders.published.logic:QUESTBENCH_LOGIC",
     },
     oracles=("adversarial", "cooperative", "random"),
-    task_modules=("inspect_tasks.logic_mt", "inspect_tasks.logic_k_prediction",
-                  "inspect_tasks.logic_mss", "inspect_tasks.logic_q"),
+    task_modules=("infoseek.inspect_tasks.logic_mt", "infoseek.inspect_tasks.logic_k_prediction",
+                  "infoseek.inspect_tasks.logic_mss", "infoseek.inspect_tasks.logic_q"),
 )

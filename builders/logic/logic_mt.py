@@ -27,8 +27,6 @@ import random
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from builders.jobs import build_split_with, first_valid_problem
-from builders.logic.logic_vocab import NAMES, pick_variables
 from infoseek.analysis import (
     MssResult,
     feasible_rows,
@@ -38,6 +36,8 @@ from infoseek.analysis import (
     minimal_sufficient_sets,
     possible_target_values,
 )
+from infoseek.builders.jobs import build_split_with, first_valid_problem
+from infoseek.builders.logic.logic_vocab import NAMES, pick_variables
 from infoseek.engines.horn import HornEngine, format_literal
 
 BUILDER_NAME = "logic_mt"

@@ -38,13 +38,13 @@ from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from typing import Any
 
-from builders.jobs import build_split_with, first_valid_problem
-from builders.logic.logic_mt import horn_problem_fields
-from builders.logic.logic_vocab import pick_variables
 from infoseek.analysis import (
     is_sufficient,
     minimal_sufficient_sets,
 )
+from infoseek.builders.jobs import build_split_with, first_valid_problem
+from infoseek.builders.logic.logic_mt import horn_problem_fields
+from infoseek.builders.logic.logic_vocab import pick_variables
 from infoseek.engines.horn import HornEngine, format_literal
 from infoseek.single_turn import backward_level
 

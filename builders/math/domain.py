@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from builders.math import gsme_mt, gsme_mt_ext
-from builders.math.gsm_text import render_word_problem
-from builders.math.gsme_text import askable_names, candidates_line, render_equations
-from builders.math.wording import WORDING
+from infoseek.builders.math import gsme_mt, gsme_mt_ext
+from infoseek.builders.math.gsm_text import render_word_problem
+from infoseek.builders.math.gsme_text import askable_names, candidates_line, render_equations
+from infoseek.builders.math.wording import WORDING
 from infoseek.domains import BuilderSpec, Domain
 
 
@@ -54,11 +54,11 @@ DOMAIN = Domain(
     ),
     renderers={"equations": render_equations_prompt, "words": render_words_prompt},
     formats={
-        "mt-infoseek-gsme": "builders.published.gsme:MT_INFOSEEK_GSME",
-        "mt-infoseek-gsme-ext": "builders.published.gsme:MT_INFOSEEK_GSME_EXT",
+        "mt-infoseek-gsme": "infoseek.builders.published.gsme:MT_INFOSEEK_GSME",
+        "mt-infoseek-gsme-ext": "infoseek.builders.published.gsme:MT_INFOSEEK_GSME_EXT",
     },
     oracles=("world",),
-    task_modules=("inspect_tasks.gsme_mt", "inspect_tasks.gsme_mt_ext",
-                  "inspect_tasks.gsm_mt", "inspect_tasks.incomplete_questions",
-                  "inspect_tasks.gsme_q", "inspect_tasks.gsm_q"),
+    task_modules=("infoseek.inspect_tasks.gsme_mt", "infoseek.inspect_tasks.gsme_mt_ext",
+                  "infoseek.inspect_tasks.gsm_mt", "infoseek.inspect_tasks.incomplete_questions",
+                  "infoseek.inspect_tasks.gsme_q", "infoseek.inspect_tasks.gsm_q"),
 )

@@ -2,8 +2,8 @@
 
 Each revealed quantity's value and each equation become one sentence, then the
 question. The held-out quantities (every unrevealed leaf) get no value sentence.
-Template records (``builders.math.gsme_mt``) carry their story ``sentences``; other records
-(``builders.math.gsme_mt_ext``) get a generic sentence per equation built from the quantity
+Template records (``infoseek.builders.math.gsme_mt``) carry their story ``sentences``; other records
+(``infoseek.builders.math.gsme_mt_ext``) get a generic sentence per equation built from the quantity
 descriptions ("quantity C is quantity D plus quantity E").
 
 ``render_word_problem(record)`` returns ``{"text", "value_sentences", "equation_sentences",

@@ -1,7 +1,7 @@
 """GSME-Q-MT: k-underspecified problems from the grade-school story templates.
 
 One problem per (seed, k, index), deterministic: pick a template with at least k
-goal-relevant leaves, instantiate it with seeded numbers (`builders.math.templates`),
+goal-relevant leaves, instantiate it with seeded numbers (`infoseek.builders.math.templates`),
 hide a planted set S of k goal-relevant leaves and about half of the template's
 irrelevant leaves, add disconnected distractor subgraphs (the quantities of other,
 seeded-chosen template instances, renamed with a ``dN_`` prefix, their leaves never
@@ -9,9 +9,9 @@ revealed) until the problem has about 15-20 askable leaves, reveal every other l
 the main template, and keep the candidate only when the exact
 search over all unrevealed leaves gives k (templates or draws where S is not a k-MSS are
 retried with the next attempt; templates without enough relevant leaves for k are
-skipped). Every record passes `builders.math.gsme_mt_ext.validate_math_record`.
+skipped). Every record passes `infoseek.builders.math.gsme_mt_ext.validate_math_record`.
 
-Record fields are those of `builders.math.gsme_mt_ext.math_record`, plus ``template``,
+Record fields are those of `infoseek.builders.math.gsme_mt_ext.math_record`, plus ``template``,
 ``theme``, ``characters`` and ``sentences`` (for the word-problem renderer).
 """
 
@@ -23,10 +23,15 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-from builders.jobs import build_split_with, first_valid_problem
-from builders.math.gsme_mt_ext import math_record, validate_math_record
-from builders.math.templates import TEMPLATES, TEMPLATES_VERSION, cache_version, instantiate
 from infoseek.analysis import minimal_sufficient_sets
+from infoseek.builders.jobs import build_split_with, first_valid_problem
+from infoseek.builders.math.gsme_mt_ext import math_record, validate_math_record
+from infoseek.builders.math.templates import (
+    TEMPLATES,
+    TEMPLATES_VERSION,
+    cache_version,
+    instantiate,
+)
 from infoseek.engines.arith.engine import ArithEngine
 
 BUILDER_NAME = "gsme_mt"
@@ -35,7 +40,7 @@ BUILDER_VERSION = f"1.1.0+templates-{TEMPLATES_VERSION}"
 bumped by hand, so the records stay byte-identical across template-file moves."""
 CACHE_VERSION = cache_version(BUILDER_VERSION)
 """What a dataset cache keys on: ``BUILDER_VERSION`` plus the templates' content hash
-(`builders.math.templates.cache_version`), so an edited template file is never served
+(`infoseek.builders.math.templates.cache_version`), so an edited template file is never served
 from a stale cache entry."""
 DEFAULT_KS = (1, 2, 3, 4)
 DEFAULT_PER_K = 100

@@ -32,8 +32,8 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from builders.jobs import BuildError, build_split_with, first_valid_problem
 from infoseek.analysis import is_sufficient, minimal_sufficient_sets
+from infoseek.builders.jobs import BuildError, build_split_with, first_valid_problem
 from infoseek.engines.arith.engine import (
     ArithEngine,
     ArithUndecidable,

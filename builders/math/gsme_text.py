@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from builders.math.gsm_text import format_number
+from infoseek.builders.math.gsm_text import format_number
 
 
 def askable_names(record: dict[str, Any]) -> list[str]:

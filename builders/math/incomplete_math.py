@@ -1,7 +1,7 @@
 """Incomplete questions (SPEC 3.7) built from the grade-school story templates.
 
 One record per (seed, index), deterministic: pick a template, instantiate it with seeded
-numbers (`builders.math.templates`) and reveal every leaf, so the target is Known. Then
+numbers (`infoseek.builders.math.templates`) and reveal every leaf, so the target is Known. Then
 pick one revealed goal-relevant leaf as the *condition* and keep it only when the
 arithmetic engine confirms that
 
@@ -31,10 +31,15 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from builders.jobs import BuildError
-from builders.math.gsm_text import render_word_problem, value_sentence
-from builders.math.templates import TEMPLATES, TEMPLATES_VERSION, cache_version, instantiate
 from infoseek.analysis import is_sufficient
+from infoseek.builders.jobs import BuildError
+from infoseek.builders.math.gsm_text import render_word_problem, value_sentence
+from infoseek.builders.math.templates import (
+    TEMPLATES,
+    TEMPLATES_VERSION,
+    cache_version,
+    instantiate,
+)
 from infoseek.engines.arith.engine import ArithEngine, encode_rational, parse_rational
 
 BUILDER_NAME = "incomplete_math"
@@ -43,7 +48,7 @@ BUILDER_VERSION = f"1.0.0+templates-{TEMPLATES_VERSION}"
 record's RNG seed; it changes only when bumped by hand, so the records stay byte-identical
 across template-file moves."""
 CACHE_VERSION = cache_version(BUILDER_VERSION)
-"""What the dataset cache keys on (`builders.published.incomplete`): ``BUILDER_VERSION``
+"""What the dataset cache keys on (`infoseek.builders.published.incomplete`): ``BUILDER_VERSION``
 plus the templates' content hash, so an edited template file is never served from a stale
 cache entry."""
 DEFAULT_COUNT = 200

@@ -6,7 +6,7 @@ keeping the released id, and re-verifies a record's released ground truth with o
 engines. Nothing is "fixed": a record carries the released values (k, MSS family, ...)
 and verification reports each disagreement with its reason.
 
-    from builders.published import load_published
+    from infoseek.builders.published import load_published
     records = load_published("logic_q_mt.csv")            # format detected from columns
     records = load_published(url, format="questbench-logic", limit=20)
     records = load_published("genereg.jsonl", "mt-infoseek-genereg",
@@ -31,8 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from builders.published.cells import RowRef, released_id, unique_ids
-from builders.published.reading import (
+from infoseek.builders.published.cells import RowRef, released_id, unique_ids
+from infoseek.builders.published.reading import (
     PublishedDataError,
     check_not_empty,
     file_kind,

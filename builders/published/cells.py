@@ -1,7 +1,7 @@
 """Reading the cells of released rows: where a row came from (`RowRef`, for messages
 that name the file, the row and the field), cells decoded field by field (literals,
 name lists, integers), exact numbers and the released rounding, and released ids.
-Files and rows themselves are read by `builders.published.reading`.
+Files and rows themselves are read by `infoseek.builders.published.reading`.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from builders.published.reading import PublishedDataError, source_name
+from infoseek.builders.published.reading import PublishedDataError, source_name
 
 
 @dataclass(frozen=True)

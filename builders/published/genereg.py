@@ -18,12 +18,12 @@ Fields read:
 - ``metadata.forbid_profile.queryable_gene_indices``: the askable genes (indices into
   ``var_names``); absent: every gene not observed.
 
-A row becomes a record like the GeneReg-MT builder's (`builders.genereg.genereg_mt`):
+A row becomes a record like the GeneReg-MT builder's (`infoseek.builders.genereg.genereg_mt`):
 the engine, the catalogue with our ids (``S1, ...`` / ``A1, ...``), the target values,
 ``k`` and the MSS family are all computed from the rules (the released file is known to
 hold wrong ground truth, so a task never runs on it; the canonical MSS is the first
 released set when it is one of ours), and ``released`` keeps every released field of
-ground truth as written. `builders.published.genereg_verify` re-derives everything again
+ground truth as written. `infoseek.builders.published.genereg_verify` re-derives everything again
 to compare with ``released`` and corrects rows.
 """
 
@@ -33,8 +33,9 @@ import functools
 from pathlib import Path
 from typing import Any
 
-from builders.genereg.catalogue import DYNAMIC, STEADY, catalogue, engine_spec
-from builders.genereg.genereg_mt import (
+from infoseek.analysis import minimal_sufficient_sets, possible_target_values
+from infoseek.builders.genereg.catalogue import DYNAMIC, STEADY, catalogue, engine_spec
+from infoseek.builders.genereg.genereg_mt import (
     ATTRACTOR,
     DOMAIN_NAME,
     MARKER,
@@ -42,10 +43,9 @@ from builders.genereg.genereg_mt import (
     changeable_genes,
     difficulty_axes,
 )
-from builders.published import PublishedFormat, Record
-from builders.published.cells import RowRef, cell, int_cell, short_repr
-from builders.published.genereg_verify import correct_row, verify_row
-from infoseek.analysis import minimal_sufficient_sets, possible_target_values
+from infoseek.builders.published import PublishedFormat, Record
+from infoseek.builders.published.cells import RowRef, cell, int_cell, short_repr
+from infoseek.builders.published.genereg_verify import correct_row, verify_row
 from infoseek.engines.boolnet.rules import Network, RuleError, read_rules_file
 from infoseek.records import engine_from_record
 

@@ -1,7 +1,7 @@
 """MT-InfoSeek GSME-Q-MT and GSME-Q-MT-Ext released files as math records.
 
 Columns read (``gsme_q_mt.csv``, ``gsme_q_mt_ext.csv``; cells are JSON or Python
-literals, parsing in `builders.published.gsme_parse` and `gsme_values`):
+literals, parsing in `infoseek.builders.published.gsme_parse` and `gsme_values`):
 
 - ``Equations``: ``"P = B + (F * B)" -> description`` (or a list of such strings, or of
   ``[lhs, rhs]`` pairs); every equation must parse and define one named quantity;
@@ -28,7 +28,8 @@ literals, parsing in `builders.published.gsme_parse` and `gsme_values`):
   and ``graph`` (not used: the equations define the problem); ``Possible Questions
   Forbid Alternatives`` is kept when present.
 
-Records are those of `builders.math.gsme_mt_ext.math_record` with ``mss_family`` the released
+Records are those of `infoseek.builders.math.gsme_mt_ext.math_record` with ``mss_family`` the
+released
 held-out set, plus ``released`` (the released values, exactly encoded) and
 ``released_text`` (the Rewritten Problem). `verify` re-derives everything with the exact
 arithmetic engine; see `verify` for the checks.
@@ -39,10 +40,10 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from builders.math.gsme_mt_ext import candidate_queries, math_difficulty
-from builders.published import PublishedFormat, Record
-from builders.published.cells import RowRef, cell, close_enough, int_cell
-from builders.published.gsme_parse import (
+from infoseek.builders.math.gsme_mt_ext import candidate_queries, math_difficulty
+from infoseek.builders.published import PublishedFormat, Record
+from infoseek.builders.published.cells import RowRef, cell, close_enough, int_cell
+from infoseek.builders.published.gsme_parse import (
     answer_value,
     csp_cell,
     equation_names,
@@ -54,14 +55,14 @@ from builders.published.gsme_parse import (
     roles_only,
     variables_cell,
 )
-from builders.published.gsme_values import (
+from infoseek.builders.published.gsme_values import (
     goal_in_text,
     revealed_cell,
     revealed_in_text,
     values_cell,
 )
-from builders.published.gsme_verify import ANSWER_COLUMNS, verify
-from builders.published.reading import PublishedDataError
+from infoseek.builders.published.gsme_verify import ANSWER_COLUMNS, verify
+from infoseek.builders.published.reading import PublishedDataError
 from infoseek.engines.arith.engine import ArithEngine, encode_rational
 
 ID_FIELDS = ("sample_id", "problem_id", "id")

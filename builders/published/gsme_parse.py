@@ -1,4 +1,4 @@
-"""Cell parsing for the MT-InfoSeek GSME-Q-MT(-Ext) files (`builders.published.gsme`).
+"""Cell parsing for the MT-InfoSeek GSME-Q-MT(-Ext) files (`infoseek.builders.published.gsme`).
 
 Each function reads one released column of a row and either returns plain values or
 raises `PublishedDataError` through `ref.error(field, ...)`, naming the file, the row and
@@ -16,7 +16,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 from typing import Any
 
-from builders.published.cells import (
+from infoseek.builders.published.cells import (
     RowRef,
     cell,
     close_enough,

@@ -1,6 +1,6 @@
 """Values in the MT-InfoSeek GSME files: the `Pred Values` cell, the revealed quantities
 (`Given_Conditions`, or the `A = 15` lines of the problem text) and the text's sections.
-Shared decoding rules are in `builders.published.gsme_parse`.
+Shared decoding rules are in `infoseek.builders.published.gsme_parse`.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from builders.published.cells import RowRef, cell, decode_literal, exact_number, short_repr
-from builders.published.gsme_parse import (
+from infoseek.builders.published.cells import RowRef, cell, decode_literal, exact_number, short_repr
+from infoseek.builders.published.gsme_parse import (
     ASSIGNMENT,
     BULLET,
     NAME,

@@ -1,6 +1,6 @@
 """Re-verification of released GSME-Q-MT(-Ext) rows with the exact arithmetic engine:
 our engine is ground truth, every disagreement is reported with its reason, nothing is
-fixed. The records come from `builders.published.gsme`; the checks are listed in
+fixed. The records come from `infoseek.builders.published.gsme`; the checks are listed in
 `verify`.
 """
 
@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from builders.published import Record
-from builders.published.cells import close_enough
-from builders.published.gsme_parse import rounding_note
 from infoseek.analysis import minimal_sufficient_sets
+from infoseek.builders.published import Record
+from infoseek.builders.published.cells import close_enough
+from infoseek.builders.published.gsme_parse import rounding_note
 from infoseek.engines.arith.engine import ArithEngine, ArithUndecidable, encode_rational
 from infoseek.engines.arith.expr import parse_rational
 

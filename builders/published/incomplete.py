@@ -11,10 +11,10 @@ with the `id` field of the row when present, else the row number (rows count fro
 malformed row stops the load with a message naming the file, the row and the field.
 
 Without a source, `incomplete_records()` serves the records that
-`builders.math.incomplete_math.build_incomplete(seed, count)` builds from the grade-school
+`infoseek.builders.math.incomplete_math.build_incomplete(seed, count)` builds from the grade-school
 story templates (each verified with the arithmetic engine; they also carry a
 `provenance` field), cached under the builder's name and `CACHE_VERSION` (its version plus
-the story templates' content hash; `builders.cache`).
+the story templates' content hash; `infoseek.builders.cache`).
 """
 
 from __future__ import annotations
@@ -23,15 +23,20 @@ import math
 from pathlib import Path
 from typing import Any
 
-from builders.cache import load_or_build
-from builders.math.incomplete_math import (
+from infoseek.builders.cache import load_or_build
+from infoseek.builders.math.incomplete_math import (
     BUILDER_NAME,
     CACHE_VERSION,
     DEFAULT_COUNT,
     build_incomplete,
 )
-from builders.published.cells import RowRef
-from builders.published.reading import PublishedDataError, read_rows, resolve_source, source_name
+from infoseek.builders.published.cells import RowRef
+from infoseek.builders.published.reading import (
+    PublishedDataError,
+    read_rows,
+    resolve_source,
+    source_name,
+)
 
 TEXT_FIELDS: tuple[str, ...] = ("question", "condition", "new_question")
 REQUIRED_FIELDS: tuple[str, ...] = (*TEXT_FIELDS, "answer")
@@ -63,7 +68,8 @@ def incomplete_records(
 def built_incomplete_records(
     seed: int = 0, count: int = DEFAULT_COUNT,
 ) -> list[dict[str, Any]]:
-    """`count` records built by `builders.math.incomplete_math` for `seed`, through the cache;
+    """`count` records built by `infoseek.builders.math.incomplete_math` for `seed`, through the
+    cache;
     every row (cached or fresh) is validated like a file row and keeps its provenance."""
     for name, value, low in (("seed", seed, 0), ("count", count, 1)):
         if isinstance(value, bool) or not isinstance(value, int) or value < low:

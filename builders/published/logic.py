@@ -23,7 +23,7 @@ Load errors are structural only (a cell that cannot be decoded, a literal that i
 an empty `gt_qs`). Semantic problems (infeasible observations, an observed goal, a wrong
 family, an offered list that is not U(P)) still load and are what `verify` reports.
 
-Checks reported by `verify`: see `builders.published.logic_verify`.
+Checks reported by `verify`: see `infoseek.builders.published.logic_verify`.
 """
 
 from __future__ import annotations
@@ -32,9 +32,12 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from builders.logic.logic_mt import logic_difficulty
-from builders.published import PublishedFormat, Record
-from builders.published.cells import (
+from infoseek.analysis import (
+    possible_target_values,
+)
+from infoseek.builders.logic.logic_mt import logic_difficulty
+from infoseek.builders.published import PublishedFormat, Record
+from infoseek.builders.published.cells import (
     RowRef,
     cell,
     decode_literal,
@@ -44,10 +47,7 @@ from builders.published.cells import (
     names_cell,
     short_repr,
 )
-from builders.published.logic_verify import verify_mt, verify_questbench
-from infoseek.analysis import (
-    possible_target_values,
-)
+from infoseek.builders.published.logic_verify import verify_mt, verify_questbench
 from infoseek.engines.horn import is_horn
 from infoseek.records import engine_from_record
 

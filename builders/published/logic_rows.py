@@ -1,5 +1,5 @@
 """Logic records written back in the released Logic-Q layouts (the inverse of
-`builders.published.logic`): used to write the test fixtures, the round-trip tests and
+`infoseek.builders.published.logic`): used to write the test fixtures, the round-trip tests and
 the published-format benchmark. Cells are encoded as released: Python literals for fact
 lists and rules, JSON for Logic-Q-MT's ground-truth lists, set literals for QuestBench's
 `all_qs` / `all_valid_qs`.
@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from builders.published import Record
+from infoseek.builders.published import Record
 
 # The released column orders (the loaders read columns by name; these are for writing
 # fixtures and round trips in the released layout).

@@ -1,6 +1,6 @@
 """Re-verification of released Logic-Q rows (MT-InfoSeek Logic-Q-MT, QuestBench Logic-Q)
 with the exact engine: our engine is ground truth, every disagreement is reported with
-its reason, nothing is fixed. The records come from `builders.published.logic`.
+its reason, nothing is fixed. The records come from `infoseek.builders.published.logic`.
 
 Checks reported by `verify` (each a dict with `check`, `reason`, and `released` /
 `computed` where useful):
@@ -32,13 +32,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from builders.published import Disagreement, Record
 from infoseek.analysis import (
     feasible_rows,
     minimal_sufficient_sets,
     possible_target_values,
     truth_table,
 )
+from infoseek.builders.published import Disagreement, Record
 from infoseek.engine import Engine
 from infoseek.records import engine_from_record
 

@@ -3,7 +3,7 @@
 Released files are read with the `datasets` library (its `csv` and `json` builders), so a
 local path works offline and a URL works where the network allows. CSV cells are read as
 text (no type guessing, empty cells stay empty strings) and decoded field by field
-(`builders.published.cells`), so a malformed cell is reported with the file, the row
+(`infoseek.builders.published.cells`), so a malformed cell is reported with the file, the row
 and the field:
 
     logic_q_mt.csv, row 7 (sample_id 12), field 'rules': expected a list of clauses ...
@@ -93,7 +93,7 @@ def read_rows(source: str, kind: str | None = None, limit: int | None = None
     when that can be found."""
     import datasets  # heavy: imported only when a released file is read
 
-    from builders.cache import cache_dir
+    from infoseek.builders.cache import cache_dir
 
     kind = kind or file_kind(source)
     options: dict[str, Any] = {}

@@ -7,7 +7,7 @@ or from a released file in one of the published formats of the task's domain.
 Rules: `source_format` names a published format (it must belong to the domain) or
 `records` (our JSONL); without it, a `.jsonl` file holds our records and anything else is
 a released file whose format is detected from its columns; with extra `inputs` (a
-format's rule folder, `builders.published.INPUTS`) the file is a released one, since our
+format's rule folder, `infoseek.builders.published.INPUTS`) the file is a released one, since our
 records take none, and so is a JSON Lines file whose first rows match a released format
 of the domain rather than our records. `limit` keeps the first N problems of the file
 (before the k filter); the file is read only that far. A row the format refuses with a
@@ -29,16 +29,16 @@ from collections.abc import Mapping
 from itertools import islice
 from typing import Any
 
-from builders.published import (
+from infoseek.builders.published import (
     PublishedDataError,
     detect_format,
     format_names,
     formats_of_domain,
     load_published,
 )
-from builders.published.cells import close_enough
-from builders.published.gsme_parse import rounding_note
-from builders.published.reading import is_url, peek_columns, resolve_source
+from infoseek.builders.published.cells import close_enough
+from infoseek.builders.published.gsme_parse import rounding_note
+from infoseek.builders.published.reading import is_url, peek_columns, resolve_source
 from infoseek.engines.arith.expr import encode_rational, parse_rational
 from infoseek.records import engine_from_record, read_jsonl
 

@@ -34,8 +34,8 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from builders.jobs import run_jobs
-from builders.published import (
+from infoseek.builders.jobs import run_jobs
+from infoseek.builders.published import (
     PublishedDataError,
     check_inputs,
     get_format,
@@ -43,8 +43,8 @@ from builders.published import (
     make_record,
     read_published,
 )
-from builders.published.cells import RowRef
-from builders.published.reading import source_name
+from infoseek.builders.published.cells import RowRef
+from infoseek.builders.published.reading import source_name
 
 UNDECIDED_CHECKS = frozenset({"undecidable"})
 CORRECTION_FIELD = "infoseek_correction"
@@ -147,7 +147,7 @@ def verify_source(source: str, format: str | None = None, *, out_dir: str | Path
                   corrected: str | Path | None = None) -> dict[str, Any]:
     """Verify every row of `source` (the first `limit`); write the disagreements and
     the summary under `out_dir`; return the summary (with `out_dir` and file paths).
-    `inputs`: the format's extra inputs (`builders.published.INPUTS`). `corrected`: also
+    `inputs`: the format's extra inputs (`infoseek.builders.published.INPUTS`). `corrected`: also
     write the corrected rows there (see the module docstring).
 
     A file that cannot be read, lacks the format's columns or inputs, or whose format

@@ -1,7 +1,7 @@
 """GSME-Q-MT style grade-school story templates: the collection and its public API.
 
 Each template is a small equation system written as a story (see
-:mod:`builders.math.templates.core` for the data model and the exact evaluator):
+:mod:`infoseek.builders.math.templates.core` for the data model and the exact evaluator):
 quantities with a description each, equations that define the derived quantities,
 a goal, a seeded rule per leaf that keeps every division exact, and one sentence per
 leaf value, per equation and for the question (for the word-problem renderer).
@@ -14,8 +14,8 @@ leaf value, per equation and for the question (for the word-problem renderer).
 The templates are data: TOML files in this package, one per group of themes
 (``money.toml``, ``motion.toml``, ``home.toml``, ``outdoors.toml``, ``work.toml``) plus
 ``collection.toml`` for the theme order, read and validated on import by
-:mod:`builders.math.templates.loader`. The restricted expression language is in
-:mod:`builders.math.templates.expr`.
+:mod:`infoseek.builders.math.templates.loader`. The restricted expression language is in
+:mod:`infoseek.builders.math.templates.expr`.
 
 Two versions, two jobs:
 
@@ -30,7 +30,7 @@ Two versions, two jobs:
 
 from __future__ import annotations
 
-from builders.math.templates.core import (
+from infoseek.builders.math.templates.core import (
     CAST_NAMES,
     Draw,
     ExpressionError,
@@ -45,7 +45,7 @@ from builders.math.templates.core import (
     template_depth,
     template_parents,
 )
-from builders.math.templates.loader import (
+from infoseek.builders.math.templates.loader import (
     TemplateFileError,
     load_templates,
     templates_content_hash,

@@ -2,7 +2,7 @@
 helpers and seeded instantiation.
 
 The templates themselves are data (TOML files beside this module, read and checked by
-:mod:`builders.math.templates.loader`); this module is the code that gives them meaning.
+:mod:`infoseek.builders.math.templates.loader`); this module is the code that gives them meaning.
 A :class:`StoryTemplate` names a handful of quantities; each one is either
 
 * a *given* quantity (a leaf of the equation system), whose value is drawn by a
@@ -13,7 +13,7 @@ A :class:`StoryTemplate` names a handful of quantities; each one is either
   says the relation in words.
 
 Expressions use only ``+ - * /``, parentheses, quantity names and numeric literals
-(no unary signs); :mod:`builders.math.templates.expr` parses them with the core's
+(no unary signs); :mod:`infoseek.builders.math.templates.expr` parses them with the core's
 :mod:`infoseek.engines.arith.expr` and evaluates them exactly with :class:`fractions.Fraction`
 (never with ``eval``).
 
@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from builders.math.templates.expr import (
+from infoseek.builders.math.templates.expr import (
     ExpressionError,
     TemplateError,
     defining_order,

@@ -32,7 +32,7 @@ The templates are TOML files in this package (``home.toml``, ``money.toml``, ...
     sentence = "Each child gets an equal share: the candies divided by the children."
 
 A quantity has exactly one of ``between``, ``draw`` (with ``ranges``) and ``expr``
-(see :mod:`builders.math.templates.core` for what they mean). ``collection.toml`` lists
+(see :mod:`infoseek.builders.math.templates.core` for what they mean). ``collection.toml`` lists
 the themes in collection order: the collection holds the templates theme by theme in
 that order, and within a theme in file order (files by name). Template indices, and so
 every seeded choice of a template, follow that order.
@@ -54,7 +54,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from builders.math.templates.core import Draw, Quantity, StoryTemplate, TemplateError
+from infoseek.builders.math.templates.core import Draw, Quantity, StoryTemplate, TemplateError
 
 __all__ = [
     "COLLECTION_FILE",
