@@ -19,26 +19,28 @@ class BuildError(RuntimeError):
 
 
 def first_valid_problem(
-    *, builder: str, version: str, id_prefix: str, seed: int, k: int, index: int, max_k: int,
-    max_attempts: int, candidate: Callable[[random.Random, int], Record | None],
+    *, builder: str, version: str, random_stream: str, seed: int, k: int, index: int,
+    max_k: int, max_attempts: int, candidate: Callable[[random.Random, int], Record | None],
     validate: Callable[[Record], list[str]],
 ) -> Record:
     """The first candidate that the validator accepts; deterministic in (seed, k, index).
 
-    Each attempt draws from its own seeded generator; the record gets an id first and
-    its provenance last. A rejected candidate is a builder bug and raises at once.
+    Each attempt draws from its own generator, seeded by `random_stream`, `version`, seed,
+    k, index and attempt; the record gets an id first (``<builder>-s<seed>-k<k>-<index>``)
+    and its provenance last (`builder`: the builder's registered name; `version`). A
+    rejected candidate is a builder bug and raises at once.
     """
     if not 1 <= k <= max_k:
         raise ValueError(f"k must be between 1 and {max_k}, got {k}")
     for attempt in range(max_attempts):
-        rng = random.Random(f"{builder}:{version}:{seed}:{k}:{index}:{attempt}")
+        rng = random.Random(f"{random_stream}:{version}:{seed}:{k}:{index}:{attempt}")
         record = candidate(rng, k)
         if record is None:
             continue
         errors = validate(record)
         if errors:
             raise BuildError(f"validator rejected a candidate (seed={seed}, k={k}): {errors}")
-        record = {"id": f"{id_prefix}-s{seed}-k{k}-{index:04d}", **record}
+        record = {"id": f"{builder}-s{seed}-k{k}-{index:04d}", **record}
         record["provenance"] = {"builder": builder, "version": version, "seed": seed,
                                 "index": index, "attempt": attempt}
         return record

@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.fixture(scope="module")
 def records() -> list[dict[str, Any]]:
-    return builder.build(0, 1000, [1, 2, 3, 4])
+    return builder.build_split(0, 1000, [1, 2, 3, 4])
 
 
 def test_every_tree_passes_the_schema_check() -> None:
@@ -87,19 +87,19 @@ def test_the_split_is_large_enough(records) -> None:
 
 
 def test_the_builder_is_deterministic(records) -> None:
-    again = builder.build(0, 1000, [1, 2, 3, 4])
+    again = builder.build_split(0, 1000, [1, 2, 3, 4])
     assert [json.dumps(r) for r in again] == [json.dumps(r) for r in records]
-    assert builder.build(0, 5, [2]) == builder.build(0, 5, [2])
-    assert builder.build(1, 1000, [2]) != [r for r in records if r["k"] == 2]
-    code = ("import json; from infoseek.builders.clinguide.builder import build; "
-            "print(json.dumps(build(0, 4, [3])))")
+    assert builder.build_split(0, 5, [2]) == builder.build_split(0, 5, [2])
+    assert builder.build_split(1, 1000, [2]) != [r for r in records if r["k"] == 2]
+    code = ("import json; from infoseek.builders.clinguide.builder import build_split; "
+            "print(json.dumps(build_split(0, 4, [3])))")
     outputs = {subprocess.run([sys.executable, "-c", code], cwd=ROOT, text=True,
                               capture_output=True, check=True,
                               env={**os.environ, "PYTHONHASHSEED": seed}).stdout
                for seed in ("1", "2")}
-    assert outputs == {json.dumps(builder.build(0, 4, [3])) + "\n"}
+    assert outputs == {json.dumps(builder.build_split(0, 4, [3])) + "\n"}
     with pytest.raises(ValueError, match="1..4"):
-        builder.build(0, 1, [5])
+        builder.build_split(0, 1, [5])
 
 
 def test_distractors_come_from_other_trees_with_fixed_values(records) -> None:
@@ -172,5 +172,5 @@ def test_infoseek_build_writes_checked_records(tmp_path, capsys, monkeypatch) ->
                        "--k", "1", "4", "--quiet"])
     assert status == 0, capsys.readouterr().err
     written = list(read_jsonl(out))  # every record passes check_record
-    assert written == builder.build(2, 2, [1]) + builder.build(2, 2, [4])
+    assert written == builder.build_split(2, 2, [1]) + builder.build_split(2, 2, [4])
     assert len(written) == 12

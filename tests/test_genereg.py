@@ -62,7 +62,7 @@ def test_random_networks_are_nested_canalizing_and_seeded():
 
 
 def _records(per_k: int = 2, ks=(1, 2, 3, 4), seed: int = 0):
-    return builder.build(seed, per_k, list(ks))
+    return builder.build_split(seed, per_k, list(ks))
 
 
 def _check_against_referee(record):
@@ -100,7 +100,7 @@ def test_every_default_record_agrees_with_the_referee():
 def test_builder_is_deterministic_and_shaped():
     first = [json.dumps(r) for r in _records(per_k=1)]
     assert first == [json.dumps(r) for r in _records(per_k=1)]
-    alone = [json.dumps(r) for r in builder.build(0, 1, [3])]
+    alone = [json.dumps(r) for r in builder.build_split(0, 1, [3])]
     assert alone == first[6:9]
     records = [json.loads(line) for line in first]
     assert [(r["family"], r["target_type"]) for r in records[:3]] == list(builder.STREAMS)

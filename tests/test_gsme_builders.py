@@ -48,7 +48,7 @@ def test_ext_records_are_valid_k_mss(ext_records):
         assert record["k"] == k
         assert record["domain"] == "math"
         assert record["engine"]["kind"] == "arith"
-        assert record["provenance"]["builder"] == "gsme_mt_ext"
+        assert record["provenance"]["builder"] == "gsme-mt-ext"
         _check_semantics(record)
 
 
@@ -108,7 +108,7 @@ def test_build_split_checks_arguments():
 def test_mt_records_are_valid_k_mss(mt_records):
     for record, k in zip(mt_records, [k for k in range(1, 5) for _ in range(6)]):
         assert record["k"] == k
-        assert record["provenance"]["builder"] == "gsme_mt"
+        assert record["provenance"]["builder"] == "gsme-mt"
         _check_semantics(record)
         kinds = {c["kind"] for c in record["candidate_queries"]}
         assert "relevant_leaf" in kinds

@@ -30,9 +30,19 @@ from infoseek.analysis import minimal_sufficient_sets, possible_target_values
 from infoseek.builders.clinguide.trees import GuidelineTree, load_trees, trees_content_hash
 from infoseek.engines.tree import DecisionTreeEngine, tree_paths
 
-BUILDER = "clinguide"
+BUILDER_NAME = "clinguide"
+"""The registered name: `infoseek build`, the dataset cache, record ids and the
+records' provenance (``builder``)."""
+RANDOM_STREAM = "clinguide"
+"""Fixed text the random generators are seeded with (with the numbers): changing it
+would change every record."""
 DOMAIN_NAME = "clinguide"
 BUILDER_VERSION = "clinguide-1"
+"""The label every record carries in its provenance (``version``; the trees' content
+hash goes beside it, in ``trees``)."""
+CACHE_VERSION = f"{BUILDER_VERSION}-{trees_content_hash()}"
+"""What the dataset cache keys on (`BuilderSpec.version`): the record label and the
+trees' content hash, so an edited tree file is never served from a stale cache entry."""
 MAX_K = 4
 DISTRACTOR_LEVELS: tuple[int, ...] = (0, 10, 20)
 TARGET = "recommendation"
@@ -105,7 +115,7 @@ def make_record(pathway: Pathway, trees: Sequence[GuidelineTree], level: int,
     """The record of `pathway` at distractor `level`, or None when the engine's MSS
     family is not exactly the hidden variables."""
     tree = pathway.tree
-    rng = random.Random(f"{BUILDER}:{seed}:{tree.name}:{pathway.node_index}:{level}")
+    rng = random.Random(f"{RANDOM_STREAM}:{seed}:{tree.name}:{pathway.node_index}:{level}")
     fixed = _distractors(pathway, trees, level, rng)
     all_domains = {name: values for t in trees for name, values in t.domains.items()}
     domains = {**tree.domains, **{name: all_domains[name] for name in fixed}}
@@ -120,7 +130,7 @@ def make_record(pathway: Pathway, trees: Sequence[GuidelineTree], level: int,
     questions = {name: tree.questions.get(name) or _question_of(name, trees)
                  for name in domains}
     return {
-        "id": f"{BUILDER}-{tree.name}-n{pathway.node_index}-d{level}",
+        "id": f"{BUILDER_NAME}-{tree.name}-n{pathway.node_index}-d{level}",
         "domain": DOMAIN_NAME,
         "entity": ENTITY,
         "engine": {"kind": "decision-tree", "tree": tree.tree, "domains": domains,
@@ -140,7 +150,7 @@ def make_record(pathway: Pathway, trees: Sequence[GuidelineTree], level: int,
         "questions": questions,
         "tree": {"name": tree.name, "title": tree.title, "area": tree.area,
                  "source": tree.source},
-        "provenance": {"builder": BUILDER, "version": BUILDER_VERSION, "seed": seed,
+        "provenance": {"builder": BUILDER_NAME, "version": BUILDER_VERSION, "seed": seed,
                        "trees": trees_content_hash()},
     }
 
@@ -149,8 +159,8 @@ def _question_of(name: str, trees: Sequence[GuidelineTree]) -> str:
     return next(t.questions[name] for t in trees if name in t.questions)
 
 
-def build(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None = None,
-          progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+def build_split(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None = None,
+                progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
     """Up to `per_k` pathway problems for each k of `ks`, each at the three distractor
     levels (so up to ``3 * per_k`` records per k), in an order the seed shuffles;
     `workers` is accepted and unused (building takes seconds)."""
@@ -164,7 +174,7 @@ def build(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None = Non
         min(per_k, sum(1 for p in pathways if len(p.hidden) == k)) for k in ks)
     for k in ks:
         chosen = [p for p in pathways if len(p.hidden) == k]
-        random.Random(f"{BUILDER}:{seed}:order:{k}").shuffle(chosen)
+        random.Random(f"{RANDOM_STREAM}:{seed}:order:{k}").shuffle(chosen)
         made = 0
         for pathway in chosen:
             if made >= per_k:

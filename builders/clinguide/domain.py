@@ -5,7 +5,6 @@ renderings."""
 from __future__ import annotations
 
 from infoseek.builders.clinguide import builder
-from infoseek.builders.clinguide.trees import trees_content_hash
 from infoseek.builders.clinguide.wording import WORDING
 from infoseek.domains import BuilderSpec, Domain
 
@@ -14,8 +13,8 @@ DOMAIN = Domain(
     answer_kind="choice",
     wording=WORDING,
     builders=(
-        BuilderSpec(name=builder.BUILDER, build=builder.build,
-                    version=f"{builder.BUILDER_VERSION}-{trees_content_hash()}",
+        BuilderSpec(name=builder.BUILDER_NAME, build=builder.build_split,
+                    version=builder.CACHE_VERSION,
                     max_k=builder.MAX_K, default_per_k=1000, max_per_k=1000),
     ),
     renderers={"seek": "infoseek.builders.clinguide.render:render",

@@ -13,9 +13,9 @@ DOMAIN = Domain(
     answer_kind="choice",
     wording=WORDING,
     builders=(
-        BuilderSpec(name="genereg", build=genereg_mt.build, version=genereg_mt.BUILDER_VERSION,
-                    max_k=genereg_mt.MAX_K, default_per_k=genereg_mt.DEFAULT_PER_K,
-                    max_per_k=2_000),
+        BuilderSpec(name=genereg_mt.BUILDER_NAME, build=genereg_mt.build_split,
+                    version=genereg_mt.CACHE_VERSION, max_k=genereg_mt.MAX_K,
+                    default_per_k=genereg_mt.DEFAULT_PER_K, max_per_k=2_000),
     ),
     renderers={"seek": "infoseek.builders.genereg.genereg_text:render_genereg_problem"},
     formats={"mt-infoseek-genereg": "infoseek.builders.published.genereg:MT_INFOSEEK_GENEREG"},

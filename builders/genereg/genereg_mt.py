@@ -51,9 +51,19 @@ from infoseek.engines.boolnet.network import decode
 from infoseek.engines.boolnet.rules import Network
 from infoseek.records import engine_from_record
 
-BUILDER = "genereg"
+BUILDER_NAME = "genereg"
+"""The registered name: `infoseek build`, the dataset cache, record ids and the
+records' provenance (``builder``)."""
+RANDOM_STREAM = "genereg"
+"""Fixed text the random generators are seeded with (with the numbers): changing it
+would change every record."""
 DOMAIN_NAME = "genereg"
 BUILDER_VERSION = f"genereg-3+{NETWORKS_HASH}"
+"""The label every record carries in its provenance (``version``): it holds the curated
+networks' content hash."""
+CACHE_VERSION = BUILDER_VERSION
+"""What the dataset cache keys on (`BuilderSpec.version`): the record label, which already
+changes with the network files."""
 MAX_K = 4
 DEFAULT_PER_K = 100
 ASKABLE_LEVELS = (12, 13, 14)
@@ -63,8 +73,6 @@ completions at most (the engine's own bound is 16)."""
 MIN_ASKABLE = min(ASKABLE_LEVELS)
 """Fewest askable genes of a problem: more than the default turn cap of 10 questions, so
 a policy that asks at random cannot simply ask every gene."""
-MAX_FREE = max(ASKABLE_LEVELS)
-"""Most free genes of a dynamics problem."""
 STEADY_SPARE_GENES = 2
 """A steady-state problem with degree k has at most k + this many askable genes that can
 still take both values (module docstring)."""
@@ -224,8 +232,8 @@ def _recheck(record: dict[str, Any], engine: Any) -> None:
         raise AssertionError(f"{record['network']}: the canonical MSS fails the validator")
 
 
-def build(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None = None,
-          progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+def build_split(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None = None,
+                progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
     """`per_k` problems for each stream (`STREAMS`) and each k of `ks`, in (k, stream,
     index) order; each problem is drawn from ``random.Random`` seeded by the seed,
     stream, k and index, so a k or a stream does not depend on which others are built,
@@ -250,7 +258,7 @@ def build_problem(job: tuple[int, int, str, str, int]) -> dict[str, Any]:
     seed, k, family, target, index = job
     askable = ASKABLE_LEVELS[index % len(ASKABLE_LEVELS)]
     candidates = _stream_candidates(seed, family, target, askable)
-    rng = random.Random(f"{BUILDER}:{seed}:{family}:{target}:{k}:{index}")
+    rng = random.Random(f"{RANDOM_STREAM}:{seed}:{family}:{target}:{k}:{index}")
     for _attempt in range(ATTEMPTS):
         record = _draw(rng, family, target, k, askable, candidates)
         if record is not None:
@@ -259,6 +267,6 @@ def build_problem(job: tuple[int, int, str, str, int]) -> dict[str, Any]:
         raise GeneRegBuildError(f"no {family}/{target} problem with k = {k} "
                                 f"found in {ATTEMPTS} draws (seed {seed})")
     stream = f"{family[:3]}-{target[:3]}"
-    return {"id": f"{BUILDER}-{stream}-k{k}-s{seed}-{index:03d}", **record,
-            "provenance": {"builder": BUILDER, "version": BUILDER_VERSION,
+    return {"id": f"{BUILDER_NAME}-{stream}-k{k}-s{seed}-{index:03d}", **record,
+            "provenance": {"builder": BUILDER_NAME, "version": BUILDER_VERSION,
                            "seed": seed, "index": index}}

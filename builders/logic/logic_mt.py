@@ -40,8 +40,17 @@ from infoseek.builders.jobs import build_split_with, first_valid_problem
 from infoseek.builders.logic.logic_vocab import NAMES, pick_variables
 from infoseek.engines.horn import HornEngine, format_literal
 
-BUILDER_NAME = "logic_mt"
+BUILDER_NAME = "logic-mt"
+"""The registered name: `infoseek build`, the dataset cache, record ids and the
+records' provenance (``builder``)."""
+RANDOM_STREAM = "logic_mt"
+"""Fixed text the random generators are seeded with (with the version and the
+numbers): changing it would change every record."""
 BUILDER_VERSION = "1.0.0"
+"""The label every record carries in its provenance (``version``)."""
+CACHE_VERSION = BUILDER_VERSION
+"""What the dataset cache keys on (`BuilderSpec.version`); the builder reads no data
+files, so it is the record label."""
 DEFAULT_KS = (1, 2, 3, 4)
 DEFAULT_PER_K = 200
 MAX_K = 5
@@ -278,9 +287,9 @@ def validate_logic_record(record: dict[str, Any]) -> list[str]:
 def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
     """One validated problem; deterministic in (seed, k, index)."""
     return first_valid_problem(
-        builder=BUILDER_NAME, version=BUILDER_VERSION, id_prefix="logic-mt", seed=seed, k=k,
-        index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS, candidate=_candidate,
-        validate=validate_logic_record,
+        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
+        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        candidate=_candidate, validate=validate_logic_record,
     )
 
 

@@ -48,8 +48,17 @@ from infoseek.builders.logic.logic_vocab import pick_variables
 from infoseek.engines.horn import HornEngine, format_literal
 from infoseek.single_turn import backward_level
 
-BUILDER_NAME = "logic_q"
+BUILDER_NAME = "logic-q"
+"""The registered name: `infoseek build`, the dataset cache, record ids and the
+records' provenance (``builder``)."""
+RANDOM_STREAM = "logic_q"
+"""Fixed text the random generators are seeded with (with the version and the
+numbers): changing it would change every record."""
 BUILDER_VERSION = "1.0.0"
+"""The label every record carries in its provenance (``version``)."""
+CACHE_VERSION = BUILDER_VERSION
+"""What the dataset cache keys on (`BuilderSpec.version`); the builder reads no data
+files, so it is the record label."""
 DEFAULT_KS = (1,)
 DEFAULT_PER_K = 200
 MAX_K = 1
@@ -245,8 +254,8 @@ def build_problem(seed: int, k: int, index: int, max_vars: int = MAX_VARS
     """One validated problem; deterministic in (seed, index) (and `max_vars`, which
     small property tests lower)."""
     return first_valid_problem(
-        builder=BUILDER_NAME, version=BUILDER_VERSION, id_prefix="logic-q", seed=seed, k=k,
-        index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
+        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
         candidate=partial(_candidate, max_vars=max_vars), validate=validate_logic_q_record,
     )
 

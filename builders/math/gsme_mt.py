@@ -34,7 +34,12 @@ from infoseek.builders.math.templates import (
 )
 from infoseek.engines.arith.engine import ArithEngine
 
-BUILDER_NAME = "gsme_mt"
+BUILDER_NAME = "gsme-mt"
+"""The registered name: `infoseek build`, the dataset cache, record ids and the
+records' provenance (``builder``)."""
+RANDOM_STREAM = "gsme_mt"
+"""Fixed text the random generators are seeded with (with the version and the
+numbers): changing it would change every record."""
 BUILDER_VERSION = f"1.1.0+templates-{TEMPLATES_VERSION}"
 """The label every record carries in its provenance (``version``); it changes only when
 bumped by hand, so the records stay byte-identical across template-file moves."""
@@ -142,9 +147,9 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
 def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
     """One validated problem; deterministic in (seed, k, index)."""
     return first_valid_problem(
-        builder=BUILDER_NAME, version=BUILDER_VERSION, id_prefix="gsme-mt", seed=seed, k=k,
-        index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS, candidate=_candidate,
-        validate=validate_math_record,
+        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
+        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        candidate=_candidate, validate=validate_math_record,
     )
 
 

@@ -42,8 +42,17 @@ from infoseek.engines.arith.engine import (
     parse_rational,
 )
 
-BUILDER_NAME = "gsme_mt_ext"
+BUILDER_NAME = "gsme-mt-ext"
+"""The registered name: `infoseek build`, the dataset cache, record ids and the
+records' provenance (``builder``)."""
+RANDOM_STREAM = "gsme_mt_ext"
+"""Fixed text the random generators are seeded with (with the version and the
+numbers): changing it would change every record."""
 BUILDER_VERSION = "1.1.0"
+"""The label every record carries in its provenance (``version``)."""
+CACHE_VERSION = BUILDER_VERSION
+"""What the dataset cache keys on (`BuilderSpec.version`); the builder reads no data
+files, so it is the record label."""
 DEFAULT_KS = (1, 2, 3, 4)
 DEFAULT_PER_K = 130
 MAX_K = 6
@@ -368,9 +377,9 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
 def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
     """One validated problem; deterministic in (seed, k, index)."""
     return first_valid_problem(
-        builder=BUILDER_NAME, version=BUILDER_VERSION, id_prefix="gsme-mt-ext", seed=seed, k=k,
-        index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS, candidate=_candidate,
-        validate=validate_math_record,
+        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
+        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        candidate=_candidate, validate=validate_math_record,
     )
 
 
