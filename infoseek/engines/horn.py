@@ -313,18 +313,6 @@ class HornEngine(Engine):
         return [set(b) | ({h} if h != -1 else set()) for h, b in zip(self.heads, self.bodies)]
 
 
-def horn_engine_from_clauses(
-    clauses: Sequence[Sequence[str]], observed: Mapping[str, bool], target: str,
-    variables: Sequence[str] | None = None,
-) -> HornEngine:
-    if variables is None:
-        names: set[str] = {target, *observed}
-        for clause in clauses:
-            names.update(parse_literal(lit)[0] for lit in clause)
-        variables = sorted(names)
-    return HornEngine(variables, clauses, observed, target)
-
-
 def from_record(record: dict[str, Any]) -> HornEngine:
     """The engine of a record whose ``engine.kind`` is ``"horn"`` (`infoseek.engines`)."""
     return HornEngine(record["variables"], record["engine"]["clauses"], record["observed"],

@@ -216,27 +216,3 @@ def names_in(node: Node) -> list[str]:
 
     walk(node)
     return list(found)
-
-
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2}
-
-
-def format_expression(node: Node) -> str:
-    """A readable string for a tree, with only the parentheses it needs."""
-
-    def fmt(n: Node, parent: int, right_side: bool) -> str:
-        kind = n[0]
-        if kind == "num":
-            q = n[1]
-            text = str(q.numerator) if q.denominator == 1 else f"{q.numerator}/{q.denominator}"
-            return f"({text})" if (q < 0 or q.denominator != 1) and parent > 0 else text
-        if kind == "var":
-            return n[1]
-        if kind == "neg":
-            return f"-{fmt(n[1], 3, False)}"
-        level = _PRECEDENCE[kind]
-        text = f"{fmt(n[1], level, False)} {kind} {fmt(n[2], level, True)}"
-        needs = level < parent or (level == parent and right_side)
-        return f"({text})" if needs else text
-
-    return fmt(node, 0, False)
