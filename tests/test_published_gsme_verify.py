@@ -128,7 +128,7 @@ _SHARE = {"Equations": json.dumps({"T = A / B": "the share"}),
 
 
 def test_large_values_with_a_wrong_decimal_disagree(tmp_path):
-    from infoseek.builders.published.sources import unposable_reason
+    from infoseek.builders.published.gsme_pose import unposable_reason
 
     sum_row = {"Equations": json.dumps({"T = A + B": "the sum"}),
                "Rewritten Problem": "Variables:\nA = 1000000\nB\nT\n\nEquations:\n"
@@ -152,7 +152,7 @@ def test_large_values_with_a_wrong_decimal_disagree(tmp_path):
 
 
 def test_an_integer_written_answer_must_be_exact(tmp_path):
-    from infoseek.builders.published.sources import unposable_reason
+    from infoseek.builders.published.gsme_pose import unposable_reason
 
     record, found = _checks(tmp_path, **_SHARE, **{
         "Pred Values": "A = 10\nB = 3\nT = 3.33", "answer": "3"})
@@ -178,7 +178,8 @@ def test_a_decimal_value_agrees_within_its_rounding(tmp_path):
 
 
 def test_a_rounded_answer_is_posed_with_the_exact_one(tmp_path):
-    from infoseek.builders.published.sources import source_records, unposable_reason
+    from infoseek.builders.published.gsme_pose import unposable_reason
+    from infoseek.builders.published.sources import source_records
     from infoseek.inspect_tasks.gsme_mt import gsme_mt
 
     path = _write(tmp_path, [_row(**_SHARE, **{"Pred Values": "A = 10\nB = 3\nT = 3.33",
@@ -197,6 +198,30 @@ def test_a_rounded_answer_is_posed_with_the_exact_one(tmp_path):
     (sample,) = task.dataset
     problem = sample.metadata["problem"]
     assert problem["answer"] == "10/3" and problem["released"]["answer"] == "333/100"
+
+
+def test_the_math_posing_rule_follows_released_records_into_our_jsonl(tmp_path):
+    """The rule is the released format's (`PublishedFormat.pose`): a released record saved
+    as our JSONL keeps its provenance's format and is posed the same way; a record whose
+    released answer disagrees with its values is left out either way."""
+    from infoseek.builders.published.gsme import MT_INFOSEEK_GSME, MT_INFOSEEK_GSME_EXT
+    from infoseek.builders.published.gsme_pose import pose
+    from infoseek.builders.published.sources import source_records
+    from infoseek.records import write_jsonl
+
+    assert MT_INFOSEEK_GSME.pose is pose and MT_INFOSEEK_GSME_EXT.pose is pose
+    path = _write(tmp_path, [
+        _row(**_SHARE, **{"Pred Values": "A = 10\nB = 3\nT = 3.33", "answer": "",
+                          "Full Answer": "3.33", "sample_id": "rounded"}),
+        _row(**_SHARE, **{"Pred Values": "A = 10\nB = 3\nT = 3.33", "answer": "4",
+                          "sample_id": "wrong"})])
+    records = _load(path, format="mt-infoseek-gsme")
+    assert [r["provenance"]["format"] for r in records] == ["mt-infoseek-gsme"] * 2
+    ours = tmp_path / "ours.jsonl"
+    write_jsonl(records, ours)
+    for source in (str(path), str(ours)):
+        (kept,) = source_records(source, domain="math")
+        assert kept["id"] == "rounded" and kept["answer"] == "10/3", source
 
 
 def test_revealed_values_and_derived_reveals(tmp_path):

@@ -20,6 +20,11 @@ missing one, and one given to a format that takes none, with a one-line message.
 Corrections: a format may offer `correct(row, record, disagreements)`, which writes a
 row back in the released layout with our recomputed ground truth (`infoseek verify
 --write-corrected`); a format without it refuses that option.
+
+Posing: a format may offer `pose(record)`, the domain's rule for whether a released
+problem can be run as a task (`-T source=`) and in what form: the math formats check that
+the released values give the released answer and pose a rounded one exactly
+(`infoseek.builders.published.gsme_pose`); a format without it poses every record as read.
 """
 
 from __future__ import annotations
@@ -60,6 +65,10 @@ local folder. `infoseek verify` offers `--<name> DIR`, the tasks `-T <name>=DIR`
 logger = logging.getLogger(__name__)
 
 
+class Unposable(ValueError):
+    """A released problem that cannot be run as a task; the message says why."""
+
+
 @dataclass(frozen=True)
 class PublishedFormat:
     """One released file format.
@@ -78,7 +87,10 @@ class PublishedFormat:
     `record_from_row` is called as `record_from_row(row, ref, inputs)` with a mapping of
     each input to its (checked) value. `correct(row, record, disagreements)`, when given,
     returns the row rewritten with the recomputed ground truth and a note (`Correction`);
-    it is called for every row that could be read, agreeing or not."""
+    it is called for every row that could be read, agreeing or not. `pose(record)`, when
+    given, returns the record a task runs (the same, or with a released value replaced by
+    the exact one it stands for) or raises `Unposable` saying why the problem cannot be
+    posed."""
 
     name: str
     domain: str
@@ -92,6 +104,7 @@ class PublishedFormat:
     notes: tuple[str, ...] = field(default=())  # checks reported as notes only
     inputs: tuple[str, ...] = field(default=())  # extra inputs needed (keys of INPUTS)
     correct: Callable[[dict[str, Any], Record, list[Disagreement]], Correction] | None = None
+    pose: Callable[[Record], Record] | None = None
 
 
 def _input_path(value: Any, name: str) -> str:
@@ -289,6 +302,6 @@ def load_published(source: str, format: str | None = None, *, limit: int | None 
 
 __all__ = [
     "INPUTS", "Correction", "Disagreement", "PublishedDataError", "PublishedFormat", "Record",
-    "RowRef", "check_inputs", "detect_format", "format_names", "formats_of_domain",
+    "RowRef", "Unposable", "check_inputs", "detect_format", "format_names", "formats_of_domain",
     "get_format", "identify_rows", "load_published", "make_record", "read_published",
 ]

@@ -15,6 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from infoseek.builders.published.reading import PublishedDataError, source_name
+from infoseek.records import short_repr
 
 
 @dataclass(frozen=True)
@@ -37,11 +38,6 @@ class RowRef:
     def error(self, field: str | None, problem: str, check: str | None = None
               ) -> PublishedDataError:
         return PublishedDataError(f"{self.where(field)}: {problem}", check=check)
-
-
-def short_repr(value: Any, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def is_blank(value: Any) -> bool:

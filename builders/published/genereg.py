@@ -44,10 +44,10 @@ from infoseek.builders.genereg.genereg_mt import (
     difficulty_axes,
 )
 from infoseek.builders.published import PublishedFormat, Record
-from infoseek.builders.published.cells import RowRef, cell, int_cell, short_repr
+from infoseek.builders.published.cells import RowRef, cell, int_cell
 from infoseek.builders.published.genereg_verify import correct_row, verify_row
 from infoseek.engines.boolnet.rules import Network, RuleError, read_rules_file
-from infoseek.records import engine_from_record
+from infoseek.records import engine_from_record, short_repr
 
 FAMILIES = {"GeneReg-SS": STEADY, "GeneReg-Dyn": DYNAMIC}
 TARGET_TYPES = {"attractor_id": ATTRACTOR, "marker_gene": MARKER}

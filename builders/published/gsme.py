@@ -55,6 +55,7 @@ from infoseek.builders.published.gsme_parse import (
     roles_only,
     variables_cell,
 )
+from infoseek.builders.published.gsme_pose import pose
 from infoseek.builders.published.gsme_values import (
     goal_in_text,
     revealed_cell,
@@ -337,7 +338,7 @@ MT_INFOSEEK_GSME = PublishedFormat(
     description="MT-InfoSeek GSME-Q-MT (gsme_q_mt.csv): equation systems from grade-school "
                 "problems with a released held-out MSS",
     required=REQUIRED, signature=SIGNATURE, id_fields=ID_FIELDS,
-    record_from_row=gsme_record_from_row, verify=verify, excludes=EXT_COLUMNS,
+    record_from_row=gsme_record_from_row, verify=verify, excludes=EXT_COLUMNS, pose=pose,
 )
 
 MT_INFOSEEK_GSME_EXT = PublishedFormat(
@@ -345,7 +346,7 @@ MT_INFOSEEK_GSME_EXT = PublishedFormat(
     description="MT-InfoSeek GSME-Q-MT-Ext (gsme_q_mt_ext.csv): generated equation DAGs "
                 "with distractor subgraphs and a released held-out MSS",
     required=REQUIRED, signature=SIGNATURE + ("distractor_vars",), id_fields=ID_FIELDS,
-    record_from_row=gsme_ext_record_from_row, verify=verify,
+    record_from_row=gsme_ext_record_from_row, verify=verify, pose=pose,
 )
 
 __all__ = ["CHECKS", "MT_INFOSEEK_GSME", "MT_INFOSEEK_GSME_EXT", "gsme_ext_record_from_row",

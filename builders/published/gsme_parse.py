@@ -23,9 +23,9 @@ from infoseek.builders.published.cells import (
     decode_literal,
     exact_number,
     literal_cell,
-    short_repr,
 )
 from infoseek.engines.arith.expr import encode_rational, names_in, parse_expression
+from infoseek.records import short_repr
 
 NAME = re.compile(r"[^\W\d]\w*")
 NUMBER_TEXT = r"[-+]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?"

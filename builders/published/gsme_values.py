@@ -9,7 +9,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from infoseek.builders.published.cells import RowRef, cell, decode_literal, exact_number, short_repr
+from infoseek.builders.published.cells import RowRef, cell, decode_literal, exact_number
 from infoseek.builders.published.gsme_parse import (
     ASSIGNMENT,
     BULLET,
@@ -19,6 +19,7 @@ from infoseek.builders.published.gsme_parse import (
     number,
     text_sections,
 )
+from infoseek.records import short_repr
 
 
 def values_cell(row: dict[str, Any], field: str, ref: RowRef, known: set[str]

@@ -45,11 +45,10 @@ from infoseek.builders.published.cells import (
     is_blank,
     literal_cell,
     names_cell,
-    short_repr,
 )
 from infoseek.builders.published.logic_verify import verify_mt, verify_questbench
 from infoseek.engines.horn import is_horn
-from infoseek.records import engine_from_record
+from infoseek.records import engine_from_record, short_repr
 
 ENTITY = "Alice"
 _TOKEN = re.compile(r"^[^\s'\"\[\](),]+$")

@@ -13,13 +13,14 @@ of the domain rather than our records. `limit` keeps the first N problems of the
 (before the k filter); the file is read only that far. A row the format refuses with a
 check of its own (names that do not match its rule file, ...) is left out with a warning.
 
-A released problem that cannot be posed is dropped with a warning naming it (run
-`infoseek verify` for the full report): observations that contradict the rules (no task
-instance), or, for a record with a hidden world (math), a hidden world (the released
-values) that contradicts the revealed values or does not give the released answer. A
-released answer written as a rounded decimal that the exact value rounds to at the places
-written (3.33 for 10/3: within 0.005) is replaced by the exact value so the episode can
-check it; `released.answer` keeps what the file says.
+A problem that cannot be posed is dropped with a warning naming it (run `infoseek
+verify` for the full report): observations that contradict the rules (no task instance),
+or what the released format's own rule refuses (`PublishedFormat.pose`, applied to every
+record read from, or written from, a released file: its provenance names the format).
+The math formats refuse a hidden world (the released values) that contradicts the
+revealed values or does not give the released answer, and pose a released answer written
+as a rounded decimal with the exact value it stands for
+(`infoseek.builders.published.gsme_pose`).
 """
 
 from __future__ import annotations
@@ -31,16 +32,16 @@ from typing import Any
 
 from infoseek.builders.published import (
     PublishedDataError,
+    PublishedFormat,
+    Unposable,
     detect_format,
     format_names,
     formats_of_domain,
+    get_format,
     load_published,
 )
-from infoseek.builders.published.cells import close_enough
-from infoseek.builders.published.gsme_parse import rounding_note
 from infoseek.builders.published.reading import is_url, peek_columns, resolve_source
-from infoseek.engines.arith.expr import encode_rational, parse_rational
-from infoseek.records import engine_from_record, read_jsonl
+from infoseek.records import read_jsonl
 
 RECORDS_FORMAT = "records"
 INTERACTION_FORMATS = ("tool", "text")
@@ -105,13 +106,10 @@ def source_records(source: str, *, domain: str, source_format: str | None = None
             raise PublishedDataError(f"{source}: no problems with k in {list(ks)}")
     kept, dropped = [], []
     for record in records:
-        problem = unposable_reason(record)
-        if problem is None:
-            kept.append(record)
-        elif problem == "rounded answer":
-            kept.append(with_exact_answer(record))
-        else:
-            dropped.append(f"{record['id']} ({problem})")
+        try:
+            kept.append(posed(record))
+        except Unposable as exc:
+            dropped.append(f"{record['id']} ({exc})")
     if dropped:
         shown = ", ".join(dropped[:10]) + (" ..." if len(dropped) > 10 else "")
         logger.warning("%s: %d problem(s) cannot be posed and are left out: %s "
@@ -143,40 +141,21 @@ def first_records(path: str, limit: int | None) -> list[dict[str, Any]]:
     return list(islice(read_jsonl(path), limit))
 
 
-def unposable_reason(record: dict[str, Any]) -> str | None:
-    """Why `record` cannot be run as a task, or None; "rounded answer" when only the
-    released answer's rounding stands in the way."""
+def posed(record: dict[str, Any]) -> dict[str, Any]:
+    """The record a task runs for `record`; raises `Unposable` when it cannot be posed: its
+    observations contradict the rules, or its released format's rule refuses it."""
     if "target_values" in record and not record["target_values"]:
-        return "the observations contradict the rules"
-    world = record.get("hidden_world")
-    if world is None or "answer" not in record:
-        return None
-    for name, value in record["observed"].items():
-        if name in world and parse_rational(world[name]) != parse_rational(value):
-            return f"the released values disagree with the revealed {name}"
-    try:
-        computed = engine_from_record(record).world_target(world)
-    except ValueError as exc:
-        return f"the released values give no answer: {exc}"
-    answer = parse_rational(record["answer"])
-    if computed == answer:
-        return None
-    # a released decimal written with d places stands for the exact value when that
-    # rounds to it at d places (3.33 for 10/3); anything else is a disagreement
-    places = (record.get("released") or {}).get("answer_decimal_places")
-    if close_enough(answer, computed, places):
-        return "rounded answer"
-    return ("the released answer differs from the one its values give ("
-            + rounding_note("answer", answer, computed, places) + ")")
+        raise Unposable("the observations contradict the rules")
+    fmt = _released_format(record)
+    if fmt is None or fmt.pose is None:
+        return record
+    return fmt.pose(record)
 
 
-def with_exact_answer(record: dict[str, Any]) -> dict[str, Any]:
-    """`record` with its answer replaced by the exact value its hidden world gives (for a
-    released answer that is that value rounded; `released` keeps the written one)."""
-    computed = engine_from_record(record).world_target(record["hidden_world"])
-    released = dict(record.get("released") or {})
-    if released.get("answer_decimal_places") is not None:
-        released["answer_rounding"] = rounding_note(
-            "answer", parse_rational(record["answer"]), computed,
-            released["answer_decimal_places"])
-    return {**record, "answer": encode_rational(computed), "released": released}
+def _released_format(record: dict[str, Any]) -> PublishedFormat | None:
+    """The released format `record` was read from (its provenance's ``format``), if any."""
+    provenance = record.get("provenance")
+    name = provenance.get("format") if isinstance(provenance, dict) else None
+    if not isinstance(name, str) or name not in format_names():
+        return None
+    return get_format(name)
