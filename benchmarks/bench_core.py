@@ -31,6 +31,7 @@ from infoseek.builders.logic.logic_mt import build_problem, build_split
 from infoseek.engines.bruteforce import horn_referee, referee_mss_family
 from infoseek.oracles import Oracle
 from infoseek.records import askable_variables, dumps_record, engine_from_record
+from infoseek.solvers.parse_context import ParseContext
 from infoseek.solvers.parsing import parse_text_turn
 
 
@@ -50,6 +51,9 @@ def bench_turn_overhead(problems: int) -> None:
         record = build_problem(0, 4, index)
         engine = engine_from_record(record)
         askable = askable_variables(record, True)
+        context = ParseContext(entity=record["entity"], variables=record["variables"],
+                               askable=askable, observed=list(record["observed"]),
+                               target=record["target"])
         for value in record["target_values"]:
             oracle = Oracle(engine, value, "adversarial")
             rng = random.Random(index)
@@ -59,11 +63,7 @@ def bench_turn_overhead(problems: int) -> None:
             for var in order[:10]:
                 text = f"I will ask about this one.\nQuestion: Is {record['entity']} {var}?"
                 start = time.perf_counter()
-                parsed = parse_text_turn(
-                    text, entity=record["entity"], variables=record["variables"],
-                    askable=askable, observed=list(record["observed"]),
-                    target=record["target"], asked=asked, queries_per_turn=1,
-                )
+                parsed = parse_text_turn(text, context, asked)
                 query = parsed.queries[0]
                 reply = oracle.reply(query.variable)
                 asked.append(query.variable)

@@ -8,6 +8,9 @@ defined here once and imported from here; `docs/contracts.md` lists exactly thes
 
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
+from typing import Any
+
 # ------------------------------------------------------------------ sample-store keys
 
 STORE_PROTOCOL = "infoseek:protocol"
@@ -39,20 +42,93 @@ PROTOCOLS: tuple[str, ...] = ("seek", "k_prediction", "mss_identification", "inc
 
 # --------------------------------------------------------------------- turn records
 
-TURN_FIELDS: tuple[str, ...] = (
-    "turn", "action", "queries", "answer", "answer_raw", "reason", "final_turn",
-    "possible_target_values", "known",
-)
-"""The fields of one seek turn record (`STORE_TURNS`)."""
-
-QUERY_FIELDS: tuple[str, ...] = ("raw", "variable", "valid", "reason", "value", "reply")
-"""The fields of one query inside a turn record."""
-
 ACTION_ASK = "ask"
 ACTION_ANSWER = "answer"
 ACTION_INVALID = "invalid"
 ACTIONS: tuple[str, ...] = (ACTION_ASK, ACTION_ANSWER, ACTION_INVALID)
-"""Values of a turn record's `action`."""
+"""Values of a turn record's `action` (and of a parsed turn's `kind`)."""
+
+
+@dataclass(frozen=True)
+class ParsedQuery:
+    """One attempted query, as a parser read it.
+
+    ``variable`` is the problem's own spelling of the variable whenever exactly one
+    known variable could be read (even if the query is invalid for another reason, e.g.
+    ``forbidden``); it is ``None`` for unknown or malformed names.
+    """
+
+    raw: str
+    variable: str | None
+    valid: bool
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class ParsedTurn:
+    """The action a model turn amounts to, before the oracle replies.
+
+    ``kind`` is `ACTION_ASK` (``queries`` holds every attempted query, valid or not),
+    `ACTION_ANSWER` (``answer_value`` holds the parsed value) or `ACTION_INVALID`
+    (``reason`` says why; nothing is asked and nothing is answered).
+    """
+
+    kind: str
+    queries: tuple[ParsedQuery, ...]
+    answer_value: object | None
+    answer_raw: str | None
+    reason: str | None
+
+    @property
+    def asked_variables(self) -> tuple[str, ...]:
+        """The variables of the valid queries, in order."""
+        return tuple(q.variable for q in self.queries if q.valid and q.variable is not None)
+
+
+@dataclass(frozen=True)
+class QueryRecord:
+    """One query of a turn record, with the oracle's reply (``value`` and ``reply`` stay
+    ``None`` for a query that was refused before the oracle saw it)."""
+
+    raw: str
+    variable: str | None
+    valid: bool
+    reason: str | None
+    value: Any = None
+    reply: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form: one key per `QUERY_FIELDS`, in that order."""
+        return {name: getattr(self, name) for name in QUERY_FIELDS}
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    """One seek turn as the sample store holds it (`STORE_TURNS`, through `to_dict`)."""
+
+    turn: int
+    action: str
+    queries: tuple[QueryRecord, ...]
+    answer: Any
+    answer_raw: str | None
+    reason: str | None
+    final_turn: bool
+    possible_target_values: Any
+    known: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form: one key per `TURN_FIELDS`, in that order, the queries as
+        `QueryRecord.to_dict` writes them."""
+        stored = {name: getattr(self, name) for name in TURN_FIELDS}
+        stored["queries"] = [query.to_dict() for query in self.queries]
+        return stored
+
+
+TURN_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(TurnRecord))
+"""The fields of one seek turn record (`STORE_TURNS`)."""
+
+QUERY_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(QueryRecord))
+"""The fields of one query inside a turn record."""
 
 UNBOUNDED = "many"
 """`possible_target_values` (and `STORE_INITIAL`) when infinitely many values remain."""
@@ -92,3 +168,29 @@ ANSWER_KINDS: tuple[str, ...] = ("boolean", "number", "choice", "vector", "seque
 """How a final answer is written, read and compared (SPEC 3.8): yes/no, one exact
 number, one of a listed set, named values, an ordered list. Each is a kind of the
 registry `infoseek.answers`, which a plug-in kind may join."""
+
+# ------------------------------------------------------------------ limits and defaults
+
+MAX_TURN_CHARS = 20_000
+"""The longest model turn that is read whole: a longer text (or tool argument) is
+``too_long`` in the seek loop, and dropped from the history when it holds no action; the
+single-turn protocols read a longer reply from its last this-many characters."""
+
+ASK_TOOL = "ask"
+ANSWER_TOOL = "answer"
+"""The two tools of the tool format: the seek loop offers them, the tool parser reads
+calls of them, the reference models make them."""
+
+DEFAULT_MAX_TURNS = 10
+"""The seek loop's turn cap unless a task says otherwise; after it one more turn asks
+for the final answer."""
+FULL_INFORMATION_MAX_TURNS = 1
+"""The turn cap of the full-information tasks (``*_full``): every value is given, so the
+model answers at once."""
+
+DEFAULT_FORBID_ALTERNATIVES = False
+"""Whether variables found only in non-canonical MSSs may not be asked (and only the
+canonical MSS counts in MSS identification), unless a task says otherwise."""
+LOGIC_FORBID_ALTERNATIVES = True
+"""The logic tasks' default: SPEC 3.1 makes forbid-alternatives the Logic default (the
+published Logic-Q-MT setting), so the canonical MSS is the only way through."""

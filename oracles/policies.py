@@ -20,7 +20,6 @@ target the hidden value.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,30 +28,6 @@ from infoseek.engine import Engine, is_listable, json_value, ordered_values, pos
 ORACLE_POLICIES = ("adversarial", "cooperative", "random")
 WORLD_POLICY = "world"  # every reply from the hidden world (needs `hidden_world`)
 UNSURE = "unsure"
-
-REFUSAL_REASONS = {
-    "unknown": "there is no attribute with that name in this problem",
-    "forbidden": "that attribute may not be asked about",
-    "observed": "that attribute is already given in the problem",
-    "target": "that is the question you must answer yourself",
-    "repeated": "that attribute was already asked about",
-    "malformed": "the question could not be understood as asking about one attribute",
-    "too_many": "more questions than allowed in one turn",
-    "not_leaf": "that quantity is derived from others and cannot be asked about",
-    "bad_arguments": "the tool arguments could not be read (call ask with one attribute name)",
-    "unknown_tool": "there is no such tool (use ask or answer)",
-    "too_long": "the request is too long to process",
-    "empty": "the message was empty",
-    "multiple_actions": "a turn must either ask or answer, not both",
-    "no_action": "no question or answer was found",
-    "template": "that line is the example from the instructions, not a question about an "
-                "attribute (put a name in place of the words in angle brackets)",
-    "ambiguous": "the question names more than one thing at once",
-    "out_of_range": "the request holds a number too large to read",
-    "early_answer": "you may not answer yet",
-    "not_boolean": "the answer must be yes or no",
-    "not_sure": "not sure which listed item the question asks about (ask by its exact name)",
-}
 
 
 @dataclass
@@ -180,32 +155,3 @@ class Oracle:
 
     def known(self) -> bool:
         return len(self.engine.target_values(self.answers)) == 1
-
-
-def refusal_text(reason: str, name: str | None = None) -> str:
-    why = REFUSAL_REASONS.get(reason, "the question is not valid")
-    subject = f"'{name}'" if name else "that"
-    return f"Cannot answer about {subject}: {why}."
-
-
-def check_query(
-    name: str, *, variables: Sequence[str], askable: Sequence[str], observed: Sequence[str],
-    target: str, asked: Sequence[str], not_leaf: Sequence[str] = (),
-) -> str | None:
-    """The refusal reason for asking about `name`, or None when it may be asked.
-
-    `not_leaf` lists derived quantities of problems where only leaves may be asked
-    (`infoseek.records.not_leaf_variables`); they are refused with "not_leaf"."""
-    if name not in variables:
-        return "unknown"
-    if name == target:
-        return "target"
-    if name in observed:
-        return "observed"
-    if name in not_leaf:
-        return "not_leaf"
-    if name not in askable:
-        return "forbidden"
-    if name in asked:
-        return "repeated"
-    return None

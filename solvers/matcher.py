@@ -17,8 +17,8 @@ from collections.abc import Sequence
 
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model, model_roles
 
+from infoseek.contract import ACTION_ASK, ParsedQuery, ParsedTurn
 from infoseek.oracles.matcher import MATCHER_ROLE, matcher_messages, read_matcher_reply
-from infoseek.solvers.parsing import ParsedQuery, ParsedTurn
 
 
 def question_text(raw: str) -> str:
@@ -52,7 +52,7 @@ async def matched_turn(parsed: ParsedTurn, *, askable: Sequence[str], asked: Seq
                        noun: str) -> ParsedTurn:
     """`parsed` with its ``unknown`` queries mapped by the matcher (module docstring);
     `parsed` itself when no matcher is bound or nothing needs matching."""
-    if parsed.kind != "ask" or not any(q.reason == "unknown" for q in parsed.queries):
+    if parsed.kind != ACTION_ASK or not any(q.reason == "unknown" for q in parsed.queries):
         return parsed
     if not matcher_bound():
         return parsed

@@ -18,25 +18,10 @@ import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
-from infoseek.answers import AnswerSpec, answer_spec
-from infoseek.answers import answer_kind as registered_kind
+from infoseek.answers import AnswerSpec
+from infoseek.contract import ParsedQuery
 from infoseek.solvers.answer_parsing import _EDGE_PUNCTUATION, _collapse, _normalise
-
-
-@dataclass(frozen=True)
-class ParsedQuery:
-    """One attempted query.
-
-    ``variable`` is the problem's own spelling of the attribute whenever exactly
-    one known attribute could be read (even if the query is invalid for another
-    reason, e.g. ``forbidden``); it is ``None`` for unknown or malformed names.
-    """
-
-    raw: str
-    variable: str | None
-    valid: bool
-    reason: str | None
-
+from infoseek.solvers.parse_context import ParseContext
 
 
 @dataclass(frozen=True)
@@ -59,43 +44,31 @@ def _lowered(names: Iterable[str]) -> frozenset[str]:
     return frozenset(_collapse(n.lower()) for n in names if isinstance(n, str))
 
 
-def vocabulary(
-    *,
-    entity: str,
-    variables: Collection[str],
-    askable: Collection[str],
-    observed: Collection[str],
-    target: str,
-    asked: Collection[str],
-    queries_per_turn: int,
-    not_leaf: Collection[str] = (),
-    descriptions: Mapping[str, str] | None = None,
-    answer_kind: str = "boolean",
-    answer: AnswerSpec | None = None,
-) -> Vocabulary:
-    if answer is None:
-        answer = answer_spec(answer_kind, entity=entity, target=target)
-    else:
-        registered_kind(answer)  # an unregistered kind fails here, with the registered names
+def vocabulary(context: ParseContext, asked: Collection[str] = ()) -> Vocabulary:
+    """One turn's view of the names: the episode's `context` and the variables validly
+    asked in earlier turns."""
+    entity = context.entity
     lowered_entity = _collapse(entity.lower()) if isinstance(entity, str) else ""
+    descriptions = context.descriptions
     by_lower, by_description, name_pattern, by_surface = _naming(
-        tuple(variables), tuple(observed), target,
+        tuple(context.variables), tuple(context.observed), context.target,
         None if descriptions is None else tuple(descriptions.items()), lowered_entity,
     )
     return Vocabulary(
         name_pattern=name_pattern,
         by_surface=by_surface,
-        not_leaf=_lowered(not_leaf),
+        not_leaf=_lowered(context.not_leaf),
         by_description=by_description,
-        answer=answer,
+        answer=context.answer,
         entity=lowered_entity,
         by_lower=by_lower,
-        askable=_lowered(askable),
-        observed=_lowered(observed),
-        target=_collapse(target.lower()),
+        askable=_lowered(context.askable),
+        observed=_lowered(context.observed),
+        target=_collapse(context.target.lower()),
         asked=_lowered(asked),
-        queries_per_turn=max(1, int(queries_per_turn)),
+        queries_per_turn=max(1, int(context.queries_per_turn)),
     )
+
 
 @functools.lru_cache(maxsize=1024)
 def _naming(

@@ -1,8 +1,9 @@
 """Turning one model turn into an action: ask some variables, or answer.
 
-Two reply formats are supported, both pure functions of the reply and the
-problem's vocabulary (no Inspect imports, so the reference models and the tests
-use exactly the same code as the seek loop):
+Two reply formats are supported, both pure functions of the reply and the episode's
+`ParseContext` (`infoseek.solvers.parse_context`: the problem's vocabulary, limits and
+answer kind; no Inspect imports, so the reference models and the tests use exactly the
+same code as the seek loop):
 
 * plain text, the published format: ``Question: Is Alice kind?`` lines (one query
   per line) or a single ``Answer: ...`` line; any other text is reasoning and is
@@ -10,21 +11,21 @@ use exactly the same code as the seek loop):
 * tool calls: ``ask(variable=...)`` and ``answer(value=...)``
   (:func:`infoseek.solvers.tool_parsing.parse_tool_calls`, on the same vocabulary rules).
 
-Quantity problems (math) pass ``descriptions`` ({name: text}): a question may then
-also read ``Question: What is <name>?`` (or ``how much`` / ``how many``, ``the value
-of``), and the subject may be a variable's description instead of its name. Answers are
-read by their answer kind from the registry `infoseek.answers` (SPEC 3.8): ``answer=``
-takes an `AnswerSpec` (a choice's options, a vector's names, a sequence's items), or
-``answer_kind=`` names the kind (``"boolean"``, the default, ``"number"``, ...). One
-candidate value, a trailing justification allowed; hedges, ranges, two values and
-unevaluated expressions are ``ambiguous``, huge numbers ``out_of_range``. Quantities in
-``not_leaf`` are refused with ``not_leaf`` (derived quantities when only leaves may be
-asked).
+Quantity problems (math) have ``descriptions`` ({name: text}) in their context: a
+question may then also read ``Question: What is <name>?`` (or ``how much`` / ``how
+many``, ``the value of``), and the subject may be a variable's description instead of
+its name. Answers are read by the context's answer kind from the registry
+`infoseek.answers` (SPEC 3.8): its ``answer`` `AnswerSpec` (a choice's options, a
+vector's names, a sequence's items), made from ``answer_kind`` (``"boolean"``, the
+default, ``"number"``, ...) when not given. One candidate value, a trailing justification
+allowed; hedges, ranges, two values and unevaluated expressions are ``ambiguous``, huge
+numbers ``out_of_range``. Quantities in ``not_leaf`` are refused with ``not_leaf``
+(derived quantities when only leaves may be asked).
 
 A question names its variable whatever the phrasing (``Is Alice a kind person?``); which
 variable, and whether it may be asked, is `infoseek.solvers.naming`'s part.
 
-``templates`` (the template lines the prompt showed): a reply line that copies one
+The context's ``templates`` (the template lines the prompt showed): a reply line that copies one
 (whitespace collapsed, emphasis dropped, case folded) makes the turn invalid with
 ``template``. Everything that is rejected carries a reason from :data:`INVALID_REASONS`,
 so scorers can count invalid queries by kind; no text makes a parser raise.
@@ -33,12 +34,11 @@ so scorers can count invalid queries by kind; no text makes a parser raise.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
-from dataclasses import dataclass
+from collections.abc import Collection
 
 from infoseek import contract
-from infoseek.answers import AnswerSpec
 from infoseek.answers import answer_kind as registered_kind
+from infoseek.contract import ACTION_ANSWER, ACTION_ASK, ACTION_INVALID, ParsedQuery, ParsedTurn
 from infoseek.solvers.answer_parsing import (
     AnswerReading,
     copied_template_line,
@@ -48,18 +48,19 @@ from infoseek.solvers.answer_parsing import (
     read_number_answer,
 )
 from infoseek.solvers.naming import (
-    ParsedQuery,
     Vocabulary,
     blocked_queries,
     judge_queries,
     resolve_name,
     vocabulary,
 )
+from infoseek.solvers.parse_context import ParseContext
 
 __all__ = [
     "AnswerReading",
     "INVALID_REASONS",
     "QUANTITY_REASONS",
+    "ParseContext",
     "ParsedQuery",
     "ParsedTurn",
     "parse_boolean_answer",
@@ -76,38 +77,13 @@ QUANTITY_REASONS: tuple[str, ...] = ("not_leaf",)
 """Reasons only problems with a ``not_leaf`` list produce (a derived quantity asked where
 only leaves may be asked); scorers count them like the others."""
 
-ASK = contract.ACTION_ASK
-ANSWER = contract.ACTION_ANSWER
-INVALID = contract.ACTION_INVALID
-
-
-@dataclass(frozen=True)
-class ParsedTurn:
-    """The action a model turn amounts to.
-
-    ``kind`` is ``"ask"`` (``queries`` holds every attempted query, valid or not),
-    ``"answer"`` (``answer_value`` holds the parsed value) or ``"invalid"``
-    (``reason`` says why; nothing is asked and nothing is answered).
-    """
-
-    kind: str
-    queries: tuple[ParsedQuery, ...]
-    answer_value: object | None
-    answer_raw: str | None
-    reason: str | None
-
-    @property
-    def asked_variables(self) -> tuple[str, ...]:
-        """The variables of the valid queries, in order."""
-        return tuple(q.variable for q in self.queries if q.valid and q.variable is not None)
-
 
 def _invalid_turn(
     reason: str,
     queries: tuple[ParsedQuery, ...] = (),
     answer_raw: str | None = None,
 ) -> ParsedTurn:
-    return ParsedTurn(INVALID, queries, None, answer_raw, reason)
+    return ParsedTurn(ACTION_INVALID, queries, None, answer_raw, reason)
 
 
 # ----------------------------------------------------------------------- plain text
@@ -137,56 +113,27 @@ def _raw_fragment(content: str) -> str:
     return content.strip(_MARKUP)
 
 
-def parse_text_turn(
-    text: str,
-    *,
-    entity: str,
-    variables: Collection[str],
-    askable: Collection[str],
-    observed: Collection[str],
-    target: str,
-    asked: Collection[str],
-    queries_per_turn: int,
-    max_chars: int = 20000,
-    not_leaf: Collection[str] = (),
-    descriptions: Mapping[str, str] | None = None,
-    answer_kind: str = "boolean",
-    templates: Collection[str] = (),
-    answer: AnswerSpec | None = None,
-) -> ParsedTurn:
-    """Parse a plain-text turn (``Question: ...`` lines or one ``Answer: ...``).
+def parse_text_turn(text: str, context: ParseContext, asked: Collection[str] = ()) -> ParsedTurn:
+    """Parse a plain-text turn (``Question: ...`` lines or one ``Answer: ...``) against
+    the episode's `context`, ``asked`` being the variables asked in earlier turns.
 
-    ``variables`` are the problem's attribute names, ``askable`` those that may be
-    asked now, ``observed`` those given in the problem, ``asked`` those asked in
-    earlier turns. Keywords are case-insensitive and may carry markdown emphasis,
-    list bullets or numbering (``1.``, ``1)``); an ``Answer:`` line with nothing after it
-    takes the next non-empty line (and is ``malformed`` when there is none); for a kind
-    read over several lines (`AnswerKind.multiline`: vector, sequence) the answer also
-    takes the lines after it, up to a blank line or the next action line. A line that
-    copies one of ``templates`` makes the turn invalid with ``template``. The answer is
-    read by the kind of ``answer`` (an `AnswerSpec`), else of ``answer_kind``.
+    Keywords are case-insensitive and may carry markdown emphasis, list bullets or
+    numbering (``1.``, ``1)``); an ``Answer:`` line with nothing after it takes the next
+    non-empty line (and is ``malformed`` when there is none); for a kind read over several
+    lines (`AnswerKind.multiline`: vector, sequence) the answer also takes the lines after
+    it, up to a blank line or the next action line. A line that copies one of the
+    context's ``templates`` makes the turn invalid with ``template``. The answer is read by
+    the context's answer kind.
     """
     if not isinstance(text, str) or not text.strip():
         return _invalid_turn("empty")
-    if len(text) > max_chars:
+    if len(text) > context.max_chars:
         return _invalid_turn("too_long")
     lines = text.splitlines()
-    copied = copied_template_line(lines, templates)
+    copied = copied_template_line(lines, context.templates)
     if copied is not None:
         return _invalid_turn("template", answer_raw=copied)
-    vocab = vocabulary(
-        entity=entity,
-        variables=variables,
-        askable=askable,
-        observed=observed,
-        target=target,
-        asked=asked,
-        queries_per_turn=queries_per_turn,
-        not_leaf=not_leaf,
-        descriptions=descriptions,
-        answer_kind=answer_kind,
-        answer=answer,
-    )
+    vocab = vocabulary(context, asked)
     multiline = registered_kind(vocab.answer).multiline
 
     questions: list[str] = []
@@ -222,7 +169,7 @@ def parse_text_turn(
         if not answers[0].strip():
             return _invalid_turn("malformed", answer_raw=answers[0])
         return _answer_turn(answers[0], vocab)
-    return ParsedTurn(ASK, judge_queries(attempts, vocab), None, None, None)
+    return ParsedTurn(ACTION_ASK, judge_queries(attempts, vocab), None, None, None)
 
 
 def _continuation(lines: list[str], *, skip_blank: bool) -> list[str]:
@@ -245,7 +192,7 @@ def _reading_turn(reading: AnswerReading, raw: str) -> ParsedTurn:
     """The turn an answer reading amounts to: an answer, or invalid with its reason."""
     if reading.reason is not None:
         return _invalid_turn(reading.reason, answer_raw=raw)
-    return ParsedTurn(ANSWER, (), reading.value, raw, None)
+    return ParsedTurn(ACTION_ANSWER, (), reading.value, raw, None)
 
 
 def _answer_turn(raw: str, vocab: Vocabulary) -> ParsedTurn:

@@ -1,12 +1,17 @@
-"""The multi-turn seek loop (SPEC 3.1), in the tool format and the plain-text format.
+"""The multi-turn seek loop (SPEC 3.1), in the tool format and the plain-text format:
+the Inspect adapter over the plain game of `infoseek.oracles.episode`.
 
 Each sample's metadata carries the problem record and the hidden target value
 (``target_value``, default the record's ``answer``), and for problems whose values cannot
-be enumerated the hidden world (``hidden_world``, default the record's). The loop builds
-the engine and the oracle, then alternates model turns and oracle replies. Nothing here
-depends on the domain: the askable set, the ``not_leaf`` refusals, the question and
-answer forms (yes/no or a number, from the target's domain) all come from the record and
-the engine. The store holds the record without its hidden fields.
+be enumerated the hidden world (``hidden_world``, default the record's). The solver
+builds the engine, the oracle and the episode (`Episode`) and the parse context
+(`infoseek.solvers.parse_context.ParseContext`), then alternates model turns and the
+game: each turn is generated, parsed (`parse_text_turn` / `parse_tool_calls`), matched
+when a ``matcher`` role is bound (`infoseek.solvers.matcher`), and played
+(`infoseek.oracles.episode.play_turn`), which gives the turn record and the replies.
+Nothing here depends on the domain: the askable set, the ``not_leaf`` refusals, the
+question and answer forms all come from the record and the engine. The store holds the
+record without its hidden fields.
 Before every generate call it writes the episode to the sample store, so a message or
 token limit that aborts the loop loses nothing, and so the reference models can read
 the problem without parsing the prompt.
@@ -18,11 +23,12 @@ History (SPEC 3.8): the model's own turn stays as it wrote it, with its reasonin
 dropped unless ``carry_reasoning``: in the text format its question/answer lines, in
 the tool format its tool calls. A turn without any action (no action line, no tool
 call) is kept as the model wrote it, so that the correction after it refers to words
-the model can see; an empty one, or one longer than `MAX_KEPT_CHARS`, is dropped. The
+the model can see; an empty one, or one longer than `MAX_TURN_CHARS`, is dropped. The
 loop never writes words in the model's place. The text
 format never keeps native tool calls (no provider accepts a tool call without its tool
 reply); in the tool format every kept tool call gets exactly one tool reply. Every
-correction is a user or tool message in plain words (`prompts.invalid_turn_message`).
+correction is a user or tool message in plain words
+(`infoseek.oracles.refusals.invalid_turn_message`).
 Text the loop keeps is made storable first (`infoseek.solvers.text_format.storable_text`), and a
 provider reply with no choices is an empty turn.
 """
@@ -45,16 +51,25 @@ from inspect_ai.util import store
 
 from infoseek.answers import answer_spec
 from infoseek.contract import (
+    ACTION_ANSWER,
+    ACTION_INVALID,
+    ANSWER_TOOL,
+    ASK_TOOL,
+    DEFAULT_FORBID_ALTERNATIVES,
+    DEFAULT_MAX_TURNS,
+    MAX_TURN_CHARS,
     STORE_FINAL,
     STORE_INITIAL,
     STORE_OPTIONS,
     STORE_PROBLEM,
     STORE_PROTOCOL,
     STORE_TURNS,
+    ParsedTurn,
 )
-from infoseek.domains import Domain, domain_of
+from infoseek.domains import domain_of
 from infoseek.engine import possible_values_record
-from infoseek.oracles import ORACLE_POLICIES, UNSURE, WORLD_POLICY, Oracle, refusal_text
+from infoseek.oracles import ORACLE_POLICIES, WORLD_POLICY, Oracle
+from infoseek.oracles.episode import Episode, play_turn
 from infoseek.records import (
     askable_variables,
     engine_from_record,
@@ -64,13 +79,14 @@ from infoseek.records import (
 from infoseek.solvers import prompts
 from infoseek.solvers.dataset import value_label
 from infoseek.solvers.matcher import matched_turn
-from infoseek.solvers.parsing import INVALID, ParsedTurn, parse_text_turn
+from infoseek.solvers.parse_context import ParseContext
+from infoseek.solvers.parsing import parse_text_turn
 from infoseek.solvers.text_format import storable, storable_text
 from infoseek.solvers.tool_parsing import parse_tool_calls
 
 FORMATS = ("tool", "text")
 _ACTION_LINE = re.compile(r"^\W*(question|answer|final answer)\b", re.IGNORECASE)
-_EMPTY_TURN = ParsedTurn(INVALID, (), None, None, "empty")
+_EMPTY_TURN = ParsedTurn(ACTION_INVALID, (), None, None, "empty")
 
 
 @tool
@@ -88,13 +104,14 @@ def ask():
 
 def ask_tool(noun: str):
     """The `ask` tool, described with the domain's word for a variable."""
-    return ToolDef(ask(), description=f"Ask the examiner for the value of one {noun} that "
+    return ToolDef(ask(), name=ASK_TOOL,
+                   description=f"Ask the examiner for the value of one {noun} that "
                    "is not given.",
                    parameters={"variable": f"The exact name of the {noun} to ask about."}
                    ).as_tool()
 
 
-@tool
+@tool(name=ANSWER_TOOL)
 def answer():
     async def execute(value: str) -> str:
         """Give your final answer and end the episode.
@@ -111,8 +128,9 @@ def answer():
 
 
 def seek_options(
-    *, fmt: str = "tool", max_turns: int = 10, queries_per_turn: int = 1, budget: bool = False,
-    force_ask: bool = False, forbid_alternatives: bool = True, carry_reasoning: bool = False,
+    *, fmt: str = "tool", max_turns: int = DEFAULT_MAX_TURNS, queries_per_turn: int = 1,
+    budget: bool = False, force_ask: bool = False,
+    forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES, carry_reasoning: bool = False,
     oracle: str = "adversarial", seed: int = 0,
 ) -> dict[str, Any]:
     """Validated solver options (raises ValueError naming the bad option)."""
@@ -132,13 +150,6 @@ def seek_options(
     }
 
 
-def reply_text(domain: Domain, entity: str, variable: str, value: Any) -> str:
-    """The oracle's reply in the domain's wording (`infoseek.domains.Wording`)."""
-    if value == UNSURE:
-        return domain.wording.unsure.format(entity=entity, variable=variable)
-    return domain.reply(entity, variable, value)
-
-
 def _action_only(text: str) -> str:
     lines = [line for line in text.splitlines() if _ACTION_LINE.match(line)]
     return "\n".join(lines)
@@ -146,8 +157,9 @@ def _action_only(text: str) -> str:
 
 @solver
 def seek_solver(
-    *, fmt: str = "tool", max_turns: int = 10, queries_per_turn: int = 1, budget: bool = False,
-    force_ask: bool = False, forbid_alternatives: bool = True, carry_reasoning: bool = False,
+    *, fmt: str = "tool", max_turns: int = DEFAULT_MAX_TURNS, queries_per_turn: int = 1,
+    budget: bool = False, force_ask: bool = False,
+    forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES, carry_reasoning: bool = False,
     oracle: str = "adversarial", seed: int = 0,
 ) -> Solver:
     """The seek loop (SPEC 3.1).
@@ -169,130 +181,92 @@ def seek_solver(
         force_ask=force_ask, forbid_alternatives=forbid_alternatives,
         carry_reasoning=carry_reasoning, oracle=oracle, seed=seed,
     )
+    fmt = opts["format"]
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         problem: dict[str, Any] = state.metadata["problem"]
-        target_value = state.metadata.get("target_value", problem.get("answer"))
-        hidden_world = state.metadata.get("hidden_world", problem.get("hidden_world"))
+        episode, context = start_episode(problem, state.metadata, opts)
+        wording = episode.domain.wording
+        engine = episode.oracle.engine
         sample_opts = {**opts, "target_index": state.metadata.get("target_index", 0)}
-        engine = engine_from_record(problem)
-        oracle = Oracle(engine, target_value, policy=opts["oracle"],
-                        seed=hash_seed(opts["seed"], problem["id"], target_value),
-                        hidden_world=hidden_world)
-        entity = problem.get("entity", "Alice")
-        target = problem["target"]
-        askable = askable_variables(problem, opts["forbid_alternatives"])
-        not_leaf = not_leaf_variables(problem)
-        declared = domain_of(problem)
-        wording = declared.wording
-        domain = engine.domain(target)
-        answer_kind = declared.answer_kind
-        initial = possible_values_record(engine.target_values(), domain)
-        k = int(problem.get("k", 0))
-        fmt = opts["format"]
-
         st = store()
-        turns: list[dict[str, Any]] = []
         st.set(STORE_PROTOCOL, "seek")
         st.set(STORE_PROBLEM, stored_problem(problem))
         st.set(STORE_OPTIONS, sample_opts)
-        st.set(STORE_INITIAL, initial)
+        st.set(STORE_INITIAL, possible_values_record(engine.target_values(),
+                                                     engine.domain(engine.target)))
         st.set(STORE_TURNS, [])
-
-        system = prompts.seek_system_prompt(
-            wording, entity=entity, target=target, fmt=fmt, per_turn=opts["queries_per_turn"],
-            max_turns=opts["max_turns"], budget=opts["budget"],
-            force_ask_k=k if opts["force_ask"] else None,
-        )
-        state.messages.insert(0, ChatMessageSystem(content=system))
+        state.messages.insert(0, ChatMessageSystem(content=prompts.seek_system_prompt(
+            wording, entity=episode.entity, target=context.target, fmt=fmt,
+            per_turn=opts["queries_per_turn"], max_turns=opts["max_turns"],
+            budget=opts["budget"], force_ask_k=episode.k if opts["force_ask"] else None)))
         if fmt == "tool":
             state.tools = [ask_tool(wording.noun), answer()]
             state.tool_choice = "auto"
-        asked: list[str] = []
-        templates = prompts.template_lines(wording, entity=entity, fmt=fmt)
-        spec = answer_spec(answer_kind, entity=entity, target=target,
-                           values=engine.target_values())
 
-        def parse(message: ChatMessageAssistant) -> ParsedTurn:
-            common = dict(
-                entity=entity, variables=problem["variables"], askable=askable,
-                observed=list(problem["observed"]), target=target, asked=asked,
-                queries_per_turn=opts["queries_per_turn"], not_leaf=not_leaf,
-                descriptions=problem.get("descriptions"), answer=spec,
-                templates=templates,
-            )
-            if fmt == "tool":
-                calls = [(c.function, None if c.parse_error else c.arguments)
-                         for c in (message.tool_calls or [])]
-                return parse_tool_calls(calls, **common)
-            return parse_text_turn(message.text or "", **common)
-
-        for turn_no in range(1, opts["max_turns"] + 2):
-            final_turn = turn_no > opts["max_turns"]
-            if final_turn:
+        turns: list[dict[str, Any]] = []
+        while not episode.over:
+            if episode.final_turn:
                 state.messages.append(ChatMessageUser(content=prompts.FINAL_TURN))
                 if fmt == "tool":
-                    state.tool_choice = ToolFunction(name="answer")
-            st.set(STORE_OPTIONS, {**sample_opts, "final_turn": final_turn})
+                    state.tool_choice = ToolFunction(name=ANSWER_TOOL)
+            st.set(STORE_OPTIONS, {**sample_opts, "final_turn": episode.final_turn})
             message = await generate_turn(state, generate)
-            parsed = _EMPTY_TURN if message is None else parse(message)
-            parsed = await matched_turn(parsed, askable=askable, asked=asked,
+            parsed = (_EMPTY_TURN if message is None
+                      else parse_message(message, fmt, context, episode.asked))
+            parsed = await matched_turn(parsed, askable=context.askable, asked=episode.asked,
                                         noun=wording.noun)
-            record: dict[str, Any] = {
-                "turn": turn_no, "action": parsed.kind, "queries": [], "answer": None,
-                "answer_raw": parsed.answer_raw, "reason": parsed.reason,
-                "final_turn": final_turn,
-            }
-            replies: list[str] = []
-            if parsed.kind == "answer":
-                valid_asked = len(asked)
-                if opts["force_ask"] and valid_asked < k and not final_turn:
-                    record["action"] = "invalid"
-                    record["reason"] = "early_answer"
-                    replies.append(prompts.EARLY_ANSWER.format(k=k, asked=valid_asked))
-                else:
-                    record["answer"] = parsed.answer_value
-            elif parsed.kind == "ask":
-                for query in parsed.queries:
-                    entry = {"raw": query.raw, "variable": query.variable,
-                             "valid": query.valid, "reason": query.reason,
-                             "value": None, "reply": None}
-                    if query.valid and query.variable and not final_turn:
-                        value = oracle.reply(query.variable)
-                        asked.append(query.variable)
-                        entry["value"] = value
-                        entry["reply"] = reply_text(declared, entity, query.variable, value)
-                    elif query.valid and final_turn:
-                        entry["valid"] = False
-                        entry["reason"] = "too_many"
-                        entry["reply"] = refusal_text("too_many", query.variable)
-                    else:
-                        entry["reply"] = refusal_text(query.reason or "malformed",
-                                                      query.variable)
-                    record["queries"].append(entry)
-                    replies.append(entry["reply"])
-            else:
-                for query in parsed.queries:
-                    record["queries"].append({"raw": query.raw, "variable": query.variable,
-                                              "valid": False, "reason": query.reason,
-                                              "value": None, "reply": None})
-                replies.append(prompts.invalid_turn_message(
-                    parsed.reason, wording=wording, fmt=fmt, answer_kind=answer_kind,
-                    entity=entity))
-            record["possible_target_values"], record["known"] = oracle.target_status()
-            turns.append(record)
+            record, replies = play_turn(episode, parsed)
+            turns.append(record.to_dict())
             st.set(STORE_TURNS, list(turns))  # records are never changed once stored
-            transcript().info(turn_event(record), source=f"infoseek seek loop, turn {turn_no}")
+            transcript().info(turn_event(turns[-1]),
+                              source=f"infoseek seek loop, turn {record.turn}")
             message = _keep_in_history(state, message, fmt, opts["carry_reasoning"])
-            if record["action"] == "answer":
-                st.set(STORE_FINAL, {"answer": record["answer"], "turn": turn_no})
-                break
-            if final_turn:
-                break
-            _append_replies(state, message, fmt, replies)
+            if record.action == ACTION_ANSWER:
+                st.set(STORE_FINAL, {"answer": record.answer, "turn": record.turn})
+            if not episode.over:
+                _append_replies(state, message, fmt, replies)
         return state
 
     return solve
+
+
+def start_episode(problem: dict[str, Any], metadata: dict[str, Any],
+                  opts: dict[str, Any]) -> tuple[Episode, ParseContext]:
+    """The episode of one sample (its oracle holds the hidden target value and world)
+    and the context its turns are parsed in."""
+    target_value = metadata.get("target_value", problem.get("answer"))
+    engine = engine_from_record(problem)
+    oracle = Oracle(engine, target_value, policy=opts["oracle"],
+                    seed=hash_seed(opts["seed"], problem["id"], target_value),
+                    hidden_world=metadata.get("hidden_world", problem.get("hidden_world")))
+    domain = domain_of(problem)
+    entity = problem.get("entity", "Alice")
+    target = problem["target"]
+    episode = Episode(oracle=oracle, domain=domain, entity=entity, fmt=opts["format"],
+                      max_turns=opts["max_turns"], k=int(problem.get("k", 0)),
+                      force_ask=opts["force_ask"])
+    context = ParseContext(
+        entity=entity, variables=problem["variables"],
+        askable=askable_variables(problem, opts["forbid_alternatives"]),
+        observed=list(problem["observed"]), target=target,
+        queries_per_turn=opts["queries_per_turn"], not_leaf=not_leaf_variables(problem),
+        descriptions=problem.get("descriptions"),
+        answer=answer_spec(domain.answer_kind, entity=entity, target=target,
+                           values=engine.target_values()),
+        templates=prompts.template_lines(domain.wording, entity=entity, fmt=opts["format"]))
+    return episode, context
+
+
+def parse_message(message: ChatMessageAssistant, fmt: str, context: ParseContext,
+                  asked: list[str]) -> ParsedTurn:
+    """The action one assistant message amounts to: its tool calls in the tool format,
+    its text in the text format."""
+    if fmt == "tool":
+        calls = [(c.function, None if c.parse_error else c.arguments)
+                 for c in (message.tool_calls or [])]
+        return parse_tool_calls(calls, context, asked)
+    return parse_text_turn(message.text or "", context, asked)
 
 
 def hash_seed(seed: int, problem_id: str, target_value: Any) -> str:
@@ -351,8 +325,6 @@ def turn_event(record: dict[str, Any]) -> dict[str, Any]:
             "infoseek_turn": record}
 
 
-
-
 def _keep_in_history(state: TaskState, message: ChatMessageAssistant | None, fmt: str,
                      carry: bool) -> ChatMessageAssistant | None:
     """Put the model's turn in the history as it stays there (see the module docstring);
@@ -369,11 +341,6 @@ def _keep_in_history(state: TaskState, message: ChatMessageAssistant | None, fmt
     return kept
 
 
-MAX_KEPT_CHARS = 20000
-"""An action-less turn longer than this is dropped from the history rather than sent back
-to the model on every later turn (the parser's `too_long` limit)."""
-
-
 def _kept_turn(message: ChatMessageAssistant, fmt: str,
                carry: bool) -> ChatMessageAssistant | None:
     text = message.text or ""
@@ -385,7 +352,7 @@ def _kept_turn(message: ChatMessageAssistant, fmt: str,
     actions = _action_only(text) if fmt == "text" else ""
     if actions and not carry:
         return ChatMessageAssistant(content=actions, model=message.model)
-    if not text.strip() or (not actions and len(text) > MAX_KEPT_CHARS):
+    if not text.strip() or (not actions and len(text) > MAX_TURN_CHARS):
         return None
     if message.tool_calls:  # the text format keeps no native tool call
         return message.model_copy(update={"tool_calls": None})

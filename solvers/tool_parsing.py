@@ -6,19 +6,14 @@ integers, lone surrogates), parsing returns a turn and never raises."""
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Collection
 
-from infoseek.answers import AnswerSpec
 from infoseek.answers import answer_kind as registered_kind
+from infoseek.contract import ACTION_ASK, ANSWER_TOOL, ASK_TOOL, ParsedTurn
 from infoseek.solvers.answer_parsing import copies_template
 from infoseek.solvers.naming import blocked_queries, judge_queries, resolve_name, vocabulary
-from infoseek.solvers.parsing import (
-    ANSWER,
-    ASK,
-    ParsedTurn,
-    _invalid_turn,
-    _reading_turn,
-)
+from infoseek.solvers.parse_context import ParseContext
+from infoseek.solvers.parsing import _invalid_turn, _reading_turn
 
 _SHOWN_CHARS = 2000
 """At most this many characters of a call's description are kept in the record."""
@@ -57,48 +52,22 @@ def _describe_call(function: object, arguments: object) -> str:
     return f"{name}({_shown(arguments)})"
 
 
-def parse_tool_calls(
-    calls: list[tuple[str, object]],
-    *,
-    entity: str,
-    variables: Collection[str],
-    askable: Collection[str],
-    observed: Collection[str],
-    target: str,
-    asked: Collection[str],
-    queries_per_turn: int,
-    max_chars: int = 20000,
-    not_leaf: Collection[str] = (),
-    descriptions: Mapping[str, str] | None = None,
-    answer_kind: str = "boolean",
-    templates: Collection[str] = (),
-    answer: AnswerSpec | None = None,
-) -> ParsedTurn:
-    """Parse a turn given as tool calls ``(function_name, arguments)``.
+def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
+                     asked: Collection[str] = ()) -> ParsedTurn:
+    """Parse a turn given as tool calls ``(function_name, arguments)`` against the
+    episode's `context`, ``asked`` being the variables asked in earlier turns.
 
     ``ask`` takes ``{"variable": name}``, ``answer`` takes ``{"value": ...}``: text, or
     any JSON value the answer kind reads (`AnswerKind.read_tool`: a boolean for yes/no,
     a number, an object of named values, a list of steps); a value the kind does not
-    take is ``bad_arguments``. The kind is that of ``answer`` (an `AnswerSpec`), else of
-    ``answer_kind``. Every call other than ``answer`` is
-    recorded as a query, and only the first ``queries_per_turn`` of them are processed.
-    Arguments may arrive as a JSON string; anything that does not decode to a dict is
-    ``bad_arguments``. An empty answer value is ``empty``; a value that copies one of
-    ``templates`` (with or without its ``Answer:`` keyword) is ``template``.
+    take is ``bad_arguments``. The kind is the context's. Every call other than
+    ``answer`` is recorded as a query, and only the first ``queries_per_turn`` of them
+    are processed. Arguments may arrive as a JSON string; anything that does not decode
+    to a dict is ``bad_arguments``. An empty answer value is ``empty``; a value that
+    copies one of the context's ``templates`` (with or without its ``Answer:`` keyword) is
+    ``template``.
     """
-    vocab = vocabulary(
-        entity=entity,
-        variables=variables,
-        askable=askable,
-        observed=observed,
-        target=target,
-        asked=asked,
-        queries_per_turn=queries_per_turn,
-        not_leaf=not_leaf,
-        descriptions=descriptions,
-        answer_kind=answer_kind,
-        answer=answer,
-    )
+    vocab = vocabulary(context, asked)
     kind = registered_kind(vocab.answer)
     calls = list(calls or [])
     if not calls:
@@ -112,17 +81,17 @@ def parse_tool_calls(
         )
         name = function.strip().lower() if isinstance(function, str) else ""
         raw = _describe_call(function, arguments)
-        if name == ANSWER:
+        if name == ANSWER_TOOL:
             answer_calls.append((raw, arguments))
             continue
-        if name != ASK:
+        if name != ASK_TOOL:
             attempts.append((raw, None, "unknown_tool"))
             continue
         decoded = _call_arguments(arguments)
         variable = decoded.get("variable") if decoded is not None else None
         if not isinstance(variable, str):
             attempts.append((raw, None, "bad_arguments"))
-        elif len(variable) > max_chars:
+        elif len(variable) > context.max_chars:
             attempts.append((raw, None, "too_long"))
         else:
             attempts.append((raw, *resolve_name(variable, vocab)))
@@ -142,12 +111,12 @@ def parse_tool_calls(
             if reading.reason == "bad_arguments":
                 return _invalid_turn("bad_arguments", answer_raw=raw)
             return _reading_turn(reading, _shown(value))
-        if len(value) > max_chars:
+        if len(value) > context.max_chars:
             return _invalid_turn("too_long")
         if not value.strip():
             return _invalid_turn("empty", answer_raw=value)
-        if copies_template(value, templates):
+        if copies_template(value, context.templates):
             return _invalid_turn("template", answer_raw=value)
         return _reading_turn(kind.read_tool(value, vocab.answer), value)
 
-    return ParsedTurn(ASK, judge_queries(attempts, vocab), None, None, None)
+    return ParsedTurn(ACTION_ASK, judge_queries(attempts, vocab), None, None, None)

@@ -1,9 +1,17 @@
 """Problem vocabularies the parsing tests read model text against: a logic problem
 (yes/no target) and a math problem (numeric target, a derived quantity, descriptions),
-with shorthands for parsing a text turn or tool calls against each."""
+with shorthands for parsing a text turn or tool calls against each.
+
+The vocabularies are keyword dicts: every `ParseContext` field, plus ``asked`` (the
+variables asked in earlier turns, which the parsers take beside the context);
+`parse_text` and `parse_tools` split them."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from infoseek.contract import ParsedTurn
+from infoseek.solvers.parse_context import ParseContext
 from infoseek.solvers.parsing import parse_text_turn
 from infoseek.solvers.tool_parsing import parse_tool_calls
 
@@ -33,17 +41,29 @@ MATH = {
 TEMPLATE_LINE = "Answer: Ingrid is courteous.   or   Answer: Ingrid is not courteous."
 
 
+def parse_text(text: Any, **fields: Any) -> ParsedTurn:
+    """`parse_text_turn` with the context made from `fields` (``asked`` passed beside)."""
+    asked = fields.pop("asked", ())
+    return parse_text_turn(text, ParseContext(**fields), asked)
+
+
+def parse_tools(calls: Any, **fields: Any) -> ParsedTurn:
+    """`parse_tool_calls` with the context made from `fields` (``asked`` passed beside)."""
+    asked = fields.pop("asked", ())
+    return parse_tool_calls(calls, ParseContext(**fields), asked)
+
+
 def logic_turn(text: str, **overrides):
-    return parse_text_turn(text, **{**LOGIC, **overrides})
+    return parse_text(text, **{**LOGIC, **overrides})
 
 
 def math_turn(text: str, **overrides):
-    return parse_text_turn(text, **{**MATH, **overrides})
+    return parse_text(text, **{**MATH, **overrides})
 
 
 def logic_tool(calls, **overrides):
-    return parse_tool_calls(calls, **{**LOGIC, **overrides})
+    return parse_tools(calls, **{**LOGIC, **overrides})
 
 
 def math_tool(calls, **overrides):
-    return parse_tool_calls(calls, **{**MATH, **overrides})
+    return parse_tools(calls, **{**MATH, **overrides})

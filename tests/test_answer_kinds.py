@@ -22,9 +22,7 @@ from infoseek.answers import (
 )
 from infoseek.answers import sequence as sequence_module
 from infoseek.scorers.answer_match import answer_score, answers_match
-from infoseek.solvers.parsing import parse_text_turn
-from infoseek.solvers.tool_parsing import parse_tool_calls
-from tests.parsing_support import LOGIC
+from tests.parsing_support import LOGIC, parse_text, parse_tools
 
 OPTIONS = ["Refer to cardiology", "Pain clinic", "Watch and wait", "3"]
 CHOICE = answer_spec("choice", values=OPTIONS)
@@ -56,7 +54,7 @@ def test_an_unknown_kind_names_the_registered_ones():
     with pytest.raises(UnknownAnswerKind, match="registered: boolean, number, choice"):
         answer_kind("colour")
     with pytest.raises(ValueError, match="colour"):
-        parse_text_turn("Answer: red", **{**LOGIC, "answer_kind": "colour"})
+        parse_text("Answer: red", **{**LOGIC, "answer_kind": "colour"})
 
 
 def test_a_second_kind_of_the_same_name_needs_replace():
@@ -91,14 +89,14 @@ def colour_kind():
 
 
 def test_a_plug_in_kind_is_read_by_both_parsers(colour_kind):
-    turn = parse_text_turn("I think so.\nAnswer: Green", **{**LOGIC, "answer_kind": "colour"})
+    turn = parse_text("I think so.\nAnswer: Green", **{**LOGIC, "answer_kind": "colour"})
     assert (turn.kind, turn.answer_value) == ("answer", "green")
-    turn = parse_text_turn("Answer: purple", **LOGIC, answer=AnswerSpec("colour"))
+    turn = parse_text("Answer: purple", **LOGIC, answer=AnswerSpec("colour"))
     assert (turn.kind, turn.reason) == ("invalid", "malformed")
-    turn = parse_tool_calls([("answer", {"value": "blue"})], **LOGIC,
+    turn = parse_tools([("answer", {"value": "blue"})], **LOGIC,
                             answer=AnswerSpec("colour"))
     assert turn.answer_value == "blue"
-    turn = parse_tool_calls([("answer", {"value": 7})], **LOGIC, answer=AnswerSpec("colour"))
+    turn = parse_tools([("answer", {"value": 7})], **LOGIC, answer=AnswerSpec("colour"))
     assert turn.reason == "bad_arguments"
     assert answers_match("green", "Green ", kind="colour")
 
@@ -245,13 +243,13 @@ def test_a_sequence_tool_argument_may_be_a_list():
 
 def test_a_sequence_answer_runs_over_several_lines_in_the_text_format():
     reply = "My plan:\nAnswer:\n1. pick up A\n2. stack A on B\n\nThat is all."
-    turn = parse_text_turn(reply, **LOGIC, answer=SEQUENCE)
+    turn = parse_text(reply, **LOGIC, answer=SEQUENCE)
     assert (turn.kind, turn.answer_value) == ("answer", PLAN[:2])
-    turn = parse_text_turn("Answer: pick up A\nstack A on B\nQuestion: Is Ingrid kind?",
+    turn = parse_text("Answer: pick up A\nstack A on B\nQuestion: Is Ingrid kind?",
                            **LOGIC, answer=SEQUENCE)
     assert turn.reason == "multiple_actions"
     # a yes/no answer still reads only its own line
-    turn = parse_text_turn("Answer: yes\nIngrid is not courteous", **LOGIC)
+    turn = parse_text("Answer: yes\nIngrid is not courteous", **LOGIC)
     assert turn.answer_value is True
 
 
@@ -390,22 +388,22 @@ def test_reference_models_write_answers_with_the_kind_label():
 
 
 def test_the_tool_parser_hands_any_json_value_to_the_kind():
-    turn = parse_tool_calls([("answer", {"value": {"TGFB": 1, "SMAD": 0}})], **LOGIC,
+    turn = parse_tools([("answer", {"value": {"TGFB": 1, "SMAD": 0}})], **LOGIC,
                             answer=VECTOR)
     assert (turn.kind, turn.answer_value) == ("answer", {"TGFB": 1, "SMAD": 0})
-    turn = parse_tool_calls([("answer", '{"value": ["pick up A", "stack A on B"]}')],
+    turn = parse_tools([("answer", '{"value": ["pick up A", "stack A on B"]}')],
                             **LOGIC, answer=SEQUENCE)
     assert turn.answer_value == PLAN[:2]
-    turn = parse_tool_calls([("answer", {"value": "surgery"})], **LOGIC, answer=CHOICE)
+    turn = parse_tools([("answer", {"value": "surgery"})], **LOGIC, answer=CHOICE)
     assert turn.reason == "malformed"
-    turn = parse_tool_calls([("answer", {"value": None})], **LOGIC, answer=CHOICE)
+    turn = parse_tools([("answer", {"value": None})], **LOGIC, answer=CHOICE)
     assert turn.reason == "bad_arguments"
 
 
 def test_a_vector_answer_over_several_lines_in_the_text_format():
-    turn = parse_text_turn("Answer:\nTGFB = 1\nSMAD = 0", **LOGIC, answer=VECTOR)
+    turn = parse_text("Answer:\nTGFB = 1\nSMAD = 0", **LOGIC, answer=VECTOR)
     assert turn.answer_value == {"TGFB": 1, "SMAD": 0}
-    turn = parse_text_turn("Answer: TGFB = 1\n\nSMAD = 0", **LOGIC, answer=VECTOR)
+    turn = parse_text("Answer: TGFB = 1\n\nSMAD = 0", **LOGIC, answer=VECTOR)
     assert turn.reason == "malformed"  # the blank line ends the answer
-    turn = parse_text_turn("Answer:\n\nTGFB = 1\nSMAD = 0\n\nDone.", **LOGIC, answer=VECTOR)
+    turn = parse_text("Answer:\n\nTGFB = 1\nSMAD = 0\n\nDone.", **LOGIC, answer=VECTOR)
     assert turn.answer_value == {"TGFB": 1, "SMAD": 0}

@@ -32,7 +32,7 @@ from inspect_ai.model import (
 from infoseek.builders.datasets import domain_records
 from infoseek.domains import get_domain
 from infoseek.inspect_tasks.logic_mt import logic_mt
-from infoseek.oracles import refusal_text
+from infoseek.oracles import refusal_text, refusals
 from infoseek.scorers.inspect_scorers import seek_values
 from infoseek.solvers import prompts
 from tests.support import assert_eval_success, loop_messages, text_output, tool_output
@@ -142,7 +142,7 @@ def check_no_leak(episode: Episode, *, target_refused: bool = False) -> None:
         assert not statement.search(content), content
         if name.search(content):
             assert target_refused, f"the target {target!r} is named in {content!r}"
-            assert content == refusal_text("target", target), content
+            assert content == refusal_text("target", target, noun="attribute"), content
 
 
 def invalid_query(episode: Episode, reason: str, index: int = 0) -> dict[str, Any]:
@@ -151,7 +151,7 @@ def invalid_query(episode: Episode, reason: str, index: int = 0) -> dict[str, An
     assert query["valid"] is False, query
     assert query["reason"] == reason, query
     assert query["value"] is None
-    assert query["reply"] == refusal_text(reason, query["variable"])
+    assert query["reply"] == refusal_text(reason, query["variable"], noun="attribute")
     assert episode.bad["known"] is False
     assert episode.scores[f"invalid_{reason}"] >= 1.0
     return query
@@ -168,8 +168,8 @@ def invalid_turn(episode: Episode, reason: str) -> None:
     assert all(q["valid"] is False and q["value"] is None for q in bad["queries"])
     assert episode.scores["invalid_total"] >= 1.0
     fmt = episode.sample.store["infoseek:options"]["format"]
-    correction = prompts.invalid_turn_message(reason, wording=get_domain("logic").wording,
-                                              fmt=fmt, answer_kind="boolean",
+    correction = refusals.invalid_turn_message(reason, wording=get_domain("logic").wording,
+                                               fmt=fmt, answer_kind="boolean",
                                               entity=episode.record["entity"])
     messages = loop_messages(episode.sample)
     assert correction in messages

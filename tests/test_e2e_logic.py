@@ -26,8 +26,8 @@ from inspect_ai.tool import ToolCall
 from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mss import logic_mss
 from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.oracles import refusals
 from infoseek.scorers.inspect_scorers import log_metrics, seek_values
-from infoseek.solvers import prompts
 from tests.support import assert_eval_success, mock_usage, text_output
 
 TURN_KEYS = {"turn", "action", "queries", "possible_target_values", "known"}
@@ -346,7 +346,7 @@ def test_force_ask_rejects_an_immediate_answer(fmt: str, tmp_path) -> None:
     assert [t["reason"] for t in turns[:2]] == ["early_answer", "early_answer"]
     assert turns[-1]["action"] == "answer" and turns[-1]["final_turn"] is True
     assert len(turns) == 3
-    early = prompts.EARLY_ANSWER.format(k=2, asked=0)
+    early = refusals.EARLY_ANSWER.format(k=2, asked=0)
     if fmt == "tool":
         replies = [m.text for m in sample.messages if isinstance(m, ChatMessageTool)]
     else:

@@ -79,7 +79,7 @@ def test_the_matcher_maps_paraphrases_and_refuses_the_rest(tmp_path) -> None:
     assert asked[1]["reply"] == "Pain radiating below the knee: yes"
     for query in asked[2:]:
         assert query["value"] is None
-        assert query["reply"] == refusal_text("not_sure", None)
+        assert query["reply"] == refusal_text("not_sure", None, noun="clinical variable")
     # nothing the model did not ask for is revealed: no other variable's name with a
     # value, and never the weakness the last free-text question hinted at
     problem = sample.metadata["problem"]

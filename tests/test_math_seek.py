@@ -35,6 +35,7 @@ from infoseek.records import (
 )
 from infoseek.scorers.inspect_scorers import log_metrics, seek_scorers, seek_values
 from infoseek.scorers.seek_metrics import answers_match, episode_metrics, uncertainty_curves
+from infoseek.solvers.parse_context import ParseContext
 from infoseek.solvers.parsing import parse_number_answer, parse_text_turn
 from infoseek.solvers.reference_policy import decide
 from infoseek.solvers.seek import seek_solver
@@ -167,12 +168,12 @@ def test_check_query_not_leaf() -> None:
 # ------------------------------------------------------------------ parsing
 
 
-def _parse_text(message: str, **extra: Any):
-    return parse_text_turn(
-        message, entity="", variables=K2["variables"], askable=askable_variables(K2, True),
-        observed=[], target="T", asked=[], queries_per_turn=1,
-        not_leaf=not_leaf_variables(K2), descriptions=K2["descriptions"],
-        answer_kind="number", **extra)
+def _parse_text(message: str):
+    context = ParseContext(
+        entity="", variables=K2["variables"], askable=askable_variables(K2, True),
+        observed=[], target="T", queries_per_turn=1, not_leaf=not_leaf_variables(K2),
+        descriptions=K2["descriptions"], answer_kind="number")
+    return parse_text_turn(message, context)
 
 
 @pytest.mark.parametrize("line, variable, reason", [
@@ -194,9 +195,9 @@ def test_quantity_questions(line: str, variable: str | None, reason: str | None)
 def test_what_is_names_the_attribute_without_descriptions() -> None:
     """SPEC 3.8: a question naming exactly one attribute asks for it, whatever the
     phrasing, descriptions or not (logic problems)."""
-    turn = parse_text_turn("Question: What is kind?", entity="Alice", variables=["kind"],
-                           askable=["kind"], observed=[], target="t", asked=[],
-                           queries_per_turn=1)
+    context = ParseContext(entity="Alice", variables=["kind"], askable=["kind"],
+                           observed=[], target="t")
+    turn = parse_text_turn("Question: What is kind?", context)
     assert turn.queries[0].variable == "kind" and turn.queries[0].valid
 
 
@@ -211,10 +212,10 @@ def test_parse_number_answer(raw: str, expected: Any) -> None:
 def test_numeric_answers_in_both_formats() -> None:
     assert _parse_text("Answer: about 42 dollars").answer_value == 42
     assert _parse_text("Answer: I do not know").reason == "malformed"
-    common = dict(entity="", variables=K2["variables"], askable=["B"], observed=[],
-                  target="T", asked=[], queries_per_turn=1, answer_kind="number")
-    assert parse_tool_calls([("answer", {"value": "85/2"})], **common).answer_value == "85/2"
-    assert parse_tool_calls([("answer", {"value": 42})], **common).answer_value == 42
+    context = ParseContext(entity="", variables=K2["variables"], askable=["B"], observed=[],
+                           target="T", answer_kind="number")
+    assert parse_tool_calls([("answer", {"value": "85/2"})], context).answer_value == "85/2"
+    assert parse_tool_calls([("answer", {"value": 42})], context).answer_value == 42
 
 
 def test_metrics_handle_the_unbounded_marker() -> None:

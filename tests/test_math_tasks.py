@@ -22,6 +22,7 @@ from infoseek.inspect_tasks.gsme_mt_ext import (
     gsme_mt_ext_k_prediction,
     gsme_mt_ext_mss,
 )
+from infoseek.oracles import refusals
 from infoseek.records import problem_from_store
 from infoseek.scorers.inspect_scorers import log_metrics
 from infoseek.solvers import prompts
@@ -136,8 +137,8 @@ def test_word_problem_states_the_asking_rule_before_listing() -> None:
 
 def test_math_prompts_are_separate() -> None:
     logic_words, math_words = get_domain("logic").wording, get_domain("math").wording
-    assert "attribute name" in prompts.reminder(logic_words, "tool")
-    assert "number" in prompts.reminder(math_words, "text")
+    assert "attribute name" in refusals.reminder(logic_words, "tool")
+    assert "number" in refusals.reminder(math_words, "text")
     logic = prompts.seek_system_prompt(logic_words, entity="Alice", target="kind", fmt="text",
                                        per_turn=1, max_turns=3, budget=False,
                                        force_ask_k=None)

@@ -1,4 +1,5 @@
-"""Oracle policies checked against the brute-force referee, and the refusal rules.
+"""Oracle policies checked against the brute-force referee, and the refusal rules
+(`infoseek.oracles.refusals`), in the domain's word for a variable.
 
 SPEC section 2: every reply is consistent with C, A, earlier replies and the hidden
 target value; adversarial keeps the most target values possible, cooperative the
@@ -13,6 +14,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from infoseek.domains import get_domain
 from infoseek.engines.bruteforce import BruteForceEngine, horn_referee
 from infoseek.engines.horn import HornEngine
 from infoseek.oracles import (
@@ -23,6 +25,7 @@ from infoseek.oracles import (
     check_query,
     refusal_text,
 )
+from infoseek.oracles.refusals import with_article
 from tests.strategies import horn_problems
 
 SETTINGS = {
@@ -220,6 +223,39 @@ def test_check_query_never_lets_the_target_through(data) -> None:
 
 def test_refusal_text_names_reason_and_variable() -> None:
     for reason, why in REFUSAL_REASONS.items():
-        text = refusal_text(reason, "kind")
-        assert why in text and "'kind'" in text
-    assert "not valid" in refusal_text("no_such_reason")
+        text = refusal_text(reason, "kind", noun="attribute")
+        assert why.format(noun="attribute", a_noun="an attribute") in text and "'kind'" in text
+    assert "not valid" in refusal_text("no_such_reason", noun="attribute")
+
+
+def test_logic_refusals_read_as_they_always_did() -> None:
+    """The logic domain calls a variable an attribute: its refusals keep their words."""
+    noun = get_domain("logic").wording.noun
+    assert refusal_text("unknown", "kind", noun=noun) == (
+        "Cannot answer about 'kind': there is no attribute with that name in this problem.")
+    assert refusal_text("template", None, noun=noun) == (
+        "Cannot answer about that: that line is the example from the instructions, not a "
+        "question about an attribute (put a name in place of the words in angle brackets).")
+    assert refusal_text("bad_arguments", None, noun=noun).endswith(
+        "(call ask with one attribute name).")
+
+
+@pytest.mark.parametrize("domain", ["math", "genereg", "clinguide"])
+def test_refusals_call_a_variable_what_the_domain_calls_it(domain: str) -> None:
+    noun = get_domain(domain).wording.noun
+    assert noun != "attribute"
+    worded = [reason for reason, why in REFUSAL_REASONS.items() if "noun}" in why]
+    assert {"unknown", "forbidden", "observed", "repeated", "malformed", "template"} <= set(
+        worded)
+    for reason in REFUSAL_REASONS:
+        text = refusal_text(reason, "X", noun=noun)
+        assert "attribute" not in text, text
+        assert "{" not in text, text
+        if reason in worded:
+            assert noun in text, text
+    assert f"about a {noun} (put a name" in refusal_text("template", None, noun=noun)
+
+
+def test_with_article() -> None:
+    assert [with_article(n) for n in ("attribute", "gene", "quantity", "item")] == [
+        "an attribute", "a gene", "a quantity", "an item"]

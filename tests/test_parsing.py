@@ -13,9 +13,8 @@ from infoseek.solvers.parsing import (
     ParsedQuery,
     ParsedTurn,
     parse_boolean_answer,
-    parse_text_turn,
 )
-from infoseek.solvers.tool_parsing import parse_tool_calls
+from tests.parsing_support import parse_text, parse_tools
 
 VARIABLES = ["adorable", "brave", "calm", "eager", "hurt", "kind", "shy", "vain"]
 CONTEXT = {
@@ -31,11 +30,11 @@ PARSER_REASONS = set(INVALID_REASONS) - {"early_answer", "not_boolean"}
 
 
 def text_turn(text: str, **overrides) -> ParsedTurn:
-    return parse_text_turn(text, **{**CONTEXT, **overrides})
+    return parse_text(text, **{**CONTEXT, **overrides})
 
 
 def tool_turn(calls, **overrides) -> ParsedTurn:
-    return parse_tool_calls(calls, **{**CONTEXT, **overrides})
+    return parse_tools(calls, **{**CONTEXT, **overrides})
 
 
 def single_query(turn: ParsedTurn) -> ParsedQuery:

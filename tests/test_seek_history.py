@@ -33,14 +33,15 @@ from inspect_ai.model import (
 
 from infoseek.builders.datasets import domain_records
 from infoseek.builders.math.gsme_text import CANDIDATES_HEADING, render_equations
+from infoseek.contract import MAX_TURN_CHARS
 from infoseek.domains import get_domain
 from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
 from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.oracles import refusals
 from infoseek.solvers import incomplete, prompts
 from infoseek.solvers.parsing import INVALID_REASONS
 from infoseek.solvers.problem_level import problem_level_solver
-from infoseek.solvers.seek import MAX_KEPT_CHARS
 from infoseek.solvers.text_format import storable_text
 from tests.support import (
     assert_eval_success,
@@ -160,7 +161,7 @@ def test_a_reply_with_no_choices_is_an_empty_turn(fmt, record, tmp_path) -> None
     turns = sample.store["infoseek:turns"]
     assert turns[0]["action"] == "invalid" and turns[0]["reason"] == "empty"
     assert turns[-1]["answer"] is False
-    correction = prompts.invalid_turn_message("empty", wording=LOGIC, fmt=fmt,
+    correction = refusals.invalid_turn_message("empty", wording=LOGIC, fmt=fmt,
                                               answer_kind="boolean", entity=record["entity"])
     assert correction in loop_messages(sample)
     for messages in model_inputs(sample):
@@ -224,7 +225,7 @@ def test_an_action_less_turn_is_not_rewritten(fmt, record, tmp_path) -> None:
     assert isinstance(second_call[-2], ChatMessageAssistant)
     last = second_call[-1]
     assert isinstance(last, ChatMessageUser)
-    assert last.text == prompts.invalid_turn_message("no_action", wording=LOGIC, fmt=fmt,
+    assert last.text == refusals.invalid_turn_message("no_action", wording=LOGIC, fmt=fmt,
                                                      answer_kind="boolean",
                                                      entity=record["entity"])
     for messages in model_inputs(sample):
@@ -233,7 +234,7 @@ def test_an_action_less_turn_is_not_rewritten(fmt, record, tmp_path) -> None:
 
 
 @pytest.mark.parametrize("fmt", ["tool", "text"])
-@pytest.mark.parametrize("content", ["   ", "x" * (MAX_KEPT_CHARS + 1)])
+@pytest.mark.parametrize("content", ["   ", "x" * (MAX_TURN_CHARS + 1)])
 def test_an_empty_or_huge_action_less_turn_is_dropped(fmt, content, record, tmp_path) -> None:
     bad = tool_output(content=content) if fmt == "tool" else text_output(content)
     sample = play(tmp_path, record, fmt, [bad])
@@ -256,7 +257,7 @@ def test_an_action_turn_keeps_only_the_models_own_lines(record, tmp_path) -> Non
 @pytest.mark.parametrize("reason", [*INVALID_REASONS, "not_leaf", None])
 def test_every_reason_has_a_plain_sentence(reason, kind, fmt) -> None:
     wording = get_domain("logic" if kind == "boolean" else "math").wording
-    message = prompts.invalid_turn_message(reason, wording=wording, fmt=fmt, answer_kind=kind,
+    message = refusals.invalid_turn_message(reason, wording=wording, fmt=fmt, answer_kind=kind,
                                            entity="Clara")
     codes = [r for r in INVALID_REASONS if "_" in r] + ["not_leaf"]
     assert not any(code in message for code in codes), message
@@ -267,8 +268,8 @@ def test_every_reason_has_a_plain_sentence(reason, kind, fmt) -> None:
 
 @pytest.mark.parametrize("reason", ["ambiguous", "template", "out_of_range"])
 def test_new_reasons_have_their_own_words(reason) -> None:
-    sentence = prompts.invalid_turn_problem(reason, fmt="text")
-    assert sentence != prompts.INVALID_TURN_FALLBACK
+    sentence = refusals.invalid_turn_problem(reason, fmt="text")
+    assert sentence != refusals.INVALID_TURN_FALLBACK
 
 
 @pytest.mark.parametrize("fmt", ["tool", "text"])
@@ -371,6 +372,6 @@ def test_a_copied_template_line_is_invalid_and_explained(record, tmp_path) -> No
     sample = play(tmp_path, record, "text", [copied])
     bad = sample.store["infoseek:turns"][0]
     assert bad["action"] == "invalid" and bad["reason"] == "template"
-    assert prompts.invalid_turn_message("template", wording=LOGIC, fmt="text",
+    assert refusals.invalid_turn_message("template", wording=LOGIC, fmt="text",
                                         answer_kind="boolean",
                                         entity=record["entity"]) in loop_messages(sample)
