@@ -8,8 +8,10 @@
     infoseek filter QS_LOG WS_LOG
 
 The builders `build` offers and the formats `verify --format` accepts are those the
-registered domains declare (`infoseek.domains`); the extra inputs `verify` offers
-(`--rules DIR`, ...) are `infoseek.builders.published.INPUTS`.
+registered domains declare (`infoseek.domains`), installed plug-ins' included (entry-point
+group ``infoseek.domains``); a broken plug-in is named in a warning and in the error for
+a builder nothing declares, and the other builders still work. The extra inputs `verify`
+offers (`--rules DIR`, ...) are `infoseek.builders.published.INPUTS`.
 """
 
 from __future__ import annotations
@@ -22,7 +24,13 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from infoseek.domains import builder_names, format_names, get_builder, resolve
+from infoseek.domains import (
+    UnknownDomain,
+    builder_names,
+    format_names,
+    get_builder,
+    resolve,
+)
 
 
 def output_problem(out: str, force: bool) -> str | None:
@@ -165,6 +173,16 @@ def _positive(text: str) -> int:
     return value
 
 
+def _builder_name(text: str) -> str:
+    """A registered builder's name; otherwise the registry's error, which lists the
+    builders and any installed plug-in that failed to load."""
+    try:
+        get_builder(text)
+    except UnknownDomain as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="infoseek", description="infoseek: build and check information-seeking problems."
@@ -172,8 +190,9 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True)
     build = sub.add_parser("build", help="build a problem split as JSONL")
     builders = [get_builder(name)[1] for name in builder_names()]
-    build.add_argument("builder", choices=[b.name for b in builders],
-                       help="which problem family to build")
+    build.add_argument("builder", type=_builder_name, metavar="BUILDER",
+                       help="which problem family to build: "
+                       + ", ".join(b.name for b in builders))
     build.add_argument("--out", required=True,
                        help="output JSONL file (its folder must exist; an existing file is "
                        "kept unless --force)")

@@ -17,9 +17,25 @@ detection, the ``infoseek/<task>`` names and the prompts all read this registry;
 of them lists domains by hand. A domain joins with one line, `register_domain`, giving
 the declaration itself or a ``"module:attribute"`` path to it that is imported on first
 use (so the core names no outer module at import time). The built-in domains are
-registered at the bottom of this module; a plug-in domain (or the toy domain of the
-tests) calls `register_domain` itself, next to `infoseek.engines.register_engine` for
-its engine.
+registered at the bottom of this module; code of the tests (the toy domain) calls
+`register_domain` itself.
+
+An installed package joins through the entry-point group ``infoseek.domains``
+(`ENTRY_POINT_GROUP`): each entry point ``<domain name> = "module:attribute"`` names a
+`Domain`. The first read of the registry (`domain_names`, `get_domain` and everything
+built on them) registers every such entry point by its path, importing nothing; a
+plug-in's declaration is imported when its domain is first used. Its module registers
+the plug-in's engine kinds (`infoseek.engines.register_engine`) as it is imported, and
+the engine registry imports the declaration of a record's domain before it calls the
+record's engine kind unknown (`import_plugin`), so a record read from a file finds its
+engine however early it is read (see docs/plugins.md).
+
+A broken plug-in (a path that does not import, an attribute that is not a `Domain` of
+the entry point's name, a name another domain holds) does not take the other domains
+down: the listings (`all_domains`, `builder_names`, `task_modules`, ...) leave it out
+and log one warning naming the entry point, its distribution and the cause, and using
+it (`get_domain`, `get_builder` of a builder it would declare, a record of its domain)
+raises `PluginError` with that message.
 
 Callables in a declaration (build, render, reply) may also be ``"module:function"``
 paths; `resolve` imports them on first use.
@@ -28,9 +44,12 @@ paths; `resolve` imports them on first use.
 from __future__ import annotations
 
 import importlib
+import logging
 import re
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
 from infoseek.answers import answer_kind_names
@@ -45,9 +64,19 @@ Reply = Callable[[str, str, Any], str]
 
 _PLACEHOLDER = re.compile(r"<[^<>]+>")
 
+ENTRY_POINT_GROUP = "infoseek.domains"
+"""The entry-point group through which installed packages declare domains."""
+
+logger = logging.getLogger(__name__)
+
 
 class UnknownDomain(ValueError):
     """A record or a name refers to a domain nothing registered."""
+
+
+class PluginError(UnknownDomain):
+    """An installed plug-in's domain cannot be used; the message names the entry point,
+    its distribution and what went wrong."""
 
 
 @dataclass(frozen=True)
@@ -151,12 +180,21 @@ class Domain:
 
 _DOMAINS: dict[str, Domain | str] = {}
 _RESOLVED: dict[str, Domain] = {}
+_PLUGINS: dict[str, str] = {}
+"""Domain name -> where its plug-in declaration comes from (`entry_point_origin`)."""
+_FAILED: dict[str, str] = {}
+"""Plug-in domain name -> why its declaration cannot be used (a `PluginError` message)."""
+_REFUSED: list[str] = []
+"""Entry points that were not registered at all, with the reason."""
+_WARNED: set[str] = set()
+_entry_points_read = False
 
 
 def register_domain(name: str, declaration: Domain | str) -> None:
     """Register a domain's declaration (a `Domain` or a ``"module:attribute"`` path to
     one). Registering the same declaration again is allowed; another under a taken name
-    is an error."""
+    is an error, except that the module an entry point names may register the `Domain`
+    that the entry point's path points at (as plug-ins did before entry points)."""
     if not isinstance(name, str) or not name:
         raise ValueError(f"a domain name must be a non-empty string; got {name!r}")
     if not (isinstance(declaration, Domain)
@@ -164,16 +202,114 @@ def register_domain(name: str, declaration: Domain | str) -> None:
         raise ValueError(f"domain {name!r}: the declaration must be a Domain or a "
                          f"'module:attribute' path; got {declaration!r}")
     current = _DOMAINS.get(name)
-    if current is not None and current != declaration:
+    from_entry_point = (name in _PLUGINS and isinstance(current, str)
+                        and isinstance(declaration, Domain))
+    if current is not None and current != declaration and not from_entry_point:
         raise ValueError(f"domain {name!r} is already registered ({current!r})")
-    _DOMAINS[name] = declaration
+    if not from_entry_point:
+        _DOMAINS[name] = declaration
     _RESOLVED.pop(name, None)
 
 
 def unregister_domain(name: str) -> None:
     """Forget a registered domain (for tests that register one of their own)."""
-    _DOMAINS.pop(name, None)
-    _RESOLVED.pop(name, None)
+    for table in (_DOMAINS, _RESOLVED, _PLUGINS, _FAILED):
+        table.pop(name, None)
+
+
+# ----------------------------------------------------------------- plug-in domains
+
+
+def entry_point_origin(entry_point: EntryPoint) -> str:
+    """How an error names an entry point: its line, its group and its distribution."""
+    dist = getattr(entry_point, "dist", None)
+    owner = (f"distribution {dist.name} {dist.version}" if dist is not None
+             else "an unknown distribution")
+    return (f"entry point '{entry_point.name} = {entry_point.value}' (group "
+            f"{ENTRY_POINT_GROUP}) of {owner}")
+
+
+def load_plugins(found: Iterable[EntryPoint] | None = None) -> None:
+    """Register the domains that installed packages declare in `ENTRY_POINT_GROUP`, by
+    their paths (nothing is imported). Without `found` this reads the installed entry
+    points once per process, on the first read of the registry; `found` registers the
+    given ones (tests). An entry point that cannot be registered (its value is not a
+    ``module:attribute`` path, or its name is another domain's) is logged and left out."""
+    global _entry_points_read
+    if found is None:
+        if _entry_points_read:
+            return
+        _entry_points_read = True
+        found = entry_points(group=ENTRY_POINT_GROUP)
+    for entry_point in found:
+        origin = entry_point_origin(entry_point)
+        name, value = entry_point.name, entry_point.value
+        if _PLUGINS.get(name) == origin or _already_registered(entry_point):
+            continue  # the same entry point again, or its declaration registered by code
+        if not (entry_point.module and entry_point.attr):
+            problem = "its value must be a 'module:attribute' path to a Domain"
+        elif name in _DOMAINS:
+            problem = f"domain {name!r} is already registered ({_DOMAINS[name]!r})"
+        else:
+            _DOMAINS[name] = value
+            _PLUGINS[name] = origin
+            continue
+        message = f"{origin} is left out: {problem}"
+        _REFUSED.append(message)
+        _warn_once(message)
+
+
+def _already_registered(entry_point: EntryPoint) -> bool:
+    """Whether the entry point's declaration is registered under its name already: by
+    the same path, or as the object its path names (its module, imported before the
+    registry was first read, registered it itself)."""
+    current = _DOMAINS.get(entry_point.name)
+    if current is None:
+        return False
+    if current == entry_point.value:
+        return True
+    module = sys.modules.get(entry_point.module or "")
+    return module is not None and getattr(module, entry_point.attr or "", None) is current
+
+
+def import_plugin(name: Any) -> None:
+    """Import the declaration of plug-in domain `name` (its module registers the
+    plug-in's engine kinds); nothing when `name` is no plug-in domain. Raises
+    `PluginError` when the plug-in is broken. The engine registry calls this before it
+    calls a record's engine kind unknown."""
+    load_plugins()
+    if isinstance(name, str) and name in _PLUGINS:
+        get_domain(name)
+
+
+def plugin_problems() -> tuple[str, ...]:
+    """Why each broken plug-in is left out (a line per entry point)."""
+    return (*_REFUSED, *(_FAILED[name] for name in _FAILED))
+
+
+def _warn_once(message: str) -> None:
+    if message not in _WARNED:
+        _WARNED.add(message)
+        logger.warning("infoseek: %s", message)
+
+
+def _resolve_plugin(name: str) -> Domain:
+    """The plug-in declaration of `name`, imported; `PluginError` (remembered) when it
+    does not import or is not a `Domain` of that name."""
+    if name in _FAILED:
+        raise PluginError(_FAILED[name])
+    spec = _DOMAINS[name]
+    try:
+        found = resolve(spec)
+    except Exception as exc:  # a plug-in may fail in any way; say which one and how
+        problem = f"cannot be loaded: {type(exc).__name__}: {exc}"
+    else:
+        if isinstance(found, Domain) and found.name == name:
+            return found
+        problem = (f"names {type(found).__name__} "
+                   f"{getattr(found, 'name', found)!r}, not a Domain named {name!r}")
+    _FAILED[name] = f"{_PLUGINS[name]} {problem}"
+    raise PluginError(_FAILED[name])
 
 
 def resolve(spec: Any) -> Any:
@@ -185,23 +321,35 @@ def resolve(spec: Any) -> Any:
 
 
 def domain_names() -> tuple[str, ...]:
-    """The registered domain names, in registration order."""
+    """The registered domain names (installed plug-ins' included), in registration
+    order."""
+    load_plugins()
     return tuple(_DOMAINS)
 
 
 def get_domain(name: Any) -> Domain:
-    """The declaration of domain `name`."""
+    """The declaration of domain `name` (`PluginError` for a broken plug-in's)."""
+    load_plugins()
     if name not in _DOMAINS:
         raise UnknownDomain(f"unknown domain {name!r}; registered: "
-                            f"{', '.join(domain_names()) or 'none'}")
+                            f"{', '.join(domain_names()) or 'none'}{_broken_note()}")
     found = _RESOLVED.get(name)
     if found is None:
-        found = resolve(_DOMAINS[name])
-        if not isinstance(found, Domain) or found.name != name:
-            raise ValueError(f"domain {name!r} is registered as {_DOMAINS[name]!r}, which "
-                             f"is not a Domain named {name!r}")
+        if name in _PLUGINS:
+            found = _resolve_plugin(name)
+        else:
+            found = resolve(_DOMAINS[name])
+            if not isinstance(found, Domain) or found.name != name:
+                raise ValueError(f"domain {name!r} is registered as {_DOMAINS[name]!r}, "
+                                 f"which is not a Domain named {name!r}")
         _RESOLVED[name] = found
     return found
+
+
+def _broken_note() -> str:
+    problems = plugin_problems()
+    return ("; plug-ins left out (their domains and builders are missing): "
+            + "; ".join(problems)) if problems else ""
 
 
 def domain_of(record: Mapping[str, Any]) -> Domain:
@@ -210,7 +358,15 @@ def domain_of(record: Mapping[str, Any]) -> Domain:
 
 
 def all_domains() -> tuple[Domain, ...]:
-    return tuple(get_domain(name) for name in domain_names())
+    """Every usable domain's declaration; a broken plug-in's is left out with a logged
+    warning (the first time), so one broken package cannot break the others."""
+    found = []
+    for name in domain_names():
+        try:
+            found.append(get_domain(name))
+        except PluginError as exc:
+            _warn_once(str(exc))
+    return tuple(found)
 
 
 def builder_names() -> tuple[str, ...]:
@@ -225,7 +381,7 @@ def get_builder(name: str) -> tuple[Domain, BuilderSpec]:
             if spec.name == name:
                 return domain, spec
     raise UnknownDomain(f"unknown builder {name!r}; choose one of "
-                        f"{', '.join(builder_names())}")
+                        f"{', '.join(builder_names())}{_broken_note()}")
 
 
 def format_names(domain: str | None = None) -> tuple[str, ...]:

@@ -14,15 +14,20 @@ Importing it
 
 Nothing is re-registered by hand: the task modules live in the installed `infoseek`
 package (`infoseek.inspect_tasks.*`), so Inspect itself names each of them
-`infoseek/<name>`, as it names the tasks of any installed package. A plug-in domain's task
-modules are imported here too; Inspect names their tasks after the plug-in's own package
-(`<plugin>/<name>`). The module files keep working on their own
-(`inspect eval inspect_tasks/logic_mt.py`), as local tasks.
+`infoseek/<name>`, as it names the tasks of any installed package. The task modules of
+installed plug-in domains (entry-point group ``infoseek.domains``, read by the domain
+registry) are imported here too; Inspect names their tasks after the plug-in's own
+top-level package (`<plugin>/<name>`), and `inspect eval <plugin>/<name>` finds them
+through the plug-in's own `inspect_ai` entry point (docs/plugins.md). A plug-in task
+module that fails to import is logged and left out, so it cannot hide the infoseek tasks.
+The module files keep working on their own (`inspect eval inspect_tasks/logic_mt.py`), as
+local tasks.
 """
 
 from __future__ import annotations
 
 import importlib
+import logging
 from collections.abc import Callable, Iterable
 from types import ModuleType
 
@@ -33,6 +38,7 @@ import infoseek.solvers.reference_models  # noqa: F401  (registers the `infoseek
 from infoseek.domains import task_modules
 
 TASK_PREFIX = "infoseek"
+logger = logging.getLogger(__name__)
 
 NOT_INSTALLED = (
     "Inspect registered the infoseek task {name!r} without the 'infoseek/' prefix, so it "
@@ -96,7 +102,24 @@ def import_task_modules(module_names: Iterable[str]) -> dict[str, Callable[..., 
     return registered
 
 
-REGISTERED_TASKS = import_task_modules(task_modules())
+def import_domain_tasks(module_names: Iterable[str]) -> dict[str, Callable[..., Task]]:
+    """`import_task_modules` over every domain's task modules: a failure in one of the
+    infoseek package propagates; one in a plug-in's module is logged as a warning naming
+    the module, and the module is left out."""
+    registered: dict[str, Callable[..., Task]] = {}
+    for module_name in module_names:
+        if module_name.split(".")[0] == TASK_PREFIX:
+            registered.update(import_task_modules([module_name]))
+            continue
+        try:
+            registered.update(import_task_modules([module_name]))
+        except Exception as exc:  # a plug-in may fail in any way; name it and go on
+            logger.warning("infoseek: the plug-in task module %s cannot be imported and is "
+                           "left out: %s: %s", module_name, type(exc).__name__, exc)
+    return registered
+
+
+REGISTERED_TASKS = import_domain_tasks(task_modules())
 """Every task of every registered domain, by registry name (`infoseek/logic_mt`, ...)."""
 
 PACKAGED_TASKS = {

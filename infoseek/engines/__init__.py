@@ -7,6 +7,11 @@ record check (``(record, names) -> None``, raising `EngineFormError` with the fi
 the problem) that `infoseek.records.check_record` runs on records read from files. The built-in
 engines are registered at the bottom of this module, one line each; an engine defined
 elsewhere (a plug-in, or the toy domain of the tests) calls `register_engine` itself.
+A plug-in registers its kinds from the module of its domain declaration (or one it
+imports): before a record's kind is called unknown, the domain registry imports the
+declaration of the record's ``domain`` when that is a plug-in's
+(`infoseek.domains.import_plugin`), so a record read before anything used its domain
+still finds its engine, and a record of a broken plug-in says why.
 `infoseek.records.engine_from_record` is the one caller; nothing else dispatches on
 the kind.
 """
@@ -31,7 +36,12 @@ _CHECKS: dict[str, RecordCheck | str] = {}
 
 
 class UnknownEngineKind(ValueError):
-    """A record names an engine kind that nothing registered."""
+    """A record names an engine kind that nothing registered; ``plugin_problem`` says
+    why, when the record's domain is a plug-in that cannot be loaded."""
+
+    def __init__(self, message: str, plugin_problem: str | None = None) -> None:
+        super().__init__(message + (f" ({plugin_problem})" if plugin_problem else ""))
+        self.plugin_problem = plugin_problem
 
 
 class EngineFormError(ValueError):
@@ -99,9 +109,18 @@ def _resolve(kind: str) -> EngineFactory:
 def _kind_of(record: dict[str, Any]) -> str:
     spec = record.get("engine")
     kind = spec.get("kind") if isinstance(spec, dict) else None
+    problem = None
+    if kind not in _FACTORIES and isinstance(kind, str):
+        from infoseek.domains import PluginError, import_plugin
+
+        try:
+            import_plugin(record.get("domain"))  # a plug-in's declaration registers its kinds
+        except PluginError as exc:
+            problem = str(exc)
     if kind not in _FACTORIES:
         raise UnknownEngineKind(
-            f"unknown engine kind {kind!r}; registered: {', '.join(engine_kinds())}")
+            f"unknown engine kind {kind!r}; registered: {', '.join(engine_kinds())}",
+            problem)
     return kind
 
 
