@@ -34,7 +34,8 @@ def check_record(record: Any, where: str = "record") -> None:
     """Raise `RecordError` naming `where` and the field when `record` cannot be used:
     the common fields (types and the names they refer to), the engine's own form
     (clauses or equations over known variables; the engine must build), logic
-    `target_values`, and math `hidden_world` and `answer` (exact numbers)."""
+    `target_values`, and math `hidden_world` and `answer` (exact numbers); every value
+    in `target_values` must be one the engine leaves possible."""
     if not isinstance(record, dict):
         raise RecordError(f"{where}: expected a JSON object, got {type(record).__name__}")
     missing = [f for f in REQUIRED_FIELDS if f not in record]
@@ -77,9 +78,27 @@ def check_record(record: Any, where: str = "record") -> None:
         raise bad("k", "must be a non-negative integer")
     _check_engine(record, names, bad)
     try:
-        engine_from_record(record)
+        engine = engine_from_record(record)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise bad("engine", f"does not build: {exc}") from None
+    _check_target_values(record, engine, bad)
+
+
+def _check_target_values(record: dict[str, Any], engine: Engine, bad: Any) -> None:
+    """Every value listed in ``target_values`` is one the engine leaves possible under
+    the observations (each becomes a task instance whose task-level k is searched for;
+    a value the engine rules out has none)."""
+    values = record.get("target_values")
+    if not isinstance(values, list):
+        return  # absent (a record with a hidden world) or refused by the engine's check
+    possible = engine.target_values()
+    ruled_out = [v for v in values if v not in possible]
+    if ruled_out:
+        shown = ", ".join(short_repr(v) for v in ruled_out[:5])
+        still = sorted(map(short_repr, possible))
+        raise bad("target_values", f"of record {short_repr(record['id'])} lists {shown}, "
+                  f"which the engine rules out under the observations (possible: "
+                  f"{', '.join(still) or 'none: the observations contradict the rules'})")
 
 
 def short_repr(value: Any, limit: int = 60) -> str:
@@ -93,9 +112,10 @@ def _check_engine(record: dict[str, Any], names: set[str], bad: Any) -> None:
     (the check registered with the engine, `infoseek.engines.register_engine`)."""
     try:
         check_engine_form(record, names)
-    except UnknownEngineKind:
+    except UnknownEngineKind as exc:
+        why = f"; {exc.plugin_problem}" if exc.plugin_problem else ""
         raise bad("engine", "must be an object with a registered kind "
-                            f"({', '.join(engine_kinds())})") from None
+                            f"({', '.join(engine_kinds())}){why}") from None
     except EngineFormError as exc:
         raise bad(exc.field, exc.problem) from None
 
