@@ -2,16 +2,45 @@
 
     inspect eval inspect_tasks/clinguide_mt.py --model infoseek/optimal
     inspect eval infoseek/clinguide_mt --model openai/gpt-4o -T distractors=20 -T book=open
+    inspect eval infoseek/clinguide_mt_k_prediction --model infoseek/optimal
+
+Tasks: `clinguide_mt` (seek loop), `clinguide_mt_k_prediction` and `clinguide_mt_mss`
+(problem level). A problem's MSS family is one set, its hidden variables (the builder
+keeps only such pathways), so MSS identification names that set; the order it is asked
+in is scored by the seek task (`order_correctness`), not here.
 """
+
+from typing import Any
 
 from inspect_ai import Task, task, task_with
 
-from infoseek.inspect_tasks.assembly import checked_parameters, seek_task
+from infoseek.inspect_tasks.assembly import (
+    checked_parameters,
+    k_prediction_task,
+    mss_task,
+    seek_task,
+)
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
 from infoseek.scorers.ordered import order_strata_scorer
 
 DISTRACTOR_LEVELS = (0, 10, 20)
 BOOKS = {"closed": "seek", "open": "open"}
+
+
+def checked_view(distractors: Any, book: Any) -> str:
+    """The renderer for `-T book=` once `-T distractors=` and `book` are checked (a
+    one-line error otherwise)."""
+    if distractors not in DISTRACTOR_LEVELS or isinstance(distractors, bool):
+        raise TaskParameterError(f"-T distractors must be one of 0, 10, 20; got "
+                                 f"{distractors!r}")
+    if book not in BOOKS:
+        raise TaskParameterError(f"-T book must be closed or open; got {book!r}")
+    return BOOKS[book]
+
+
+def at_level(distractors: int):
+    """A record filter keeping the problems offered with `distractors` distractors."""
+    return lambda record: record.get("distractors") == distractors
 
 
 @task
@@ -49,17 +78,80 @@ def clinguide_mt(
         source: a file of clinguide problem records, instead of a built split.
         limit: read only the first N problems of the source (with source).
     """
-    if distractors not in DISTRACTOR_LEVELS or isinstance(distractors, bool):
-        raise TaskParameterError(f"-T distractors must be one of 0, 10, 20; got "
-                                 f"{distractors!r}")
-    if book not in BOOKS:
-        raise TaskParameterError(f"-T book must be closed or open; got {book!r}")
+    renderer = checked_view(distractors, book)
     params = checked_parameters(
         "clinguide", k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
         max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, carry_reasoning=carry_reasoning, source=source, limit=limit)
-    seek = seek_task("clinguide_mt", "clinguide", params, renderer=BOOKS[book])
+    seek = seek_task("clinguide_mt", "clinguide", params, renderer=renderer)
     dataset = seek.dataset.filter(
         lambda sample: sample.metadata["problem"].get("distractors") == distractors,
         name=f"clinguide_mt_d{distractors}")
     return task_with(seek, dataset=dataset, scorer=[*seek.scorer, order_strata_scorer()])
+
+
+@task
+def clinguide_mt_k_prediction(
+    k: int | list[int] = [1, 2, 3, 4],
+    distractors: int = 0,
+    book: str = "closed",
+    per_k: int = 1000,
+    seed: int = 0,
+    source: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """State how many more clinical findings are needed before the recommendation is
+    settled (SPEC 3.2).
+
+    Args:
+        k: hidden pathway lengths to include (1..4; an int or a list; default [1,2,3,4]).
+        distractors: variables of other trees offered among the askable ones: 0, 10 or 20
+            (default 0).
+        book: closed (no guideline shown, default) or open (every guideline tree shown).
+        per_k: pathway problems per k (>= 1; default 1000, more than the trees hold:
+            every pathway); unused with source.
+        seed: builder seed (an integer; default 0).
+        source: a file of clinguide problem records, instead of a built split.
+        limit: with source only: read just the first N problems (>= 1; default: all).
+    """
+    renderer = checked_view(distractors, book)
+    params = checked_parameters("clinguide", k=k, per_k=per_k, seed=seed, source=source,
+                                limit=limit)
+    return k_prediction_task("clinguide_mt_k_prediction", "clinguide",
+                             {**params, "select": at_level(distractors)}, renderer=renderer)
+
+
+@task
+def clinguide_mt_mss(
+    k: int | list[int] = [1, 2, 3, 4],
+    distractors: int = 0,
+    book: str = "closed",
+    per_k: int = 1000,
+    seed: int = 0,
+    k_given: bool = False,
+    max_size: int = 4,
+    source: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """Name the clinical findings that settle the recommendation: the pathway's hidden
+    variables, as a set (SPEC 3.3).
+
+    Args:
+        k: hidden pathway lengths to include (1..4; an int or a list; default [1,2,3,4]).
+        distractors: variables of other trees offered among the askable ones: 0, 10 or 20
+            (default 0).
+        book: closed (no guideline shown, default) or open (every guideline tree shown).
+        per_k: pathway problems per k (>= 1; default 1000, more than the trees hold:
+            every pathway); unused with source.
+        seed: builder seed (an integer; default 0).
+        k_given: tell the model the set has exactly k findings (true/false; default false:
+            it names between 1 and max_size).
+        max_size: most findings it may name when k is not given (>= 1; default 4).
+        source: a file of clinguide problem records, instead of a built split.
+        limit: with source only: read just the first N problems (>= 1; default: all).
+    """
+    renderer = checked_view(distractors, book)
+    params = checked_parameters("clinguide", k=k, per_k=per_k, seed=seed, k_given=k_given,
+                                max_size=max_size, source=source, limit=limit)
+    return mss_task("clinguide_mt_mss", "clinguide", {**params, "select": at_level(distractors)},
+                    renderer=renderer)

@@ -179,8 +179,9 @@ def k_prediction_metrics(predicted: int | str | None, k: int) -> dict[str, float
 def parse_variable_list(text: str | None, variables: Sequence[str]) -> tuple[list[str], int] | None:
     """Read the variables named on the final ``Answer: a, b, c`` line.
 
-    Items are separated by commas, semicolons or the word "and"; quotes, brackets,
-    backticks and a trailing period are ignored. Each item is matched against
+    Items are separated by commas, semicolons or the word "and" (a piece between commas
+    that is itself a variable's name, "Blood and protein on urine dipstick", is one item);
+    quotes, brackets, backticks and a trailing period are ignored. Each item is matched against
     ``variables`` exactly first, then case-insensitively (with runs of whitespace,
     ``_`` and ``-`` treated alike).
 
@@ -202,15 +203,18 @@ def parse_variable_list(text: str | None, variables: Sequence[str]) -> tuple[lis
         return [], 0
     names: list[str] = []
     unknown = 0
-    for item in re.split(r"[,;]|\band\b", body):
-        item = item.strip(_DECORATION)
-        if not item:
-            continue
-        match = exact.get(item) or folded.get(_fold(item))
-        if match is None:
-            unknown += 1
-        elif match not in names:
-            names.append(match)
+    for piece in re.split(r"[,;]", body):
+        whole = piece.strip(_DECORATION)
+        named = exact.get(whole) or folded.get(_fold(whole))
+        for item in [whole] if named else re.split(r"\band\b", piece):
+            item = item.strip(_DECORATION)
+            if not item:
+                continue
+            match = exact.get(item) or folded.get(_fold(item))
+            if match is None:
+                unknown += 1
+            elif match not in names:
+                names.append(match)
     return names, unknown
 
 

@@ -1,7 +1,7 @@
 """ClinGuide-MT end to end: the task (distractor levels, closed and open book), the
 reference models (optimal asks each instance's hidden path in order; reversed covers it
 in the wrong order; random is the floor), the per-instance required order and the
-coverage x order strata."""
+coverage x order strata; the problem-level tasks (k-prediction, MSS identification)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,15 @@ from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import SampleScore, Score
 
-from infoseek.inspect_tasks.clinguide_mt import clinguide_mt
+from infoseek.inspect_tasks.clinguide_mt import (
+    clinguide_mt,
+    clinguide_mt_k_prediction,
+    clinguide_mt_mss,
+)
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
 from infoseek.scorers.inspect_scorers import log_metrics, seek_values
 from infoseek.scorers.ordered import stratified_accuracy, stratum_values
+from infoseek.scorers.problem_metrics import parse_variable_list
 from infoseek.scorers.seek_metrics import query_metrics, required_order_of
 from tests.support import assert_eval_success, forbid_tokenizer
 
@@ -132,3 +137,66 @@ def test_strata_and_their_sizes() -> None:
     assert metrics["n_all_incorrect"] == 1.0
     assert metrics["n_partial_incorrect_k3_d10"] == 2.0
     assert metrics["n_partial_correct"] == 0.0 and "accuracy_partial_correct" not in metrics
+
+
+# ------------------------------------------------------ the problem-level tasks
+
+
+def run_task(task, model: str, log_dir: Path) -> EvalLog:
+    with forbid_tokenizer():
+        [log] = eval(task, model=model, log_dir=str(log_dir), display="none")
+    assert_eval_success(log)
+    return log
+
+
+@pytest.mark.parametrize("distractors, book", [(0, "closed"), (20, "open")])
+def test_optimal_predicts_every_k(tmp_path, distractors, book) -> None:
+    log = run_task(clinguide_mt_k_prediction(**SMALL, distractors=distractors, book=book),
+                   "infoseek/optimal", tmp_path)
+    assert len(log.samples) == 4 * SMALL["per_k"]  # one sample per problem
+    assert {s.metadata["problem"]["distractors"] for s in log.samples} == {distractors}
+    assert all(("Guideline:" in s.input) == (book == "open") for s in log.samples)
+    assert "how many" in log.samples[0].messages[0].text.lower()
+    metrics = log_metrics(log)
+    assert metrics["invalid"] == 0.0
+    for k in (1, 2, 3, 4):
+        assert metrics[f"accuracy_k{k}"] == 1.0
+
+
+@pytest.mark.parametrize("k_given", [False, True])
+def test_optimal_names_the_hidden_variables(tmp_path, k_given) -> None:
+    log = run_task(clinguide_mt_mss(**SMALL, k_given=k_given), "infoseek/optimal", tmp_path)
+    family = [s.metadata["problem"]["mss_family"] for s in log.samples]
+    assert all(len(f) == 1 for f in family)  # one set: the pathway's hidden variables
+    # a hidden variable whose name holds "and" is read as one name
+    assert any(" and " in v for f in family for v in f[0])
+    for sample in log.samples:
+        values = next(iter(sample.scores.values())).value
+        assert values["exact"] == values["recall"] == 1.0, sample.id
+        assert values["unknown_names"] == 0.0, sample.id
+        assert values["predicted_size"] == sample.metadata["k"], sample.id
+
+
+def test_random_is_the_floor_of_the_problem_level_tasks(tmp_path) -> None:
+    k_prediction = log_metrics(run_task(clinguide_mt_k_prediction(**SMALL), "infoseek/random",
+                                        tmp_path / "k"))
+    mss = log_metrics(run_task(clinguide_mt_mss(**SMALL), "infoseek/random", tmp_path / "m"))
+    assert 0.0 <= k_prediction["accuracy"] < 1.0
+    assert 0.0 <= mss["exact"] < 1.0 and 0.0 <= mss["jaccard"] <= 1.0
+
+
+def test_the_problem_level_tasks_check_their_parameters() -> None:
+    for factory in (clinguide_mt_k_prediction, clinguide_mt_mss):
+        with pytest.raises(TaskParameterError, match="-T distractors must be one of 0, 10, 20"):
+            factory(distractors=5)
+        with pytest.raises(TaskParameterError, match="-T book must be closed or open"):
+            factory(book="shut")
+    with pytest.raises(TaskParameterError, match="-T max_size must be an integer >= 1"):
+        clinguide_mt_mss(max_size=0)
+
+
+def test_a_name_holding_and_is_one_item_of_a_named_set() -> None:
+    names = ["Blood and protein on urine dipstick", "Fever", "Rash"]
+    assert parse_variable_list("Answer: Blood and protein on urine dipstick, Fever", names) \
+        == (["Blood and protein on urine dipstick", "Fever"], 0)
+    assert parse_variable_list("Answer: Fever and Rash", names) == (["Fever", "Rash"], 0)
