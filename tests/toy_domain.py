@@ -17,8 +17,8 @@ assignment of them written as a string of 0s and 1s in that order; ``labels`` is
 target's domain (its order is the domain order). Every other variable except the target
 is a bit that no row reads.
 
-`register()` registers the engine kind and the domain; `unregister()` forgets the
-domain (the engine registry offers no way to forget a kind: see the test module).
+`register()` registers the engine kind and the domain; `unregister()` forgets both
+(`infoseek.domains.unregister_domain`, `infoseek.engines.unregister_engine`).
 """
 
 from __future__ import annotations
@@ -35,11 +35,11 @@ from infoseek.analysis import (
 )
 from infoseek.domains import BuilderSpec, Domain, Wording, register_domain, unregister_domain
 from infoseek.engine import ANY, Assignment, Engine
-from infoseek.engines import EngineFormError, register_engine
+from infoseek.engines import EngineFormError, register_engine, unregister_engine
 
 KIND = "toy-lookup"
 """The engine kind (not "toy-table": tests/test_engine_registry.py registers a factory of
-its own under that kind, and a kind cannot be unregistered)."""
+its own under that kind and leaves it registered, so the two would clash in one run)."""
 BUILDER = "toy-table"
 DOMAIN_NAME = "toy"
 BUILDER_VERSION = "toy-1"
@@ -329,5 +329,6 @@ def register() -> None:
 
 
 def unregister() -> None:
-    """Forget the domain (the engine kind stays: `infoseek.engines` has no unregister)."""
+    """Forget the domain and the engine kind."""
     unregister_domain(DOMAIN_NAME)
+    unregister_engine(KIND)
