@@ -4,7 +4,7 @@
 A reference model never reads the prompt. The infoseek solvers write the episode into the
 per-sample store before every generate call (`infoseek:protocol`, `infoseek:problem`,
 `infoseek:turns`, `infoseek:options`); the provider reads those keys, asks the reference
-policy (`infoseek.solvers.reference_policy.decide`) what to do, and answers in the interaction
+strategy (`infoseek.solvers.reference_strategy.decide`) what to do, and answers in the interaction
 format the solver offered: `ask` / `answer` tool calls when tools are offered in the tool
 format, otherwise the `Question: ...` / `Answer: ...` text lines of the text format.
 
@@ -34,6 +34,8 @@ from inspect_ai.util import store
 
 from infoseek.answers import answer_kind
 from infoseek.contract import (
+    ANSWER_TOOL,
+    ASK_TOOL,
     PROTOCOLS,
     STORE_OPTIONS,
     STORE_PROBLEM,
@@ -42,19 +44,14 @@ from infoseek.contract import (
 )
 from infoseek.domains import UnknownDomain, domain_of
 from infoseek.records import problem_from_store
+from infoseek.solvers import reference_strategy
+from infoseek.solvers.reference_strategy import REFERENCE_MODEL_NAMES
 from infoseek.solvers.text_format import render_text_action
 
 PROVIDER = "infoseek"
-REFERENCE_MODEL_NAMES: tuple[str, ...] = ("optimal", "random", "reversed", "bfs-3", "bfs-5",
-                                          "bfs-10")
-"""bfs-D: backward search to depth D, single-turn protocols only
-(`infoseek.solvers.single_turn_policy`)."""
 
 REQUIRED_STORE_KEYS: tuple[str, ...] = (STORE_PROTOCOL, STORE_PROBLEM, STORE_TURNS, STORE_OPTIONS)
 
-
-ASK_TOOL = "ask"
-ANSWER_TOOL = "answer"
 
 # Rough characters-per-token ratio for the usage estimate (no tokenizer involved).
 _CHARS_PER_TOKEN = 4
@@ -66,7 +63,7 @@ def valid_model_names() -> list[str]:
 
 
 class ReferenceModelAPI(ModelAPI):
-    """Inspect `ModelAPI` that plays a reference policy instead of calling a service."""
+    """Inspect `ModelAPI` that plays a reference strategy instead of calling a service."""
 
     def __init__(
         self,
@@ -127,7 +124,7 @@ class ReferenceModelAPI(ModelAPI):
         return f"{PROVIDER}/{self.model_name}"
 
     def should_retry(self, ex: Exception) -> bool:
-        # a policy error is a bug, never a transient failure
+        # a strategy error is a bug, never a transient failure
         return False
 
     async def count_text_tokens(self, text: str) -> int:
@@ -211,7 +208,7 @@ def read_episode() -> tuple[str, dict[str, Any], list[dict[str, Any]], dict[str,
         return "infoseek reference model: malformed episode in the sample store: " + "; ".join(
             problems
         )
-    # private copies, so that no policy can alter what the solver recorded: the problem
+    # private copies, so that no strategy can alter what the solver recorded: the problem
     # is decoded afresh from its JSON text; the store holds JSON values only, so a JSON
     # round trip copies the rest (several times faster than copy.deepcopy)
     return protocol, problem, _json_copy(turns), _json_copy(options)
@@ -224,7 +221,7 @@ def _json_copy(value: Any) -> Any:
 def check_decision(decision: Any) -> None:
     """Raise unless `decision` is one of the three decision shapes."""
     if not isinstance(decision, dict):
-        raise TypeError(f"reference policy returned {decision!r}, not a decision dict")
+        raise TypeError(f"reference strategy returned {decision!r}, not a decision dict")
     kind = decision.get("kind")
     if kind == "ask":
         variables = decision.get("variables")
@@ -237,7 +234,7 @@ def check_decision(decision: Any) -> None:
         if not isinstance(decision.get("text"), str):
             raise ValueError(f"'text' decision without text: {decision!r}")
     else:
-        raise ValueError(f"reference policy returned an unknown decision kind: {decision!r}")
+        raise ValueError(f"reference strategy returned an unknown decision kind: {decision!r}")
 
 
 def _decide(
@@ -247,11 +244,10 @@ def _decide(
     turns: list[dict[str, Any]],
     options: dict[str, Any],
 ) -> dict[str, Any]:
-    # looked up at call time: keeps the policy (and the core it imports) out of the
-    # registry import, and lets tests substitute `infoseek.solvers.reference_policy.decide`
-    from infoseek.solvers import reference_policy
-
-    return reference_policy.decide(model_name, protocol, problem, turns, options)
+    # looked up at call time, so that tests can substitute
+    # `infoseek.solvers.reference_strategy.decide` (the strategies themselves are imported
+    # on first use: `register_strategy` paths)
+    return reference_strategy.decide(model_name, protocol, problem, turns, options)
 
 
 def answer_label(problem: dict[str, Any], value: Any) -> str:

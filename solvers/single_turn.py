@@ -24,7 +24,14 @@ from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import store
 
-from infoseek.contract import STORE_OPTIONS, STORE_PROBLEM, STORE_PROTOCOL, STORE_TURNS
+from infoseek.contract import (
+    ACTION_ANSWER,
+    ACTION_INVALID,
+    STORE_OPTIONS,
+    STORE_PROBLEM,
+    STORE_PROTOCOL,
+    STORE_TURNS,
+)
 from infoseek.engine import json_value
 from infoseek.records import engine_from_record, stored_problem
 from infoseek.single_turn import (
@@ -166,9 +173,9 @@ def single_turn_solver(protocol: str, setting: str = "zs",
             pick = meta["choices"][pick]
         elif reading.valid:
             pick = json_value(pick)
-        st.set(STORE_TURNS, [{"turn": 1, "action": "answer" if reading.valid else "invalid",
-                              "answer": pick, "answer_raw": text[-2000:],
-                              "reason": reading.reason}])
+        action = ACTION_ANSWER if reading.valid else ACTION_INVALID
+        st.set(STORE_TURNS, [{"turn": 1, "action": action, "answer": pick,
+                              "answer_raw": text[-2000:], "reason": reading.reason}])
         return state
 
     return solve

@@ -24,14 +24,13 @@ from typing import Any
 
 from infoseek.answers import answer_kind, answer_spec
 from infoseek.answers.base import HEDGE, normalise
+from infoseek.contract import MAX_TURN_CHARS
 from infoseek.domains import UnknownDomain, domain_of
 from infoseek.single_turn import NO_QUESTION, NOT_SURE
 
 PROMPT_SETTINGS: tuple[str, ...] = ("zs", "cot", "fs")
 """Zero-shot, zero-shot with step-by-step reasoning, four-shot."""
 FEW_SHOT_COUNT = 4
-MAX_READ_CHARS = 20_000
-"""Longer replies are read from their last this-many characters only."""
 
 _ANSWER_MARKER = re.compile(r"(?im)^[\s>*#_`]*(?:final\s+)?answer\s*[:：]")
 _NUMBER = re.compile(r"(?<![\w./-])(?:option\s*|choice\s*|#)?[\(\[]?\s*(\d{1,6})\s*[\)\]]?"
@@ -112,7 +111,7 @@ def answer_body(text: Any) -> str:
     """The text after the last ``Answer:`` marker at a line start, else all of it."""
     if not isinstance(text, str):
         return ""
-    text = text[-MAX_READ_CHARS:]
+    text = text[-MAX_TURN_CHARS:]  # a longer reply is read from its end
     marks = list(_ANSWER_MARKER.finditer(text))
     body = text[marks[-1].end():] if marks else text
     return body.strip()

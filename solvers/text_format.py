@@ -5,8 +5,8 @@ Models without tools act through lines of text, one action per line:
     Question: Is Alice kind?
     Answer: Alice is not kind.
 
-`render_text_action` writes such lines for a decision made by a reference policy
-(`infoseek.solvers.reference_policy.decide`), so the reference models speak exactly the
+`render_text_action` writes such lines for a decision made by a reference strategy
+(`infoseek.solvers.reference_strategy.decide`), so the reference models speak exactly the
 format the text-mode solver parses.
 """
 

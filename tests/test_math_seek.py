@@ -37,7 +37,7 @@ from infoseek.scorers.inspect_scorers import log_metrics, seek_scorers, seek_val
 from infoseek.scorers.seek_metrics import answers_match, episode_metrics, uncertainty_curves
 from infoseek.solvers.parse_context import ParseContext
 from infoseek.solvers.parsing import parse_number_answer, parse_text_turn
-from infoseek.solvers.reference_policy import decide
+from infoseek.solvers.reference_strategy import decide
 from infoseek.solvers.seek import seek_solver
 from infoseek.solvers.tool_parsing import parse_tool_calls
 from tests.support import assert_eval_success, text_output, tool_output
@@ -232,10 +232,10 @@ def test_metrics_handle_the_unbounded_marker() -> None:
         "85/2", "85/2")
 
 
-# ------------------------------------------------------------------ reference policy
+# ---------------------------------------------------------------- reference strategy
 
 
-def test_optimal_policy_asks_the_canonical_mss() -> None:
+def test_optimal_strategy_asks_the_canonical_mss() -> None:
     options = {"max_turns": 10}
     assert decide("optimal", "seek", K2, [], options) == {"kind": "ask", "variables": ["B"]}
     turns = [{"queries": [{"variable": "B", "valid": True, "value": 6}]}]

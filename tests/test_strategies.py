@@ -1,4 +1,5 @@
-"""The exact minimax reference policy against a brute-force game-tree search.
+"""The exact minimax reference strategy (`infoseek.strategies`) against a brute-force
+game-tree search.
 
 The brute force (written here, over the referee's worlds) asks every candidate
 variable, including ones whose value is already determined, and takes the worst case
@@ -22,7 +23,7 @@ from infoseek.analysis import minimal_sufficient_sets
 from infoseek.engine import Engine
 from infoseek.engines.bruteforce import BruteForceEngine, horn_referee
 from infoseek.engines.horn import HornEngine
-from infoseek.policies import MinimaxSearch, optimal_query, random_query
+from infoseek.strategies import MinimaxSearch, optimal_query, random_query
 from tests.strategies import horn_problems
 
 SETTINGS = {

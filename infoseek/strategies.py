@@ -1,11 +1,13 @@
-"""Exact reference policies over any engine (used by the `infoseek/...` reference models).
+"""Exact reference strategies over any engine: how the `infoseek/...` reference models
+choose their questions (an oracle's way of replying is its *policy*,
+`infoseek.oracles.policies`; a reference model's way of moving is its *strategy*).
 
 `optimal`: ask the variable that minimises the worst-case number of further questions
 over every reply the oracle could still give (exact minimax by iterative deepening,
 with memoisation on the set of answers so far); answer as soon as the target is Known.
 It enumerates replies, so it needs finite domains: over an unbounded engine it raises
-`UnboundedDomainError` (the seek reference model then uses the canonical-MSS policy of
-`infoseek.solvers.reference_policy`).
+`UnboundedDomainError` (the seek reference model then uses the canonical-MSS strategy of
+`infoseek.solvers.seek_strategy`).
 
 `random`: ask a uniformly random valid, not-yet-asked variable.
 """

@@ -1,4 +1,5 @@
-"""Reference decisions on the single-turn protocols (SPEC 3.4-3.6).
+"""The reference models' strategy in the single-turn protocols (SPEC 3.4-3.6),
+registered for each of them in `infoseek.solvers.reference_strategy`.
 
 Read from the store like every reference model (never the prompt): the problem record
 without its hidden fields and the option list.
@@ -24,17 +25,17 @@ from infoseek.engine import is_unbounded, json_value
 from infoseek.records import engine_from_record
 from infoseek.single_turn import NO_QUESTION, NOT_SURE, bfs_pick, sufficient_options
 from infoseek.solvers.dataset import value_label
-
-BFS_DEPTHS: tuple[int, ...] = (3, 5, 10)
-BFS_MODELS: tuple[str, ...] = tuple(f"bfs-{depth}" for depth in BFS_DEPTHS)
+from infoseek.solvers.reference_strategy import BFS_MODELS
 
 
 def _answer(text: Any) -> dict[str, Any]:
     return {"kind": "text", "text": f"Answer: {text}"}
 
 
-def single_turn_decision(model_name: str, protocol: str, problem: dict[str, Any],
-                         options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+def single_turn_move(model_name: str, protocol: str, problem: dict[str, Any],
+                     turns: list[dict[str, Any]], options: dict[str, Any],
+                     rng: random.Random) -> dict[str, Any]:
+    """The one answer of `model_name` (module docstring)."""
     engine = engine_from_record(problem)
     values = engine.target_values()
     known = len(values) == 1 and not is_unbounded(values)

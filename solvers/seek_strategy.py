@@ -1,25 +1,19 @@
-"""Decisions of the reference models `infoseek/optimal` and `infoseek/random`.
+"""The reference models' strategy in the seek loop (SPEC 3.1), registered for the
+``seek`` protocol in `infoseek.solvers.reference_strategy`.
 
-The provider in `infoseek.solvers.reference_models` calls `decide` with what the solver wrote to
-the sample store: the protocol, the problem record, the turn records so far and the
-solver options. Nothing here reads the prompt or the hidden target value.
-
-* optimal: in the seek protocol asks the question that minimises the worst-case number
-  of further questions (exact minimax, `infoseek.policies`) and answers as soon as the
-  target is Known; states the exact k; names the canonical MSS.
+* optimal: asks the question that minimises the worst-case number of further questions
+  (exact minimax, `infoseek.strategies`) and answers as soon as the target is Known;
 * random: asks a uniformly random valid, not-yet-asked variable each turn and answers
   only when nothing is left to ask or the turn cap is reached (with the target when it
-  is Known, else a random still-possible value); picks k-predictions and variable sets
-  uniformly.
+  is Known, else a random still-possible value);
 * reversed: on problems with a ``required_order`` asks its variables in reverse, then
   answers; on problems with a required order, optimal follows that order
-  (`infoseek.solvers.ordered_policy`); elsewhere reversed asks as optimal does, and in the
-  problem-level protocols it picks as random does.
+  (`infoseek.solvers.ordered_strategy`); elsewhere reversed asks as optimal does.
 
 Unbounded engines (the arithmetic engine over the rationals: the target's domain cannot
 be listed, so the minimax search cannot range over the replies):
 
-* optimal is the *canonical-MSS* policy: ask the members of ``mss_family[0]`` not yet
+* optimal is the *canonical-MSS* strategy: ask the members of ``mss_family[0]`` not yet
   answered, in order, then answer with the target value the engine computes from the
   answers once it is Known. It takes exactly k question turns (one query per turn) and is
   optimal in turn count because every sufficient set has at least k members, but it is
@@ -35,12 +29,11 @@ import random
 from collections import OrderedDict
 from typing import Any
 
+from infoseek.contract import DEFAULT_FORBID_ALTERNATIVES, DEFAULT_MAX_TURNS
 from infoseek.engine import Engine, is_listable, json_value
-from infoseek.policies import MinimaxSearch
 from infoseek.records import askable_variables, dumps_record, engine_from_record
-from infoseek.solvers.ordered_policy import ORDERED_MODELS, ordered_seek_decision
-
-K_CHOICES: tuple[Any, ...] = (0, 1, 2, 3, 4, "unsure")
+from infoseek.solvers.ordered_strategy import ORDERED_MODELS, ordered_seek_decision
+from infoseek.strategies import MinimaxSearch
 
 _CACHE: OrderedDict[tuple, tuple[Engine, MinimaxSearch]] = OrderedDict()
 _CACHE_SIZE = 1024  # above the samples in flight at once, so no engine is rebuilt per call
@@ -73,68 +66,11 @@ def episode_state(turns: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str
     return answers, asked
 
 
-def _rng(model_name: str, problem: dict[str, Any], turns: list, options: dict) -> random.Random:
-    return random.Random(
-        f"{model_name}:{options.get('seed', 0)}:{problem.get('id')}:"
-        f"{options.get('target_index', 0)}:{len(turns)}"
-    )
-
-
-def decide(
-    model_name: str,
-    protocol: str,
-    problem: dict[str, Any],
-    turns: list[dict[str, Any]],
-    options: dict[str, Any],
-) -> dict[str, Any]:
-    from infoseek.single_turn import SINGLE_TURN_PROTOCOLS
-    from infoseek.solvers.single_turn_policy import BFS_MODELS, single_turn_decision
-
-    if model_name not in ("optimal", "random", "reversed", *BFS_MODELS):
-        raise ValueError(f"unknown reference model {model_name!r}")
-    rng = _rng(model_name, problem, turns, options)
-    if protocol in SINGLE_TURN_PROTOCOLS:
-        return single_turn_decision(model_name, protocol, problem, options, rng)
-    if model_name in BFS_MODELS:
-        raise ValueError(f"infoseek/{model_name} plays the single-turn protocols only "
-                         f"({', '.join(SINGLE_TURN_PROTOCOLS)}), not {protocol!r}")
-    if protocol == "k_prediction":
-        value = problem["k"] if model_name == "optimal" else rng.choice(K_CHOICES)
-        return {"kind": "text", "text": f"Answer: {_k_text(value)}"}
-    if protocol == "mss_identification":
-        return {"kind": "text", "text": "Answer: " + ", ".join(_mss_pick(model_name, problem,
-                                                                           options, rng))}
-    if protocol == "incomplete":
-        return _incomplete_decision(model_name, problem, turns, options, rng)
-    if protocol != "seek":
-        raise ValueError(f"unknown protocol {protocol!r}")
-    return _seek_decision(model_name, problem, turns, options, rng)
-
-
-def _k_text(value: Any) -> str:
-    if value == 0:
-        return "not ambiguous"
-    if value == "unsure":
-        return "ambiguous but not sure how many"
-    return str(value)
-
-
-def _mss_pick(model_name: str, problem: dict[str, Any], options: dict[str, Any],
-              rng: random.Random) -> list[str]:
-    forbid = options.get("forbid_alternatives", True)
-    if model_name == "optimal":
-        return list(problem["mss_family"][0])
-    pool = askable_variables(problem, forbid)
-    if options.get("k_given"):
-        size = problem["k"]
-    else:
-        size = rng.randint(1, int(options.get("max_size", 4)))
-    return sorted(rng.sample(pool, min(size, len(pool))))
-
-
-def _seek_decision(model_name: str, problem: dict[str, Any], turns: list[dict[str, Any]],
-                   options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    forbid = options.get("forbid_alternatives", True)
+def seek_move(model_name: str, protocol: str, problem: dict[str, Any],
+              turns: list[dict[str, Any]], options: dict[str, Any],
+              rng: random.Random) -> dict[str, Any]:
+    """The next seek decision of `model_name` (module docstring)."""
+    forbid = options.get("forbid_alternatives", DEFAULT_FORBID_ALTERNATIVES)
     candidates = askable_variables(problem, forbid)
     engine, search = _search_for(problem, candidates)
     answers, asked = episode_state(turns)
@@ -146,7 +82,7 @@ def _seek_decision(model_name: str, problem: dict[str, Any], turns: list[dict[st
                 if v in engine.target_values(answers)]
     if not possible:  # cannot happen with a consistent oracle; answer something valid
         possible = list(problem.get("target_values", [False, True]))
-    max_turns = int(options.get("max_turns", 10))
+    max_turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
     per_turn = max(1, int(options.get("queries_per_turn", 1)))
     at_cap = options.get("final_turn", False) or len(turns) >= max_turns
     must_ask = options.get("force_ask", False) and len(asked) < problem.get("k", 0)
@@ -197,7 +133,7 @@ def _unbounded_seek_decision(
     """The seek decision when the target's values cannot be enumerated (module docstring)."""
     values = engine.target_values(answers)
     known = len(values) == 1
-    max_turns = int(options.get("max_turns", 10))
+    max_turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
     per_turn = max(1, int(options.get("queries_per_turn", 1)))
     at_cap = options.get("final_turn", False) or len(turns) >= max_turns
     must_ask = options.get("force_ask", False) and len(asked) < problem.get("k", 0)
@@ -222,30 +158,3 @@ def _unbounded_seek_decision(
     if at_cap or not remaining:
         return final()
     return {"kind": "ask", "variables": rng.sample(remaining, min(per_turn, len(remaining)))}
-
-
-def _incomplete_decision(model_name: str, problem: dict[str, Any], turns: list[dict[str, Any]],
-                         options: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """Incomplete questions (SPEC 3.7); `problem` is the record, answer included.
-
-    optimal is oracle-informed (an upper reference, not a solver): in the questionable
-    variant it asks one question naming the condition's content words (preferring those
-    the incomplete question also uses), then answers with the record's answer; in the
-    other variants it answers at once. random answers at once with a random number.
-    """
-    from infoseek.solvers.incomplete_text import content_words
-
-    if model_name == "random":
-        return {"kind": "text", "text": f"<answer>\\boxed{{{rng.randint(0, 999)}}}</answer>"}
-    asked = any(turn.get("behaviour") == "asked_question" for turn in turns)
-    if (options.get("variant") == "questionable" and not asked
-            and not options.get("final_turn", False)):
-        condition_words = [w for w in content_words(problem["condition"]) if w.isalpha()]
-        shared = [w for w in condition_words
-                  if w in set(content_words(problem["new_question"]))]
-        topic = ", ".join((shared or condition_words or ["the problem"])[:3])
-        return {"kind": "text", "text": (
-            "<think>The question leaves out something I need.</think>"
-            f"<question>What is the missing detail about {topic}?</question>")}
-    return {"kind": "text", "text": (
-        f"<answer>The answer is \\boxed{{{problem['answer']}}}.</answer>")}

@@ -1,11 +1,12 @@
 """Seek decisions of the reference models on problems with a required query order
-(records with ``required_order``, e.g. ClinGuide-MT pathways).
+(records with ``required_order``, e.g. ClinGuide-MT pathways); part of the seek strategy
+(`infoseek.solvers.seek_strategy`).
 
 * ``optimal`` asks, one after another, the variables of the required order that can
   still change the possible target values (a variable the replies so far made
   irrelevant, such as a later finding on a branch the patient is not on, is skipped), and
   answers as soon as the target is Known. On a decision-tree pathway this asks exactly
-  the instance's own hidden path, in path order, which the exact minimax policy does not
+  the instance's own hidden path, in path order, which the exact minimax strategy does not
   promise (several questions can be equally good in the worst case).
 * ``reversed`` asks every variable of the required order in reverse, then answers: the
   right variables (coverage 1) in the wrong order.
@@ -37,7 +38,7 @@ def ordered_seek_decision(model_name: str, problem: dict[str, Any], engine: Engi
                           per_turn: int, rng: random.Random) -> dict[str, Any] | None:
     """The decision of `model_name` (one of `ORDERED_MODELS`) on a problem with a
     ``required_order``; None when the optimal order-following plan has nothing left to
-    ask (the caller then falls back to its general policy)."""
+    ask (the caller then falls back to its general strategy)."""
     order = [v for v in problem.get("required_order") or [] if v in candidates]
     known = len(possible) == 1
     answer = {"kind": "answer", "value": possible[0] if known else rng.choice(possible)}
