@@ -34,6 +34,8 @@ from rich.console import Console
 from infoseek import domains
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.builders.datasets import domain_records
+from infoseek.builders.published import PublishedDataError
+from infoseek.builders.published.sources import source_records
 from infoseek.engines.bruteforce import BruteForceEngine, referee_mss_family
 from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
@@ -304,3 +306,19 @@ def test_brackets_survive_in_the_messages_inspect_prints() -> None:
     assert printed_by_inspect(error).strip() == message
     data = DataFileError("x.jsonl:1: field 'engine' needs 'borders', a list of [a, b] pairs")
     assert "a list of [a, b] pairs" in printed_by_inspect(data)
+
+
+def test_a_records_file_not_named_jsonl_gets_a_suggestion(tmp_path) -> None:
+    records = domain_records("clinguide", ks=[1], per_k=2, seed=0)
+    named = tmp_path / "clin.txt"
+    write_jsonl(records, named)
+    with pytest.raises(PublishedDataError, match=r"clin.txt: the clinguide domain has no "
+                       r"released data format.*name the file \*.jsonl or pass "
+                       r"source_format=records"):
+        source_records(str(named), domain="clinguide")
+    assert source_records(str(named), domain="clinguide", source_format="records") == records
+    logic = domain_records("logic-mt", ks=[1], per_k=2, seed=0)
+    write_jsonl(logic, tmp_path / "logic.json")
+    with pytest.raises(PublishedDataError, match=r"logic.json: holds problem records \(JSON "
+                       r"Lines with 'domain' and 'engine'\).*source_format=records"):
+        source_records(str(tmp_path / "logic.json"), domain="logic")

@@ -6,7 +6,9 @@ or from a released file in one of the published formats of the task's domain.
 
 Rules: `source_format` names a published format (it must belong to the domain) or
 `records` (our JSONL); without it, a `.jsonl` file holds our records and anything else is
-a released file whose format is detected from its columns; with extra `inputs` (a
+a released file whose format is detected from its columns (a file not named `.jsonl` that
+holds our records, or any file for a domain without released formats, is refused with the
+advice to name it `.jsonl` or pass `source_format=records`); with extra `inputs` (a
 format's rule folder, `infoseek.builders.published.INPUTS`) the file is a released one, since our
 records take none, and so is a JSON Lines file whose first rows match a released format
 of the domain rather than our records. `limit` keeps the first N problems of the file
@@ -97,6 +99,8 @@ def source_records(source: str, *, domain: str, source_format: str | None = None
             raise PublishedDataError(
                 f"{source}: holds {wrong} problem records; this task needs {domain!r} ones")
     else:
+        if source_format is None:
+            refuse_unnamed_records(source, resolved, domain)
         records = load_published(resolved, source_format, limit=limit,
                                  candidates=formats_of_domain(domain), inputs=inputs,
                                  skip_refused=True)
@@ -118,6 +122,23 @@ def source_records(source: str, *, domain: str, source_format: str | None = None
     if not kept:
         raise PublishedDataError(f"{source}: no problem can be posed ({dropped[0]})")
     return kept
+
+
+def refuse_unnamed_records(source: str, path: str, domain: str) -> None:
+    """A file not named ``.jsonl`` is read as a released file; say what to do instead
+    when it cannot be one: the domain has no released format, or the file's first rows
+    are our problem records (``domain`` and ``engine`` fields)."""
+    if not formats_of_domain(domain):
+        raise PublishedDataError(
+            f"{source}: the {domain} domain has no released data format, so a source file "
+            "holds our problem records (JSON Lines, as `infoseek build` writes): name the "
+            f"file *.jsonl or pass source_format={RECORDS_FORMAT}")
+    columns = peek_columns(path, "json")
+    if columns and {"domain", "engine"} <= set(columns):
+        raise PublishedDataError(
+            f"{source}: holds problem records (JSON Lines with 'domain' and 'engine') but is "
+            "not named .jsonl, so it would be read as a released file: name it *.jsonl or "
+            f"pass source_format={RECORDS_FORMAT}")
 
 
 def _released_jsonl(path: str, domain: str) -> bool:
