@@ -20,6 +20,7 @@ from inspect_ai import Task
 
 from infoseek.builders.datasets import domain_records, full_information_records
 from infoseek.builders.published import INPUTS
+from infoseek.contract import DEFAULT_FORBID_ALTERNATIVES, DEFAULT_MAX_TURNS
 from infoseek.domains import get_builder
 from infoseek.inspect_tasks.task_errors import readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
@@ -34,8 +35,9 @@ from infoseek.solvers.prompts import K_PREDICTION_MAX
 from infoseek.solvers.seek import seek_solver
 
 SEEK_DEFAULTS: dict[str, Any] = {
-    "format": "tool", "max_turns": 10, "queries_per_turn": 1, "budget": False,
-    "force_ask": False, "forbid_alternatives": False, "carry_reasoning": False,
+    "format": "tool", "max_turns": DEFAULT_MAX_TURNS, "queries_per_turn": 1, "budget": False,
+    "force_ask": False, "forbid_alternatives": DEFAULT_FORBID_ALTERNATIVES,
+    "carry_reasoning": False,
 }
 """Seek options a task does not offer as parameters take these values."""
 
@@ -103,7 +105,8 @@ def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
     """k-prediction (SPEC 3.2); the prompt offers every count up to the largest k asked
     for (at least 1..4)."""
     records = task_records(builder, params)
-    samples = problem_samples(records, _render(builder, renderer, False))
+    samples = problem_samples(records,
+                              _render(builder, renderer, DEFAULT_FORBID_ALTERNATIVES))
     max_k = max(K_PREDICTION_MAX, *params["k"])
     return Task(dataset=memory_dataset(samples, name),
                 solver=problem_level_solver("k_prediction", seed=params.get("seed", 0),
@@ -115,7 +118,7 @@ def mss_task(name: str, builder: str, params: dict[str, Any], *,
              renderer: str = "seek") -> Task:
     """MSS identification (SPEC 3.3): against the canonical MSS when alternatives are
     forbidden, else any MSS of the family counts."""
-    forbid = params.get("forbid_alternatives", False)
+    forbid = params.get("forbid_alternatives", DEFAULT_FORBID_ALTERNATIVES)
     records = task_records(builder, params)
     samples = problem_samples(records, _render(builder, renderer, forbid),
                               extra_metadata={"forbid_alternatives": forbid})

@@ -15,6 +15,11 @@ from typing import Any
 
 from inspect_ai import Task, task
 
+from infoseek.contract import (
+    DEFAULT_FORBID_ALTERNATIVES,
+    DEFAULT_MAX_TURNS,
+    FULL_INFORMATION_MAX_TURNS,
+)
 from infoseek.inspect_tasks.assembly import (
     checked_parameters,
     k_prediction_task,
@@ -57,11 +62,11 @@ def genereg_mt(
     target: str = "both",
     oracle: str = "adversarial",
     format: str = "tool",
-    max_turns: int = 10,
+    max_turns: int = DEFAULT_MAX_TURNS,
     queries_per_turn: int = 1,
     budget: bool = False,
     force_ask: bool = False,
-    forbid_alternatives: bool = False,
+    forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES,
     carry_reasoning: bool = False,
     source: str | None = None,
     source_format: str | None = None,
@@ -112,7 +117,7 @@ def genereg_mt_full(
     family: str = "both",
     target: str = "both",
     format: str = "tool",
-    max_turns: int = 1,
+    max_turns: int = FULL_INFORMATION_MAX_TURNS,
     carry_reasoning: bool = False,
     source: str | None = None,
     source_format: str | None = None,
@@ -189,7 +194,7 @@ def genereg_mt_mss(
     target: str = "both",
     k_given: bool = False,
     max_size: int = 4,
-    forbid_alternatives: bool = False,
+    forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES,
     source: str | None = None,
     source_format: str | None = None,
     limit: int | None = None,

@@ -11,6 +11,7 @@ Tasks: `gsm_mt` (seek loop, world-backed oracle, numeric answers) and `gsm_mt_fu
 
 from inspect_ai import Task, task
 
+from infoseek.contract import DEFAULT_MAX_TURNS, FULL_INFORMATION_MAX_TURNS
 from infoseek.inspect_tasks.assembly import checked_parameters, seek_task
 
 
@@ -21,7 +22,7 @@ def gsm_mt(
     seed: int = 0,
     oracle: str = "world",
     format: str = "tool",
-    max_turns: int = 10,
+    max_turns: int = DEFAULT_MAX_TURNS,
     queries_per_turn: int = 1,
     budget: bool = False,
     force_ask: bool = False,
@@ -64,7 +65,7 @@ def gsm_mt_full(
     per_k: int = 100,
     seed: int = 0,
     format: str = "tool",
-    max_turns: int = 1,
+    max_turns: int = FULL_INFORMATION_MAX_TURNS,
     carry_reasoning: bool = False,
     source: str | None = None,
     source_format: str | None = None,

@@ -10,6 +10,7 @@ Tasks: `gsme_mt` (seek loop, world-backed oracle, numeric answers), `gsme_mt_ful
 
 from inspect_ai import Task, task
 
+from infoseek.contract import DEFAULT_MAX_TURNS, FULL_INFORMATION_MAX_TURNS
 from infoseek.inspect_tasks.assembly import (
     checked_parameters,
     k_prediction_task,
@@ -25,7 +26,7 @@ def gsme_mt(
     seed: int = 0,
     oracle: str = "world",
     format: str = "tool",
-    max_turns: int = 10,
+    max_turns: int = DEFAULT_MAX_TURNS,
     queries_per_turn: int = 1,
     budget: bool = False,
     force_ask: bool = False,
@@ -68,7 +69,7 @@ def gsme_mt_full(
     per_k: int = 100,
     seed: int = 0,
     format: str = "tool",
-    max_turns: int = 1,
+    max_turns: int = FULL_INFORMATION_MAX_TURNS,
     carry_reasoning: bool = False,
     source: str | None = None,
     source_format: str | None = None,

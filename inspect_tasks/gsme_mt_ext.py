@@ -12,6 +12,7 @@ Tasks: `gsme_mt_ext` (seek loop, world-backed oracle, numeric answers),
 
 from inspect_ai import Task, task
 
+from infoseek.contract import DEFAULT_MAX_TURNS, FULL_INFORMATION_MAX_TURNS
 from infoseek.inspect_tasks.assembly import (
     checked_parameters,
     k_prediction_task,
@@ -27,7 +28,7 @@ def gsme_mt_ext(
     seed: int = 0,
     oracle: str = "world",
     format: str = "tool",
-    max_turns: int = 10,
+    max_turns: int = DEFAULT_MAX_TURNS,
     queries_per_turn: int = 1,
     budget: bool = False,
     force_ask: bool = False,
@@ -70,7 +71,7 @@ def gsme_mt_ext_full(
     per_k: int = 130,
     seed: int = 0,
     format: str = "tool",
-    max_turns: int = 1,
+    max_turns: int = FULL_INFORMATION_MAX_TURNS,
     carry_reasoning: bool = False,
     source: str | None = None,
     source_format: str | None = None,

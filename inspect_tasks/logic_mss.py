@@ -2,6 +2,7 @@
 
 from inspect_ai import Task, task
 
+from infoseek.contract import LOGIC_FORBID_ALTERNATIVES
 from infoseek.inspect_tasks.assembly import checked_parameters, mss_task
 
 
@@ -12,7 +13,7 @@ def logic_mss(
     seed: int = 0,
     k_given: bool = False,
     max_size: int = 4,
-    forbid_alternatives: bool = True,
+    forbid_alternatives: bool = LOGIC_FORBID_ALTERNATIVES,
     source: str | None = None,
     source_format: str | None = None,
     limit: int | None = None,

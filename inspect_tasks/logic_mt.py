@@ -7,6 +7,7 @@
 
 from inspect_ai import Task, task
 
+from infoseek.contract import DEFAULT_MAX_TURNS, LOGIC_FORBID_ALTERNATIVES
 from infoseek.inspect_tasks.assembly import checked_parameters, seek_task
 
 
@@ -17,11 +18,11 @@ def logic_mt(
     seed: int = 0,
     oracle: str = "adversarial",
     format: str = "tool",
-    max_turns: int = 10,
+    max_turns: int = DEFAULT_MAX_TURNS,
     queries_per_turn: int = 1,
     budget: bool = False,
     force_ask: bool = False,
-    forbid_alternatives: bool = True,
+    forbid_alternatives: bool = LOGIC_FORBID_ALTERNATIVES,
     carry_reasoning: bool = False,
     source: str | None = None,
     source_format: str | None = None,

@@ -8,7 +8,13 @@ from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import store
 
-from infoseek.contract import STORE_OPTIONS, STORE_PROBLEM, STORE_PROTOCOL, STORE_TURNS
+from infoseek.contract import (
+    DEFAULT_FORBID_ALTERNATIVES,
+    STORE_OPTIONS,
+    STORE_PROBLEM,
+    STORE_PROTOCOL,
+    STORE_TURNS,
+)
 from infoseek.records import stored_problem
 from infoseek.solvers import prompts
 from infoseek.solvers.seek import generate_turn
@@ -18,7 +24,7 @@ PROTOCOLS = ("k_prediction", "mss_identification")
 
 @solver
 def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int = 4,
-                         forbid_alternatives: bool = True, seed: int = 0,
+                         forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES, seed: int = 0,
                          max_k: int = prompts.K_PREDICTION_MAX) -> Solver:
     """One generate call on a problem-level prompt.
 
