@@ -43,8 +43,6 @@ from inspect_ai.solver import TaskState
 from infoseek.contract import STORE_INCOMPLETE_TURNS, STORE_OPTIONS
 from infoseek.scorers.inspect_scorers import mean_by_group
 
-TURNS_KEY = STORE_INCOMPLETE_TURNS
-OPTIONS_KEY = STORE_OPTIONS
 JUDGE_ROLE = "judge"
 BEHAVIOURS: tuple[str, ...] = ("boxed_answer", "unboxed_answer", "no_answer_tag",
                                "asked_question")
@@ -230,10 +228,10 @@ def incomplete_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         record: dict[str, Any] = state.metadata["record"]
         variant = state.metadata.get("variant", "questionable")
-        options = state.store.get(OPTIONS_KEY) or {}
+        options = state.store.get(STORE_OPTIONS) or {}
         max_interactions = int(options.get("max_interactions",
                                            state.metadata.get("max_interactions", 0)))
-        turns: list[dict[str, Any]] = list(state.store.get(TURNS_KEY) or [])
+        turns: list[dict[str, Any]] = list(state.store.get(STORE_INCOMPLETE_TURNS) or [])
         final = turns[-1] if turns else {}
         behaviour = final.get("behaviour", "no_answer_tag")
         boxed = final.get("boxed")

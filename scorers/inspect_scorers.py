@@ -92,12 +92,6 @@ from infoseek.scorers.seek_metrics import (
     uncertainty_curves,
 )
 
-TURNS_KEY = STORE_TURNS
-PROBLEM_KEY = STORE_PROBLEM
-INITIAL_POSSIBLE_KEY = STORE_INITIAL
-OPTIONS_KEY = STORE_OPTIONS
-
-
 # ---------------------------------------------------------------------------
 # helpers
 
@@ -121,7 +115,7 @@ def _hidden_target(state: TaskState, target: Target) -> Any:
 
 
 def _forbid_alternatives(state: TaskState) -> bool:
-    options = state.store.get(OPTIONS_KEY) or {}
+    options = state.store.get(STORE_OPTIONS) or {}
     if isinstance(options, dict) and "forbid_alternatives" in options:
         return bool(options["forbid_alternatives"])
     return bool(state.metadata.get("forbid_alternatives", True))
@@ -155,16 +149,16 @@ class SeekEpisode:
     def __init__(self, state: TaskState, target: Target) -> None:
         self._state = state
         self._target = target
-        self.turns: list[dict] = list(state.store.get(TURNS_KEY) or [])
+        self.turns: list[dict] = list(state.store.get(STORE_TURNS) or [])
 
     @cached_property
     def problem(self) -> dict:
-        return (problem_from_store(self._state.store.get(PROBLEM_KEY))
+        return (problem_from_store(self._state.store.get(STORE_PROBLEM))
                 or _problem_from_metadata(self._state))
 
     @cached_property
     def initial_possible(self) -> list | str:
-        initial_possible = self._state.store.get(INITIAL_POSSIBLE_KEY)
+        initial_possible = self._state.store.get(STORE_INITIAL)
         if initial_possible is None:
             return list(self.problem.get("target_values") or [])
         if isinstance(initial_possible, str):  # "many": infinitely many values

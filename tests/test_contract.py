@@ -59,9 +59,12 @@ def test_every_layer_reads_the_contract():
     assert parsing.INVALID_REASONS is contract.INVALID_REASONS
     assert seek_metrics.INVALID_REASONS is contract.INVALID_REASONS
     assert answer_parsing.ANSWER_KINDS is contract.ANSWER_KINDS
-    assert seek.STORE_TURNS == inspect_scorers.TURNS_KEY == contract.STORE_TURNS
-    assert reference_models.STORE_PROBLEM == inspect_scorers.PROBLEM_KEY
-    assert incomplete.STORE_INCOMPLETE_TURNS == incomplete_scorer.TURNS_KEY
+    # the layers name the store keys by the contract's own names, not by aliases
+    assert seek.STORE_TURNS is inspect_scorers.STORE_TURNS is contract.STORE_TURNS
+    assert reference_models.STORE_PROBLEM is inspect_scorers.STORE_PROBLEM
+    assert incomplete.STORE_INCOMPLETE_TURNS is incomplete_scorer.STORE_INCOMPLETE_TURNS
+    for module in (inspect_scorers, incomplete_scorer, seek, reference_models):
+        assert not [name for name in vars(module) if name.endswith("_KEY")], module
     # every invalid reason gets its own count in the scores (none falls to "other")
     assert {f"invalid_{r}" for r in contract.INVALID_REASONS} <= set(
         seek_metrics.SCALAR_METRIC_NAMES)
