@@ -237,10 +237,3 @@ def _id_label(value: Any) -> str:
         return "no"
     return str(value).replace("/", "_")
 
-
-def known_value(record: dict[str, Any]) -> Any:
-    """The target's value when the record's observations fix it, else None."""
-    values = engine_from_record(record).target_values()
-    if len(values) != 1 or is_unbounded(values):
-        return None
-    return json_value(next(iter(values)))

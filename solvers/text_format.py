@@ -73,8 +73,6 @@ def render_text_action(decision: dict[str, Any], problem: dict[str, Any]) -> str
 # so such a character anywhere in the history sinks the whole eval. The solvers pass
 # every text they keep (history, turn records, store) through `storable_text`.
 
-REPLACEMENT_CHARACTER = "\ufffd"
-
 
 def storable_text(text: str) -> str:
     """``text`` with every character UTF-8 cannot encode replaced by U+FFFD.
