@@ -23,7 +23,7 @@ the log (to a temporary folder).
   tools, and `mockllm/model` plays back the reference model's recorded turns while a
   plain solver appends the recorded replies; a scorer that returns 1. What `logic_mt`
   costs beyond it is the suite's own work: the seek loop, parsing, the oracle and the
-  engine, the reference policy, the store, the turn events and the scorers.
+  engine, the reference strategy, the store, the turn events and the scorers.
 
 Warm cache: the dataset cache (`$INFOSEEK_CACHE_DIR`, here a fresh temporary folder) is
 filled by an untimed warm-up run, so every timed `logic_mt` run reads the built split from
