@@ -30,6 +30,7 @@ from inspect_ai.model import (
 )
 
 from infoseek.builders.datasets import domain_records
+from infoseek.contract import MAX_TURN_CHARS
 from infoseek.domains import get_domain
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.oracles import refusal_text, refusals
@@ -352,13 +353,13 @@ def test_whitespace_only_text(record, tmp_path) -> None:
 def test_huge_text(record, tmp_path) -> None:
     first = record["mss_family"][0][0]
     huge = "Let me think. " * 1500 + f"\nQuestion: Is {record['entity']} {first}?"
-    assert len(huge) > 20000
+    assert len(huge) > MAX_TURN_CHARS
     ep = play(tmp_path, record, "text", text_output(huge))
     invalid_turn(ep, "too_long")
     # the rejected question was not put to the oracle
     assert ep.bad["queries"] == []
     # nothing of the huge reasoning is carried into the history
-    assert all(len(m.text) < 20000 for m in ep.sample.messages)
+    assert all(len(m.text) < MAX_TURN_CHARS for m in ep.sample.messages)
 
 
 @pytest.mark.parametrize("fmt", ["tool", "text"])
