@@ -14,6 +14,7 @@ from typing import Any
 
 from inspect_ai import Task, task, task_with
 
+from infoseek.contract import DEFAULT_MAX_TURNS
 from infoseek.inspect_tasks.assembly import (
     checked_parameters,
     k_prediction_task,
@@ -52,7 +53,7 @@ def clinguide_mt(
     seed: int = 0,
     oracle: str = "adversarial",
     format: str = "tool",
-    max_turns: int = 10,
+    max_turns: int = DEFAULT_MAX_TURNS,
     queries_per_turn: int = 1,
     budget: bool = False,
     force_ask: bool = False,
