@@ -10,6 +10,15 @@ defaults; `task_records` loads the records (`infoseek.builders.datasets.domain_r
 a bad file into a one-line error; the task functions pick the domain's renderer, build
 the samples (`infoseek.solvers.dataset`) and put solver and scorers together. Nothing here names
 a domain.
+
+Every task carries a version (Inspect's `Task(version=...)`, `eval.task_version` in the
+log) naming the data it runs on: ``"<builder>@<version>"``, the builder's name (what
+`infoseek build` takes) and the version the dataset cache keys on (`BuilderSpec.version`:
+the builder's version and, for builders reading data files, their content hash), e.g.
+``"logic-mt@1.0.0"`` or ``"genereg@genereg-3+be9e04dc36a4"`` (`task_version`). It changes
+whenever the built records may. With ``-T source=...`` the records come from that file
+(named in the log's task arguments); the version still names the builder that reads and
+checks them.
 """
 
 from __future__ import annotations
@@ -40,6 +49,17 @@ SEEK_DEFAULTS: dict[str, Any] = {
     "carry_reasoning": False,
 }
 """Seek options a task does not offer as parameters take these values."""
+
+
+def data_version(builder: str, version: str) -> str:
+    """A task version: ``"<builder>@<version>"`` (see the module docstring)."""
+    return f"{builder}@{version}"
+
+
+def task_version(builder: str) -> str:
+    """The version of a task over the registered builder `builder`
+    (``"logic-mt@1.0.0"``)."""
+    return data_version(builder, get_builder(builder)[1].version)
 
 
 def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
@@ -97,7 +117,7 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
     samples = seek_samples(records, _render(builder, renderer, forbid),
                            forbid_alternatives=forbid)
     return Task(dataset=memory_dataset(samples, name), solver=solver, scorer=seek_scorers(),
-                name=name)
+                name=name, version=task_version(builder))
 
 
 def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
@@ -111,7 +131,7 @@ def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
     return Task(dataset=memory_dataset(samples, name),
                 solver=problem_level_solver("k_prediction", seed=params.get("seed", 0),
                                             max_k=max_k),
-                scorer=k_prediction_scorer(), name=name)
+                scorer=k_prediction_scorer(), name=name, version=task_version(builder))
 
 
 def mss_task(name: str, builder: str, params: dict[str, Any], *,
@@ -126,4 +146,5 @@ def mss_task(name: str, builder: str, params: dict[str, Any], *,
                                   max_size=params["max_size"], forbid_alternatives=forbid,
                                   seed=params.get("seed", 0))
     return Task(dataset=memory_dataset(samples, name), solver=solver,
-                scorer=mss_identification_scorer(canonical_only=forbid), name=name)
+                scorer=mss_identification_scorer(canonical_only=forbid), name=name,
+                version=task_version(builder))

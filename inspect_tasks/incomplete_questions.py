@@ -16,8 +16,10 @@ are read from that JSON file or URL and `seed`/`count` are ignored.
 
 from inspect_ai import Task, task
 
+from infoseek.builders.math import incomplete_math
 from infoseek.builders.math.incomplete_math import DEFAULT_COUNT
 from infoseek.builders.published.incomplete import incomplete_records
+from infoseek.inspect_tasks.assembly import data_version
 from infoseek.inspect_tasks.task_errors import readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.scorers.incomplete import incomplete_scorer
@@ -62,4 +64,5 @@ def incomplete_questions(
         solver=incomplete_solver(variant=variant, max_interactions=max_interactions, fmt=format),
         scorer=incomplete_scorer(),
         name="incomplete_questions",
+        version=data_version(incomplete_math.BUILDER_NAME, incomplete_math.CACHE_VERSION),
     )

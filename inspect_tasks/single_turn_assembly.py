@@ -16,7 +16,7 @@ from inspect_ai import Task
 
 from infoseek.builders.datasets import domain_records
 from infoseek.domains import get_builder
-from infoseek.inspect_tasks.assembly import task_records
+from infoseek.inspect_tasks.assembly import task_records, task_version
 from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.inspect_tasks.task_parameters import check_choice
 from infoseek.records import dumps_record
@@ -76,4 +76,4 @@ def single_turn_task(name: str, builder: str, protocol: str, params: dict[str, A
     return Task(dataset=memory_dataset(samples, name),
                 solver=single_turn_solver(protocol, setting, examples,
                                           params.get("seed", 0)),
-                scorer=scorer, name=name)
+                scorer=scorer, name=name, version=task_version(builder))
