@@ -3,14 +3,19 @@
 `pyproject.toml` declares `[project.entry-points.inspect_ai] infoseek =
 "infoseek.inspect_tasks._registry"`. Inspect imports this module the first time it meets a
 name with the `infoseek/` prefix (`inspect eval infoseek/logic_mt`, `--model
-infoseek/optimal`, a scorer `infoseek/answer` recorded in a log that `inspect score`
-re-runs) or lists extensions.
+infoseek/optimal`, a metric `infoseek/mean_by_group` recorded in a log) and, in every
+`inspect` command, when it loads all extensions at start-up (to find their hooks).
 
 Importing it
-- registers the reference model provider (`infoseek/optimal`, `infoseek/random`), and
+- registers the reference model provider (`infoseek/optimal`, `infoseek/random`),
 - imports every task module the registered domains declare
   (`infoseek.domains.task_modules`), which registers their `@task`, `@solver` and
-  `@scorer` functions.
+  `@scorer` functions, and
+- registers each infoseek scorer also under the name a log records for it (``answer``
+  for ``infoseek/answer``; `RECORDED_SCORER_NAMES`), so that `inspect score <log>`
+  rebuilds it: Inspect records scorers without their package and looks such a name up
+  only among unqualified names and its own built-ins (why this needs a private Inspect
+  call: `infoseek.inspect_tasks.inspect_private`).
 
 Nothing is re-registered by hand: the task modules live in the installed `infoseek`
 package (`infoseek.inspect_tasks.*`), so Inspect itself names each of them
@@ -28,14 +33,17 @@ from __future__ import annotations
 
 import importlib
 import logging
+import pkgutil
 from collections.abc import Callable, Iterable
 from types import ModuleType
+from typing import Any
 
 from inspect_ai import Task
 from inspect_ai.util import registry_info
 
 import infoseek.solvers.reference_models  # noqa: F401  (registers the `infoseek` model provider)
 from infoseek.domains import task_modules
+from infoseek.inspect_tasks.inspect_private import register_recorded_scorer_names
 
 TASK_PREFIX = "infoseek"
 logger = logging.getLogger(__name__)
@@ -128,3 +136,31 @@ PACKAGED_TASKS = {
     if name.startswith(f"{TASK_PREFIX}/")
 }
 """The tasks infoseek itself ships, by bare name (`logic_mt`, ...)."""
+
+
+SCORER_PACKAGE = "infoseek.scorers"
+
+
+def package_scorers(package_name: str) -> list[Callable[..., Any]]:
+    """The `@scorer` factories defined in the modules of `package_name` (imported here),
+    in module then attribute order."""
+    package = importlib.import_module(package_name)
+    found: list[Callable[..., Any]] = []
+    for module_info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+        module = importlib.import_module(f"{package_name}.{module_info.name}")
+        for attribute in sorted(vars(module)):
+            candidate = getattr(module, attribute)
+            if getattr(candidate, "__module__", None) != module.__name__:
+                continue
+            try:
+                info = registry_info(candidate)
+            except ValueError:
+                continue
+            if info.type == "scorer":
+                found.append(candidate)
+    return found
+
+
+RECORDED_SCORER_NAMES = register_recorded_scorer_names(package_scorers(SCORER_PACKAGE))
+"""The names the infoseek scorers are recorded under in a log (``answer``,
+``sufficiency``, ...), each registered so that `inspect score` finds it."""

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from inspect_ai._util.error import PrerequisiteError
 from rich.markup import escape
 
 from infoseek.builders.published.reading import PublishedDataError
+from infoseek.inspect_tasks.inspect_private import PrerequisiteError
 from infoseek.records import RecordError
 
 

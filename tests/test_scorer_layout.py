@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 from inspect_ai import eval
-from inspect_ai._util.registry import registry_unqualified_name
 
 from infoseek.inspect_tasks.gsm_mt import gsm_mt, gsm_mt_full
 from infoseek.inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full
 from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext, gsme_mt_ext_full
+from infoseek.inspect_tasks.inspect_private import registry_unqualified_name
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.scorers.inspect_scorers import SEEK_SCORER_NAMES, log_metrics, seek_values
 from infoseek.scorers.seek_explanations import (

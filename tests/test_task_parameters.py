@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from inspect_ai._util.error import PrerequisiteError
 
 from infoseek.inspect_tasks.gsm_mt import gsm_mt, gsm_mt_full
 from infoseek.inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full, gsme_mt_k_prediction, gsme_mt_mss
@@ -23,6 +22,7 @@ from infoseek.inspect_tasks.gsme_mt_ext import (
     gsme_mt_ext_mss,
 )
 from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
+from infoseek.inspect_tasks.inspect_private import PrerequisiteError
 from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mss import logic_mss
 from infoseek.inspect_tasks.logic_mt import logic_mt
