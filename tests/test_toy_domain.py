@@ -131,7 +131,7 @@ def check_against_referee(record: dict[str, Any]) -> None:
 
 
 def test_built_records_pass_check_record_and_agree_with_the_referee() -> None:
-    records = toy.build(0, 3, [1, 2, 3])
+    records = toy.build_split(0, 3, [1, 2, 3])
     assert [r["k"] for r in records] == [1] * 3 + [2] * 3 + [3] * 3
     assert len({r["id"] for r in records}) == 9
     for record in records:
@@ -142,7 +142,7 @@ def test_built_records_pass_check_record_and_agree_with_the_referee() -> None:
 @settings(max_examples=12, deadline=None)
 @given(seed=st.integers(0, 10**6))
 def test_records_of_any_seed_agree_with_the_referee(seed: int) -> None:
-    for record in toy.build(seed, 1, [1, 2, 3]):
+    for record in toy.build_split(seed, 1, [1, 2, 3]):
         check_against_referee(record)
 
 
@@ -151,7 +151,7 @@ def test_records_of_any_seed_agree_with_the_referee(seed: int) -> None:
 def test_engine_primitives_agree_with_the_referee(seed: int, draw: random.Random) -> None:
     """target_values and variable_values under random partial assignments (some with
     values that clash with the observed bits, some fixing the colour)."""
-    record = toy.build(seed, 1, [draw.randint(1, 3)])[0]
+    record = toy.build_split(seed, 1, [draw.randint(1, 3)])[0]
     engine, ref = engine_from_record(record), referee(record)
     bits = [v for v in record["variables"] if v != record["target"]]
     for _ in range(20):
@@ -165,17 +165,17 @@ def test_engine_primitives_agree_with_the_referee(seed: int, draw: random.Random
 
 
 def test_the_builder_is_deterministic_and_refuses_other_degrees() -> None:
-    first = [json.dumps(r, sort_keys=False) for r in toy.build(7, 2, [2, 3])]
-    again = [json.dumps(r, sort_keys=False) for r in toy.build(7, 2, [2, 3])]
+    first = [json.dumps(r, sort_keys=False) for r in toy.build_split(7, 2, [2, 3])]
+    again = [json.dumps(r, sort_keys=False) for r in toy.build_split(7, 2, [2, 3])]
     assert first == again
-    assert first[:2] == [json.dumps(r) for r in toy.build(7, 2, [2])]  # k alone, same
-    assert first != [json.dumps(r) for r in toy.build(8, 2, [2, 3])]
+    assert first[:2] == [json.dumps(r) for r in toy.build_split(7, 2, [2])]  # k alone, same
+    assert first != [json.dumps(r) for r in toy.build_split(8, 2, [2, 3])]
     with pytest.raises(ValueError, match="1..3"):
-        toy.build(0, 1, [4])
+        toy.build_split(0, 1, [4])
 
 
 def test_the_registered_check_names_what_is_wrong() -> None:
-    record = toy.build(0, 1, [2])[0]
+    record = toy.build_split(0, 1, [2])[0]
     table = dict(record["engine"]["table"])
     table.pop(sorted(table)[0])
     broken = {**record, "engine": {**record["engine"], "table": table}}
@@ -323,7 +323,7 @@ def test_mss_identification_with_optimal_scores_one(forbid: bool, tmp_path) -> N
 def test_the_records_loader_builds_once_and_caches_per_k(monkeypatch, tmp_path) -> None:
     monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path))
     records = domain_records("toy-table", ks=[1, 2], per_k=2, seed=3)
-    assert records == toy.build(3, 2, [1]) + toy.build(3, 2, [2])
+    assert records == toy.build_split(3, 2, [1]) + toy.build_split(3, 2, [2])
     entries = sorted(p.name for p in tmp_path.iterdir())
     assert len(entries) == 2 and all(n.startswith("toy-table-toy-1-") for n in entries)
     assert domain_records("toy-table", ks=[2], per_k=2, seed=3) == records[2:]
@@ -337,7 +337,7 @@ def test_infoseek_build_writes_toy_records_and_a_task_runs_on_them(tmp_path, cap
     assert status == 0, capsys.readouterr().err
     assert "built 4 problems in " in capsys.readouterr().out
     written = list(read_jsonl(out))  # read_jsonl checks every record
-    assert written == toy.build(5, 2, [1, 2])
+    assert written == toy.build_split(5, 2, [1, 2])
 
     params = checked_parameters("toy-table", k=[2], source=str(out), format="text", **SEEK)
     log = run(seek_task("toy_seek", "toy-table", params), "infoseek/optimal", tmp_path)
@@ -361,6 +361,6 @@ def test_the_registration_is_the_only_connection(tmp_path) -> None:
     finally:
         toy.register()
     # the exact algorithms need nothing but the engine
-    record = toy.build(1, 1, [3])[0]
+    record = toy.build_split(1, 1, [3])[0]
     result = minimal_sufficient_sets(engine_from_record(record), record["queryable"], 3)
     assert result.k == 3

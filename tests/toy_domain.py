@@ -40,7 +40,7 @@ from infoseek.engines import EngineFormError, register_engine, unregister_engine
 KIND = "toy-lookup"
 """The engine kind (not "toy-table": tests/test_engine_registry.py registers a factory of
 its own under that kind and leaves it registered, so the two would clash in one run)."""
-BUILDER = "toy-table"
+BUILDER_NAME = "toy-table"
 DOMAIN_NAME = "toy"
 BUILDER_VERSION = "toy-1"
 BIT_DOMAIN: tuple[int, ...] = (0, 1)
@@ -211,8 +211,8 @@ def _problem(rng: random.Random, k: int) -> dict[str, Any] | None:
     return record
 
 
-def build(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None = None,
-          progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+def build_split(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None = None,
+                progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
     """`per_k` problems for each k of `ks`, drawn from ``random.Random`` seeded by the
     seed, the k and the index (so k = 1 problems do not depend on which other ks are
     built); `workers` is accepted and unused (the toy is small)."""
@@ -223,15 +223,15 @@ def build(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None = Non
     total = per_k * len(ks)
     for k in ks:
         for index in range(per_k):
-            rng = random.Random(f"{BUILDER}:{seed}:{k}:{index}")
+            rng = random.Random(f"{BUILDER_NAME}:{seed}:{k}:{index}")
             for _attempt in range(1000):
                 record = _problem(rng, k)
                 if record is not None:
                     break
             else:
                 raise ValueError(f"no toy problem of degree {k} found (seed {seed})")
-            ordered = {"id": f"{BUILDER}-k{k}-s{seed}-{index:03d}", **record,
-                       "provenance": {"builder": BUILDER, "version": BUILDER_VERSION,
+            ordered = {"id": f"{BUILDER_NAME}-k{k}-s{seed}-{index:03d}", **record,
+                       "provenance": {"builder": BUILDER_NAME, "version": BUILDER_VERSION,
                                       "seed": seed, "index": index}}
             records.append(ordered)
             if progress is not None:
@@ -311,7 +311,7 @@ def domain(answer_kind: str = "choice") -> Domain:
         name=DOMAIN_NAME,
         answer_kind=answer_kind,
         wording=WORDING,
-        builders=(BuilderSpec(name=BUILDER, build=build, version=BUILDER_VERSION,
+        builders=(BuilderSpec(name=BUILDER_NAME, build=build_split, version=BUILDER_VERSION,
                               max_k=MAX_K, default_per_k=2, max_per_k=50,
                               default_ks=(1, 2, 3)),),
         renderers={"seek": render},
