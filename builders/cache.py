@@ -2,7 +2,7 @@
 the builder name, its version and every build parameter, so a changed builder never
 serves stale records. Location: $INFOSEEK_CACHE_DIR, else ~/.cache/infoseek.
 
-Each entry is one file: a first line `{"infoseek_cache": 1, "records": N, "sha256": H}`
+Each entry is one file: a first line `{"infoseek_cache": CACHE_FORMAT, "records": N, "sha256": H}`
 and then the N records, one per line, H being the SHA-256 of those record lines. An entry
 is served only when the count and the hash match; a truncated, empty, edited or older
 entry is rebuilt with a warning. Entries are written to a temporary file in the same
@@ -22,7 +22,10 @@ from typing import Any
 
 from infoseek.records import jsonl_bytes, write_atomically
 
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
+"""Bumped when what an entry holds changes for the same key: 2 since provenance.builder
+is the registered builder name (logic-mt, not logic_mt), so entries written before are
+rebuilt instead of served with the old spelling."""
 logger = logging.getLogger(__name__)
 
 

@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from infoseek.builders.cache import cache_path, entry_bytes, load_or_build, read_entry
+from infoseek.builders.cache import CACHE_FORMAT, cache_path, entry_bytes, load_or_build, read_entry
 from infoseek.builders.datasets import domain_records
 from infoseek.domains import get_builder
 
@@ -49,6 +49,9 @@ def test_a_whole_entry_is_served_without_rebuilding(cache) -> None:
     lambda data: data.replace(b'"value":5,', b'"value":6,'),  # edited
     lambda data: data.split(b"\n", 1)[1],  # an older entry: records, no header
     lambda data: data + b'{"id":"extra"}\n',  # one record too many
+    # an entry of the previous cache format (same key, old record spelling)
+    lambda data: data.replace(f'"infoseek_cache": {CACHE_FORMAT}'.encode(),
+                              f'"infoseek_cache": {CACHE_FORMAT - 1}'.encode(), 1),
 ])
 def test_a_damaged_entry_is_rebuilt_with_a_warning(cache, damage, caplog) -> None:
     path, build, _ = cache
