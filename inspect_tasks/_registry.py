@@ -74,9 +74,10 @@ def import_present(module_name: str) -> ModuleType | None:
         raise
 
 
-def tasks_defined_in(module: ModuleType) -> list[tuple[str, Callable[..., Task]]]:
-    """The `@task` functions defined in `module` (not imported into it), by registry name."""
-    found: list[tuple[str, Callable[..., Task]]] = []
+def defined_in(module: ModuleType, kind: str) -> list[tuple[str, Callable[..., Any]]]:
+    """The registry objects of type `kind` (``task``, ``scorer``) defined in `module` (not
+    imported into it), with their registry names, in attribute order."""
+    found: list[tuple[str, Callable[..., Any]]] = []
     for attribute in sorted(vars(module)):
         candidate = getattr(module, attribute)
         if getattr(candidate, "__module__", None) != module.__name__:
@@ -85,9 +86,14 @@ def tasks_defined_in(module: ModuleType) -> list[tuple[str, Callable[..., Task]]
             info = registry_info(candidate)
         except ValueError:
             continue
-        if info.type == "task":
+        if info.type == kind:
             found.append((info.name, candidate))
     return found
+
+
+def tasks_defined_in(module: ModuleType) -> list[tuple[str, Callable[..., Task]]]:
+    """The `@task` functions defined in `module`, by registry name."""
+    return defined_in(module, "task")
 
 
 def import_task_modules(module_names: Iterable[str]) -> dict[str, Callable[..., Task]]:
@@ -145,20 +151,11 @@ def package_scorers(package_name: str) -> list[Callable[..., Any]]:
     """The `@scorer` factories defined in the modules of `package_name` (imported here),
     in module then attribute order."""
     package = importlib.import_module(package_name)
-    found: list[Callable[..., Any]] = []
-    for module_info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
-        module = importlib.import_module(f"{package_name}.{module_info.name}")
-        for attribute in sorted(vars(module)):
-            candidate = getattr(module, attribute)
-            if getattr(candidate, "__module__", None) != module.__name__:
-                continue
-            try:
-                info = registry_info(candidate)
-            except ValueError:
-                continue
-            if info.type == "scorer":
-                found.append(candidate)
-    return found
+    return [scorer
+            for module_info in sorted(pkgutil.iter_modules(package.__path__),
+                                      key=lambda m: m.name)
+            for _, scorer in defined_in(
+                importlib.import_module(f"{package_name}.{module_info.name}"), "scorer")]
 
 
 RECORDED_SCORER_NAMES = register_recorded_scorer_names(package_scorers(SCORER_PACKAGE))
