@@ -28,13 +28,13 @@ or ``{"kind": "text", "text": ...}``.
 
 from __future__ import annotations
 
-import importlib
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from infoseek.contract import SINGLE_TURN_PROTOCOLS
+from infoseek.domains import resolve
 
 Move = Callable[[str, str, dict[str, Any], list[dict[str, Any]], dict[str, Any],
                  random.Random], dict[str, Any]]
@@ -81,13 +81,6 @@ def strategy(protocol: str) -> Strategy:
     return _STRATEGIES[protocol]
 
 
-def _resolved(move: Move | str) -> Move:
-    if callable(move):
-        return move
-    module_name, _, attribute = move.partition(":")
-    return getattr(importlib.import_module(module_name), attribute)
-
-
 def _rng(model_name: str, problem: dict[str, Any], turns: list, options: dict) -> random.Random:
     return random.Random(
         f"{model_name}:{options.get('seed', 0)}:{problem.get('id')}:"
@@ -110,7 +103,7 @@ def decide(
         raise ValueError(f"infoseek/{model_name} does not play the {protocol!r} protocol; "
                          f"it is played by {', '.join(found.models)}")
     rng = _rng(model_name, problem, turns, options)
-    return _resolved(found.move)(model_name, protocol, problem, turns, options, rng)
+    return resolve(found.move)(model_name, protocol, problem, turns, options, rng)
 
 
 register_strategy("seek", "infoseek.solvers.seek_strategy:seek_move")
