@@ -293,22 +293,28 @@ def _warn_once(message: str) -> None:
         logger.warning("infoseek: %s", message)
 
 
-def _resolve_plugin(name: str) -> Domain:
-    """The plug-in declaration of `name`, imported; `PluginError` (remembered) when it
-    does not import or is not a `Domain` of that name."""
+def _load_declaration(name: str) -> Domain:
+    """Import the declaration registered for `name` and check that it is a `Domain` of
+    that name. A built-in's failure propagates; a plug-in's becomes a `PluginError`
+    naming its entry point, remembered so the plug-in is not imported again."""
+    origin = _PLUGINS.get(name)
     if name in _FAILED:
         raise PluginError(_FAILED[name])
-    spec = _DOMAINS[name]
     try:
-        found = resolve(spec)
+        found = resolve(_DOMAINS[name])
     except Exception as exc:  # a plug-in may fail in any way; say which one and how
+        if origin is None:
+            raise
         problem = f"cannot be loaded: {type(exc).__name__}: {exc}"
     else:
         if isinstance(found, Domain) and found.name == name:
             return found
+        if origin is None:
+            raise ValueError(f"domain {name!r} is registered as {_DOMAINS[name]!r}, "
+                             f"which is not a Domain named {name!r}")
         problem = (f"names {type(found).__name__} "
                    f"{getattr(found, 'name', found)!r}, not a Domain named {name!r}")
-    _FAILED[name] = f"{_PLUGINS[name]} {problem}"
+    _FAILED[name] = f"{origin} {problem}"
     raise PluginError(_FAILED[name])
 
 
@@ -335,14 +341,7 @@ def get_domain(name: Any) -> Domain:
                             f"{', '.join(domain_names()) or 'none'}{_broken_note()}")
     found = _RESOLVED.get(name)
     if found is None:
-        if name in _PLUGINS:
-            found = _resolve_plugin(name)
-        else:
-            found = resolve(_DOMAINS[name])
-            if not isinstance(found, Domain) or found.name != name:
-                raise ValueError(f"domain {name!r} is registered as {_DOMAINS[name]!r}, "
-                                 f"which is not a Domain named {name!r}")
-        _RESOLVED[name] = found
+        found = _RESOLVED[name] = _load_declaration(name)
     return found
 
 
