@@ -200,3 +200,20 @@ def test_a_name_holding_and_is_one_item_of_a_named_set() -> None:
     assert parse_variable_list("Answer: Blood and protein on urine dipstick, Fever", names) \
         == (["Blood and protein on urine dipstick", "Fever"], 0)
     assert parse_variable_list("Answer: Fever and Rash", names) == (["Fever", "Rash"], 0)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # decoration and case do not hide the whole name
+    ('Answer: "blood and protein on urine dipstick"; `Rash`.',
+     (["Blood and protein on urine dipstick", "Rash"], 0)),
+    # joined by "and" without a comma, the name is split: its pieces count as unknown
+    # names (no credit is invented), the listed one still counts
+    ("Answer: Blood and protein on urine dipstick and Fever",
+     (["Fever"], 2)),
+    # a piece that is no name at all stays unknown, split or not
+    ("Answer: Blood and sweat, Fever", (["Fever"], 2)),
+    ("Answer: and, ;", ([], 0)),
+])
+def test_names_holding_and_edge_cases(text: str, expected: tuple) -> None:
+    names = ["Blood and protein on urine dipstick", "Fever", "Rash"]
+    assert parse_variable_list(text, names) == expected
