@@ -64,11 +64,13 @@ def task_version(builder: str) -> str:
 
 def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
     """The task's `-T` parameters checked and normalised (`k` a sorted list, `per_k` the
-    builder's default when None); raises `TaskParameterError` naming the bad one."""
+    builder's default when None, at most the builder's cap `max_per_k`); raises
+    `TaskParameterError` naming the bad one."""
     domain, spec = get_builder(builder)
     if params.get("per_k", 0) is None:
         params["per_k"] = spec.default_per_k
-    return check_parameters(max_k=spec.max_k, oracles=domain.oracles, **params)
+    return check_parameters(max_k=spec.max_k, oracles=domain.oracles,
+                            max_per_k=spec.max_per_k, **params)
 
 
 def task_records(builder: str, params: dict[str, Any]) -> list[dict[str, Any]]:

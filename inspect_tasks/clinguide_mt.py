@@ -21,7 +21,7 @@ from infoseek.inspect_tasks.assembly import (
     mss_task,
     seek_task,
 )
-from infoseek.inspect_tasks.task_parameters import TaskParameterError
+from infoseek.inspect_tasks.task_parameters import check_choice
 from infoseek.scorers.ordered import order_strata_scorer
 
 DISTRACTOR_LEVELS = (0, 10, 20)
@@ -31,12 +31,8 @@ BOOKS = {"closed": "seek", "open": "open"}
 def checked_view(distractors: Any, book: Any) -> str:
     """The renderer for `-T book=` once `-T distractors=` and `book` are checked (a
     one-line error otherwise)."""
-    if distractors not in DISTRACTOR_LEVELS or isinstance(distractors, bool):
-        raise TaskParameterError(f"-T distractors must be one of 0, 10, 20; got "
-                                 f"{distractors!r}")
-    if book not in BOOKS:
-        raise TaskParameterError(f"-T book must be closed or open; got {book!r}")
-    return BOOKS[book]
+    check_choice("distractors", distractors, DISTRACTOR_LEVELS)
+    return BOOKS[check_choice("book", book, tuple(BOOKS))]
 
 
 def at_level(distractors: int):

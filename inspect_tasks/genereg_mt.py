@@ -26,7 +26,7 @@ from infoseek.inspect_tasks.assembly import (
     mss_task,
     seek_task,
 )
-from infoseek.inspect_tasks.task_parameters import TaskParameterError
+from infoseek.inspect_tasks.task_parameters import TaskParameterError, check_choice
 
 BUILDER = "genereg"
 FAMILIES = {"steady": ("steady",), "dynamic": ("dynamic",), "both": ("steady", "dynamic")}
@@ -36,12 +36,8 @@ TARGETS = {"attractor": ("attractor",), "marker": ("marker",),
 
 def stream_filter(family: Any, target: Any):
     """A record filter for `-T family=` and `-T target=` (a one-line error otherwise)."""
-    if family not in FAMILIES:
-        raise TaskParameterError(f"-T family must be one of steady, dynamic, both; "
-                                 f"got {family!r}")
-    if target not in TARGETS:
-        raise TaskParameterError(f"-T target must be one of attractor, marker, both; "
-                                 f"got {target!r}")
+    family = check_choice("family", family, tuple(FAMILIES))
+    target = check_choice("target", target, tuple(TARGETS))
     families, targets = FAMILIES[family], TARGETS[target]
     if families == ("steady",) and targets == ("marker",):
         raise TaskParameterError("-T family=steady has attractor targets only; use "

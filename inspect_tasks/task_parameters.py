@@ -10,6 +10,15 @@ exits non-zero, and a `ValueError`, so callers of the task functions catch it as
 
 The oracles a task accepts are its domain's (`infoseek.domains.Domain.oracles`), passed
 in as `oracles` (`infoseek.inspect_tasks.assembly.checked_parameters`).
+
+Every value is type-checked before it is used, whatever YAML made of it (a list, a dict,
+null, a float, a boolean where a number is wanted): a choice parameter (`-T family=`,
+`-T book=`, `-T prompt=`) goes through `check_choice`, never a dict lookup. Sizes are
+capped, so that no value makes a task build or play without end: `per_k` at the
+builder's cap (`infoseek.domains.BuilderSpec.max_per_k`, the one `infoseek build` uses;
+passed in as `max_per_k`), the counts and turn caps in `CAPS`, a seed within a signed
+64-bit integer (`SEED_LIMIT`). `force_ask=true` needs turns enough to ask k questions
+(`max_turns * queries_per_turn >= k`), or it could never be satisfied.
 """
 
 from __future__ import annotations
@@ -28,29 +37,62 @@ class TaskParameterError(PlainTaskError):
 
 
 def _bad(name: str, allowed: str, value: Any) -> TaskParameterError:
-    return TaskParameterError(f"-T {name} must be {allowed}; got {value!r}")
+    return TaskParameterError(f"-T {name} must be {allowed}; got {shown(value)}")
+
+
+def shown(value: Any, limit: int = 80) -> str:
+    """``repr(value)`` cut to `limit` characters (a huge YAML number has no repr: Python
+    refuses to print an integer of more than 4,300 digits)."""
+    try:
+        text = repr(value)
+    except ValueError:
+        return f"an integer of about {value.bit_length() * 0.30103:.0f} digits"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+SEED_LIMIT = 2**63 - 1
+"""The largest seed magnitude (a signed 64-bit integer; a 5,000-digit YAML number would
+otherwise fail where the seed is printed)."""
+
+CAPS: dict[str, int] = {
+    "max_turns": 1_000,
+    "queries_per_turn": 1_000,
+    "max_size": 1_000,
+    "max_interactions": 1_000,
+    "count": 2_000,
+    "limit": 10_000_000,
+}
+"""The largest value of each size-like parameter (`per_k`'s cap is the builder's)."""
+
+
 def _integer(name: str, value: Any) -> int:
     if not _is_int(value):
         raise _bad(name, "an integer", value)
+    if abs(value) > SEED_LIMIT:
+        raise _bad(name, "an integer from -(2**63 - 1) to 2**63 - 1", value)
     return value
 
 
-def _positive(name: str, value: Any) -> int:
-    if not _is_int(value) or value < 1:
-        raise _bad(name, "an integer >= 1", value)
+def _in_range(name: str, value: Any, low: int, cap: int | None) -> int:
+    if cap is None:
+        cap = CAPS.get(name)
+    if not _is_int(value) or value < low:
+        raise _bad(name, f"an integer >= {low}", value)
+    if cap is not None and value > cap:
+        raise _bad(name, f"an integer from {low} to {cap} (the cap for this task)", value)
     return value
+
+
+def _positive(name: str, value: Any, cap: int | None = None) -> int:
+    return _in_range(name, value, 1, cap)
 
 
 def _non_negative(name: str, value: Any) -> int:
-    if not _is_int(value) or value < 0:
-        raise _bad(name, "an integer >= 0", value)
-    return value
+    return _in_range(name, value, 0, None)
 
 
 def _flag(name: str, value: Any) -> bool:
@@ -116,20 +158,28 @@ RULES: dict[str, Callable[[str, Any], Any]] = {
 }
 
 
-def check_choice(name: str, value: Any, allowed: Sequence[str]) -> str:
-    if not isinstance(value, str) or value not in allowed:
-        wanted = allowed[0] if len(allowed) == 1 else f"one of {', '.join(allowed)}"
+def check_choice(name: str, value: Any, allowed: Sequence[Any]) -> Any:
+    """`value` if it is one of `allowed` (strings, or integers: a boolean or float is never
+    an integer choice); a one-line `TaskParameterError` otherwise, whatever its type."""
+    options = list(allowed)
+    kinds = (int,) if all(_is_int(a) for a in options) else (str,)
+    if (not isinstance(value, kinds) or isinstance(value, bool)
+            or all(value != a for a in options)):
+        names = [str(a) for a in options]
+        wanted = names[0] if len(names) == 1 else f"one of {', '.join(names)}"
         raise _bad(name, wanted, value)
     return value
 
 
 def check_parameters(*, max_k: int | None = None, oracles: Sequence[str] | None = None,
-                     choices: dict[str, Sequence[str]] | None = None,
-                     **params: Any) -> dict[str, Any]:
+                     choices: dict[str, Sequence[Any]] | None = None,
+                     max_per_k: int | None = None, **params: Any) -> dict[str, Any]:
     """`params` checked and normalised: `k` against 1..`max_k` (a sorted list), `oracle`
-    against `oracles`, a parameter named in `choices` against its allowed values, every
-    other one by its rule in `RULES`. `limit`, `source_format` and a released format's
-    extra inputs (`infoseek.builders.published.INPUTS`: `rules`) need `source`."""
+    against `oracles`, a parameter named in `choices` against its allowed values, `per_k`
+    against 1..`max_per_k`, every other one by its rule in `RULES` (sizes capped by
+    `CAPS`). `limit`, `source_format` and a released format's extra inputs
+    (`infoseek.builders.published.INPUTS`: `rules`) need `source`; `force_ask=true` needs
+    ``max_turns * queries_per_turn`` of at least the largest k."""
     out: dict[str, Any] = {}
     for name, value in params.items():
         if name == "k":
@@ -147,6 +197,8 @@ def check_parameters(*, max_k: int | None = None, oracles: Sequence[str] | None 
             out[name] = check_choice(name, value, oracles)
         elif choices and name in choices:
             out[name] = check_choice(name, value, choices[name])
+        elif name == "per_k":
+            out[name] = _positive(name, value, max_per_k)
         elif name in RULES:
             out[name] = RULES[name](name, value)
         else:
@@ -156,5 +208,19 @@ def check_parameters(*, max_k: int | None = None, oracles: Sequence[str] | None 
             if out.get(needs_source) is not None:
                 raise TaskParameterError(
                     f"-T {needs_source} needs -T source=FILE (it applies to a source file; "
-                    f"got {needs_source}={params[needs_source]!r} without a source)")
+                    f"got {needs_source}={shown(params[needs_source])} without a source)")
+    _check_force_ask(out)
     return out
+
+
+def _check_force_ask(out: dict[str, Any]) -> None:
+    """`force_ask=true` refuses answers before k questions: the turns must hold them."""
+    if not out.get("force_ask") or "max_turns" not in out or not out.get("k"):
+        return
+    per_turn = out.get("queries_per_turn", 1)
+    largest = max(out["k"])
+    if out["max_turns"] * per_turn < largest:
+        raise TaskParameterError(
+            f"-T force_ask=true needs max_turns * queries_per_turn >= k (k={largest} "
+            f"questions must fit in the turns); got max_turns={out['max_turns']}, "
+            f"queries_per_turn={per_turn}")

@@ -97,7 +97,7 @@ def test_the_book_and_distractor_parameters(monkeypatch) -> None:
     assert "Guideline: Low back pain in an adult" in opened.dataset[0].input
     with pytest.raises(TaskParameterError, match="-T distractors must be one of 0, 10, 20"):
         clinguide_mt(distractors=5)
-    with pytest.raises(TaskParameterError, match="-T book must be closed or open"):
+    with pytest.raises(TaskParameterError, match="-T book must be one of closed, open"):
         clinguide_mt(book="shut")
 
 
@@ -189,7 +189,7 @@ def test_the_problem_level_tasks_check_their_parameters() -> None:
     for factory in (clinguide_mt_k_prediction, clinguide_mt_mss):
         with pytest.raises(TaskParameterError, match="-T distractors must be one of 0, 10, 20"):
             factory(distractors=5)
-        with pytest.raises(TaskParameterError, match="-T book must be closed or open"):
+        with pytest.raises(TaskParameterError, match="-T book must be one of closed, open"):
             factory(book="shut")
     with pytest.raises(TaskParameterError, match="-T max_size must be an integer >= 1"):
         clinguide_mt_mss(max_size=0)
