@@ -6,6 +6,7 @@
     infoseek verify genereg.jsonl --format mt-infoseek-genereg --rules DIR \
         [--write-corrected OUT]
     infoseek filter QS_LOG WS_LOG
+    infoseek report LOGS... --out DIR [--no-bundle] [--quiet]
 
 The builders `build` offers and the formats `verify --format` accepts are those the
 registered domains declare (`infoseek.domains`), installed plug-ins' included (entry-point
@@ -166,6 +167,27 @@ def _filter(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    from infoseek.report import ReportError, build_report
+
+    progress = None if args.quiet else _progress(sys.stderr)
+    try:
+        report = build_report(args.logs, args.out, bundle=args.bundle, progress=progress,
+                              notice=lambda line: print(f"infoseek report: {line}",
+                                                        file=sys.stderr))
+    except ReportError as exc:
+        print(f"infoseek report: {exc}", file=sys.stderr)
+        return 2
+    for line in report.skipped:
+        print(f"infoseek report: left out {line}", file=sys.stderr)
+    tables = sum(len(s.tables) for s in report.sections)
+    pictures = sum(len(s.figures) for s in report.sections)
+    print(f"{len(report.logs)} log(s), {report.samples} sample(s) ({report.errored} errored), "
+          f"{len(report.sections)} task(s): {tables} tables, {pictures} figures -> "
+          f"{report.out / 'index.html'}")
+    return 0
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -253,6 +275,20 @@ def parser() -> argparse.ArgumentParser:
     filtering.add_argument("solving_log", metavar="WS_LOG",
                            help="log of the matching *_well_specified task")
     filtering.set_defaults(run=_filter)
+
+    reporting = sub.add_parser(
+        "report", help="tables, figures and an HTML page from logs",
+        description="Read logs (files or folders) and write per-task Markdown and CSV "
+        "tables with the published numbers beside them, PNG figures, samples.csv and "
+        "turns.csv (long form), and one self-contained index.html. A log that is not an "
+        "infoseek log is named in one line and the others are still reported.")
+    reporting.add_argument("logs", nargs="+", metavar="LOGS", help="log files or folders")
+    reporting.add_argument("--out", required=True, help="folder to write (created)")
+    reporting.add_argument("--no-bundle", dest="bundle", action="store_false",
+                           help="no Inspect View bundle of the logs (viewer/), so no "
+                           "transcript links")
+    reporting.add_argument("--quiet", action="store_true", help="no progress bar")
+    reporting.set_defaults(run=_report)
     return top
 
 

@@ -1,0 +1,322 @@
+"""`infoseek report LOGS... --out DIR`: tables, figures and one HTML page from logs.
+
+Writes into DIR:
+
+- ``tables/<task>.<table>.csv`` and ``.md`` for every table of every task (rows = model
+  and setting, run rows first, then the published rows that apply, ``kind`` telling them
+  apart), ``report.md`` with every table;
+- ``figures/<task>.<figure>.png``;
+- ``samples.csv`` (one row per sample: log, task, model, settings, id, epoch, k, error
+  and every score value) and ``turns.csv`` (one row per recorded seek turn), the long
+  form for one's own analysis; ``logs.csv`` (one row per log read);
+- ``index.html``: every table and figure in one self-contained page (figures as data
+  URIs), each run row linked to its transcripts in ``viewer/``, a static Inspect View
+  bundle (``inspect view bundle``) of the logs (``bundle=False`` leaves it out).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+from infoseek.report import figures
+from infoseek.report.declarations import TaskReport
+from infoseek.report.published import reference_rows, reference_strata
+from infoseek.report.reading import Logs, ReportError, read_logs
+from infoseek.report.tables import (
+    axes_table,
+    detection_table,
+    display_frame,
+    filtered_table,
+    groups_of,
+    markdown,
+    metric_table,
+    order_strata_display,
+    order_strata_table,
+    row_table,
+    setting_labels,
+)
+
+VIEWER = "viewer"
+
+
+@dataclass
+class Table:
+    name: str
+    title: str
+    frame: pd.DataFrame
+    """The numbers, as written to CSV."""
+    display: pd.DataFrame
+    """The text cells, as written to Markdown and HTML."""
+    csv: Path
+    md: Path
+
+
+@dataclass
+class Section:
+    task: str
+    protocol: str
+    tables: list[Table] = field(default_factory=list)
+    figures: list[tuple[str, Path]] = field(default_factory=list)
+    links: dict[str, str] = field(default_factory=dict)
+    """Row label -> transcript URL (its first log in the viewer bundle)."""
+
+
+@dataclass
+class Report:
+    out: Path
+    sections: list[Section]
+    skipped: list[str]
+    logs: pd.DataFrame
+    samples: int
+    errored: int
+    bundle: Path | None
+
+
+def _write_table(out: Path, task: str, name: str, title: str, frame: pd.DataFrame,
+                 display: pd.DataFrame) -> Table:
+    folder = out / "tables"
+    folder.mkdir(parents=True, exist_ok=True)
+    csv = folder / f"{task}.{name}.csv"
+    md = folder / f"{task}.{name}.md"
+    frame.to_csv(csv, index=False)
+    md.write_text(f"## {task}: {title}\n\n" + markdown(display), encoding="utf-8")
+    return Table(name, title, frame, display, csv, md)
+
+
+def _with_references(table: pd.DataFrame, task: str, declaration: TaskReport,
+                     labels: list[dict[str, str]], shown: list[str]) -> pd.DataFrame:
+    metrics = sorted({m.key for spec in declaration.tables for m in spec.metrics})
+    refs = reference_rows(declaration.published or task, metrics, declaration.group_key,
+                          labels, shown)
+    if refs.empty:
+        return table
+    refs = refs[[c for c in refs.columns if c in table.columns or c in ("model", "kind")]]
+    refs["label"] = refs["model"]
+    return pd.concat([table, refs], ignore_index=True)
+
+
+def _order_columns(table: pd.DataFrame, leading: list[str]) -> pd.DataFrame:
+    first = [c for c in leading if c in table.columns]
+    return table[first + [c for c in table.columns if c not in first]]
+
+
+def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section:
+    declaration = logs.declarations[task]
+    evals = logs.evals[logs.evals["task"] == task]
+    samples = logs.samples[logs.samples["log_id"].isin(evals["log_id"])]
+    rows = row_table(evals, declaration)
+    shown = [c for c in rows.columns if c not in ("log_id", "row", "model")]
+    labels = [setting_labels(entry, declaration) for _, entry in evals.iterrows()]
+    section = Section(task, declaration.protocol)
+    for label, block in rows.groupby("row", sort=False):
+        url = links.get(block.iloc[0]["log_id"])
+        if url:
+            section.links[label] = url
+    leading = ["label", "model", *shown, "kind", "source", "samples", "errored"]
+    groups = groups_of(samples, declaration.group_key)
+    figure_dir = out / "figures"
+    figure_dir.mkdir(parents=True, exist_ok=True)
+    first_table: pd.DataFrame | None = None
+    for spec in declaration.tables:
+        table = metric_table(samples, rows, spec, declaration.group_key)
+        table = _order_columns(_with_references(table, task, declaration, labels, shown),
+                               leading)
+        section.tables.append(_write_table(out, task, spec.name, spec.title, table,
+                                           display_frame(table)))
+        if first_table is None:
+            first_table = table
+    if first_table is not None:
+        path = figures.headline_figure(first_table, declaration.headline,
+                                       declaration.group_key, groups,
+                                       figure_dir / f"{task}.headline.png",
+                                       f"{task}: headline metrics vs k")
+        if path:
+            section.figures.append(("Headline metrics vs k", path))
+    extras = set(declaration.extras)
+    if "order_strata" in extras:
+        table = order_strata_table(samples, rows)
+        refs = reference_strata(task, labels)
+        if not refs.empty:
+            refs["label"] = refs["model"]
+            table = pd.concat([table, refs], ignore_index=True)
+        table = _order_columns(table, ["label", "model", *shown, "kind", "source", "k",
+                                       "samples", "errored"])
+        section.tables.append(_write_table(
+            out, task, "order_strata", "Accuracy by coverage x order (N per stratum; '-' "
+            "under 5 samples)", table, order_strata_display(table)))
+        path = figures.order_strata_figure(table, figure_dir / f"{task}.order_strata.png",
+                                           f"{task}: accuracy by coverage x order")
+        if path:
+            section.figures.append(("Accuracy by coverage x order", path))
+    if "detection" in extras:
+        table = detection_table(samples, rows)
+        section.tables.append(_write_table(out, task, "detection",
+                                           "Detection of 'Not sure': precision, recall, F1",
+                                           table, display_frame(_plain(table))))
+    if "axes" in extras:
+        scorer = "detection_scorer" if declaration.protocol == "detection" \
+            else "single_turn_scorer"
+        table = axes_table(samples, rows, scorer)
+        section.tables.append(_write_table(out, task, "axes",
+                                           "Spearman's rho (p) of correctness with each "
+                                           "difficulty axis", table,
+                                           display_frame(_plain(table))))
+        path = figures.axes_figure(samples, rows, scorer, figure_dir / f"{task}.axes.png",
+                                   f"{task}: accuracy vs difficulty axes")
+        if path:
+            section.figures.append(("Accuracy vs each difficulty axis", path))
+    if "filtered" in extras:
+        solving = [(t, logs.samples[logs.samples["task"] == t])
+                   for t in sorted(logs.declarations)
+                   if logs.declarations[t].protocol == "well_specified"
+                   and t.startswith(task)]
+        table = filtered_table(samples, rows, solving)
+        if not table.empty:
+            table = table.rename(columns={"row": "label"})
+            section.tables.append(_write_table(
+                out, task, "filtered", "Filtered accuracy: problems whose well-specified "
+                "version was solved (lenient: one value; strict: every value)", table,
+                display_frame(_plain(table))))
+    if "k_prediction_bars" in extras and first_table is not None:
+        path = figures.k_prediction_figure(first_table, groups,
+                                           figure_dir / f"{task}.k_prediction.png",
+                                           f"{task}: under- and over-prediction")
+        if path:
+            section.figures.append(("Under- and over-prediction of k", path))
+    if "sufficiency_by_turn" in extras:
+        path = figures.sufficiency_by_turn_figure(
+            samples, rows, figure_dir / f"{task}.sufficiency_by_turn.png",
+            f"{task}: share of episodes sufficient by turn")
+        if path:
+            section.figures.append(("Share of episodes sufficient by turn", path))
+    if "uncertainty" in extras:
+        path = figures.uncertainty_figure(samples, rows, figure_dir / f"{task}.uncertainty.png",
+                                          f"{task}: uncertainty curves")
+        if path:
+            section.figures.append(("Uncertainty curves (target values still possible)",
+                                    path))
+    if "diagnostics" in extras:
+        table = diagnostics_table(samples, rows)
+        if table is not None:
+                section.tables.append(_write_table(
+                out, task, "diagnostics", "Reasoning-trace diagnostics (episodes with "
+                "reasoning)", table, display_frame(_plain(table))))
+    return section
+
+
+def _plain(table: pd.DataFrame) -> pd.DataFrame:
+    """A table of plain numbers: shown as they are (3 decimals), no stderr."""
+    return table
+
+
+def diagnostics_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame | None:
+    """Mean reasoning-trace diagnostics per row over the episodes that exposed reasoning
+    (score metadata ``diagnostics`` of the ``queries`` scorer), or None when none did."""
+    column = "meta.queries.diagnostics"
+    if column not in samples:
+        return None
+    out = []
+    for label, block in rows.groupby("row", sort=False):
+        mine = samples[samples["log_id"].isin(block["log_id"])]
+        traced = [d for d in mine[column] if isinstance(d, dict) and d.get("reasoning_turns")]
+        line = {"label": label, "model": block.iloc[0]["model"], "kind": "run",
+                "samples": len(mine), "episodes_with_reasoning": len(traced)}
+        for key in ("mss_mention_rate", "awareness_statements", "awareness_episode"):
+            values = [float(d[key]) for d in traced if isinstance(d.get(key), int | float)]
+            line[key] = sum(values) / len(values) if values else float("nan")
+        out.append(line)
+    table = pd.DataFrame(out)
+    if not table["episodes_with_reasoning"].any():
+        return None
+    return table
+
+
+def _bundle(files: list[Path], out: Path) -> tuple[Path | None, dict[str, str], str | None]:
+    """Stage the logs in one folder and run ``inspect view bundle`` on it. Returns the
+    bundle folder, log id -> URL base, and why it failed (None on success)."""
+    target = out / VIEWER
+    if target.exists():
+        shutil.rmtree(target)
+    with tempfile.TemporaryDirectory(prefix="infoseek-report-") as staging:
+        names: dict[str, str] = {}
+        for log_id, path in files:
+            name = f"{log_id}_{Path(path).name}"
+            shutil.copyfile(path, Path(staging) / name)
+            names[log_id] = name
+        command = [sys.executable, "-m", "inspect_ai", "view", "bundle", "--log-dir", staging,
+                   "--output-dir", str(target), "--overwrite"]
+        result = subprocess.run(command, capture_output=True, text=True)
+    if result.returncode != 0 or not (target / "index.html").exists():
+        lines = (result.stderr or result.stdout).strip().splitlines()
+        return None, {}, lines[-1] if lines else f"exit status {result.returncode}"
+    return target, {log_id: f"{VIEWER}/index.html#/logs/{name}"
+                    for log_id, name in names.items()}, None
+
+
+def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool = True,
+                 progress: Callable[[int, int], None] | None = None,
+                 notice: Callable[[str], None] | None = None) -> Report:
+    """Read the logs, write every table, figure and page (module docstring)."""
+    from infoseek.report.page import write_page
+
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ReportError(f"{out} is a file; --out names the folder to write")
+    logs = read_logs(paths, progress=progress)
+    out.mkdir(parents=True, exist_ok=True)
+    if logs.evals.empty:
+        raise ReportError("none of the logs is an infoseek log:\n" + "\n".join(logs.skipped))
+    links: dict[str, str] = {}
+    bundle_dir = None
+    if bundle:
+        bundle_dir, links, failure = _bundle(list(zip(logs.evals["log_id"], logs.evals["log"])),
+                                             out)
+        if failure and notice:
+            notice(f"transcript bundle left out: inspect view bundle failed ({failure})")
+    sections = [_section(logs, task, out, links) for task in sorted(logs.declarations)]
+    _write_long_form(logs, out, links)
+    (out / "report.md").write_text(
+        "# infoseek report\n\n" + "\n".join(
+            t.md.read_text(encoding="utf-8") for s in sections for t in s.tables)
+        + ("\n## Logs left out\n\n" + "\n".join(f"- {line}" for line in logs.skipped) + "\n"
+           if logs.skipped else ""), encoding="utf-8")
+    report = Report(out, sections, logs.skipped, logs.evals, len(logs.samples),
+                    int(logs.samples["error"].astype(bool).sum()) if len(logs.samples) else 0,
+                    bundle_dir)
+    write_page(report, out / "index.html")
+    return report
+
+
+def _write_long_form(logs: Logs, out: Path, links: dict[str, str]) -> None:
+    settings = [c for c in logs.evals.columns if c.startswith("setting.")]
+    meta = logs.evals[["log_id", "log", "task", "model", *settings]]
+    samples = logs.samples.drop(columns=["task", "model"]).merge(meta, on="log_id")
+    if links:
+        samples["transcript"] = [
+            f"{links[log_id]}/samples/sample/{sample_id}/{epoch}"
+            for log_id, sample_id, epoch in zip(samples["log_id"], samples["id"],
+                                                samples["epoch"])]
+    for column in samples.columns:
+        if samples[column].map(lambda v: isinstance(v, dict | list)).any():
+            samples[column] = samples[column].map(
+                lambda v: json.dumps(v) if isinstance(v, dict | list) else v)
+    leading = ["log_id", "log", "task", "model", "id", "epoch", "metadata_k", "error"]
+    samples = _order_columns(samples, leading)
+    samples.to_csv(out / "samples.csv", index=False)
+    turns = logs.turns
+    if not turns.empty:
+        turns = turns.merge(logs.evals[["log_id", "task", "model"]], on="log_id")
+        turns = _order_columns(turns, ["log_id", "task", "model", "id", "epoch", "k", "turn"])
+    turns.to_csv(out / "turns.csv", index=False)
+    counts = logs.samples.groupby("log_id").agg(
+        samples=("id", "size"), errored=("error", lambda e: int(e.astype(bool).sum())))
+    logs.evals.merge(counts, on="log_id", how="left").to_csv(out / "logs.csv", index=False)

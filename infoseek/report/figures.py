@@ -1,0 +1,216 @@
+"""The report's PNG figures (matplotlib, Agg backend: no display needed).
+
+Each function draws one figure for one task from the same frames the tables come from
+and returns the PNG path, or None when the task's logs hold nothing to draw.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+import pandas as pd
+
+from infoseek.report.tables import (
+    AXES,
+    MIN_STRATUM,
+    STRATA,
+    axis_correlations,
+    correctness,
+    groups_of,
+)
+
+DPI = 100
+
+
+def _save(fig: Any, path: Path) -> Path:
+    fig.tight_layout()
+    fig.savefig(path, dpi=DPI)
+    plt.close(fig)
+    return path
+
+
+def _run_rows(table: pd.DataFrame) -> pd.DataFrame:
+    return table[table["kind"] == "run"] if "kind" in table else table
+
+
+def _row_name(line: pd.Series, rows: pd.DataFrame) -> str:
+    return str(line.get("row") or line.get("model"))
+
+
+def headline_figure(table: pd.DataFrame, metrics: tuple[str, ...], group_key: str,
+                    groups: list[str], path: Path, title: str) -> Path | None:
+    """Each headline metric against k, one line (with standard-error bars) per row."""
+    metrics = tuple(m for m in metrics if any(f"{m}_{group_key}{g}" in table for g in groups))
+    if not metrics or not groups or group_key != "k":
+        return None
+    fig, axes = plt.subplots(1, len(metrics), figsize=(4.2 * len(metrics), 3.4), squeeze=False)
+    xs = [float(g) for g in groups]
+    for axis, metric in zip(axes[0], metrics):
+        for _, line in _run_rows(table).iterrows():
+            ys = [line.get(f"{metric}_{group_key}{g}", math.nan) for g in groups]
+            es = [line.get(f"{metric}_{group_key}{g}_stderr", math.nan) for g in groups]
+            axis.errorbar(xs, ys, yerr=es, marker="o", capsize=3, label=str(line["label"]))
+        axis.set_xlabel("k")
+        axis.set_ylabel(metric)
+        axis.set_xticks(xs)
+        if metric not in ("total_turns", "turn_to_sufficiency"):
+            axis.set_ylim(-0.05, 1.05)
+        axis.set_title(metric.replace("_", " "))
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(title, fontsize=10)
+    return _save(fig, path)
+
+
+def _by_row(samples: pd.DataFrame, rows: pd.DataFrame):
+    for label, block in rows.groupby("row", sort=False):
+        yield label, samples[samples["log_id"].isin(block["log_id"])]
+
+
+def sufficiency_by_turn_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: Path,
+                               title: str) -> Path | None:
+    """Share of episodes already sufficient after turn t, per k (errored episodes count
+    as never sufficient)."""
+    column = "score.sufficiency.turn_to_sufficiency"
+    if column not in samples or samples[column].isna().all() and not len(samples):
+        return None
+    ks = groups_of(samples, "k")
+    if not ks:
+        return None
+    horizon = int(max(samples["turn_count"].max(), 1))
+    fig, axes = plt.subplots(1, len(ks), figsize=(3.4 * len(ks), 3.2), squeeze=False)
+    for axis, k in zip(axes[0], ks):
+        for label, mine in _by_row(samples, rows):
+            part = mine[mine["metadata_k"].astype(str).str.replace(".0", "", regex=False) == k]
+            if part.empty:
+                continue
+            reached = [math.inf if err or not isinstance(t, int | float) or math.isnan(t)
+                       else t for t, err in zip(part[column], part["error"].astype(bool))]
+            turns = list(range(0, horizon + 1))
+            share = [sum(1 for r in reached if r <= t) / len(reached) for t in turns]
+            axis.step(turns, share, where="post", label=label)
+        axis.set_title(f"k = {k}")
+        axis.set_xlabel("turn")
+        axis.set_ylim(-0.05, 1.05)
+    axes[0][0].set_ylabel("share sufficient")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(title, fontsize=10)
+    return _save(fig, path)
+
+
+def uncertainty_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: Path,
+                       title: str) -> Path | None:
+    """Mean number of target values still possible after each turn, per k (an episode's
+    last count carried forward after it ends)."""
+    column = "meta.sufficiency.uncertainty_curve"
+    if column not in samples:
+        return None
+    ks = groups_of(samples, "k")
+    if not ks:
+        return None
+    fig, axes = plt.subplots(1, len(ks), figsize=(3.4 * len(ks), 3.2), squeeze=False)
+    drawn = False
+    for axis, k in zip(axes[0], ks):
+        for label, mine in _by_row(samples, rows):
+            part = mine[mine["metadata_k"].astype(str).str.replace(".0", "", regex=False) == k]
+            curves = [c for c in part[column] if isinstance(c, list) and c
+                      and all(isinstance(v, int | float) for v in c)]
+            if not curves:
+                continue
+            length = max(len(c) for c in curves)
+            padded = [c + [c[-1]] * (length - len(c)) for c in curves]
+            means = [sum(c[t] for c in padded) / len(padded) for t in range(length)]
+            axis.plot(range(length), means, marker=".", label=label)
+            drawn = True
+        axis.set_title(f"k = {k}")
+        axis.set_xlabel("turn")
+    if not drawn:
+        plt.close(fig)
+        return None
+    axes[0][0].set_ylabel("target values still possible")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(title, fontsize=10)
+    return _save(fig, path)
+
+
+def k_prediction_figure(table: pd.DataFrame, groups: list[str], path: Path,
+                        title: str) -> Path | None:
+    """Under- and over-prediction rates per k, one pair of bars per row."""
+    runs = _run_rows(table)
+    if runs.empty or not groups:
+        return None
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), squeeze=False)
+    width = 0.8 / max(len(runs), 1)
+    for axis, metric in zip(axes[0], ("under", "over")):
+        for index, (_, line) in enumerate(runs.iterrows()):
+            xs = [i + index * width for i in range(len(groups))]
+            ys = [line.get(f"{metric}_k{g}", math.nan) for g in groups]
+            axis.bar(xs, ys, width=width, label=str(line["label"]))
+        axis.set_xticks([i + 0.4 - width / 2 for i in range(len(groups))])
+        axis.set_xticklabels([f"k={g}" for g in groups])
+        axis.set_ylim(0, 1.05)
+        axis.set_title(f"{metric}-prediction rate")
+    axes[0][0].legend(fontsize=7)
+    fig.suptitle(title, fontsize=10)
+    return _save(fig, path)
+
+
+def order_strata_figure(table: pd.DataFrame, path: Path, title: str) -> Path | None:
+    """Accuracy by coverage x order over all k, one group of bars per row (strata with
+    fewer than five samples are not drawn)."""
+    runs = table[(table["kind"] == "run") & (table["k"] == "all")]
+    if runs.empty:
+        return None
+    fig, axis = plt.subplots(figsize=(7, 3.6))
+    width = 0.8 / max(len(runs), 1)
+    for index, (_, line) in enumerate(runs.iterrows()):
+        xs, ys = [], []
+        for i, stratum in enumerate(STRATA):
+            if line[f"n_{stratum}"] >= MIN_STRATUM:
+                xs.append(i + index * width)
+                ys.append(line[f"accuracy_{stratum}"])
+        axis.bar(xs, ys, width=width, label=str(line["label"]))
+    axis.set_xticks([i + 0.4 - width / 2 for i in range(len(STRATA))])
+    axis.set_xticklabels([s.replace("_", "/") for s in STRATA])
+    axis.set_ylim(0, 1.05)
+    axis.set_ylabel("accuracy")
+    axis.legend(fontsize=7)
+    axis.set_title(title, fontsize=10)
+    return _save(fig, path)
+
+
+def axes_figure(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str, path: Path,
+                title: str) -> Path | None:
+    """Mean correctness at each value of each difficulty axis, one line per row, with
+    Spearman's rho of correctness with the axis in the legend."""
+    present = [a for a in AXES if f"metadata_{a}" in samples]
+    if not present:
+        return None
+    fig, axes = plt.subplots(1, len(present), figsize=(3.6 * len(present), 3.3),
+                             squeeze=False)
+    for axis, name in zip(axes[0], present):
+        for label, mine in _by_row(samples, rows):
+            correct = correctness(mine, scorer)
+            values = list(mine[f"metadata_{name}"])
+            rho, _p = axis_correlations(correct, values)
+            points: dict[float, list[float]] = {}
+            for c, v in zip(correct, values):
+                if isinstance(v, int | float) and not math.isnan(float(v)) and not math.isnan(c):
+                    points.setdefault(float(v), []).append(c)
+            if not points:
+                continue
+            xs = sorted(points)
+            ys = [sum(points[x]) / len(points[x]) for x in xs]
+            rho_text = "n/a" if math.isnan(rho) else f"{rho:.2f}"
+            axis.plot(xs, ys, marker="o", linestyle="-", label=f"{label} (rho {rho_text})")
+        axis.set_xlabel(name)
+        axis.set_ylim(-0.05, 1.05)
+        axis.legend(fontsize=6)
+    axes[0][0].set_ylabel("accuracy")
+    fig.suptitle(title, fontsize=10)
+    return _save(fig, path)

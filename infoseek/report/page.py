@@ -1,0 +1,104 @@
+"""The report's one self-contained HTML page: every table and figure, figures embedded as
+PNG data URIs, no script and no external resource. Each table cell holds exactly the
+text of the Markdown table (the same display frame), so the page, the Markdown and the
+CSV agree. Run rows link to their transcripts in the static Inspect View bundle
+(``viewer/``; serve the report folder over HTTP to browse it, e.g. ``python -m
+http.server -d DIR``).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+if TYPE_CHECKING:
+    from infoseek.report.build import Report, Section
+
+STYLE = """
+body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
+table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 12px; }
+th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; white-space: nowrap; }
+th { background: #f0f0f0; }
+td.text, th.text { text-align: left; }
+tr.published td { background: #fbf7e8; font-style: italic; }
+.scroll { overflow-x: auto; }
+img { max-width: 100%; border: 1px solid #ddd; margin: 0.3em 0 1em; }
+.skipped { color: #8a4b00; }
+"""
+
+TEXT_COLUMNS = {"label", "model", "kind", "source", "solving_task"}
+
+
+def _image(path: Path) -> str:
+    data = base64.b64encode(path.read_bytes()).decode("ascii")
+    return f"data:image/png;base64,{data}"
+
+
+def table_html(display: pd.DataFrame, frame: pd.DataFrame, table_id: str,
+               links: dict[str, str]) -> str:
+    """One table: header = the display frame's columns; a run row's cells link to its
+    transcripts when the bundle exists."""
+    head = "".join(
+        f'<th class="{"text" if c in TEXT_COLUMNS else "num"}">{html.escape(str(c))}</th>'
+        for c in display.columns)
+    body = []
+    kinds = list(frame["kind"]) if "kind" in frame else ["run"] * len(display)
+    labels = list(frame["label"]) if "label" in frame else [""] * len(display)
+    for (_, row), kind, label in zip(display.iterrows(), kinds, labels):
+        url = links.get(label) if kind == "run" else None
+        cells = []
+        for column, value in row.items():
+            text = html.escape(str(value))
+            if url and text and column in ("label",):
+                text = f'<a href="{html.escape(url)}">{text}</a>'
+            css = "text" if column in TEXT_COLUMNS else "num"
+            cells.append(f'<td class="{css}">{text}</td>')
+        body.append(f'<tr class="{html.escape(str(kind))}">' + "".join(cells) + "</tr>")
+    return (f'<div class="scroll"><table id="{html.escape(table_id)}" '
+            f'data-csv="{html.escape(table_id)}.csv"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+def _section_html(section: Section) -> str:
+    parts = [f'<h2 id="{html.escape(section.task)}">{html.escape(section.task)} '
+             f'<small>({html.escape(section.protocol)})</small></h2>']
+    for table in section.tables:
+        parts.append(f"<h3>{html.escape(table.title)}</h3>")
+        parts.append(table_html(table.display, table.frame, f"{section.task}.{table.name}",
+                                section.links))
+    for title, path in section.figures:
+        parts.append(f"<h3>{html.escape(title)}</h3>")
+        parts.append(f'<img alt="{html.escape(section.task)}: {html.escape(title)}" '
+                     f'src="{_image(path)}">')
+    return "\n".join(parts)
+
+
+def write_page(report: Report, path: Path) -> Path:
+    """Write ``index.html`` (module docstring)."""
+    contents = "".join(f'<li><a href="#{html.escape(s.task)}">{html.escape(s.task)}</a></li>'
+                       for s in report.sections)
+    summary = (f"<p>{len(report.logs)} log(s), {report.samples} sample(s), "
+               f"{report.errored} errored (errored samples count as failures in every "
+               "metric where higher is better, and are left out of the others).</p>")
+    skipped = ""
+    if report.skipped:
+        skipped = ('<h2>Logs left out</h2><ul class="skipped">'
+                   + "".join(f"<li>{html.escape(line)}</li>" for line in report.skipped)
+                   + "</ul>")
+    viewer = ('<p>Row labels link to their transcripts in <a href="viewer/index.html">'
+              "Inspect View</a> (serve this folder over HTTP to browse them).</p>"
+              if report.bundle else "")
+    page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+            "img-src data:; style-src 'unsafe-inline'\">"
+            "<title>infoseek report</title>"
+            f"<style>{STYLE}</style></head><body><h1>infoseek report</h1>{summary}{viewer}"
+            f"<ul>{contents}</ul>"
+            + "\n".join(_section_html(s) for s in report.sections)
+            + skipped + "</body></html>\n")
+    path.write_text(page, encoding="utf-8")
+    return path

@@ -1,0 +1,229 @@
+"""Logs into pandas frames, through `inspect_ai.analysis` (`evals_df`, `samples_df`).
+
+Nothing here parses a log file: `evals_df` gives one row per log (task, model, task
+arguments, status), `samples_df` one row per sample. `samples_df` leaves out metadata and
+score fields over 1 KiB by default, so the columns that per-turn curves need (the score
+metadata with the uncertainty curve, the store's turn records) are *full* columns, read
+from the complete sample.
+
+:func:`read_logs` returns :class:`Logs`: ``evals`` (one row per reported log, with its
+declaration), ``samples`` (one row per sample: identity, ``k`` and the other group keys,
+``error``, and ``score.<scorer>.<key>`` for every score value), ``turns`` (one row per
+recorded seek turn) and ``skipped`` (one line per log left out, saying why).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+from inspect_ai.analysis import SampleColumn, evals_df, samples_df
+
+from infoseek.contract import STORE_TURNS
+from infoseek.report.declarations import TaskReport, report_for
+
+SETTING_PREFIX = "task_arg_"
+
+
+class ReportError(ValueError):
+    """Input the report cannot use (what to fix is in the message)."""
+
+
+@dataclass
+class Logs:
+    evals: pd.DataFrame
+    samples: pd.DataFrame
+    turns: pd.DataFrame
+    declarations: dict[str, TaskReport] = field(default_factory=dict)
+    skipped: list[str] = field(default_factory=list)
+
+
+def log_files(paths: Sequence[str | Path]) -> list[Path]:
+    """Every ``.eval``/``.json`` log named or found (recursively) under a named folder,
+    sorted within each folder; a path that does not exist is an error."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*")
+                                if p.suffix in (".eval", ".json") and p.is_file()
+                                and not p.name.startswith(("logs.json", "listing.json"))))
+        elif path.is_file():
+            found.append(path)
+        else:
+            raise ReportError(f"{raw}: no such log file or folder")
+    unique: list[Path] = []
+    for path in found:
+        if path.resolve() not in {p.resolve() for p in unique}:
+            unique.append(path)
+    return unique
+
+
+def _scores_json(sample: Any) -> str:
+    scores = {}
+    for name, score in (sample.scores or {}).items():
+        scores[name] = {"value": score.value, "metadata": score.metadata or {}}
+    return json.dumps(scores)
+
+
+def _turns_json(sample: Any) -> str:
+    turns = (sample.store or {}).get(STORE_TURNS)
+    return json.dumps(turns if isinstance(turns, list) else [])
+
+
+SAMPLE_COLUMNS = [
+    SampleColumn("id", path="id", required=True, type=str),
+    SampleColumn("epoch", path="epoch", required=True),
+    SampleColumn("metadata_*", path="metadata"),
+    SampleColumn("error", path="error", default=""),
+    SampleColumn("scores_json", path=_scores_json, full=True),
+    SampleColumn("turns_json", path=_turns_json, full=True),
+]
+"""The `samples_df` columns the report reads; the last two need the full sample."""
+
+
+def _number(value: Any) -> float:
+    if isinstance(value, bool):
+        return 1.0 if value else 0.0
+    if isinstance(value, int | float):
+        return float(value)
+    return math.nan
+
+
+def _flat_scores(scores: dict[str, Any]) -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for scorer, score in scores.items():
+        value = score.get("value")
+        if isinstance(value, dict):
+            for key, item in value.items():
+                flat[f"score.{scorer}.{key}"] = _number(item)
+        else:
+            flat[f"score.{scorer}"] = _number(value)
+        for key, item in (score.get("metadata") or {}).items():
+            flat[f"meta.{scorer}.{key}"] = item
+    return flat
+
+
+def _setting_value(value: Any) -> Any:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return value
+
+
+def _read_one(path: Path) -> tuple[pd.Series, pd.DataFrame, TaskReport] | str:
+    """(eval row, samples, declaration), or why the log is left out."""
+    try:
+        evals = evals_df(str(path), quiet=True)
+    except Exception as exc:  # any unreadable file: one line, never a traceback
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        return f"not an Inspect log ({first[:160]})"
+    if evals.empty:
+        return "not an Inspect log (no evaluation in it)"
+    row = evals.iloc[0]
+    task = str(row.get("task_name") or "")
+    if str(row.get("status")) not in ("success", "error", "cancelled"):
+        return f"task {task!r} has status {row.get('status')!r}; nothing to report yet"
+    try:
+        samples = samples_df(str(path), columns=SAMPLE_COLUMNS, quiet=True)
+    except Exception as exc:
+        return f"cannot read its samples ({str(exc).splitlines()[0][:160]})"
+    scorers: set[str] = set()
+    for text in samples.get("scores_json", pd.Series(dtype=str)):
+        scorers.update(json.loads(text or "{}"))
+    declaration = report_for(task, scorers)
+    if declaration is None:
+        return (f"not an infoseek log (task {task!r}, scorers "
+                f"{', '.join(sorted(scorers)) or 'none'}: no report declared for it)")
+    return row, samples, declaration
+
+
+def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[dict]]:
+    rows: list[dict] = []
+    turn_rows: list[dict] = []
+    for record in samples.to_dict("records"):
+        scores = json.loads(record.pop("scores_json", None) or "{}")
+        turns = json.loads(record.pop("turns_json", None) or "[]")
+        error = record.get("error")
+        row = {
+            "log_id": log_id, "id": str(record["id"]), "epoch": int(record["epoch"]),
+            "error": "" if error is None or (isinstance(error, float) and math.isnan(error))
+            else str(error),
+        }
+        for key, value in record.items():
+            if key.startswith("metadata_") and not (isinstance(value, str)
+                                                    and value.startswith("Key removed")):
+                row[key] = value
+        row.update(_flat_scores(scores))
+        row["turn_count"] = len(turns)
+        rows.append(row)
+        for turn in turns:
+            queries = turn.get("queries") or []
+            possible = turn.get("possible_target_values")
+            turn_rows.append({
+                "log_id": log_id, "id": row["id"], "epoch": row["epoch"],
+                "k": record.get("metadata_k"),
+                "turn": turn.get("turn"), "action": turn.get("action"),
+                "queries": "; ".join(str(q.get("variable") or q.get("raw") or "")
+                                     for q in queries),
+                "valid_queries": sum(1 for q in queries if q.get("valid")),
+                "invalid_reasons": "; ".join(str(q.get("reason")) for q in queries
+                                             if q.get("reason")) or (turn.get("reason") or ""),
+                "answer": None if turn.get("answer") is None else json.dumps(turn["answer"]),
+                "possible_count": len(possible) if isinstance(possible, list) else None,
+                "known": bool(turn.get("known")),
+            })
+    return rows, turn_rows
+
+
+def read_logs(paths: Sequence[str | Path],
+              progress: Callable[[int, int], None] | None = None) -> Logs:
+    """Read every log of `paths` (files or folders) into :class:`Logs`."""
+    files = log_files(paths)
+    if not files:
+        raise ReportError("no .eval or .json logs in " + ", ".join(map(str, paths)))
+    eval_rows: list[dict] = []
+    sample_rows: list[dict] = []
+    turn_rows: list[dict] = []
+    declarations: dict[str, TaskReport] = {}
+    skipped: list[str] = []
+    for index, path in enumerate(files):
+        result = _read_one(path)
+        if isinstance(result, str):
+            skipped.append(f"{path}: {result}")
+        else:
+            row, samples, declaration = result
+            log_id = f"L{len(eval_rows) + 1}"
+            entry = {"log_id": log_id, "log": str(path), "file": path.name,
+                     "task": str(row["task_name"]).split("/")[-1],
+                     "model": str(row["model"]), "status": str(row["status"]),
+                     "task_version": row.get("task_version"),
+                     "protocol": declaration.protocol}
+            for key, value in row.items():
+                if str(key).startswith(SETTING_PREFIX):
+                    entry["setting." + str(key)[len(SETTING_PREFIX):]] = _setting_value(value)
+            eval_rows.append(entry)
+            declarations[entry["task"]] = declaration
+            rows, turns = _sample_rows(log_id, samples)
+            for sample in rows:
+                sample.update(task=entry["task"], model=entry["model"])
+            sample_rows.extend(rows)
+            turn_rows.extend(turns)
+        if progress is not None:
+            progress(index + 1, len(files))
+    return Logs(pd.DataFrame(eval_rows), pd.DataFrame(sample_rows), pd.DataFrame(turn_rows),
+                declarations, skipped)
+
+
+def settings_of(entry: dict[str, Any] | pd.Series, names: Iterable[str]) -> dict[str, Any]:
+    """The declared settings a log row carries (task arguments it was run with)."""
+    out: dict[str, Any] = {}
+    for name in names:
+        key = "setting." + name
+        if key in entry and _setting_value(entry[key]) is not None:
+            out[name] = entry[key]
+    return out

@@ -1,0 +1,373 @@
+"""The report's tables, as pandas frames (CSV) and Markdown.
+
+A *row* is one model in one setting (the declared task arguments, `declarations`); logs
+with the same row are pooled. A metric table has, for every metric and every group of
+the declaration's group key (``k``; ``variant`` for single-turn tasks) and overall:
+``<metric>_<key><g>`` (mean), ``..._stderr`` (sample standard deviation / sqrt(n), 0 for
+one sample) and ``..._n`` (samples counted) -- the names Inspect's metrics carry in the
+log, so ``final_sufficiency_k2`` here is ``final_sufficiency_k2`` there. Columns
+``samples`` and ``errored`` count a row's samples and its errored ones.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import pandas as pd
+
+from infoseek.report.declarations import MetricSpec, TableSpec, TaskReport
+from infoseek.report.reading import settings_of
+
+MIN_STRATUM = 5
+"""Strata with fewer samples are shown as "-" (as MT-InfoSeek's Table 29 does)."""
+STRATA = ("all_correct", "all_incorrect", "partial_correct", "partial_incorrect")
+ALWAYS_SHOWN = ("oracle", "budget", "force_ask", "prompt", "k_given")
+"""Settings shown even when every row has the same value."""
+
+
+def _label(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def setting_labels(entry: pd.Series, declaration: TaskReport) -> dict[str, str]:
+    """The row's settings as text; ``budget`` reads ``TxQ`` (turns x queries per turn)
+    when the prompt states a budget, ``none`` otherwise."""
+    raw = settings_of(entry, declaration.settings)
+    labels = {name: _label(value) for name, value in raw.items()}
+    if "budget" in raw:
+        if bool(raw["budget"]):
+            labels["budget"] = (f"{_label(raw.get('max_turns', '?'))}x"
+                                f"{_label(raw.get('queries_per_turn', 1))}")
+            labels.pop("max_turns", None)
+            labels.pop("queries_per_turn", None)
+        else:
+            labels["budget"] = "none"
+    return labels
+
+
+def row_table(evals: pd.DataFrame, declaration: TaskReport) -> pd.DataFrame:
+    """One line per log: ``log_id``, ``row`` (the row label), ``model`` and the shown
+    settings (those that differ between the logs, plus :data:`ALWAYS_SHOWN`)."""
+    labels = [setting_labels(entry, declaration) for _, entry in evals.iterrows()]
+    names = [n for n in declaration.settings if any(n in lab for lab in labels)]
+    shown = [n for n in names if n in ALWAYS_SHOWN
+             or len({lab.get(n, "") for lab in labels}) > 1]
+    rows = []
+    for (_, entry), lab in zip(evals.iterrows(), labels):
+        row = {"log_id": entry["log_id"], "model": entry["model"]}
+        row.update({n: lab.get(n, "") for n in shown})
+        row["row"] = " ".join([entry["model"], *(f"{n}={row[n]}" for n in shown if row[n])])
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _group_label(value: Any) -> str | None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return None
+    return _label(value)
+
+
+def _group_sort(label: str) -> tuple[int, float, str]:
+    try:
+        return (0, float(label), label)
+    except ValueError:
+        return (1, 0.0, label)
+
+
+def groups_of(samples: pd.DataFrame, group_key: str) -> list[str]:
+    column = f"metadata_{group_key}"
+    if column not in samples:
+        return []
+    found = {g for g in map(_group_label, samples[column]) if g is not None}
+    return sorted(found, key=_group_sort)
+
+
+def mean_stderr(values: Sequence[float]) -> tuple[float, float, int]:
+    """Mean, standard error (stdev / sqrt(n); 0 for one value) and n; NaN mean for none."""
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan, 0
+    stderr = statistics.stdev(values) / math.sqrt(n) if n > 1 else 0.0
+    return statistics.fmean(values), stderr, n
+
+
+def metric_values(samples: pd.DataFrame, spec: MetricSpec) -> list[float]:
+    """The values of a metric over `samples`: NaN (not applicable) skipped, errored samples
+    as ``spec.errored_as`` (left out when None)."""
+    column = f"score.{spec.scorer}.{spec.key}"
+    out: list[float] = []
+    for _, sample in samples.iterrows():
+        if sample.get("error"):
+            if spec.errored_as is not None:
+                out.append(float(spec.errored_as))
+            continue
+        value = sample.get(column)
+        if isinstance(value, int | float) and not math.isnan(value):
+            out.append(float(value))
+    return out
+
+
+def metric_table(samples: pd.DataFrame, rows: pd.DataFrame, spec: TableSpec,
+                 group_key: str) -> pd.DataFrame:
+    """The metric table of one task (module docstring)."""
+    groups = groups_of(samples, group_key)
+    column = f"metadata_{group_key}"
+    shown = [c for c in rows.columns if c not in ("log_id", "row")]
+    out = []
+    for label, block in rows.groupby("row", sort=False):
+        mine = samples[samples["log_id"].isin(block["log_id"])]
+        line: dict[str, Any] = {"label": label}
+        line.update({c: block.iloc[0][c] for c in shown})
+        line["kind"] = "run"
+        line["source"] = " ".join(sorted(block["log_id"]))
+        line["samples"] = len(mine)
+        line["errored"] = int((mine["error"].astype(bool)).sum()) if len(mine) else 0
+        for metric in spec.metrics:
+            parts = [(f"{metric.key}_{group_key}{g}",
+                      mine[mine[column].map(_group_label) == g] if column in mine else mine[:0])
+                     for g in groups]
+            parts.append((metric.key, mine))
+            for name, part in parts:
+                mean, stderr, n = mean_stderr(metric_values(part, metric))
+                line[name], line[f"{name}_stderr"], line[f"{name}_n"] = mean, stderr, n
+        out.append(line)
+    table = pd.DataFrame(out)
+    return _drop_empty_metrics(table, spec, groups, group_key)
+
+
+def _drop_empty_metrics(table: pd.DataFrame, spec: TableSpec, groups: list[str],
+                        group_key: str) -> pd.DataFrame:
+    """Leave out a metric no row has a value for (order correctness off ordered domains)."""
+    drop: list[str] = []
+    for metric in spec.metrics:
+        names = [f"{metric.key}_{group_key}{g}" for g in groups] + [metric.key]
+        if all((table[f"{n}_n"] == 0).all() for n in names if f"{n}_n" in table):
+            drop.extend(c for n in names for c in (n, f"{n}_stderr", f"{n}_n"))
+    return table.drop(columns=[c for c in drop if c in table])
+
+
+def metric_columns(table: pd.DataFrame) -> list[str]:
+    """The value columns of a metric table (those with a ``_n`` partner)."""
+    return [c for c in table.columns if f"{c}_n" in table.columns]
+
+
+def format_cell(value: Any, stderr: Any = None, n: Any = None) -> str:
+    """``0.950 ± 0.049 (20)``; a value without stderr/n (published) as ``0.950``; no
+    value as an empty cell."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    text = f"{float(value):.3f}"
+    if stderr is not None and not (isinstance(stderr, float) and math.isnan(stderr)):
+        text += f" ± {float(stderr):.3f}"
+    if n is not None and not (isinstance(n, float) and math.isnan(n)):
+        text += f" ({int(n)})"
+    return text
+
+
+COUNT_COLUMNS = ("samples", "errored", "total", "unmatched", "episodes_with_reasoning", "k")
+
+
+def display_frame(table: pd.DataFrame) -> pd.DataFrame:
+    """The table as the Markdown and HTML show it: one text cell per metric column (the
+    CSV's ``model`` column is left out: the row label starts with it)."""
+    values = metric_columns(table)
+    keep = [c for c in table.columns if c != "model" and (
+        c not in values and not c.endswith(("_stderr", "_n")) or c in values)]
+    out = pd.DataFrame(index=table.index)
+    for column in keep:
+        if column in values:
+            out[column] = [
+                format_cell(v, s if kind == "run" else None, n if kind == "run" else None)
+                for v, s, n, kind in zip(table[column], table[f"{column}_stderr"],
+                                         table[f"{column}_n"], table["kind"])]
+        elif column in COUNT_COLUMNS or column.endswith("_kept"):
+            out[column] = table[column].map(format_count)
+        else:
+            out[column] = table[column].map(format_plain)
+    return out
+
+
+def format_count(value: Any) -> str:
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
+
+
+def format_plain(value: Any) -> str:
+    """A non-metric cell: empty for no value, integers as integers, floats with three
+    decimals (``1.2e-05`` below 0.001)."""
+    if value is None or (isinstance(value, float) and math.isnan(value)):
+        return ""
+    if isinstance(value, float):
+        return f"{value:.1e}" if 0 < abs(value) < 0.001 else f"{value:.3f}"
+    return _label(value)
+
+
+def markdown(frame: pd.DataFrame) -> str:
+    """A GitHub Markdown table of text cells (``|`` escaped)."""
+    def cell(text: Any) -> str:
+        return str(text).replace("|", "\\|").replace("\n", " ")
+
+    lines = ["| " + " | ".join(cell(c) for c in frame.columns) + " |",
+             "|" + "---|" * len(frame.columns)]
+    for _, row in frame.iterrows():
+        lines.append("| " + " | ".join(cell(v) for v in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+# ------------------------------------------------------------------ extra tables
+
+
+def order_strata_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """ClinGuide accuracy by coverage (all / partial) x order (correct / incorrect) per row
+    and k: ``accuracy_<stratum>`` and ``n_<stratum>``; errored samples count as wrong in
+    the stratum their recorded turns put them in (they have none, so they are left out
+    of every stratum and counted in ``errored``)."""
+    out = []
+    shown = [c for c in rows.columns if c not in ("log_id", "row")]
+    for _label_, block in rows.groupby("row", sort=False):
+        mine = samples[samples["log_id"].isin(block["log_id"])]
+        for k in groups_of(mine, "k") + ["all"]:
+            part = mine if k == "all" else mine[mine["metadata_k"].map(_group_label) == k]
+            line: dict[str, Any] = {"label": _label_}
+            line.update({c: block.iloc[0][c] for c in shown})
+            line.update(kind="run", k=k, samples=len(part),
+                        errored=int(part["error"].astype(bool).sum()))
+            scored = part[~part["error"].astype(bool)]
+            for stratum in STRATA:
+                coverage, order = stratum.split("_")
+                want_cov = 1.0 if coverage == "all" else 0.0
+                want_ord = 1.0 if order == "correct" else 0.0
+                mask = ((scored.get("score.order_strata.coverage_all") == want_cov)
+                        & (scored.get("score.order_strata.order_correct") == want_ord))
+                values = scored.loc[mask, "score.order_strata.accuracy"].dropna().tolist() \
+                    if "score.order_strata.accuracy" in scored else []
+                line[f"accuracy_{stratum}"] = statistics.fmean(values) if values else math.nan
+                line[f"n_{stratum}"] = len(values)
+            out.append(line)
+    return pd.DataFrame(out)
+
+
+def order_strata_display(table: pd.DataFrame) -> pd.DataFrame:
+    plain = table[[c for c in table.columns if not c.startswith(("accuracy_", "n_"))]]
+    out = display_frame(plain)
+    for stratum in STRATA:
+        out[stratum.replace("_", "/")] = [
+            "-" if n < MIN_STRATUM else f"{100 * a:.1f}% (N={int(n)})"
+            for a, n in zip(table[f"accuracy_{stratum}"], table[f"n_{stratum}"])]
+    return out
+
+
+def detection_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """Precision, recall and F1 of "Not sure" per row, the proportional random baseline's
+    F1 (the share of underspecified samples) and the not-sure rate. An errored sample
+    counts as not having said "Not sure" (it can only lower recall)."""
+    out = []
+    shown = [c for c in rows.columns if c not in ("log_id", "row")]
+    for _label_, block in rows.groupby("row", sort=False):
+        mine = samples[samples["log_id"].isin(block["log_id"])]
+        said = [0.0 if err else float(v or 0.0) for v, err in
+                zip(mine.get("score.detection_scorer.said_not_sure", []),
+                    mine["error"].astype(bool))]
+        under = [1.0 if str(v) == "underspecified" else 0.0
+                 for v in mine.get("metadata_variant", [])]
+        hits = sum(1 for a, b in zip(said, under) if a and b)
+        predicted, actual = sum(said), sum(under)
+        precision = hits / predicted if predicted else 0.0
+        recall = hits / actual if actual else 0.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        line: dict[str, Any] = {"label": _label_}
+        line.update({c: block.iloc[0][c] for c in shown})
+        line.update(kind="run", samples=len(mine),
+                    errored=int(mine["error"].astype(bool).sum()),
+                    precision=precision, recall=recall, f1=f1,
+                    random_f1=actual / len(mine) if len(mine) else 0.0,
+                    not_sure_rate=predicted / len(mine) if len(mine) else 0.0)
+        out.append(line)
+    return pd.DataFrame(out)
+
+
+AXES = ("num_vars", "num_constraints", "depth", "e_bf")
+
+
+def axis_correlations(correct: Sequence[float], axis: Sequence[Any]) -> tuple[float, float]:
+    """Spearman's rho and p of correctness with one difficulty axis (NaN when fewer than
+    three pairs or either series is constant)."""
+    from scipy.stats import spearmanr
+
+    pairs = [(c, a) for c, a in zip(correct, axis)
+             if isinstance(a, int | float) and not isinstance(a, bool)
+             and not math.isnan(float(a)) and not math.isnan(c)]
+    if len(pairs) < 3 or len({c for c, _ in pairs}) < 2 or len({a for _, a in pairs}) < 2:
+        return math.nan, math.nan
+    result = spearmanr([c for c, _ in pairs], [a for _, a in pairs])
+    return float(result.statistic), float(result.pvalue)
+
+
+def correctness(samples: pd.DataFrame, scorer: str) -> list[float]:
+    column = f"score.{scorer}.correct"
+    return [0.0 if err else float(v) for v, err in
+            zip(samples.get(column, pd.Series([math.nan] * len(samples))),
+                samples["error"].astype(bool))]
+
+
+def axes_table(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str) -> pd.DataFrame:
+    """Spearman's rho and p of correctness (errored samples: 0) with each difficulty axis
+    of SPEC 4, per row (underspecified samples only when a row mixes variants)."""
+    out = []
+    shown = [c for c in rows.columns if c not in ("log_id", "row")]
+    for _label_, block in rows.groupby("row", sort=False):
+        mine = samples[samples["log_id"].isin(block["log_id"])]
+        line: dict[str, Any] = {"label": _label_}
+        line.update({c: block.iloc[0][c] for c in shown})
+        line.update(kind="run", samples=len(mine))
+        correct = correctness(mine, scorer)
+        for axis in AXES:
+            values = list(mine.get(f"metadata_{axis}", [math.nan] * len(mine)))
+            rho, p = axis_correlations(correct, values)
+            line[f"rho_{axis}"], line[f"p_{axis}"] = rho, p
+        out.append(line)
+    return pd.DataFrame(out)
+
+
+def filtered_table(samples: pd.DataFrame, question_rows: pd.DataFrame,
+                   solving: Iterable[tuple[str, pd.DataFrame]]) -> pd.DataFrame:
+    """Filtered question-selection accuracy (SPEC 3.6) for every question-selection row
+    and well-specified log of the same model, joined by problem id
+    (`infoseek.scorers.filtered_accuracy.filter_rows`)."""
+    from infoseek.scorers.filtered_accuracy import filter_rows
+
+    def triples(part: pd.DataFrame, scorer: str) -> list[tuple[str, str, float]]:
+        return [(str(pid), str(variant), c) for pid, variant, c in
+                zip(part["metadata_problem_id"], part["metadata_variant"],
+                    correctness(part, scorer))]
+
+    out = []
+    solving = list(solving)
+    for _label_, block in question_rows.groupby("row", sort=False):
+        mine = samples[samples["log_id"].isin(block["log_id"])]
+        model = block.iloc[0]["model"]
+        for ws_task, ws in solving:
+            ws = ws[ws["model"] == model]
+            if ws.empty or "metadata_problem_id" not in mine:
+                continue
+            result = filter_rows(triples(mine, "single_turn_scorer"),
+                                 triples(ws, "single_turn_scorer"))
+            line: dict[str, Any] = {"model": model, "row": _label_, "kind": "run",
+                                    "solving_task": ws_task}
+            for name in ("unfiltered", "lenient", "strict"):
+                line[f"{name}_accuracy"] = result[name]["accuracy"]
+                line[f"{name}_kept"] = result[name]["kept"]
+            line["total"] = result["unfiltered"]["total"]
+            line["unmatched"] = result["unmatched"]
+            out.append(line)
+    return pd.DataFrame(out)
