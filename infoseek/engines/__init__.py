@@ -149,3 +149,5 @@ register_engine("boolnet-dynamic", "infoseek.engines.boolnet.engines:dynamic_fro
                 "infoseek.engines.boolnet.engines:check_record_form")
 register_engine("decision-tree", "infoseek.engines.tree:from_record",
                 "infoseek.engines.tree:check_record_form")
+register_engine("blocks-world", "infoseek.engines.planning.engine:from_record",
+                "infoseek.engines.planning.engine:check_record_form")

@@ -1,0 +1,127 @@
+"""Seeded generator of multi-turn planning problems: Blocks World with k atoms of the
+initial state jointly needed to settle the set of optimal plans (k = 1..4; beyond the
+published work).
+
+1. draw a size, a goal, a plan length and a start state, and take a minimal
+   well-specified partial state of it, as Planning-Q does
+   (`infoseek.builders.planning.problems`);
+2. remove observed atoms one at a time (the recursive step of SPEC 1: a random order of
+   the observed atoms, the first removal whose problem has degree j + 1 at step j), until
+   the degree is k;
+3. every emitted problem passes the full validator of the generic core: the MSS family
+   (`infoseek.analysis.minimal_sufficient_sets` over every unobserved atom: global
+   minimality) is recomputed, its canonical member is checked essential and k-MSS
+   (`is_k_mss`), and the target values are the engine's.
+
+The canonical MSS is the family's first member that consists of removed atoms, else its
+first member; ``alternative_only`` lists the atoms of the other members. The target
+values are the sets of optimal plans the observations leave possible (one task instance
+each). Deterministic per (seed, k, index).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from infoseek.analysis import is_k_mss, minimal_sufficient_sets
+from infoseek.builders.jobs import build_split_with, first_valid_problem
+from infoseek.builders.planning.problems import minimal_known_state, problem_fields, start
+from infoseek.engines.planning.engine import PlanningEngine
+
+BUILDER_NAME = "planning-mt"
+RANDOM_STREAM = "planning_mt"
+BUILDER_VERSION = "1.0.0"
+CACHE_VERSION = BUILDER_VERSION
+DEFAULT_KS = (2, 3, 4)
+DEFAULT_PER_K = 100
+MAX_K = 4
+MAX_ATTEMPTS = 400
+MAX_VALUES = 16
+"""At most this many sets of optimal plans per problem (each is one task instance)."""
+
+
+def _degree(engine: PlanningEngine, k: int):
+    return minimal_sufficient_sets(engine, engine.unobserved(), k)
+
+
+def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
+    drawn = start(rng)
+    if drawn is None:
+        return None
+    blocks, goal, analysis, state = drawn
+    observed = minimal_known_state(rng, analysis, state)
+    removed: list[str] = []
+    result = None
+    for degree in range(1, k + 1):
+        order = list(observed)
+        rng.shuffle(order)
+        for atom in order:
+            trial = {a: v for a, v in observed.items() if a != atom}
+            engine = PlanningEngine(blocks, goal, trial)
+            if len(engine.target_values()) > min(MAX_VALUES, 2 ** degree):
+                continue
+            found = _degree(engine, degree)
+            if found.k == degree:
+                observed, result = trial, found
+                removed.append(atom)
+                break
+        else:
+            return None
+    engine = PlanningEngine(blocks, goal, observed)
+    family = [tuple(sorted(m)) for m in result.family]
+    canonical = next((m for m in family if set(m) <= set(removed)), family[0])
+    others = sorted(m for m in family if m != canonical)
+    return {
+        **problem_fields(blocks, goal, engine),
+        "queryable": engine.unobserved(),
+        "forbidden": [],
+        "alternative_only": sorted({a for m in others for a in m} - set(canonical)),
+        "k": k,
+        "mss_family": [list(canonical)] + [list(m) for m in others],
+        "difficulty": {"num_vars": len(engine.space.atoms), "blocks": blocks,
+                       "num_queryable": len(engine.unobserved()),
+                       "num_target_values": len(engine.target_values()),
+                       "mss_family_size": len(family),
+                       "max_plan_steps": max(engine.steps_of(v) for v in
+                                             engine.target_values())},
+    }
+
+
+def validate_planning_mt_record(record: dict[str, Any]) -> list[str]:
+    """The full validator (module docstring, step 3); empty: valid."""
+    from infoseek.records import engine_from_record
+
+    engine = engine_from_record(record)
+    k = record.get("k")
+    if engine.is_known():
+        return ["the plans are Known from the observations"]
+    if list(engine.domain(engine.target)) != record["target_values"]:
+        return ["target_values differ from the engine's"]
+    found = _degree(engine, k)
+    family = record.get("mss_family") or []
+    errors = []
+    if found.k != k:
+        errors.append(f"the degree is {found.k}, the record says {k}")
+    elif sorted(tuple(sorted(m)) for m in found.family) != sorted(tuple(m) for m in family):
+        errors.append("the MSS family differs from the exact search")
+    elif not is_k_mss(engine, family[0], engine.unobserved()):
+        errors.append("the canonical MSS is not a k-MSS (sufficient, essential, minimal)")
+    if record["queryable"] != engine.unobserved():
+        errors.append("queryable is not every unobserved atom")
+    return errors
+
+
+def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
+    return first_valid_problem(
+        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
+        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        candidate=_candidate, validate=validate_planning_mt_record)
+
+
+def build_split(seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = DEFAULT_KS,
+                *, workers: int | None = None,
+                progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+    """`per_k` problems for each k, in (k, index) order."""
+    return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)

@@ -1,0 +1,126 @@
+"""Seeded generator of Planning-Q problems (QuestBench single turn, k = 1): Blocks World
+with one atom of the initial state missing, in the published shape.
+
+1. draw b (4-7 blocks, mean 5.7), one of the six goal templates and a plan length d
+   (`infoseek.builders.planning.problems`), and a full initial state s whose optimal
+   plans have d steps;
+2. take a minimal well-specified partial state of s (every consistent full state has
+   s's set of optimal plans) and remove one observed atom x, trying the atoms in a
+   random order, until the consistent full states split into exactly two sets of optimal
+   plans: then x (which separates them) and every atom true in all states of one group
+   and false in all of the other are the correct questions (the sufficient atoms);
+3. the record lists every atom as askable; its MSS family is the sufficient atoms as
+   singletons, x first. "No questions needed" is the correct pick of the well-specified
+   variants (`infoseek.single_turn.well_specified_variants`: x restored to either value).
+
+Difficulty axes (QuestBench's): ``num_vars`` |X| = (b+1)^2 atoms, ``blocks`` b, ``depth``
+d = the backward-search depth of x (the longest optimal plan over x's two values,
+`infoseek.single_turn.backward_level`), ``e_bf`` = (|X| + 1) / (s + 1) with s the
+sufficient atoms, ``num_constraints`` the ground actions. The validator recomputes all of
+it on the engine. Deterministic per (seed, index): records are byte-identical across
+runs, machines and hash seeds (no set order, no search tie-break reaches a record).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from infoseek.builders.jobs import build_split_with, first_valid_problem
+from infoseek.builders.planning.problems import minimal_known_state, problem_fields, start
+from infoseek.engines.planning.engine import PlanningEngine
+from infoseek.single_turn import backward_level, sufficient_options
+
+BUILDER_NAME = "planning-q"
+RANDOM_STREAM = "planning_q"
+BUILDER_VERSION = "1.0.0"
+CACHE_VERSION = BUILDER_VERSION
+DEFAULT_KS = (1,)
+DEFAULT_PER_K = 7500
+MAX_K = 1
+MAX_ATTEMPTS = 200
+
+
+def planning_q_difficulty(engine: PlanningEngine, sufficient: list[str], depth: int
+                          ) -> dict[str, Any]:
+    num_vars = len(engine.space.atoms)
+    return {"num_vars": num_vars, "blocks": engine.blocks,
+            "num_constraints": len(engine.space.operators), "depth": depth,
+            "e_bf": round((num_vars + 1) / (len(sufficient) + 1), 4),
+            "num_sufficient": len(sufficient)}
+
+
+def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
+    if k != 1:
+        raise ValueError(f"planning-q builds 1-sufficient problems only (k = 1), got k={k}")
+    drawn = start(rng)
+    if drawn is None:
+        return None
+    blocks, goal, analysis, state = drawn
+    known = minimal_known_state(rng, analysis, state)
+    order = list(known)
+    rng.shuffle(order)
+    for missing in order:
+        observed = {a: v for a, v in known.items() if a != missing}
+        engine = PlanningEngine(blocks, goal, observed)
+        if len(engine.target_values()) != 2:
+            continue
+        sufficient = sufficient_options(engine, engine.unobserved())
+        if missing not in sufficient:
+            continue
+        depth = backward_level(engine, missing)
+        family = [[missing]] + [[v] for v in sufficient if v != missing]
+        return {
+            **problem_fields(blocks, goal, engine),
+            "queryable": engine.unobserved(),
+            "forbidden": [],
+            "alternative_only": [],
+            "k": 1,
+            "mss_family": family,
+            "derivation_depth": depth,
+            "difficulty": planning_q_difficulty(engine, sufficient, depth),
+        }
+    return None
+
+
+def validate_planning_q_record(record: dict[str, Any]) -> list[str]:
+    """Everything the module docstring promises, recomputed on the engine (empty: valid)."""
+    from infoseek.records import engine_from_record
+
+    engine = engine_from_record(record)
+    values = engine.target_values()
+    if len(values) != 2:
+        return [f"the consistent states have {len(values)} sets of optimal plans, not 2"]
+    if sorted(values, key=lambda t: (engine.steps_of(t), t)) != record["target_values"]:
+        return ["target_values differ from the engine's"]
+    family = record.get("mss_family") or []
+    sufficient = sufficient_options(engine, engine.unobserved())
+    errors = []
+    if record.get("k") != 1 or not family or any(len(m) != 1 for m in family):
+        errors.append(f"not a family of single atoms: k={record.get('k')}")
+    elif sorted(m[0] for m in family) != sorted(sufficient):
+        errors.append("the MSS family is not the set of sufficient atoms")
+    if record["queryable"] != engine.unobserved():
+        errors.append("queryable is not every unobserved atom")
+    depth = backward_level(engine, family[0][0]) if family else None
+    if depth != record.get("derivation_depth") or depth != record["difficulty"]["depth"]:
+        errors.append(f"depth {depth} differs from the record's")
+    if record["difficulty"] != planning_q_difficulty(engine, sufficient, depth or 0):
+        errors.append("difficulty axes differ from the exact ones")
+    return errors
+
+
+def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
+    """One validated problem; deterministic in (seed, index)."""
+    return first_valid_problem(
+        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
+        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        candidate=_candidate, validate=validate_planning_q_record)
+
+
+def build_split(seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = DEFAULT_KS,
+                *, workers: int | None = None,
+                progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+    """`per_k` problems (k = 1 only), in index order."""
+    return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)
