@@ -13,10 +13,12 @@ from infoseek.answers.base import (
     EDGE_PUNCTUATION,
     HEDGE,
     OPENING_HEDGE,
+    PROBABILITY,
     AnswerKind,
     AnswerReading,
     AnswerSpec,
     invalid,
+    justification_clauses,
     mentions,
     normalise,
     split_justification,
@@ -26,6 +28,8 @@ from infoseek.answers.base import (
 _POLARITY = re.compile(r"(yes|no|true|false)\b[\s,:\-]*")
 _POLARITY_WORD = re.compile(r"\b(?:yes|no|true|false)\b")
 _OTHER_POLARITY = {True: re.compile(r"\b(?:no|false)\b"), False: re.compile(r"\b(?:yes|true)\b")}
+_LIST_MARK = re.compile(r"^(?:[-+\u2022\u2013\u2014]|\(?\d{1,3}[.)])\s+")
+_LAST_POLARITY = re.compile(r"\b(yes|no|true|false)\W*$")
 
 
 def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerReading:
@@ -48,6 +52,7 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
     if not text.strip():
         return invalid("empty")
     sentence = ANSWER_LEAD.sub("", normalise(text))
+    sentence = _LIST_MARK.sub("", sentence, count=1)
     polarity: bool | None = None
     word = _POLARITY.match(sentence)
     if word:
@@ -88,19 +93,34 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
 
 
 def _restates_other_value(tail: str, value: bool, entity: str, target: str) -> bool:
-    """Whether a justification opens with a hedge or the other yes/no word, or states
-    the target's other value about the entity (``... or Alice is not X``)."""
+    """Whether a justification puts the other value forward: it opens with a hedge or
+    the other yes/no word, states the target's other value about the entity (``... or
+    Alice is not X``), attaches a probability, or has a clause that is the other value
+    (``Actually, no.``, ``not X``; a yes/no word ending a clause after a
+    self-correction or alternative cue: ``wait, it's a no``)."""
     opening = tail_opening(tail)
-    if OPENING_HEDGE.match(opening):
+    if OPENING_HEDGE.match(opening) or PROBABILITY.search(tail):
         return True
     word = _POLARITY.match(opening)
     if word and (word.group(1) in ("yes", "true")) != value:
         return True
-    if not target:
-        return False
     subjects = "she|he|they|it" + (f"|{re.escape(entity)}" if entity else "")
-    pattern = rf"\b(?:{subjects})\s+(?:is|are)\s+(not\s+)?{re.escape(target)}(?![\w-])"
-    return any((match.group(1) is None) != value for match in re.finditer(pattern, tail))
+    if target:
+        pattern = rf"\b(?:{subjects})\s+(?:is|are)\s+(not\s+)?{re.escape(target)}(?![\w-])"
+        if any((match.group(1) is None) != value for match in re.finditer(pattern, tail)):
+            return True
+    bare = (re.compile(rf"(?:(?:{subjects})\s+)?(?:is\s+|are\s+)?(not\s+)?"
+                       rf"{re.escape(target)}") if target else None)
+    for clause, cued in justification_clauses(tail):
+        clause = clause.strip(EDGE_PUNCTUATION + "-")
+        word = _POLARITY.fullmatch(clause + " ") or (_LAST_POLARITY.search(clause)
+                                                     if cued else None)
+        if word and (word.group(1) in ("yes", "true")) != value:
+            return True
+        statement = bare.fullmatch(clause) if bare is not None else None
+        if statement and (statement.group(1) is None) != value:
+            return True
+    return False
 
 
 class BooleanKind(AnswerKind):

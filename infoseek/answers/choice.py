@@ -18,6 +18,7 @@ Comparison: equal normalised text forms. Pure: no Inspect imports.
 from __future__ import annotations
 
 import functools
+import re
 
 from infoseek.answers.base import (
     ANSWER_LEAD,
@@ -25,10 +26,13 @@ from infoseek.answers.base import (
     EDGE_PUNCTUATION,
     HEDGE,
     OPENING_HEDGE,
+    PROBABILITY,
     AnswerKind,
     AnswerReading,
     AnswerSpec,
+    bound_to_a_name,
     invalid,
+    justification_clauses,
     name_pattern,
     normalise,
     split_justification,
@@ -70,28 +74,19 @@ class ChoiceKind(AnswerKind):
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
         if not isinstance(body, str):
             return invalid("malformed")
-        line = next((ln for ln in body.splitlines() if ln.strip()), "")
-        if not line:
+        lines = [ln for ln in body.splitlines() if ln.strip()]
+        if not lines:
             return invalid("empty")
-        text = ANSWER_LEAD.sub("", normalise(line)).strip(EDGE_PUNCTUATION)
+        text = ANSWER_LEAD.sub("", normalise(lines[0])).strip(EDGE_PUNCTUATION)
         index = _option_index(tuple(str(option) for option in spec.options))
-        whole = option_key(text)
-        if whole in index:
-            return AnswerReading(index[whole])
-        head, tail = split_justification(text, 0, tuple(index))
-        head = option_key(head)
-        if not head or (index and head not in index):
-            named = _named_options(head, index)
-            if len(named) > 1 or (named and (HEDGE.search(head) or OPENING_HEDGE.match(head))):
-                return invalid("ambiguous")
-            return invalid("malformed")
-        if not index and (HEDGE.search(head) or OPENING_HEDGE.match(head)):
+        text = _unlabelled(text, index)
+        reading, tail = _read_head(text, index)
+        if not reading.valid:
+            return reading
+        later = "\n".join(normalise(line) for line in lines[1:])
+        if _offers_another(f"{tail}\n{later}", option_key(str(reading.value)), index):
             return invalid("ambiguous")
-        opening = tail_opening(tail)
-        others = (key for key in index if key != head)
-        if OPENING_HEDGE.match(opening) or any(name_pattern(k).match(opening) for k in others):
-            return invalid("ambiguous")
-        return AnswerReading(index[head] if index else head)
+        return reading
 
     def read_tool(self, argument: object, spec: AnswerSpec) -> AnswerReading:
         text = _label_text(argument)
@@ -108,6 +103,91 @@ class ChoiceKind(AnswerKind):
     def spec_fields(self, values: object) -> dict[str, tuple]:
         labels = (_label_text(value) for value in values)  # type: ignore[union-attr]
         return {"options": tuple(dict.fromkeys(t for t in labels if t is not None))}
+
+
+def _read_head(text: str, index: dict[str, str]) -> tuple[AnswerReading, str]:
+    """The option the answer line opens with and the justification after it (or why
+    the line holds no single option)."""
+    whole = option_key(text)
+    if whole in index:
+        return AnswerReading(index[whole]), ""
+    head, tail = split_justification(text, 0, tuple(index))
+    head = option_key(head)
+    if not head or (index and head not in index):
+        named = _named_options(head, index)
+        if len(named) > 1 or (named and (HEDGE.search(head) or OPENING_HEDGE.match(head))):
+            return invalid("ambiguous"), ""
+        return invalid("malformed"), ""
+    if not index and (HEDGE.search(head) or OPENING_HEDGE.match(head)):
+        return invalid("ambiguous"), ""
+    opening = tail_opening(tail)
+    others = (key for key in index if key != head)
+    if OPENING_HEDGE.match(opening) or any(name_pattern(k).match(opening) for k in others):
+        return invalid("ambiguous"), ""
+    return AnswerReading(index[head] if index else head), tail
+
+
+_LIST_MARK = re.compile(r"^(?:[-+\u2022\u2013\u2014]|\(?(?P<number>\d{1,3})[.)])\s*")
+_LABEL_WORD = re.compile(
+    r"^(?:the\s+)?(?:(?:final|chosen|correct|guideline's|cell's)\s+)?"
+    r"(?:attractor|steady\s+state|state|fixed\s+point|cycle|recommendation|option|choice|"
+    r"marker(?:\s+gene)?|outcome|value)(?:\s+id)?\b\s*(?:is\b|=|:)?\s*"
+)
+_NAME_LABEL = re.compile(r"^(?P<name>[\w'-]+(?:\s+[\w'-]+){0,3}?)\s*(?:=|:|\bis\b)\s*")
+_NOT_A_LABEL = re.compile(r"\b(?:not|no|never|nor)\b")
+
+
+def _unlabelled(text: str, index: dict[str, str], *, names: bool = True) -> str:
+    """``text`` without the labels the prompts write before an option (SPEC 3.8): a list
+    bullet or number (``- S1``, ``1. S1``, unless the number is itself an option), a
+    label word (``attractor S1``, ``recommendation: ...``) or a name and ``=`` / ``:``
+    (``G2 = 0``, ``marker: 1``). A label is dropped only when what follows it opens with
+    an option and the label names no option, no hedge and no negation. Without
+    ``names`` (a justification: ``because G3 = 1``) only bullets and label words go."""
+    if not index or option_key(text) in index:
+        return text
+    candidates = []
+    mark = _LIST_MARK.match(text)
+    if mark and not (mark.group("number") and mark.group("number") in index):
+        candidates.append(text[mark.end() :])
+    for current in [*candidates, text]:
+        for pattern in (_LABEL_WORD, _NAME_LABEL) if names else (_LABEL_WORD,):
+            label = pattern.match(current)
+            if label is None or not current[label.end() :]:
+                continue
+            words = label.group(0)
+            if _named_options(words, index) or HEDGE.search(words) or _NOT_A_LABEL.search(
+                    words):
+                continue
+            candidates.append(current[label.end() :])
+    for candidate in candidates:
+        if _read_head(candidate, index)[0].valid:
+            return candidate
+    return text
+
+
+def _offers_another(tail: str, value: str, index: dict[str, str]) -> bool:
+    """Whether a justification puts forward an option other than ``value``: a
+    probability, a clause that is another option (after its self-correction words and
+    labels: ``Actually, S2``, ``or S2 if G1 is off``, ``1 (S2)``), or another option
+    named, not as another name's value, after a self-correction or alternative cue."""
+    if PROBABILITY.search(tail):
+        return True
+    if not index:
+        return False
+    for clause, cued in justification_clauses(tail):
+        reading, _ = _read_head(_unlabelled(clause, index, names=False), index)
+        if reading.valid and option_key(str(reading.value)) != value:
+            return True
+        if cued and any(key != value and _named_unbound(clause, key) for key in index):
+            return True
+    return False
+
+
+def _named_unbound(text: str, key: str) -> bool:
+    """Whether ``text`` names option ``key`` other than as another name's value."""
+    return any(not bound_to_a_name(text, match.start())
+               for match in name_pattern(key).finditer(text))
 
 
 def _named_options(text: str, index: dict[str, str]) -> set[str]:

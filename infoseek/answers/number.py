@@ -41,10 +41,13 @@ from typing import Any
 
 from infoseek.answers.base import (
     OPENING_HEDGE,
+    PROBABILITY,
     AnswerKind,
     AnswerReading,
     AnswerSpec,
+    bound_to_a_name,
     invalid,
+    justification_clauses,
     split_justification,
     tail_opening,
 )
@@ -165,8 +168,9 @@ def _worked_chain(parts: list[str]) -> AnswerReading:
     return _single_number(final)
 
 
-def read_number_answer(text: object) -> AnswerReading:
-    """Read one exact number from an answer (rules in the module docstring)."""
+def read_number_answer(text: object, *, target: str = "") -> AnswerReading:
+    """Read one exact number from an answer (rules in the module docstring); ``target``,
+    when given, is the answer's own name (``T = 277`` in a justification offers 277)."""
     if isinstance(text, bool):
         return invalid("malformed")
     if isinstance(text, int):
@@ -181,27 +185,71 @@ def read_number_answer(text: object) -> AnswerReading:
         text = repr(text)
     if not isinstance(text, str):
         return invalid("malformed")
-    line = next((ln for ln in text.splitlines() if ln.strip()), "")
-    if not line:
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if not lines:
         return invalid("empty")
-    line = _clean_number_line(line)
+    line = _clean_number_line(lines[0])
     first = _NUMBER.search(line)
     if first is None:
         return invalid("malformed")
     head, tail = split_justification(line, first.end())
     opening = tail_opening(tail)
-    if OPENING_HEDGE.match(opening) or _NUMBER.match(opening):
+    if OPENING_HEDGE.match(opening):
         return invalid("ambiguous")
     lowered = head.lower()
     if _NUMBER_HEDGE.search(lowered):
         return invalid("ambiguous")
     if _NEGATION.search(lowered):
         return invalid("malformed")
-    if "=" in head:
-        return _worked_chain(head.split("="))
-    return _single_number(head)
+    reading = _worked_chain(head.split("=")) if "=" in head else _single_number(head)
+    if not reading.valid:
+        return reading
+    later = "\n".join(_clean_number_line(ln) for ln in lines[1:])
+    if _offers_another(f"{tail}\n{later}", reading.value, target):
+        return invalid("ambiguous")
+    return reading
 
 
+def _offers_another(tail: str, value: object, target: str) -> bool:
+    """Whether a justification puts forward a number other than ``value`` (SPEC 3.8):
+    a probability; a clause that, after its self-correction words and answer leads,
+    opens with another number (``; correction: 277``, ``277 if the rooster counts``) or
+    is ``<target> = N``, unless it is arithmetic whose last ``= N`` is the value
+    (``6 * 7 = 42``) or an expression with no result (``6 * 7``); or, after a
+    self-correction or alternative cue, a clause whose last number, not another name's
+    value, is another (``actually the total is 277``). Numbers stated of other names
+    (``B = 10``, ``6 coops``) are facts of the justification."""
+    if PROBABILITY.search(tail):
+        return True
+    expected = exact_number(value)
+    for clause, cued in justification_clauses(tail):
+        offered = _opening_number(clause, target)
+        if offered is not None and exact_number(offered) != expected:
+            return True
+        if cued:
+            numbers = [m for m in _NUMBER.finditer(clause)
+                       if not bound_to_a_name(clause, m.start())]
+            if numbers and exact_number(_exact_number(numbers[-1]).value) != expected:
+                return True
+    return False
+
+
+def _opening_number(clause: str, target: str) -> object | None:
+    """The number a clause offers as an answer by opening with it (or with ``<target> =``),
+    or None."""
+    if target:
+        named = re.match(rf"{re.escape(target)}\s*(?:=|:|\bis\b)\s*", clause, re.IGNORECASE)
+        if named:
+            clause = clause[named.end() :]
+    opening = _NUMBER.match(clause)
+    if opening is None:
+        return None
+    rest = clause[opening.end() :]
+    if "=" in clause and _PURE_ARITHMETIC.fullmatch(clause.split("=")[0]):
+        return _worked_chain(clause.split("=")).value  # a derivation: its result
+    if re.match(r"\s*(?:[-+×÷/^]|\bx\b)", rest):
+        return None  # an expression with no result
+    return _exact_number(opening).value
 
 
 def _is_number(value: Any) -> bool:
@@ -256,7 +304,7 @@ class NumberKind(AnswerKind):
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
         if not isinstance(body, str):
             return invalid("malformed")
-        return read_number_answer(body)
+        return read_number_answer(body, target=spec.target)
 
     def read_tool(self, argument: object, spec: AnswerSpec) -> AnswerReading:
         if _is_number(argument):

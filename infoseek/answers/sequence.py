@@ -29,12 +29,16 @@ from infoseek.answers.base import (
     ANSWER_LEAD,
     EDGE_PUNCTUATION,
     HEDGE,
+    OPENING_HEDGE,
+    PROBABILITY,
+    SECOND_VALUE_CUE,
     AnswerKind,
     AnswerReading,
     AnswerSpec,
     collapse,
     invalid,
     normalise,
+    tail_opening,
 )
 
 try:  # the documented library for edit distances; the plain DP below is the fallback
@@ -84,8 +88,18 @@ def _pieces(body: str) -> list[str]:
 def _clean_item(piece: str) -> str:
     marker = _ITEM_JUSTIFICATION.search(piece)
     if marker is not None:
+        aside = tail_opening(piece[marker.start() :])
+        if OPENING_HEDGE.match(aside) or SECOND_VALUE_CUE.search(aside):
+            return _HEDGED  # "pick up A (or pick up B)": a second step offered
         piece = piece[: marker.start()]
     return collapse(piece).strip(_ITEM_EDGE)
+
+
+_CUED_STEP = re.compile(rf"[.!?:,]\s*(?:{SECOND_VALUE_CUE.pattern})", re.IGNORECASE)
+"""A step that goes on, after a break, with a self-correction (``stack A. Actually, pick
+up B``)."""
+_HEDGED = "\x00or"
+"""The item a piece becomes when its aside offers another step (read as ``ambiguous``)."""
 
 
 class SequenceKind(AnswerKind):
@@ -110,6 +124,8 @@ class SequenceKind(AnswerKind):
                 return self._read_items(decoded, spec)
         if normalise(body).strip(EDGE_PUNCTUATION) == EMPTY_SEQUENCE:
             return AnswerReading([])
+        if PROBABILITY.search(body):
+            return invalid("ambiguous")
         if not body.strip():
             return invalid("malformed")
         return self._read_items([_clean_item(piece) for piece in _pieces(body)], spec)
@@ -132,7 +148,7 @@ class SequenceKind(AnswerKind):
                 return invalid("malformed")
             if key in index:
                 read.append(index[key])
-            elif HEDGE.search(key):
+            elif HEDGE.search(key) or _CUED_STEP.search(key):
                 return invalid("ambiguous")
             elif index:
                 return invalid("malformed")

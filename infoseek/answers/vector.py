@@ -27,11 +27,14 @@ from infoseek.answers.base import (
     ANSWER_LEAD,
     EDGE_PUNCTUATION,
     HEDGE,
+    PROBABILITY,
+    SECOND_VALUE_CUE,
     AnswerKind,
     AnswerReading,
     AnswerSpec,
     collapse,
     invalid,
+    justification_clauses,
     name_pattern,
     normalise,
 )
@@ -94,6 +97,38 @@ def _cut_justification(text: str, names: tuple[str, ...]) -> str:
     return text
 
 
+_LIST_MARK = re.compile(r"^(?:[-+*\u2022]|\d{1,3}[.)])\s+")
+_CUED_VALUE = re.compile(rf"[.!?:,]\s*(?:{SECOND_VALUE_CUE.pattern})", re.IGNORECASE)
+
+
+def _repeats_with_another_value(pairs: list[tuple[str, object]]) -> bool:
+    seen: dict[str, str] = {}
+    for name, value in pairs:
+        key, value_key = name_key(name), _component_key(value)
+        if seen.setdefault(key, value_key) != value_key:
+            return True
+    return False
+
+
+def _offers_another(tail: str, value: dict) -> bool:
+    """Whether a justification gives a component another value as an answer: a clause
+    opening with ``name = v`` (v not the answer's), or such a pair anywhere after a
+    self-correction or alternative cue. Pairs of other names are facts."""
+    answered = {name_key(name): _component_key(v) for name, v in value.items()}
+    for clause, cued in justification_clauses(tail):
+        for number, match in enumerate(_TAIL_PAIR.finditer(clause)):
+            if not cued and (number or match.start()):
+                break
+            key = name_key(match.group("name"))
+            if key in answered and _component_key(
+                    _component_value(match.group("value"))) != answered[key]:
+                return True
+    return False
+
+
+_TAIL_PAIR = re.compile(r"(?P<name>[\w-]+)\s*(?:=|:|\bis\b)\s*(?P<value>[\w-]+)")
+
+
 class VectorKind(AnswerKind):
     """Every component of ``spec.names``, each named once with one value."""
 
@@ -117,24 +152,33 @@ class VectorKind(AnswerKind):
                 decoded = None
             if isinstance(decoded, dict):
                 return self._read_mapping(decoded, spec)
+        if PROBABILITY.search(text):
+            return invalid("ambiguous")
         keys = tuple(name_key(name) for name in spec.names)
+        whole = text
         inner = _unwrapped(text)
         text = inner if inner is not None else _cut_justification(text, keys)
+        tail = whole[len(text) :] if inner is None else whole[len(inner) + 1 :]
         pairs: list[tuple[str, object]] = []
         for piece in _SEPARATOR.split(text):
-            piece = piece.strip(" \t.!?")
+            piece = _LIST_MARK.sub("", piece.strip(" \t.!?"))
             if not piece:
                 continue
             pair = _PAIR.match(piece)
             if pair is None:
                 return invalid("ambiguous" if HEDGE.search(normalise(piece)) else "malformed")
             value = pair.group("value").strip(" \t.!?'\"")
-            if HEDGE.search(normalise(value)):
+            if HEDGE.search(normalise(value)) or _CUED_VALUE.search(value):
                 return invalid("ambiguous")
             pairs.append((pair.group("name"), _component_value(value)))
         if not pairs:
             return invalid("malformed")
-        return _checked(pairs, spec)
+        if _repeats_with_another_value(pairs):
+            return invalid("ambiguous")  # a second vector: "G1=0, G2=1. Actually G1=1, G2=0"
+        reading = _checked(pairs, spec)
+        if reading.valid and _offers_another(tail, reading.value):
+            return invalid("ambiguous")
+        return reading
 
     def read_tool(self, argument: object, spec: AnswerSpec) -> AnswerReading:
         if isinstance(argument, dict):
