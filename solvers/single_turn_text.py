@@ -3,17 +3,42 @@
 Generic wording: the problem text comes from the domain's renderer and each question
 line from the domain's `Wording.question`; nothing here names a domain.
 
-Reading a pick (`read_choice`) is tolerant of form and strict about content. The answer
-body is the text after the last ``Answer:`` marker (the whole reply when there is none);
-in it every option number (``3``, ``(3)``, ``[3]``, ``Option 3``, ``3.``), every option's
+Where the answer begins (`answer_part`): at the reply's one ``Answer:`` marker (at a line
+start; the whole reply when there is none). Everything before it is reasoning and may
+discuss any candidate (a CoT reply weighing options 3 and 5, then ``Answer: 5``, picks
+5). Two markers anywhere in the reply (two ``Answer:`` lines, 100 KB apart or not, or a
+second ``answer:`` inside the answer) are ``multiple_actions``: the last line does not
+win. An answer longer than `MAX_TURN_CHARS` is ``too_long``.
+
+Reading a pick (`read_choice`) is tolerant of form and strict about content. In the
+answer every option number (``3``, ``(3)``, ``[3]``, ``Option 3``, ``3.``), every option's
 question text and every listed variable named as a whole word counts as a pick of that
-option. Exactly one option picked is valid; two or more, or one wrapped in a hedge or a
-negation (``probably 3``, ``not 3``), are ``ambiguous``; a number outside the list is
-``unknown``; a reply without an ``Answer:`` line must be nothing but a pick (otherwise
-``malformed``); nothing recognisable is ``malformed`` (``empty`` for an empty reply). A
-value (`read_value`) is read by the domain's answer kind; "Not sure" together with a
-value, or offered as one of alternatives (``the answer or "Not sure"``), is
-``ambiguous``. No text makes a reader raise.
+option; a number that labels or counts something else (``rule 3``, ``1 fact``) does
+not. Exactly one option picked is valid; two or more, or a number outside the list
+beside a pick, are ``ambiguous``. The head of the answer (the pick up to the first
+justification marker: a bracket, ``;``, ``:``, a dash, a sentence end, ``because`` ...)
+may hold no hedge and no negation (``probably 3``, ``not 3``, ``3 is not it``); the
+justification after it may say anything about the facts (``9 (its value is not
+given)``, ``9 because its value is unknown``) but may not doubt or take back the pick:
+a probability or uncertainty anywhere (``3 with 80% probability``, ``3, I guess``) or a
+clause opening with a correction or an alternative (``3. Actually, the last one``,
+``3; otherwise ...``, ``3 (or not)``) is ``ambiguous``. A question asked "or not"
+(``Is Rosa sarcastic or not?``) is that one question. A number outside the list alone
+is ``unknown``; a reply without an ``Answer:`` line must be nothing but a pick
+(otherwise ``malformed``); nothing recognisable is ``malformed``.
+
+A value (`read_value`) is read by the domain's answer kind, then the rest of the answer
+is read clause by clause as a justification (`_second_value`): a clause that states
+another value of the kind (``no. Actually, yes.``, ``276; correction: 277``, ``43`` and
+a second line ``44``), offers one (``but``, ``or``, ``otherwise``, ``if``, ``could`` ...
+with a value), opens with a correction, or any probability or uncertainty makes the
+answer ``ambiguous``; numbers inside a justification (``43, because 1 fact ...``,
+``since games = 3``, ``40 + 3 = 43``) are facts, not candidates. "Not sure" may be
+followed by an explanation (``Not sure whether Rosa is mellow``, ``Not sure, because 1
+fact is missing``) read the same way; "Not sure" with a value before it, offered as
+one of alternatives (``yes or Not sure``, ``Not sure / no``), or with an explanation
+that offers a value (``Not sure, but yes``) is ``ambiguous``. No text makes a reader
+raise.
 """
 
 from __future__ import annotations
@@ -32,13 +57,49 @@ PROMPT_SETTINGS: tuple[str, ...] = ("zs", "cot", "fs")
 """Zero-shot, zero-shot with step-by-step reasoning, four-shot."""
 FEW_SHOT_COUNT = 4
 
-_ANSWER_MARKER = re.compile(r"(?im)^[\s>*#_`]*(?:final\s+)?answer\s*[:：]")
+_ANSWER_MARKER = re.compile(r"(?im)^[ \t>*#_`]*(?:final[ \t]+)?answer[ \t*_`]*[:：]")
+"""An ``Answer:`` marker at a line start (no newline inside: a scan of the whole reply
+stays linear)."""
+_INLINE_MARKER = re.compile(r"(?i)(?<![\w-])(?:final\s+)?answer[\s*_`]*[:：]")
 _NUMBER = re.compile(r"(?<![\w./-])(?:option\s*|choice\s*|#)?[\(\[]?\s*(\d{1,6})\s*[\)\]]?"
                      r"(?![\w/%]|\.\d)", re.IGNORECASE)
+_LABELLED = re.compile(r"\b(?:rules?|facts?|steps?|lines?|premises?|examples?|equations?|"
+                       r"conditions?)\s*(?:#|no\.?|number)?\s*$", re.IGNORECASE)
+_COUNTED = re.compile(r"\s*(?:rules?|facts?|steps?|premises?|equations?|conditions?|"
+                      r"attributes?|variables?|quantities|quantity|values?|unknowns?)\b",
+                      re.IGNORECASE)
+_NO_QUESTION = re.compile(r"\bno\s+questions?\s+(?:is\s+|are\s+)?needed\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|never|except|ignore)\b|n't\b", re.IGNORECASE)
 _FILLER = re.compile(r"\b(?:option|choice|question|number|the|my|i|choose|pick|final|is|"
                      r"answer)\b", re.IGNORECASE)
 _NOT_SURE = re.compile(r"\bnot\s+sure\b", re.IGNORECASE)
+_OR_NOT = re.compile(r"\s+or\s+not\b(?!\s+sure)")
+"""``whether X or not``: one question, no alternative."""
+_HEAD_END = re.compile(
+    r"[(\[;:—–]|\s-\s|[.!?](?=\s|$)|\b(?:because|since|as|given|due|so|thus|hence|"
+    r"therefore|which|according|based|from|by|per|via|using|considering|with|where|when|"
+    r"after|i\.e|e\.g)\b")
+_SEGMENT_BREAK = re.compile(r"[.!?](?=\s|$)|[;:()\[\]—–]|,(?=\s)|\s-\s")
+_DOUBT = re.compile(r"\b(?:maybe|perhaps|possibly|probably|likely|unlikely|unsure|uncertain|"
+                    r"guess|guessing|probability|chance|odds|percent)\b|%|\bnot\s+sure\b")
+"""Uncertainty or a probability anywhere in an answer: not one value."""
+_CORRECTION = re.compile(
+    r"(?:^|[.;:,!?()\[\]—–]|\bbut\b)\s*(?:actually|correction|corrected|wait|instead|"
+    r"or|either|nor|otherwise|alternatively|unless|else|scratch\s+that|"
+    r"on\s+second\s+thoughts?|i\s+mean|sorry|oops|no\s+wait)\b")
+_OFFER = re.compile(
+    r"\b(?:or|either|nor|but|though|although|however|maybe|perhaps|possibly|probably|"
+    r"likely|guess|might|may|could|would|should|actually|correction|otherwise|else|"
+    r"instead|rather|alternatively|unless|if|then|answer|wait|mean|mistake|wrong|sorry|"
+    r"oops|probability|chance|odds)\b|%|(?:^|\s)/|/(?:\s|$)|(?<=[a-z])/(?=[a-z])")
+"""A clause holding a value and one of these offers the value as an answer."""
+_JUSTIFY = re.compile(
+    r"\b(?:because|since|as|given|due|from|by|via|using|considering|with|where|when|"
+    r"after|per|based|according|whether|without|needs?|needed|missing|i\.e|e\.g)\b")
+"""A value after one of these in its clause is a fact of the justification."""
+_NUMBER_TOKEN = re.compile(r"(?<![\w.])[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+                           r"(?:e[+-]?\d+)?(?:\s*/\s*\d+)?(?![\w%]|\.\d)")
+_OPERATORS = ("+", "-", "*", "×", "÷", "^", "/")
 
 _QUESTION_PROMPT = (
     "{problem}\n\n"
@@ -107,14 +168,24 @@ def with_examples(prompt: str, examples: list[tuple[str, str]]) -> str:
     return "".join(parts)
 
 
-def answer_body(text: Any) -> str:
-    """The text after the last ``Answer:`` marker at a line start, else all of it."""
-    if not isinstance(text, str):
-        return ""
-    text = text[-MAX_TURN_CHARS:]  # a longer reply is read from its end
+def answer_part(text: Any) -> tuple[str, str | None]:
+    """``(body, reason)``: the text after the reply's one ``Answer:`` marker (the whole
+    reply when it has none), or why there is no answer to read. Two markers, at line
+    starts or a second one inside the answer, are ``multiple_actions`` wherever they
+    stand in the reply (the whole reply is searched); an answer longer than
+    `MAX_TURN_CHARS` is ``too_long``; nothing to read is ``empty``."""
+    if not isinstance(text, str) or not text.strip():
+        return "", "empty"
     marks = list(_ANSWER_MARKER.finditer(text))
-    body = text[marks[-1].end():] if marks else text
-    return body.strip()
+    if len(marks) > 1:
+        return "", "multiple_actions"
+    body = text[marks[0].end():] if marks else text
+    if marks and _INLINE_MARKER.search(body):
+        return "", "multiple_actions"
+    if len(body) > MAX_TURN_CHARS:
+        return "", "too_long"
+    body = body.strip()
+    return (body, None) if body else ("", "empty")
 
 
 @dataclass(frozen=True)
@@ -133,14 +204,25 @@ def _words(text: str) -> str:
     return " " + re.sub(r"[^a-z0-9_]+", " ", normalise(text)) + " "
 
 
-def read_choice(text: Any, record: dict[str, Any], choices: list[str]) -> Reading:
-    """The option a reply picks (module docstring)."""
-    body = answer_body(text)
-    if not body:
-        return Reading(reason="empty")
+def _flat(body: str) -> str:
+    """`body` normalised, each line break kept as a clause break (``;``)."""
+    return normalise(re.sub(r"[ \t]*(?:\r?\n)+[ \t]*", " ; ", body))
+
+
+# ------------------------------------------------------------------ question selection
+
+
+def _option_picks(body: str, record: dict[str, Any], choices: list[str]
+                  ) -> tuple[set[int], bool]:
+    """The options `body` names (numbers, question texts, names, "No questions
+    needed"), and whether it holds a number outside the list. A number that labels or
+    counts something else (``rule 3``, ``1 fact``) is no pick."""
     picks: set[int] = set()
     unknown = False
     for match in _NUMBER.finditer(body):
+        if _LABELLED.search(body[max(0, match.start() - 24):match.start()]) or \
+                _COUNTED.match(body, match.end()):
+            continue
         number = int(match.group(1))
         if 1 <= number <= len(choices):
             picks.add(number - 1)
@@ -153,68 +235,244 @@ def read_choice(text: Any, record: dict[str, Any], choices: list[str]) -> Readin
             picks.add(index)
         elif choice != NO_QUESTION and f" {_words(choice).strip()} " in words:
             picks.add(index)
-    if re.search(r"\bno\s+questions?\s+(?:is\s+|are\s+)?needed\b", body, re.IGNORECASE):
+    if _NO_QUESTION.search(body):
         picks.add(len(choices) - 1)
+    return picks, unknown
+
+
+def read_choice(text: Any, record: dict[str, Any], choices: list[str]) -> Reading:
+    """The option a reply picks (module docstring)."""
+    body, reason = answer_part(text)
+    if reason is not None:
+        return Reading(reason=reason)
+    picks, unknown = _option_picks(body, record, choices)
     if len(picks) > 1 or (picks and unknown):
         return Reading(reason="ambiguous")
-    if picks and _hedged(body, record, choices):
+    if not picks:
+        return Reading(reason="unknown" if unknown else "malformed")
+    if _doubted_pick(body, record, choices):
         return Reading(reason="ambiguous")
-    if picks and not _ANSWER_MARKER.search(str(text)) and not _bare_pick(body, record,
-                                                                         choices):
+    if not _ANSWER_MARKER.search(str(text)) and not _bare_pick(body, record, choices):
         return Reading(reason="malformed")  # no Answer: line, and more than a pick
-    if picks:
-        return Reading(pick=picks.pop())
-    return Reading(reason="unknown" if unknown else "malformed")
+    return Reading(pick=picks.pop())
 
 
-def _without_options(body: str, record: dict[str, Any], choices: list[str]) -> str:
-    """`body` (as `_words`) with every option's question text and name taken out."""
-    words = _words(body)
+def _option_phrases(record: dict[str, Any], choices: list[str]) -> list[str]:
+    """Every option's question text (without its closing ``?``) and name, normalised,
+    longest first."""
+    phrases = set()
     for choice in choices:
-        for phrase in (_words(option_text(record, choice)).strip(), _words(choice).strip()):
-            if phrase:
-                words = words.replace(f" {phrase} ", " ")
-    return words
+        phrases.add(normalise(option_text(record, choice)).rstrip("?. "))
+        if choice != NO_QUESTION:
+            phrases.add(normalise(choice))
+    return sorted((p for p in phrases if p), key=len, reverse=True)
 
 
-def _hedged(body: str, record: dict[str, Any], choices: list[str]) -> bool:
-    """A pick wrapped in a hedge or a negation (``probably 3``, ``not 3``, ``3 or 4``)
-    is not one pick; the options' own wording is set aside first."""
-    rest = _without_options(body, record, choices)
-    return bool(HEDGE.search(rest) or _NEGATION.search(rest))
+def _without_options(text: str, record: dict[str, Any], choices: list[str]) -> str:
+    """`text` (flattened) with every option's wording replaced by ``§``; a question
+    asked "or not" (``Is Rosa sarcastic or not?``) is still that one question."""
+    for phrase in _option_phrases(record, choices):
+        text = re.sub(rf"(?<![\w-]){re.escape(phrase)}(?![\w-])(?:\s+or\s+not\b)?\s*\??",
+                      " § ", text)
+    return _NO_QUESTION.sub(" § ", text)
+
+
+def _doubted_pick(body: str, record: dict[str, Any], choices: list[str]) -> bool:
+    """Whether the one pick of `body` is hedged, negated or taken back. The options'
+    own wording is set aside first. The head (the pick up to the first justification
+    marker: a bracket, ``;``, ``:``, a dash, a sentence end, ``because`` ...) may hold
+    no hedge and no negation (``probably 3``, ``not 3``, ``3 is not it``); the
+    justification after it may say anything about the facts (``9 (its value is not
+    given)``), but not doubt the pick (`_doubts`)."""
+    text = _without_options(_flat(body), record, choices)
+    head, tail = _split_head(text)
+    return bool(HEDGE.search(head) or _NEGATION.search(head) or _DOUBT.search(text)
+                or _doubts(tail))
+
+
+def _split_head(text: str) -> tuple[str, str]:
+    """``(head, tail)`` of a flattened answer at its first justification marker after
+    the first word or number (leading brackets belong to the head)."""
+    start = re.search(r"[a-z0-9§]", text)
+    marker = _HEAD_END.search(text, start.start() if start else 0)
+    return (text, "") if marker is None else (text[:marker.start()], text[marker.start():])
 
 
 def _bare_pick(body: str, record: dict[str, Any], choices: list[str]) -> bool:
     """Whether a reply without an ``Answer:`` line is nothing but a pick (a number form,
     an option's text or name, "No questions needed"): anything else is not an answer."""
-    rest = _without_options(body, record, choices)
-    rest = re.sub(r"\bno\s+questions?\s+(?:is\s+|are\s+)?needed\b", " ", rest)
+    rest = _without_options(_flat(body), record, choices)
     rest = _FILLER.sub(" ", _NUMBER.sub(" ", rest))
     return not re.search(r"[a-z]", rest)
 
 
+# ----------------------------------------------------------------- values, "Not sure"
+
+
+def _segments(body: str) -> list[tuple[str, str]]:
+    """`body` cut at clause breaks (sentence ends, ``;``, ``:``, brackets, dashes,
+    ``, ``, line breaks): ``(opener, clause)`` pairs, the clause normalised and the
+    opener the break before it ("" for the first)."""
+    text = _flat(body)
+    pieces, opener, last = [], "", 0
+    for match in _SEGMENT_BREAK.finditer(text):
+        pieces.append((opener, text[last:match.start()].strip()))
+        opener, last = match.group().strip() or ",", match.end()
+    pieces.append((opener, text[last:].strip()))
+    return [(o, c) for o, c in pieces if c]
+
+
+def _candidates(kind_name: str, clause: str, kind: Any, spec: Any) -> list[tuple[int, Any]]:
+    """``(position, value)`` of every value of the answer kind that `clause` (normalised)
+    states. Boolean: ``yes`` / ``true``, a ``no`` / ``false`` that ends its clause or
+    phrase (``no rule`` is not one), and the target stated of the entity, unless asked
+    (after ``whether`` / ``if``). Number: every number that is no operand of arithmetic
+    (``40 + 3``), no label or count of something else (``rule 3``, ``1 fact``) and no
+    value of another quantity (``games = 3``); a chain gives its result. Other kinds:
+    the clause itself when the kind reads it."""
+    if kind_name == "boolean":
+        return _boolean_candidates(clause, spec)
+    if kind_name == "number":
+        return _number_candidates(clause, kind, spec)
+    reading = kind.read_text(clause, spec)
+    return [(0, reading.value)] if reading.valid else []
+
+
+def _boolean_candidates(clause: str, spec: Any) -> list[tuple[int, Any]]:
+    found = [(m.start(), True) for m in re.finditer(r"\b(?:yes|true)\b", clause)]
+    found += [(m.start(), False) for m in
+              re.finditer(r"\b(?:no|false)\b(?=\s*(?:[,.;:!?)\]]|$))", clause)]
+    target = normalise(spec.target) if isinstance(spec.target, str) else ""
+    if target:
+        pattern = rf"\b(?:is|are|be|being)\s+(not\s+)?{re.escape(target)}(?![\w-])"
+        for match in re.finditer(pattern, clause):
+            if not re.search(r"\b(?:whether|if)\b", clause[:match.start()]):
+                found.append((match.start(), match.group(1) is None))
+        if re.fullmatch(rf"(?:{re.escape(normalise(spec.entity or ''))}\s+)?(?:not\s+)?"
+                        rf"{re.escape(target)}", clause):
+            found.append((0, not clause.startswith("not ") and " not " not in clause))
+    return found
+
+
+def _number_candidates(clause: str, kind: Any, spec: Any) -> list[tuple[int, Any]]:
+    clause = clause.replace("\u2212", "-")
+    offset = 0
+    if "=" in clause:
+        left, _, _ = clause.partition("=")
+        name = left.strip()
+        if re.fullmatch(r"[a-z_][a-z0-9_ ]*", name) and not re.search(
+                r"\b(?:answer|total|result|target)\b", name) and \
+                name.split()[-1] != normalise(spec.target or ""):
+            return []  # the value of another quantity: a fact
+        offset = clause.rindex("=") + 1
+    found = []
+    for match in _NUMBER_TOKEN.finditer(clause, offset):
+        before = clause[:match.start()].rstrip()
+        after = clause[match.end():].lstrip()
+        if before.endswith(_OPERATORS) or after.startswith(_OPERATORS):
+            continue  # an operand of arithmetic: working, not a value
+        if _LABELLED.search(before[-24:]) or _COUNTED.match(clause, match.end()):
+            continue  # "rule 3", "1 fact": a label or a count of something else
+        reading = kind.read_text(match.group(), spec)
+        if reading.valid:
+            found.append((match.start(), reading.value))
+    return found
+
+
+def _doubts(text: str) -> bool:
+    """Whether text after an answer takes it back or offers another: a clause that opens
+    with a correction or an alternative (``actually``, ``correction``, ``wait``,
+    ``or``, ``otherwise`` ...)."""
+    return bool(_CORRECTION.search(text))
+
+
+def _offered(clause: str, opener: str, position: int) -> bool:
+    """Whether a value at `position` of `clause` is put forward as an answer: the clause
+    offers, hedges or corrects (``but``, ``or``, ``maybe``, ``could``, ``if``,
+    ``actually`` ...), or the value stands as a statement of its own; a value inside a
+    justification (``because 1 fact is missing``, a bracket) is a fact."""
+    if _OFFER.search(clause):
+        return True
+    if opener in ("(", "["):
+        return False
+    return not _JUSTIFY.search(clause[:position])
+
+
+def _second_value(body: str, value: Any, kind_name: str, kind: Any, spec: Any) -> bool:
+    """Whether an answer read as `value` also offers another value or takes it back
+    (SPEC 3.8): the clause holding the value is the answer, every later clause is read
+    as a justification."""
+    if _DOUBT.search(_flat(body)):
+        return True
+    segments = _segments(body)
+    seen = False
+    for opener, clause in segments:
+        vouched = not seen and _same(kind, kind.read_text(clause, spec), value)
+        found = [] if vouched else _candidates(kind_name, clause, kind, spec)
+        if seen and _doubts(clause):
+            return True
+        for position, other in found:
+            if _same(kind, other, value):
+                continue
+            if _offered(clause, opener, position):
+                return True
+        if vouched or any(_same(kind, v, value) for _, v in found):
+            seen = True
+    return False
+
+
+def _same(kind: Any, given: Any, value: Any) -> bool:
+    if hasattr(given, "valid"):
+        if not given.valid:
+            return False
+        given = given.value
+    return kind.compare(given, value) == 1.0
+
+
+def _read_not_sure(body: str, kind_name: str, kind: Any, spec: Any) -> str | None:
+    """None when a reply holding "Not sure" is one "Not sure" (an explanation may follow:
+    ``Not sure whether Rosa is mellow``, ``Not sure, because 1 fact is missing``), else
+    ``ambiguous``: "Not sure" offered as one of alternatives (``yes or Not sure``, ``Not
+    sure / no``), a value before it, or an explanation that offers a value (``Not sure,
+    but yes``) or takes it back."""
+    text = _OR_NOT.sub(" ", _flat(body))
+    first = _NOT_SURE.search(text)
+    pre, post = text[:first.start()], _NOT_SURE.sub(" ", text[first.end():])
+    if re.search(r"(?:\b(?:or|either|nor)|/)\W*$", pre) or \
+            re.match(r"\W*(?:\b(?:or|nor)\b|/)", post):
+        return "ambiguous"
+    if _candidates(kind_name, pre, kind, spec) or re.search(r"\b(?:or|either)\b", pre):
+        return "ambiguous"
+    for opener, clause in _segments(post):
+        if _doubts(clause):
+            return "ambiguous"
+        if any(_offered(clause, opener, position)
+               for position, _ in _candidates(kind_name, clause, kind, spec)):
+            return "ambiguous"
+    return None
+
+
 def read_value(text: Any, record: dict[str, Any], *, allow_not_sure: bool) -> Reading:
     """The target value a reply gives, or "Not sure" (when allowed), read with the
-    answer kind of the record's domain."""
-    body = answer_body(text)
-    if not body:
-        return Reading(reason="empty")
+    answer kind of the record's domain (module docstring)."""
+    body, reason = answer_part(text)
+    if reason is not None:
+        return Reading(reason=reason)
     try:
         kind_name = domain_of(record).answer_kind
     except UnknownDomain:
         kind_name = "boolean"
-    if _NOT_SURE.search(body):
-        rest = _NOT_SURE.sub(" ", body)
-        if re.search(r"\b(?:or|either)\b", rest, re.IGNORECASE):
-            return Reading(reason="ambiguous")  # "Not sure" offered as one of choices
-        kind, spec = answer_kind(kind_name), _spec(kind_name, record)
-        pieces = [rest, *re.findall(r"[\w./-]+", rest)]
-        if any(piece.strip() and kind.read_text(piece, spec).valid for piece in pieces):
-            return Reading(reason="ambiguous")  # "Not sure" and a value
+    kind, spec = answer_kind(kind_name), _spec(kind_name, record)
+    if _NOT_SURE.search(_flat(body)):
+        reason = _read_not_sure(body, kind_name, kind, spec)
+        if reason is not None:
+            return Reading(reason=reason)
         return Reading(pick=NOT_SURE) if allow_not_sure else Reading(reason="malformed")
-    reading = answer_kind(kind_name).read_text(body, _spec(kind_name, record))
+    reading = kind.read_text(body, spec)
     if not reading.valid:
         return Reading(reason=reading.reason)
+    if _second_value(body, reading.value, kind_name, kind, spec):
+        return Reading(reason="ambiguous")
     return Reading(pick=reading.value)
 
 
