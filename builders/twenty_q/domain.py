@@ -1,0 +1,23 @@
+"""The Twenty Questions domain's declaration (`infoseek.domains`): the attribute-table
+CSP (k-prediction and MSS identification, answer kind ``choice``) and the open game of
+`infoseek.inspect_tasks.twenty_questions`."""
+
+from __future__ import annotations
+
+from infoseek.builders.twenty_q import builder
+from infoseek.builders.twenty_q.wording import WORDING
+from infoseek.domains import BuilderSpec, Domain
+
+DOMAIN = Domain(
+    name=builder.DOMAIN_NAME,
+    answer_kind="choice",
+    wording=WORDING,
+    builders=(
+        BuilderSpec(name=builder.BUILDER_NAME, build=builder.build_split,
+                    version=builder.CACHE_VERSION, max_k=builder.MAX_K, default_per_k=10,
+                    max_per_k=200),
+    ),
+    renderers={"seek": "infoseek.builders.twenty_q.render:render"},
+    oracles=("adversarial", "cooperative", "random"),
+    task_modules=("infoseek.inspect_tasks.twenty_questions",),
+)
