@@ -11,22 +11,27 @@ from typing import Any
 
 from infoseek.engines.bruteforce import BruteForceEngine
 
+_KEYWORDS = {"AND": " and ", "OR": " or ", "NOT": " not ", "0": "0", "1": "1"}
+
 
 def python_rules(lines: list[str]) -> list[tuple[str, Any]]:
+    """Rules in the canonical text (``AND`` / ``OR`` / ``NOT``, names between spaces and
+    parentheses) compiled to Python; each name is read from the state as ``S[name]``, so
+    names that are not Python identifiers (``cAMP/PKA``, ``Ara+``) evaluate too."""
     compiled = []
     for line in lines:
         gene, body = (part.strip() for part in line.split("=", 1))
-        body = re.sub(r"\bAND\b", " and ", body)
-        body = re.sub(r"\bOR\b", " or ", body)
-        body = re.sub(r"\bNOT\b", " not ", body)
+        body = re.sub(r"[^\s()]+",
+                      lambda m: _KEYWORDS.get(m.group(), f"S[{m.group()!r}]"), body)
         compiled.append((gene, compile(body.strip(), gene, "eval")))
     return compiled
 
 
 def step(rules: list[tuple[str, Any]], state: dict[str, int]) -> dict[str, int]:
     new = dict(state)
+    scope = {"S": dict(state)}
     for gene, code in rules:
-        new[gene] = int(bool(eval(code, {}, dict(state))))
+        new[gene] = int(bool(eval(code, scope)))
     return new
 
 

@@ -63,7 +63,9 @@ def test_reader_takes_both_operator_spellings_and_comments():
     ("A = (B OR C", "missing ')'"),
     ("A = B\nA = C", "a second rule for A (first on line 1)"),
     ("A = B $ C", "cannot read"),
-    ("1A = B", "is not a gene name"),
+    ("-A = B", "is not a gene name (a name cannot start with '+' or '-'"),
+    ("A = B + C", "'+' and '-' are not operators"),
+    ("A = NOT = B", "cannot read '= B'"),
     ("# only a comment", "no rules"),
     ("A = B C", "unexpected 'C'"),
 ])

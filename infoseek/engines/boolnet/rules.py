@@ -1,12 +1,30 @@
 """Reading Boolean update rules: one ``Gene = expression`` per line.
 
-Expressions use ``AND`` / ``OR`` / ``NOT`` (any case) or ``&`` / ``|`` / ``!`` (also
-``&&``, ``||``, ``~``), parentheses, gene names and the constants ``0`` / ``1`` /
-``true`` / ``false``. ``#`` starts a comment; blank lines are skipped. A name that only
-appears on right-hand sides is an external input: it keeps its value. Anything else is
-a `RuleError` naming the file, the line and what is wrong. `read_rules_dir` reads a
-directory of such files (one network per ``.txt`` file, named by the file's stem: the
-layout of the published 122-network meta-analysis).
+The grammar (the layout of the published rule files, e.g. the 122-network meta-analysis
+MT-InfoSeek GeneReg draws on):
+
+* A line is ``name = expression``; the first ``=`` splits it. ``#`` starts a comment
+  (to the end of the line); blank lines are skipped.
+* Operators: ``AND`` / ``OR`` / ``NOT`` as whole words (upper or lower case, or any
+  mix), or the symbols ``&`` / ``&&``, ``|`` / ``||``, ``!`` / ``~``; parentheses group.
+  ``NOT`` binds tightest, then ``AND``, then ``OR``.
+* Constants: ``0``, ``1``, ``true``, ``false`` (any case).
+* A **name** is any run of characters other than whitespace, parentheses, ``=``, ``#``
+  and the operator symbols ``& | ! ~``, that holds at least one letter or digit, is not
+  a keyword or a constant, and does not start with ``+``, ``-`` or the Unicode minus
+  ``−``. So ``cAMP/PKA``, ``AUX/IAA``, ``p63-73``, ``DISC-FAS``, ``Ara+``, ``Ara-``,
+  ``14_3_3s``, ``3oxo``, ``IκBalpha``, ``NF_κB`` and ``TGF−beta1`` are names, each read
+  as written (case and Unicode kept: ``Ara+`` and ``Ara-`` are two genes).
+* ``+`` and ``-`` are never operators: inside or at the end of a run they belong to the
+  name (``B-C`` is one gene), a run of them alone (``B + C``) cannot be read, and a run
+  that starts with one (``-B``) is refused, so a file written with ``+`` for OR or ``-``
+  for NOT fails with a message instead of being read as other genes.
+
+A name that only appears on right-hand sides is an external input: it keeps its value.
+Anything else is a `RuleError` naming the file, the line and what is wrong.
+`read_rules_dir` reads a directory of such files (one network per ``.txt`` file, named
+by the file's stem). `expression_text` writes an expression back with ``AND`` / ``OR`` /
+``NOT``, which this grammar reads back to the same tree for every name it accepts.
 
 An expression is a small tree of tuples: ``("var", name)``, ``("const", bool)``,
 ``("not", e)``, ``("and", (e, ...))``, ``("or", (e, ...))``.
@@ -21,10 +39,31 @@ from typing import Any
 
 Expr = tuple[Any, ...]
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-_TOKEN = re.compile(r"\s*(?:(&&|\|\||[&|!~()])|([A-Za-z0-9_.]+))")
+_SYMBOL = re.compile(r"&&|\|\||[&|!~()]")
+_RUN = re.compile(r"[^\s()=#&|!~,;]+")
+"""A run of characters that may be a name (the grammar in the module docstring)."""
+_SIGNS = "+-\u2212"
 _WORDS = {"and": "&", "or": "|", "not": "!"}
 _CONSTANTS = {"0": False, "1": True, "false": False, "true": True}
+
+
+def _has_name_char(text: str) -> bool:
+    return any(char.isalnum() or char == "_" for char in text)
+
+
+def is_gene_name(text: str) -> bool:
+    """Whether `text` is a gene name of the rule grammar (module docstring)."""
+    return (isinstance(text, str) and _RUN.fullmatch(text) is not None
+            and _has_name_char(text) and text[0] not in _SIGNS
+            and text.lower() not in _WORDS and text.lower() not in _CONSTANTS)
+
+
+def _name_hint(text: str) -> str:
+    if text and text[0] in _SIGNS:
+        return " (a name cannot start with '+' or '-'; write NOT for a negation)"
+    if text.lower() in _WORDS or text.lower() in _CONSTANTS:
+        return " (it is a keyword or a constant)"
+    return ""
 
 
 class RuleError(ValueError):
@@ -110,15 +149,25 @@ class _Parser:
         pos = 0
         text = text.rstrip()
         while pos < len(text):
-            match = _TOKEN.match(text, pos)
-            if match is None or match.end() == pos:
-                raise RuleError(f"{where}: cannot read {text[pos:].strip()[:20]!r}")
-            symbol, word = match.groups()
-            if symbol:
-                self.tokens.append({"&&": "&", "||": "|", "~": "!"}.get(symbol, symbol))
-            else:
-                self.tokens.append(_WORDS.get(word.lower(), word))
-            pos = match.end()
+            if text[pos].isspace():
+                pos += 1
+                continue
+            symbol = _SYMBOL.match(text, pos)
+            if symbol is not None:
+                token = symbol.group()
+                self.tokens.append({"&&": "&", "||": "|", "~": "!"}.get(token, token))
+                pos = symbol.end()
+                continue
+            run = _RUN.match(text, pos)
+            if run is None or not _has_name_char(run.group()):
+                rest = text[pos:].strip()
+                hint = (" ('+' and '-' are not operators: write OR, AND, NOT)"
+                        if rest[0] in _SIGNS else
+                        " (a name cannot hold ',' or ';')" if rest[0] in ",;" else "")
+                raise RuleError(f"{where}: cannot read {rest[:20]!r}{hint}")
+            word = run.group()
+            self.tokens.append(_WORDS.get(word.lower(), word))
+            pos = run.end()
         self.pos = 0
 
     def peek(self) -> str | None:
@@ -170,8 +219,8 @@ class _Parser:
             return expr
         if token.lower() in _CONSTANTS:
             return ("const", _CONSTANTS[token.lower()])
-        if not _NAME.fullmatch(token):
-            raise RuleError(f"{self.where}: {token!r} is not a gene name")
+        if not is_gene_name(token):
+            raise RuleError(f"{self.where}: {token!r} is not a gene name{_name_hint(token)}")
         return ("var", token)
 
 
@@ -193,8 +242,8 @@ def read_rules_text(text: str, name: str = "network", where: str | None = None) 
         gene = gene.strip()
         if not eq:
             raise RuleError(f"{at}: expected 'Gene = expression'")
-        if not _NAME.fullmatch(gene) or gene.lower() in _WORDS or gene.lower() in _CONSTANTS:
-            raise RuleError(f"{at}: {gene!r} is not a gene name")
+        if not is_gene_name(gene):
+            raise RuleError(f"{at}: {gene!r} is not a gene name{_name_hint(gene)}")
         if gene in seen:
             raise RuleError(f"{at}: a second rule for {gene} (first on line {seen[gene]})")
         seen[gene] = lineno
