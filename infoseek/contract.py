@@ -37,7 +37,7 @@ STORE_KEYS: tuple[str, ...] = (
 SINGLE_TURN_PROTOCOLS: tuple[str, ...] = ("question_selection", "detection", "well_specified")
 """The single-turn protocols (SPEC 3.4-3.6; `infoseek.single_turn`)."""
 PROTOCOLS: tuple[str, ...] = ("seek", "k_prediction", "mss_identification", "incomplete",
-                              *SINGLE_TURN_PROTOCOLS)
+                              *SINGLE_TURN_PROTOCOLS, "twenty_questions")
 """Values of `STORE_PROTOCOL`."""
 
 # --------------------------------------------------------------------- turn records

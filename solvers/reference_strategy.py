@@ -110,6 +110,7 @@ register_strategy("seek", "infoseek.solvers.seek_strategy:seek_move")
 register_strategy("k_prediction", "infoseek.solvers.problem_level_strategy:k_prediction_move")
 register_strategy("mss_identification", "infoseek.solvers.problem_level_strategy:mss_move")
 register_strategy("incomplete", "infoseek.solvers.incomplete_strategy:incomplete_move")
+register_strategy("twenty_questions", "infoseek.solvers.twenty_q_strategy:twenty_q_move")
 for _protocol in SINGLE_TURN_PROTOCOLS:
     register_strategy(_protocol, "infoseek.solvers.single_turn_strategy:single_turn_move",
                       models=REFERENCE_MODEL_NAMES)

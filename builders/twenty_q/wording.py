@@ -41,7 +41,7 @@ WORDING = Wording(
                   "whatever their values.\n\n{problem}\n\nEnd with one line that is exactly "
                   "one of:\n{options}"),
     mss_identification=("Read the game below. Name the smallest set of attributes whose "
-                        "values settle which candidate {entity} is, whatever they are. "
+                        "values settle which candidate X is, whatever they are. "
                         "{size_rule}\n\n{problem}\n\nEnd with one line listing the "
                         "attribute names separated by commas, like:\nAnswer: first "
                         "attribute, second attribute"),

@@ -151,3 +151,5 @@ register_engine("decision-tree", "infoseek.engines.tree:from_record",
                 "infoseek.engines.tree:check_record_form")
 register_engine("blocks-world", "infoseek.engines.planning.engine:from_record",
                 "infoseek.engines.planning.engine:check_record_form")
+register_engine("attribute-table", "infoseek.engines.table:from_record",
+                "infoseek.engines.table:check_record_form")

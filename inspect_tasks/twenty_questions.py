@@ -1,0 +1,116 @@
+"""Twenty Questions (SPEC 5.6): the open game over the project's pools, and the
+attribute table as a CSP for k-prediction and MSS identification.
+
+    inspect eval inspect_tasks/twenty_questions.py --model infoseek/optimal
+    inspect eval infoseek/twenty_questions --model openai/gpt-4o -T pool=thing \\
+        --model-role examiner=openai/gpt-4o-mini --model-role evaluator=openai/gpt-4o-mini \\
+        --model-role transfer=openai/gpt-4o
+    inspect eval infoseek/twenty_questions_k_prediction --model infoseek/optimal
+
+Tasks: `twenty_questions` (the game: free-text yes/no questions, a final guess, an
+examiner, an offline evaluator, trace transfer; one sample per target of the pool),
+`twenty_questions_k_prediction` and `twenty_questions_mss` (problem level, over CSP
+problems drawn from the common pool: some attributes of X revealed, k more needed).
+"""
+
+from typing import Any
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import Sample
+
+from infoseek.builders.twenty_q import builder
+from infoseek.builders.twenty_q.pools import POOL_NAMES
+from infoseek.inspect_tasks.assembly import (
+    checked_parameters,
+    data_version,
+    k_prediction_task,
+    mss_task,
+)
+from infoseek.inspect_tasks.task_parameters import TaskParameterError
+from infoseek.scorers.twenty_q import twenty_q_scorer
+from infoseek.solvers.dataset import memory_dataset
+from infoseek.solvers.twenty_q import LABEL_BATCH, MAX_TURNS, twenty_q_solver
+
+
+def _positive(name: str, value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+        raise TaskParameterError(f"-T {name} must be an integer >= 1; got {value!r}")
+    return value
+
+
+def game_samples(pool: str) -> list[Sample]:
+    """One sample per target of `pool`; the record (hidden target included) rides in the
+    metadata, the solver writes the prompt itself."""
+    return [Sample(id=r["id"], input=f"Twenty Questions over the {pool} pool.",
+                   target=r["answer"], metadata={"problem": r, "pool": pool})
+            for r in builder.game_records(pool)]
+
+
+@task
+def twenty_questions(
+    pool: str = "common",
+    max_turns: int = MAX_TURNS,
+    label_batch: int = LABEL_BATCH,
+    seed: int = 0,
+) -> Task:
+    """Find the hidden thing with yes/no questions, then guess it (SPEC 5.6).
+
+    Args:
+        pool: common (111 targets scored over 388 candidates) or thing (194 targets,
+            pool = targets); default common.
+        max_turns: turns in all, the last one a guess (>= 1; default 20).
+        label_batch: candidates per evaluator call when an evaluator model labels the
+            questions (>= 1; default 25).
+        seed: recorded in the options; the game records do not depend on it (default 0).
+    """
+    if pool not in POOL_NAMES:
+        raise TaskParameterError(f"-T pool must be common or thing; got {pool!r}")
+    _positive("max_turns", max_turns)
+    _positive("label_batch", label_batch)
+    return Task(dataset=memory_dataset(game_samples(pool), f"twenty_questions_{pool}"),
+                solver=twenty_q_solver(max_turns=max_turns, label_batch=label_batch,
+                                       seed=seed),
+                scorer=twenty_q_scorer(max_turns=max_turns), name="twenty_questions",
+                version=data_version(builder.BUILDER_NAME, builder.CACHE_VERSION))
+
+
+@task
+def twenty_questions_k_prediction(
+    k: int | list[int] = [1, 2, 3, 4],
+    per_k: int = 10,
+    seed: int = 0,
+) -> Task:
+    """State how many more attributes of X are needed before the candidates left are
+    down to one (SPEC 3.2).
+
+    Args:
+        k: degrees to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: CSP problems per k (>= 1; default 10).
+        seed: builder seed (an integer; default 0).
+    """
+    params = checked_parameters(builder.BUILDER_NAME, k=k, per_k=per_k, seed=seed)
+    return k_prediction_task("twenty_questions_k_prediction", builder.BUILDER_NAME, params)
+
+
+@task
+def twenty_questions_mss(
+    k: int | list[int] = [1, 2, 3, 4],
+    per_k: int = 10,
+    seed: int = 0,
+    k_given: bool = False,
+    max_size: int = 4,
+) -> Task:
+    """Name a smallest set of attributes whose values settle which candidate X is
+    (SPEC 3.3); any set of the MSS family counts.
+
+    Args:
+        k: degrees to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: CSP problems per k (>= 1; default 10).
+        seed: builder seed (an integer; default 0).
+        k_given: tell the model the set has exactly k attributes (true/false; default
+            false: it names between 1 and max_size).
+        max_size: most attributes it may name when k is not given (>= 1; default 4).
+    """
+    params = checked_parameters(builder.BUILDER_NAME, k=k, per_k=per_k, seed=seed,
+                                k_given=k_given, max_size=max_size)
+    return mss_task("twenty_questions_mss", builder.BUILDER_NAME, params)

@@ -1,0 +1,276 @@
+"""Twenty Questions, the game itself (pure: no Inspect imports): reading the guesser's
+turns, the offline examiner and evaluator over the attribute table, and reading what an
+examiner or evaluator model writes.
+
+The table travels in the problem record (`game_record` in
+`infoseek.builders.twenty_q.builder`): ``engine`` (attributes, candidates, rows),
+``questions`` and ``phrases`` per attribute, ``aliases`` per candidate. `GameTable` reads
+it once.
+
+A guesser turn is one of (`read_turn`):
+
+- a **guess**: a line ``Guess: <name>`` (also ``Final guess:``, ``My guess is``) or the
+  published final form ``X is "<name>"``; read as the answer kind ``choice`` over every
+  name and alias of the declared pool (plurals included), so ``Guess: the dogs`` is
+  ``dog``, while two names (``dog or cat``) or a hedge (``maybe a dog``) are
+  ``ambiguous`` and never credited;
+- a **question**: one line ending in ``?`` (or opening with a question word). A question
+  ``Is X a <name>?`` whose rest is exactly a name of the pool is a *guess question*: it
+  wins when it names the target, and is answered No otherwise;
+- **invalid** (reason from the contract): ``empty``, ``too_long``, ``too_many`` (more than
+  one question), ``multiple_actions`` (a question and a guess), ``no_action``.
+
+At the final turn only a guess counts (a guess question is read as that guess).
+
+Examiner answers map to evidence explicitly (`EVIDENCE`): Yes -> yes, No -> no,
+Partially -> pass, Not applicable -> pass, a confirmation ("You guessed it") -> yes.
+Anything else an examiner writes is recorded and replaced by Not applicable.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from infoseek.answers import answer_kind
+from infoseek.answers.base import AnswerSpec, normalise
+from infoseek.answers.choice import option_key
+from infoseek.contract import MAX_TURN_CHARS
+
+YES, NO, PARTIALLY, NOT_APPLICABLE = "Yes", "No", "Partially", "Not applicable"
+EXAMINER_ANSWERS: tuple[str, ...] = (YES, NO, PARTIALLY, NOT_APPLICABLE)
+CONFIRMED = "You guessed it"
+CONFIRMATION = "You guessed it. X is {name}."
+EVIDENCE: dict[str, str] = {YES: "yes", NO: "no", PARTIALLY: "pass", NOT_APPLICABLE: "pass",
+                            CONFIRMED: "yes"}
+"""Examiner answer -> the evidence the metrics use (SPEC 5.6: every answer mapped)."""
+LABELS: tuple[str, ...] = ("yes", "no", "pass")
+FAILED = "fail"
+"""A candidate the evaluator gave no readable label (counted; updated as pass)."""
+CELL_LABEL = {"y": "yes", "n": "no", "p": "pass"}
+CELL_ANSWER = {"y": YES, "n": NO, "p": PARTIALLY}
+
+_SUBJECT = r"(?:x|it|this|that|the thing|your thing|the object|the item|the answer)"
+_GUESS_QUESTION = re.compile(rf"^(?:is|are)\s+{_SUBJECT}\s+(.+?)\s*\?*$")
+_GUESS_LINE = re.compile(
+    r"^\W*(?:(?:my\s+)?(?:final\s+)?guess(?:\s+is)?|(?:final\s+)?answer(?:\s+is)?)\s*[:\-]?\s*(.+)$",
+    re.IGNORECASE)
+_X_IS = re.compile(r"^\W*x\s+is\s+(.+)$", re.IGNORECASE)
+_QUESTION_WORD = re.compile(
+    r"^(?:is|are|does|do|can|could|would|will|has|have|was|were|did|should)\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b")
+
+
+_TABLES: dict[tuple, GameTable] = {}
+
+
+@dataclass(frozen=True)
+class GameTable:
+    """The declared pool of one game record."""
+
+    attributes: tuple[str, ...]
+    candidates: tuple[str, ...]
+    rows: tuple[str, ...]
+    questions: Mapping[str, str]
+    phrases: Mapping[str, tuple[str, ...]]
+    aliases: Mapping[str, tuple[str, ...]]
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def from_record(cls, record: Mapping[str, Any]) -> GameTable:
+        """The record's table (one per record id and provenance, kept for the process:
+        the reference guessers read it at every move)."""
+        key = (record.get("id"), repr(record.get("provenance")), len(record["engine"]["rows"]))
+        if key not in _TABLES:
+            if len(_TABLES) > 64:
+                _TABLES.clear()
+            _TABLES[key] = cls._read(record)
+        return _TABLES[key]
+
+    @classmethod
+    def _read(cls, record: Mapping[str, Any]) -> GameTable:
+        spec = record["engine"]
+        return cls(tuple(spec["attributes"]), tuple(spec["candidates"]), tuple(spec["rows"]),
+                   dict(record["questions"]),
+                   {a: tuple(p) for a, p in record["phrases"].items()},
+                   {c: tuple(a) for c, a in record["aliases"].items()})
+
+    def cell(self, candidate: str, attribute: str) -> str:
+        return self.rows[self.candidates.index(candidate)][self.attributes.index(attribute)]
+
+    @cached_property
+    def name_index(self) -> dict[str, str]:
+        """Normalised name, alias or plural -> candidate; a form two candidates claim
+        names neither (plurals never take a listed name)."""
+        listed: dict[str, str] = {}
+        for name in self.candidates:
+            for alias in (name, *self.aliases.get(name, ())):
+                listed.setdefault(option_key(alias), name)
+        plurals: dict[str, set[str]] = {}
+        for key, name in listed.items():
+            for form in (key + "s", key + "es"):
+                if form not in listed:
+                    plurals.setdefault(form, set()).add(name)
+        return {**{f: next(iter(n)) for f, n in plurals.items() if len(n) == 1}, **listed}
+
+    @cached_property
+    def phrase_patterns(self) -> list[tuple[str, re.Pattern[str]]]:
+        return [(attr, re.compile(rf"(?<![\w-]){re.escape(p)}(?![\w-])"))
+                for attr in self.attributes for p in self.phrases.get(attr, ())]
+
+
+# ---------------------------------------------------------------- the guesser's turns
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One guesser reply as read (module docstring)."""
+
+    kind: str  # "question" | "guess" | "invalid"
+    question: str | None = None
+    guess: str | None = None
+    """The candidate a guess (or a guess question) names."""
+    guess_raw: str | None = None
+    reason: str | None = None
+
+
+def read_guess(text: str, table: GameTable) -> tuple[str | None, str | None]:
+    """(candidate, None) or (None, reason): ``text`` read as exactly one name of the pool."""
+    body = text.strip()
+    quoted = re.fullmatch(r'["“](.+?)["”]\s*[.!]?', body)
+    if quoted:
+        body = quoted.group(1)
+    spec = AnswerSpec(kind="choice", options=tuple(table.name_index))
+    reading = answer_kind("choice").read_text(body, spec)
+    if not reading.valid:
+        return None, reading.reason
+    return table.name_index.get(option_key(str(reading.value))), None
+
+
+def guess_question(question: str, table: GameTable) -> str | None:
+    """The candidate a question ``Is X a <name>?`` names, if its rest is exactly one."""
+    match = _GUESS_QUESTION.match(normalise(question).strip())
+    if not match:
+        return None
+    return table.name_index.get(option_key(match.group(1)))
+
+
+def read_turn(text: str | None, table: GameTable, *, final_turn: bool) -> Turn:
+    """What one guesser reply amounts to (module docstring)."""
+    if text is None or not text.strip():
+        return Turn("invalid", reason="empty")
+    if len(text) > MAX_TURN_CHARS:
+        return Turn("invalid", reason="too_long")
+    lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    guesses = [m.group(1) for ln in lines for m in [_GUESS_LINE.match(ln) or _X_IS.match(ln)]
+               if m]
+    questions = [ln for ln in lines if ln.endswith("?") or _QUESTION_WORD.match(ln)]
+    questions = [q for q in questions if not (_GUESS_LINE.match(q) or _X_IS.match(q))]
+    if len(guesses) > 1:
+        return Turn("invalid", reason="multiple_actions")
+    if guesses and questions and not final_turn:
+        return Turn("invalid", reason="multiple_actions")
+    if guesses or final_turn:
+        raw = guesses[0] if guesses else (questions[0] if len(questions) == 1 else text)
+        named = guess_question(raw, table) if not guesses else None
+        if named is not None:
+            return Turn("guess", guess=named, guess_raw=raw)
+        candidate, reason = read_guess(raw, table)
+        if candidate is None:
+            return Turn("invalid", guess_raw=raw, reason=reason or "malformed")
+        return Turn("guess", guess=candidate, guess_raw=raw)
+    if not questions:
+        return Turn("invalid", reason="no_action")
+    asked = [s for q in questions for s in re.findall(r"[^?]+\?", q)] or questions
+    if len(asked) > 1:
+        return Turn("invalid", reason="too_many")
+    question = asked[0].strip()
+    return Turn("question", question=question, guess=guess_question(question, table))
+
+
+# ---------------------------------------------------------- the offline examiner/evaluator
+
+
+def question_attribute(question: str, table: GameTable) -> str | None:
+    """The attribute a free-text question names: the attributes whose phrases occur in
+    it (a phrase inside a longer matched phrase does not count) must be exactly one; a
+    negated question names none."""
+    text = normalise(question)
+    if _NEGATION.search(text):
+        return None
+    spans: list[tuple[int, int, str]] = []
+    for attr, pattern in table.phrase_patterns:
+        spans.extend((m.start(), m.end(), attr) for m in pattern.finditer(text))
+    kept = {attr for low, high, attr in spans
+            if not any(lo <= low and high <= hi and (hi - lo) > (high - low)
+                       for lo, hi, _ in spans)}
+    return next(iter(kept)) if len(kept) == 1 else None
+
+
+def table_answer(question: str, named: str | None, target: str, table: GameTable) -> str:
+    """The offline examiner's answer: a guess question is confirmed or answered No; a
+    question naming one attribute gets the target's cell; anything else Not applicable."""
+    if named is not None:
+        return CONFIRMATION.format(name=target) if named == target else NO
+    attr = question_attribute(question, table)
+    return NOT_APPLICABLE if attr is None else CELL_ANSWER[table.cell(target, attr)]
+
+
+def table_labels(question: str, named: str | None, table: GameTable) -> list[str]:
+    """The offline evaluator's label of `question` for every candidate, in pool order."""
+    if named is not None:
+        return ["yes" if c == named else "no" for c in table.candidates]
+    attr = question_attribute(question, table)
+    if attr is None:
+        return ["pass"] * len(table.candidates)
+    column = table.attributes.index(attr)
+    return [CELL_LABEL[row[column]] for row in table.rows]
+
+
+# ---------------------------------------------------------- reading model roles' text
+
+
+def read_examiner(text: str | None) -> tuple[str, bool]:
+    """(answer, valid): one of `EXAMINER_ANSWERS` or `CONFIRMED`; anything else is
+    (Not applicable, False)."""
+    clean = normalise(text or "").strip(" \t.!,;:")
+    for answer in EXAMINER_ANSWERS:
+        if clean == answer.lower():
+            return answer, True
+    if re.fullmatch(r"you guessed it(?:[.!,]?\s*x is [^.!?]+)?", clean):
+        return CONFIRMED, True
+    return NOT_APPLICABLE, False
+
+
+def read_labels(text: str | None, count: int) -> list[str] | None:
+    """Labels ``1. Yes`` ... ``<count>. Pass``, one line per index in order, or None when
+    the reply is not exactly that (the caller retries)."""
+    found: dict[int, str] = {}
+    for line in (text or "").splitlines():
+        match = re.fullmatch(r"\s*(\d+)\s*[.):-]\s*\**\s*(yes|no|pass)\s*\**\s*\.?\s*",
+                             line, re.IGNORECASE)
+        if match is None:
+            if line.strip():
+                return None
+            continue
+        index = int(match.group(1))
+        if index in found:
+            return None
+        found[index] = match.group(2).lower()
+    if sorted(found) != list(range(1, count + 1)):
+        return None
+    return [found[i] for i in range(1, count + 1)]
+
+
+def batches(items: Sequence[str], size: int) -> list[list[str]]:
+    return [list(items[i:i + size]) for i in range(0, len(items), size)]
+
+
+def consistent_candidates(table: GameTable, answered: Sequence[tuple[Sequence[str], str]]
+                          ) -> list[str]:
+    """The candidates whose label equals the evidence on every answered question."""
+    return [c for i, c in enumerate(table.candidates)
+            if all(labels[i] == evidence for labels, evidence in answered)]
