@@ -7,7 +7,10 @@ Everything is computed from the turn records the solver wrote to the store
 Value keys of `incomplete_scorer` (one dict per sample; NaN where a key does not apply):
 
 - `accuracy`: the last box of the final reply matches the answer (numbers within
-  `REL_TOL` / `ABS_TOL`, choice letters and other text case-insensitively);
+  `REL_TOL` / `ABS_TOL`, choice letters and other text case-insensitively), and the
+  solver read the reply's boxes as one single value (its turn record's `answer_reason`
+  is null: two boxes with different values, a hedge or a second value inside a box,
+  several letters are `ambiguous`, never credited);
 - `behaviour_boxed_answer`, `behaviour_unboxed_answer`, `behaviour_no_answer_tag`,
   `behaviour_asked_question`: one-hot behaviour class of the final reply;
 - `asked`: the user answered at least one question; `accuracy_when_asked`: accuracy on
@@ -17,8 +20,23 @@ Value keys of `incomplete_scorer` (one dict per sample; NaN where a key does not
   (reported overall only);
 - `assume_share`: share of the model's replies that say "assume" or "suppose" (any form);
 - `condition_acquired`, `assumption_made`: the judge's ratings (NaN in the `full`
-  variant, where nothing is missing); `judge_invalid`: the `judge` model's reply could not
-  be read (its ratings are then NaN).
+  variant, where nothing is missing), `condition_acquired` cross-checked against the
+  transcript: when the user answered no question, nothing was acquired, whatever the
+  judge says (`judge_overruled` in the score metadata); `judge_invalid`: the `judge`
+  model's reply could not be read (its ratings are then NaN);
+- `judge_disagrees`: the `judge` model's `acquired` differs from the transcript's
+  reading (acquired = some user reply revealed the condition, the rule judge's rating):
+  its mean is how often the two disagree. NaN without a judge model, with an unreadable
+  reply, and in `full`. The score metadata holds both: `judge_acquired` and
+  `transcript_acquired` (and `transcript_asked`).
+
+The judge's reply is read strictly (`parse_judgement`): exactly one rating line
+`acquired: yes|no` and one `assumed: yes|no` (`true`/`false` too; markdown emphasis, a
+list marker and a final full stop allowed, any case). A line that starts with a rating
+name in any other form (`acquired: yes, no`, `acquired: yes but no`, `acquired: yes or
+no`, `acquired: yes (because ...)`), a rating given twice, or a missing one makes the
+reply unreadable (`judge_invalid`); other lines (`has not acquired: yes`, explanations)
+are not ratings.
 
 The judge is the Inspect model role `judge` (`--model-role judge=...`). Without it a
 deterministic rule rates the recorded interaction: acquired = the user revealed the
@@ -75,10 +93,12 @@ _WITH_UNIT = re.compile(r"([-+]?[\d.]+)\s*[a-z][a-z\s²³]*")
 _WRAPPERS = re.compile(r"\\(?:text|mathrm|textbf|mathbf|operatorname)\s*\{([^{}]*)\}")
 _LETTER = re.compile(r"\(?([a-z])\)?(?:$|[\s.:)])")
 _ANY_DIGIT = re.compile(r"\d")
-_RATING_VALUE = r"(yes|no|true|false|1|0)\b"
-_RATING = re.compile(
-    rf"\b(acquired|assumed)\b[\s*]*[:=\-]?[\s*]*{_RATING_VALUE}"
-    rf"(?:[\s*]*(?:/|\bor\b|\band\b)[\s*]*{_RATING_VALUE})?",
+_DECORATION = r"[\s*_`]*"
+_RATING_START = re.compile(rf"[\s>#*_`-]*(?:\d+[.)])?{_DECORATION}(acquired|assumed)\b",
+                           re.IGNORECASE)
+_RATING_LINE = re.compile(
+    rf"[\s>#*_`-]*(?:\d+[.)])?{_DECORATION}(acquired|assumed){_DECORATION}[:=\-–—]?"
+    rf"{_DECORATION}(yes|no|true|false){_DECORATION}[.!]?{_DECORATION}",
     re.IGNORECASE)
 
 
@@ -184,21 +204,24 @@ def render_dialogue(question: str, turns: list[dict[str, Any]]) -> str:
 
 
 def parse_judgement(text: str) -> dict[str, bool] | None:
-    """`{"condition_acquired", "assumption_made"}` from the judge's reply, or None.
-
-    Unreadable (None): a rating missing, a rating holding both values (the prompt's own
-    template `acquired: yes or no`, `yes/no`), or one rating given twice with different
-    values."""
+    """`{"condition_acquired", "assumption_made"}` from the judge's reply, or None when it
+    is unreadable (module docstring: exactly one rating line per name, each in the
+    allowed form; a line opening with a rating name in any other form, a repeated or a
+    missing rating is unreadable)."""
     if not isinstance(text, str):
         return None
     ratings: dict[str, bool] = {}
-    for name, first, second in _RATING.findall(text):
-        value = first.lower() in ("yes", "true", "1")
-        if second and (second.lower() in ("yes", "true", "1")) != value:
+    for line in text.splitlines():
+        if not _RATING_START.match(line):
+            continue
+        rating = _RATING_LINE.fullmatch(line)
+        if rating is None:
             return None
-        key = "condition_acquired" if name.lower() == "acquired" else "assumption_made"
-        if ratings.setdefault(key, value) != value:
+        key = "condition_acquired" if rating.group(1).lower() == "acquired" else (
+            "assumption_made")
+        if key in ratings:
             return None
+        ratings[key] = rating.group(2).lower() in ("yes", "true")
     return ratings if len(ratings) == 2 else None
 
 
@@ -212,6 +235,19 @@ async def judge(question: str, condition: str,
     output = await get_model(role=JUDGE_ROLE).generate([ChatMessageUser(content=prompt)])
     reply = output.completion or ""
     return parse_judgement(reply), {"judge_source": "model", "judge_reply": reply}
+
+
+def cross_check(ratings: dict[str, bool] | None,
+                turns: list[dict[str, Any]]) -> dict[str, Any]:
+    """The judge's `acquired` beside the transcript's: `transcript_asked` (the user
+    answered a question), `transcript_acquired` (a user reply revealed the condition),
+    `judge_acquired` (None when unreadable) and `judge_overruled` (the judge says
+    acquired although the user answered nothing: not acquired)."""
+    asked = any(t.get("user_reply") is not None for t in turns)
+    judged = None if ratings is None else ratings["condition_acquired"]
+    return {"judge_acquired": judged, "transcript_asked": asked,
+            "transcript_acquired": rule_judgement(turns)["condition_acquired"],
+            "judge_overruled": bool(judged) and not asked}
 
 
 # ---------------------------------------------------------------- scorer
@@ -235,7 +271,8 @@ def incomplete_scorer() -> Scorer:
         final = turns[-1] if turns else {}
         behaviour = final.get("behaviour", "no_answer_tag")
         boxed = final.get("boxed")
-        correct = answers_match(boxed, record["answer"])
+        answer_reason = final.get("answer_reason")
+        correct = answer_reason is None and answers_match(boxed, record["answer"])
         interactions = sum(1 for t in turns if t.get("user_reply") is not None)
         asked = interactions > 0
 
@@ -253,24 +290,36 @@ def incomplete_scorer() -> Scorer:
 
         details: dict[str, Any] = {"judge_source": None}
         if variant == "full":
-            values["condition_acquired"] = values["assumption_made"] = math.nan
-            values["judge_invalid"] = math.nan
+            for key in ("condition_acquired", "assumption_made", "judge_invalid",
+                        "judge_disagrees"):
+                values[key] = math.nan
         else:
             ratings, details = await judge(record["new_question"], record["condition"], turns)
             values["judge_invalid"] = _flag(ratings is None)
             for key in ("condition_acquired", "assumption_made"):
                 values[key] = math.nan if ratings is None else _flag(ratings[key])
+            check = cross_check(ratings, turns)
+            details.update(check)
+            values["judge_disagrees"] = (
+                _flag(check["judge_acquired"] != check["transcript_acquired"])
+                if ratings is not None and details.get("judge_source") == "model"
+                else math.nan)
+            if check["judge_overruled"]:
+                values["condition_acquired"] = 0.0
 
         return Score(
             value=values,
             answer=boxed,
             explanation=(
                 f"final reply: {behaviour}; boxed {boxed!r} vs answer {record['answer']!r} "
-                f"({'correct' if correct else 'wrong'}); {interactions} question(s) answered"
+                f"({'correct' if correct else 'wrong'}"
+                f"{'; ' + answer_reason if answer_reason else ''}); "
+                f"{interactions} question(s) answered"
             ),
             metadata={
                 "variant": variant,
                 "final_behaviour": behaviour,
+                "answer_reason": answer_reason,
                 "behaviours": [t.get("behaviour") for t in turns],
                 "interactions": interactions,
                 "expected_answer": record["answer"],

@@ -10,8 +10,10 @@ Variants
 The simulated user is the Inspect model role `user` (`--model-role user=...`), told only
 the condition. Without that role a deterministic rule answers instead
 (`infoseek.solvers.incomplete_text.rule_user_reply`). A reply of the `user` model that states
-the hidden numeric answer (a number the condition does not hold) is replaced by the
-rule's reply and marked `user_source = "model-replaced"`.
+the hidden numeric answer in any spelling (`nineteen`, `1.9e1`, `19th`, `19hens`, `12+7`;
+`infoseek.solvers.incomplete_numbers`), unless the condition itself states that value,
+is replaced by the rule's reply and marked `user_source = "model-replaced"` (so is a
+reply longer than `MAX_USER_REPLY_CHARS`).
 
 Store: before every generate call the solver writes the turn records so far to
 `infoseek:incomplete_turns` (and the same list to `infoseek:turns`), together with
@@ -21,18 +23,24 @@ answer included: the reference model `infoseek/optimal` is oracle-informed) and
 Turn record:
 
     {"turn": 1, "response": "...", "tool_calls": [{"function": ..., "arguments": ...}],
-     "behaviour": "asked_question", "boxed": null, "question": "How many ...?",
+     "behaviour": "asked_question", "boxed": null, "boxes": [], "answer_reason": null,
+     "set_aside": [], "question": "How many ...?",
      "question_via": "tag", "extra_questions": 0, "says_assume_or_suppose": false,
      "says_lets_say": false, "user_reply": "Here is what I know: ...",
      "user_source": "rule", "revealed": true, "reminded": false, "final_turn": false,
      "final": false}
 
-`final` marks the reply that ended the episode; `final_turn` that the model had no
-question left when it wrote the reply. In the `questionable` variant, the first reply
-with neither an answer tag nor a question (`no_answer_tag`) does not end the episode:
-it gets `reminded: true` and one reminder in plain words, and the model replies again
-(once per episode; it costs no question). A provider reply with no choices reads as an
-empty reply, and text the solver keeps is made storable
+`boxes` are the contents of the reply's answer boxes, `boxed` the last of them, and
+`answer_reason` is `"ambiguous"` when they hold no single value (never credited);
+`set_aside` lists what looked like an action and is none (`unclosed_tag`, `echoed_tag`:
+a copy of a tag of our prompts or a placeholder, `empty_tag`, `box_in_question`; rules
+in `infoseek.solvers.incomplete_text`). `final` marks the reply that ended the episode;
+`final_turn` that the model had no question left when it wrote the reply. In the
+`questionable` variant, the first reply with neither an answer tag nor a question
+(`no_answer_tag`) does not end the episode: it gets `reminded: true` and one reminder in
+plain words, and the model replies again (once per episode; it costs no question). A
+provider reply with no choices reads as an empty reply, and text the solver keeps is
+made storable
 (`infoseek.solvers.text_format.storable_text`).
 """
 
@@ -63,10 +71,12 @@ from infoseek.contract import (
 )
 from infoseek.records import dumps_record
 from infoseek.solvers.incomplete_text import (
+    answer_kind_of,
     condition_revealed,
     leaks_number,
     parse_reply,
     rule_user_reply,
+    tag_contents,
 )
 from infoseek.solvers.seek import generate_turn
 from infoseek.solvers.text_format import storable_text
@@ -75,6 +85,9 @@ PROTOCOL = "incomplete"
 VARIANTS: tuple[str, ...] = ("raw", "questionable", "full")
 FORMATS: tuple[str, ...] = ("text", "tool")
 USER_ROLE = "user"
+MAX_USER_REPLY_CHARS = 2000
+"""A `user` model reply longer than this is replaced by the rule's reply, like one that
+leaks the answer (the user is told to reply in one or two sentences)."""
 ASK_USER_TOOL = "ask_user"
 
 
@@ -129,6 +142,13 @@ NO_TAG_REMINDER_FINAL = (
     "Your last reply had no <answer> tag. Give your final answer now inside "
     "<answer>...</answer> with the value in \\boxed{}."
 )
+
+PROMPT_ECHOES: frozenset[str] = tag_contents(
+    ANSWER_RULES.format(), ANSWER_EXAMPLE.format(), ASK_TEXT_RULES, ASK_TOOL_RULES,
+    ASK_EXAMPLE_TEXT, NO_QUESTIONS_LEFT, ONE_QUESTION_ONLY, NO_TAG_REMINDER_TEXT,
+    NO_TAG_REMINDER_TOOL, NO_TAG_REMINDER_FINAL)
+"""The contents of the tags and boxes of our own prompts and corrections: a reply tag
+holding one of them is an echo, never an action (`incomplete_text.parse_reply`)."""
 
 USER_SYSTEM = (
     "You are role-playing the person who asked an assistant a math question. When you "
@@ -229,7 +249,7 @@ async def simulated_user_reply(question: str | None, record: dict[str, Any]) -> 
                         else "(The assistant asked an empty question.)"),
     ])
     reply = storable_text((output.completion or "").strip())
-    if leaks_number(reply, record["answer"], condition):
+    if len(reply) > MAX_USER_REPLY_CHARS or leaks_number(reply, record["answer"], condition):
         reply, revealed = rule_user_reply(question, condition)
         return {"user_reply": reply, "user_source": "model-replaced", "revealed": revealed}
     return {"user_reply": reply, "user_source": "model",
@@ -250,6 +270,7 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         record: dict[str, Any] = state.metadata["record"]
+        answer_kind = answer_kind_of(record["answer"])
         st = store()
         turns: list[dict[str, Any]] = []
         st.set(STORE_PROTOCOL, PROTOCOL)
@@ -278,7 +299,8 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
             text = message.text if message is not None else ""
             tool_questions = [_question_argument(c.arguments) for c in calls
                               if c.function == ASK_USER_TOOL] if use_tools else []
-            parsed = parse_reply(text, tool_questions)
+            parsed = parse_reply(text, tool_questions, answer_kind=answer_kind,
+                                 echoes=PROMPT_ECHOES)
             entry: dict[str, Any] = {
                 "turn": turn_no,
                 "response": text or "",
@@ -286,6 +308,9 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
                                for c in calls],
                 "behaviour": parsed.behaviour,
                 "boxed": parsed.boxed,
+                "boxes": list(parsed.boxes),
+                "answer_reason": parsed.answer_reason,
+                "set_aside": list(parsed.set_aside),
                 "question": parsed.question,
                 "question_via": parsed.question_via,
                 "extra_questions": parsed.extra_questions,

@@ -201,6 +201,7 @@ def test_tool_questions_use_the_same_rule():
         JUDGE_PROMPT,
         "acquired: yes/no\nassumed: no",
         "acquired: yes\nassumed: no\nacquired: no",
+        "acquired: yes, no doubt\nassumed: no",  # strict: the value ends the line
     ],
 )
 def test_a_judge_rating_holding_both_values_is_unreadable(reply):
@@ -208,7 +209,7 @@ def test_a_judge_rating_holding_both_values_is_unreadable(reply):
 
 
 def test_a_plain_judge_reply_still_reads():
-    assert parse_judgement("acquired: yes, no doubt\nassumed: no") == {
+    assert parse_judgement("Acquired: yes.\nassumed: no") == {
         "condition_acquired": True, "assumption_made": False}
 
 
@@ -376,7 +377,8 @@ def test_one_megabyte_texts_are_read_quickly():
     parse_variable_list(megabyte, LOGIC["variables"])
     parse_judgement("acquired: " + "x" * 1_000_000)
     assert incomplete_text.extract_boxed("\\boxed{" * 150_000) is None
-    assert incomplete_text.question_tags("<question>a" + " " * 1_000_000 + "b") == [
-        "a" + " " * 1_000_000 + "b"]
+    assert incomplete_text.question_tags(
+        "<question>a" + " " * 1_000_000 + "b</question>") == ["a" + " " * 1_000_000 + "b"]
+    assert incomplete_text.question_tags("<question>a" + " " * 1_000_000 + "b") == []
     assert logic_turn("Question: " + "naive " * 150_000, max_chars=2_000_000).queries
     assert time.monotonic() - started < 30
