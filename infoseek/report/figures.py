@@ -28,8 +28,31 @@ from infoseek.report.tables import (
 DPI = 100
 
 
+def short_labels(labels: list[str]) -> dict[str, str]:
+    """Row labels without the ``name=value`` words every row shares (the legend names
+    only what tells the rows apart)."""
+    words = [label.split(" ") for label in labels]
+    common = set.intersection(*(set(w[1:]) for w in words)) if words else set()
+    return {label: " ".join([w[0], *(x for x in w[1:] if x not in common)])
+            for label, w in zip(labels, words)}
+
+
 def _save(fig: Any, path: Path) -> Path:
-    fig.tight_layout()
+    handles, labels = [], []
+    for axis in fig.axes:
+        for handle, label in zip(*axis.get_legend_handles_labels()):
+            if label not in labels:
+                handles.append(handle)
+                labels.append(label)
+    bottom = 0.0
+    if handles:
+        columns = min(len(labels), 3)
+        lines = -(-len(labels) // columns)
+        height = fig.get_size_inches()[1]
+        bottom = min(0.45, (0.22 * lines + 0.1) / height)
+        fig.legend(handles, labels, loc="lower center", ncol=columns, fontsize=7,
+                   frameon=False)
+    fig.tight_layout(rect=(0, bottom, 1, 0.95))
     fig.savefig(path, dpi=DPI)
     plt.close(fig)
     return path
@@ -51,25 +74,27 @@ def headline_figure(table: pd.DataFrame, metrics: tuple[str, ...], group_key: st
         return None
     fig, axes = plt.subplots(1, len(metrics), figsize=(4.2 * len(metrics), 3.4), squeeze=False)
     xs = [float(g) for g in groups]
+    names = short_labels(list(_run_rows(table)["label"].astype(str)))
     for axis, metric in zip(axes[0], metrics):
         for _, line in _run_rows(table).iterrows():
             ys = [line.get(f"{metric}_{group_key}{g}", math.nan) for g in groups]
             es = [line.get(f"{metric}_{group_key}{g}_stderr", math.nan) for g in groups]
-            axis.errorbar(xs, ys, yerr=es, marker="o", capsize=3, label=str(line["label"]))
+            axis.errorbar(xs, ys, yerr=es, marker="o", capsize=3, label=names[str(line["label"])])
         axis.set_xlabel("k")
         axis.set_ylabel(metric)
         axis.set_xticks(xs)
         if metric not in ("total_turns", "turn_to_sufficiency"):
             axis.set_ylim(-0.05, 1.05)
         axis.set_title(metric.replace("_", " "))
-    axes[0][0].legend(fontsize=7)
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
 
 
 def _by_row(samples: pd.DataFrame, rows: pd.DataFrame):
+    """(short label, samples) of every row."""
+    names = short_labels(list(rows["row"].drop_duplicates()))
     for label, block in rows.groupby("row", sort=False):
-        yield label, samples[samples["log_id"].isin(block["log_id"])]
+        yield names[label], samples[samples["log_id"].isin(block["log_id"])]
 
 
 def sufficiency_by_turn_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: Path,
@@ -98,7 +123,6 @@ def sufficiency_by_turn_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: 
         axis.set_xlabel("turn")
         axis.set_ylim(-0.05, 1.05)
     axes[0][0].set_ylabel("share sufficient")
-    axes[0][0].legend(fontsize=7)
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
 
@@ -133,7 +157,6 @@ def uncertainty_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: Path,
         plt.close(fig)
         return None
     axes[0][0].set_ylabel("target values still possible")
-    axes[0][0].legend(fontsize=7)
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
 
@@ -144,18 +167,18 @@ def k_prediction_figure(table: pd.DataFrame, groups: list[str], path: Path,
     runs = _run_rows(table)
     if runs.empty or not groups:
         return None
+    names = short_labels(list(runs["label"].astype(str)))
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), squeeze=False)
     width = 0.8 / max(len(runs), 1)
     for axis, metric in zip(axes[0], ("under", "over")):
         for index, (_, line) in enumerate(runs.iterrows()):
             xs = [i + index * width for i in range(len(groups))]
             ys = [line.get(f"{metric}_k{g}", math.nan) for g in groups]
-            axis.bar(xs, ys, width=width, label=str(line["label"]))
+            axis.bar(xs, ys, width=width, label=names[str(line["label"])])
         axis.set_xticks([i + 0.4 - width / 2 for i in range(len(groups))])
         axis.set_xticklabels([f"k={g}" for g in groups])
         axis.set_ylim(0, 1.05)
         axis.set_title(f"{metric}-prediction rate")
-    axes[0][0].legend(fontsize=7)
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
 
@@ -166,6 +189,7 @@ def order_strata_figure(table: pd.DataFrame, path: Path, title: str) -> Path | N
     runs = table[(table["kind"] == "run") & (table["k"] == "all")]
     if runs.empty:
         return None
+    names = short_labels(list(runs["label"].astype(str)))
     fig, axis = plt.subplots(figsize=(7, 3.6))
     width = 0.8 / max(len(runs), 1)
     for index, (_, line) in enumerate(runs.iterrows()):
@@ -174,12 +198,11 @@ def order_strata_figure(table: pd.DataFrame, path: Path, title: str) -> Path | N
             if line[f"n_{stratum}"] >= MIN_STRATUM:
                 xs.append(i + index * width)
                 ys.append(line[f"accuracy_{stratum}"])
-        axis.bar(xs, ys, width=width, label=str(line["label"]))
+        axis.bar(xs, ys, width=width, label=names[str(line["label"])])
     axis.set_xticks([i + 0.4 - width / 2 for i in range(len(STRATA))])
     axis.set_xticklabels([s.replace("_", "/") for s in STRATA])
     axis.set_ylim(0, 1.05)
     axis.set_ylabel("accuracy")
-    axis.legend(fontsize=7)
     axis.set_title(title, fontsize=10)
     return _save(fig, path)
 
@@ -187,13 +210,15 @@ def order_strata_figure(table: pd.DataFrame, path: Path, title: str) -> Path | N
 def axes_figure(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str, path: Path,
                 title: str) -> Path | None:
     """Mean correctness at each value of each difficulty axis, one line per row, with
-    Spearman's rho of correctness with the axis in the legend."""
+    Spearman's rho of correctness with the axis above each panel (rows in legend
+    order; n/a where either series is constant)."""
     present = [a for a in AXES if f"metadata_{a}" in samples]
     if not present:
         return None
     fig, axes = plt.subplots(1, len(present), figsize=(3.6 * len(present), 3.3),
                              squeeze=False)
     for axis, name in zip(axes[0], present):
+        rhos = []
         for label, mine in _by_row(samples, rows):
             correct = correctness(mine, scorer)
             values = list(mine[f"metadata_{name}"])
@@ -206,11 +231,11 @@ def axes_figure(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str, path: Pa
                 continue
             xs = sorted(points)
             ys = [sum(points[x]) / len(points[x]) for x in xs]
-            rho_text = "n/a" if math.isnan(rho) else f"{rho:.2f}"
-            axis.plot(xs, ys, marker="o", linestyle="-", label=f"{label} (rho {rho_text})")
+            rhos.append("n/a" if math.isnan(rho) else f"{rho:.2f}")
+            axis.plot(xs, ys, marker="o", linestyle="-", label=label)
         axis.set_xlabel(name)
+        axis.set_title("Spearman rho " + " / ".join(rhos), fontsize=8)
         axis.set_ylim(-0.05, 1.05)
-        axis.legend(fontsize=6)
     axes[0][0].set_ylabel("accuracy")
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
