@@ -119,11 +119,12 @@ def parse_text_turn(text: str, context: ParseContext, asked: Collection[str] = (
 
     Keywords are case-insensitive and may carry markdown emphasis, list bullets or
     numbering (``1.``, ``1)``); an ``Answer:`` line with nothing after it takes the next
-    non-empty line (and is ``malformed`` when there is none); for a kind read over several
-    lines (`AnswerKind.multiline`: vector, sequence) the answer also takes the lines after
-    it, up to a blank line or the next action line. A line that copies one of the
-    context's ``templates`` makes the turn invalid with ``template``. The answer is read by
-    the context's answer kind.
+    non-empty line (and is ``malformed`` when there is none); the answer also takes the
+    lines after it, up to a blank line or the next action line: a kind read over several
+    lines (`AnswerKind.multiline`: vector, sequence) reads them as its value, the others
+    as part of the justification (a second value there is ``ambiguous``). A line that
+    copies one of the context's ``templates`` makes the turn invalid with ``template``.
+    The answer is read by the context's answer kind.
     """
     if not isinstance(text, str) or not text.strip():
         return _invalid_turn("empty")
@@ -134,7 +135,6 @@ def parse_text_turn(text: str, context: ParseContext, asked: Collection[str] = (
     if copied is not None:
         return _invalid_turn("template", answer_raw=copied)
     vocab = vocabulary(context, asked)
-    multiline = registered_kind(vocab.answer).multiline
 
     questions: list[str] = []
     answers: list[str] = []
@@ -147,13 +147,12 @@ def parse_text_turn(text: str, context: ParseContext, asked: Collection[str] = (
             questions.append(_raw_fragment(content))
             continue
         content = _raw_fragment(content)
-        if multiline:
-            following = _continuation(lines[index + 1 :], skip_blank=not content.strip())
-            content = "\n".join([content, *following]).strip()
-        elif not content:
-            following = next((later for later in lines[index + 1 :] if later.strip()), None)
-            if following is not None and _action_line(following) is None:
-                content = _raw_fragment(following)
+        # the lines after it are part of the answer (SPEC 3.8: a second value there makes
+        # it ambiguous); a kind read over several lines reads them as its value
+        following = _continuation(lines[index + 1 :], skip_blank=not content.strip())
+        if following and not content.strip():
+            following[0] = _raw_fragment(following[0])
+        content = "\n".join([content, *following]).strip()
         answers.append(content)
 
     if not questions and not answers:

@@ -57,9 +57,11 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
     """Parse a turn given as tool calls ``(function_name, arguments)`` against the
     episode's `context`, ``asked`` being the variables asked in earlier turns.
 
-    ``ask`` takes ``{"variable": name}``, ``answer`` takes ``{"value": ...}``: text, or
-    any JSON value the answer kind reads (`AnswerKind.read_tool`: a boolean for yes/no,
-    a number, an object of named values, a list of steps); a value the kind does not
+    ``ask`` takes ``{"variable": name}``, ``answer`` takes ``{"value": ...}`` (another
+    argument beside them, ``answer(value="S1", alternative="S2")``, is
+    ``bad_arguments``): text, or any JSON value the answer kind reads
+    (`AnswerKind.read_tool`: a boolean for yes/no, a number, an object of named values,
+    a list of steps); a value the kind does not
     take is ``bad_arguments``. The kind is the context's. Every call other than
     ``answer`` is recorded as a query, and only the first ``queries_per_turn`` of them
     are processed. Arguments may arrive as a JSON string; anything that does not decode
@@ -89,7 +91,7 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
             continue
         decoded = _call_arguments(arguments)
         variable = decoded.get("variable") if decoded is not None else None
-        if not isinstance(variable, str):
+        if not isinstance(variable, str) or set(decoded) - {"variable"}:
             attempts.append((raw, None, "bad_arguments"))
         elif len(variable) > context.max_chars:
             attempts.append((raw, None, "too_long"))
@@ -104,6 +106,9 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
         raw, arguments = answer_calls[0]
         decoded = _call_arguments(arguments)
         value = decoded.get("value") if decoded is not None else None
+        if value is not None and set(decoded) - {"value"}:
+            # answer(value="S1", alternative="S2"): an unknown argument is never read
+            return _invalid_turn("bad_arguments", answer_raw=raw)
         if not isinstance(value, str):
             if value is None:
                 return _invalid_turn("bad_arguments", answer_raw=raw)

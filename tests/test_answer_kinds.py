@@ -250,9 +250,12 @@ def test_a_sequence_answer_runs_over_several_lines_in_the_text_format():
     turn = parse_text("Answer: pick up A\nstack A on B\nQuestion: Is Ingrid kind?",
                            **LOGIC, answer=SEQUENCE)
     assert turn.reason == "multiple_actions"
-    # a yes/no answer still reads only its own line
+    # a yes/no answer reads its value from its own line; the lines after it are its
+    # justification, where the other value makes it ambiguous (issue 18)
     turn = parse_text("Answer: yes\nIngrid is not courteous", **LOGIC)
-    assert turn.answer_value is True
+    assert turn.reason == "ambiguous"
+    turn = parse_text("Answer: yes\nbecause rule 3 fires\n\nIngrid is not courteous", **LOGIC)
+    assert turn.answer_value is True  # a blank line ends the answer
 
 
 # ------------------------------------------------------------------- comparison

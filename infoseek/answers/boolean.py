@@ -51,7 +51,8 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
         return invalid("malformed")
     if not text.strip():
         return invalid("empty")
-    sentence = ANSWER_LEAD.sub("", normalise(text))
+    first, *later = [line for line in text.splitlines() if line.strip()]
+    sentence = ANSWER_LEAD.sub("", normalise(first))
     sentence = _LIST_MARK.sub("", sentence, count=1)
     polarity: bool | None = None
     word = _POLARITY.match(sentence)
@@ -61,6 +62,7 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
     target_name = normalise(target) if isinstance(target, str) else ""
     entity_name = normalise(entity) if isinstance(entity, str) else ""
     head, tail = split_justification(sentence, 0, (target_name, entity_name))
+    tail = "\n".join([tail, *map(normalise, later)])  # the lines after it: justification
     head = head.strip(EDGE_PUNCTUATION + "-")
     if HEDGE.search(head):
         names_a_value = (
