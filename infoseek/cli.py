@@ -4,7 +4,7 @@
     infoseek build gsme-mt-ext --out ext.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
     infoseek verify logic_q_mt.csv --format mt-infoseek-logic [--out DIR] [--limit N]
     infoseek verify genereg.jsonl --format mt-infoseek-genereg --rules DIR \
-        [--write-corrected OUT]
+        [--write-corrected OUT [--force]]
     infoseek filter QS_LOG WS_LOG
     infoseek report LOGS... --out DIR [--no-bundle] [--quiet]
 
@@ -13,12 +13,19 @@ registered domains declare (`infoseek.domains`), installed plug-ins' included (e
 group ``infoseek.domains``); a broken plug-in is named in a warning and in the error for
 a builder nothing declares, and the other builders still work. The extra inputs `verify`
 offers (`--rules DIR`, ...) are `infoseek.builders.published.INPUTS`.
+
+Files are checked before any work: an output that exists and is not a regular file (a
+device, a FIFO, a socket) is refused even with ``--force``; an existing file is kept
+unless ``--force``; ``verify --write-corrected`` never writes over its input file (by
+resolved path or `os.path.samefile`, so not through a symlink or hard link either) nor
+over its own result files; ``build --k`` takes each k once.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import stat
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -34,13 +41,24 @@ from infoseek.domains import (
 )
 
 
-def output_problem(out: str, force: bool) -> str | None:
-    """Why `out` cannot be written by a build, or None: it exists (without `force`), is a
-    folder, or its folder is missing or not writable. Checked before building."""
+def output_problem(out: str, force: bool, *, option: str = "--out",
+                   inputs: Sequence[str] = ()) -> str | None:
+    """Why the file `out` cannot be written, or None: it exists and is not a regular file
+    (a device, FIFO or socket: never replaced, even with `force`), it exists (without
+    `force`), it is one of `inputs` (the command's own input files: never written over,
+    also not through a symlink or another path to it), it is a folder, or its folder is
+    missing or not writable. Checked before any work is done."""
     path = Path(out)
     folder = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
-        return f"{out} is a folder; --out names the JSONL file to write"
+        return f"{out} is a folder; {option} names the JSONL file to write"
+    kind = _special_kind(path)
+    if kind is not None:
+        return (f"{out} is {kind}, not a regular file; {option} names a file to write "
+                "(refused even with --force)")
+    same = [given for given in inputs if _same_file(path, given)]
+    if same:
+        return f"{out} is the input file {same[0]}; write the result to another file"
     if path.exists() and not force:
         return f"{out} exists; pass --force to overwrite it"
     if not folder.is_dir():
@@ -49,6 +67,33 @@ def output_problem(out: str, force: bool) -> str | None:
                                                      and not os.access(path, os.W_OK)):
         return f"cannot write {out}: permission denied"
     return None
+
+
+def _special_kind(path: Path) -> str | None:
+    """What an existing `path` is when it is not a regular file (following symlinks), or
+    None (a regular file, or nothing there)."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return None
+    for test, kind in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a regular file"
+
+
+def _same_file(path: Path, other: str) -> bool:
+    """Whether `path` and `other` name one file (resolved paths, or `os.path.samefile`
+    for hard links and symlinks)."""
+    try:
+        if path.resolve() == Path(other).resolve():
+            return True
+        return path.exists() and Path(other).exists() and os.path.samefile(path, other)
+    except (OSError, ValueError):
+        return False
 
 
 def _progress(stream) -> Callable[[int, int], None]:
@@ -83,6 +128,11 @@ def _build(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     progress = None if args.quiet else _progress(sys.stderr)
     ks = args.k if args.k is not None else list(spec.default_ks)
+    repeated = sorted({k for k in ks if ks.count(k) > 1})
+    if repeated:
+        print(f"infoseek build: --k {' '.join(map(str, repeated))} is given more than once "
+              "(each k is built once; the records would repeat)", file=sys.stderr)
+        return 2
     bad_k = [k for k in ks if k not in spec.ks]
     if bad_k:
         print(f"infoseek build: --k {' '.join(map(str, bad_k))} is not available for "
@@ -122,6 +172,10 @@ def _verify(args: argparse.Namespace) -> int:
     progress = None if args.quiet else _progress(sys.stderr)
     inputs = {name: getattr(args, name) for name in INPUTS
               if getattr(args, name, None) is not None}
+    problem = verify_output_problem(args)
+    if problem is not None:
+        print(f"infoseek verify: {problem}", file=sys.stderr)
+        return 2
     try:
         summary = verify_source(args.path, args.format, out_dir=args.out, limit=args.limit,
                                 workers=args.workers, strict=args.strict, progress=progress,
@@ -153,6 +207,36 @@ def _verify(args: argparse.Namespace) -> int:
                  if left_out else ""))
     print(f"agree={summary['agree']} disagree={summary['disagree']}")
     return 0
+
+
+VERIFY_FILES = ("disagreements.jsonl", "summary.json")
+"""The files `infoseek verify` writes into its --out folder."""
+
+
+def verify_output_problem(args: argparse.Namespace) -> str | None:
+    """Why `verify` cannot write its outputs, or None. The --out folder must be a folder
+    (or not exist yet) whose result files are regular files (or absent);
+    ``--write-corrected OUT`` follows `output_problem`: never a device or FIFO, never
+    the input file nor a result file, an existing file only with --force."""
+    inputs = [args.path] if not _is_url(args.path) else []
+    if args.out is not None:
+        folder = Path(args.out)
+        if folder.exists() and not folder.is_dir():
+            return f"--out {args.out} is not a folder; --out names the folder of results"
+        for name in VERIFY_FILES:
+            kind = _special_kind(folder / name)
+            if kind is not None:
+                return (f"{folder / name} is {kind}, not a regular file; choose another "
+                        "--out folder")
+        inputs += [str(folder / name) for name in VERIFY_FILES]
+    if args.write_corrected is None:
+        return None
+    return output_problem(args.write_corrected, args.force, option="--write-corrected",
+                          inputs=inputs)
+
+
+def _is_url(text: str) -> bool:
+    return "://" in text
 
 
 def _filter(args: argparse.Namespace) -> int:
@@ -257,6 +341,9 @@ def parser() -> argparse.ArgumentParser:
                         help="also write every readable row to OUT (JSON Lines, the released "
                         "layout) with the recomputed ground truth and a note of what "
                         "changed; for formats that offer corrections")
+    verify.add_argument("--force", action="store_true",
+                        help="let --write-corrected overwrite an existing file (never the "
+                        "input file, nor a device or FIFO)")
     from infoseek.builders.published import INPUTS
 
     for name, meaning in INPUTS.items():

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from infoseek.analysis import task_level_k
 from infoseek.engine import Engine
 from infoseek.engines import (
     EngineFormError,
@@ -24,32 +25,43 @@ from infoseek.engines import (
 
 REQUIRED_FIELDS = ("id", "domain", "engine", "variables", "observed", "target", "queryable", "k",
                    "mss_family")
+MAX_ID_LENGTH = 200
+"""The longest record id (characters). An id names the sample and, inside Inspect's log,
+the sample's file: a 200,000-character id made the log writer fail with no sample
+written. A longer id is a data error (`check_record`, `check_shape`)."""
+MAX_NAME_LENGTH = 1_000
+"""The longest variable name (characters): names are shown to the model and key the
+observed values; a longer one is a data error."""
 
 
 class RecordError(ValueError):
-    """A problem record is malformed; the message names the record and field."""
+    """A problem record is malformed; the message names the record and field.
+    `record_id`: the id of the record, when the message names it by id only (so that the
+    caller can add where it was read)."""
+
+    def __init__(self, message: str, *, record_id: Any = None) -> None:
+        super().__init__(message)
+        self.record_id = record_id
 
 
-def check_record(record: Any, where: str = "record") -> None:
+def check_record(record: Any, where: str = "record", *, pins: bool = True) -> None:
     """Raise `RecordError` naming `where` and the field when `record` cannot be used:
+    its shape (`check_shape`: every text UTF-8 can encode, a bounded id and names, a
+    non-empty MSS family), an MSS family of sets of variables that are neither the target
+    nor observed,
     the common fields (types and the names they refer to), the engine's own form
     (clauses or equations over known variables; the engine must build), logic
     `target_values`, and math `hidden_world` and `answer` (exact numbers); every value
-    in `target_values` must be one the engine leaves possible."""
-    if not isinstance(record, dict):
-        raise RecordError(f"{where}: expected a JSON object, got {type(record).__name__}")
-    missing = [f for f in REQUIRED_FIELDS if f not in record]
-    if missing:
-        raise RecordError(f"{where}: missing field(s) {', '.join(missing)}")
+    in `target_values` must be one the engine leaves possible and, with `pins`, one that
+    some set of the MSS family pins (what a task computes each instance's k from: a
+    family that pins none, e.g. ``[]`` or ``[[]]`` for an underspecified problem, is
+    refused here, not when the samples are made)."""
+    check_shape(record, where)
 
     def bad(field: str, problem: str) -> RecordError:
         return RecordError(f"{where}: field {field!r} {problem}")
 
-    if not isinstance(record["id"], (str, int)) or isinstance(record["id"], bool):
-        raise bad("id", "must be a string")
     variables = record["variables"]
-    if not isinstance(variables, list) or not all(isinstance(v, str) for v in variables):
-        raise bad("variables", "must be a list of names")
     names = set(variables)
     if not isinstance(record["target"], str) or record["target"] not in names:
         raise bad("target", f"{short_repr(record['target'])} is not in 'variables'")
@@ -68,20 +80,124 @@ def check_record(record: Any, where: str = "record") -> None:
     if unknown:
         raise bad("observed", f"names unknown variables {unknown[:5]}")
     family = record["mss_family"]
-    if not isinstance(family, list) or not all(
-            isinstance(s, list) and all(isinstance(v, str) for v in s) for s in family):
-        raise bad("mss_family", "must be a list of lists of names")
     unknown = sorted({v for s in family for v in s} - names)
     if unknown:
         raise bad("mss_family", f"names unknown variables {unknown[:5]}")
-    if not isinstance(record["k"], int) or isinstance(record["k"], bool) or record["k"] < 0:
-        raise bad("k", "must be a non-negative integer")
     _check_engine(record, names, bad)
     try:
         engine = engine_from_record(record)
     except (ValueError, TypeError, KeyError, AttributeError) as exc:
         raise bad("engine", f"does not build: {exc}") from None
     _check_target_values(record, engine, bad)
+    for mss in family:
+        inside = [v for v in mss if v == record["target"] or v in observed]
+        if inside:
+            what = "the target" if inside[0] == record["target"] else "an observed variable"
+            raise bad("mss_family", f"holds {what} ({short_repr(inside[0])}); its sets list "
+                                    "variables to ask")
+    if pins:
+        _check_family_pins(record, engine, bad)
+
+
+def check_shape(record: Any, where: str = "record") -> None:
+    """The checks of `check_record` that need no engine, cheap enough for every record a
+    task loads (built, released or ours): a JSON object with the required fields, every
+    text (keys included) one UTF-8 can encode (a lone surrogate, ``"\\ud800"`` in JSON,
+    cannot be sent to a model nor written to a log), an id of at most `MAX_ID_LENGTH`
+    characters, names of at most `MAX_NAME_LENGTH`, a non-negative integer `k`, and an
+    MSS family that is a non-empty list of sets of names, with a set of size 0 only when
+    `k` is 0."""
+    if not isinstance(record, dict):
+        raise RecordError(f"{where}: expected a JSON object, got {type(record).__name__}")
+    missing = [f for f in REQUIRED_FIELDS if f not in record]
+    if missing:
+        raise RecordError(f"{where}: missing field(s) {', '.join(missing)}")
+
+    def bad(field: str, problem: str) -> RecordError:
+        return RecordError(f"{where}: field {field!r} {problem}")
+
+    for field, value in record.items():
+        text = _unencodable(field) or _unencodable(value)
+        if text is not None:
+            raise bad(_encodable(field), f"holds text UTF-8 cannot encode (a lone surrogate "
+                      f"in {_encodable(short_repr(text))}); write it as real characters")
+    record_id = record["id"]
+    if not isinstance(record_id, (str, int)) or isinstance(record_id, bool):
+        raise bad("id", "must be a string")
+    if isinstance(record_id, str) and not record_id.strip():
+        raise bad("id", "must not be empty")
+    if len(str(record_id)) > MAX_ID_LENGTH:
+        raise bad("id", f"is {len(str(record_id)):,} characters long; at most "
+                        f"{MAX_ID_LENGTH} ({short_repr(record_id, 40)})")
+    variables = record["variables"]
+    if not isinstance(variables, list) or not all(isinstance(v, str) for v in variables):
+        raise bad("variables", "must be a list of names")
+    long_names = [v for v in variables if len(v) > MAX_NAME_LENGTH]
+    if long_names:
+        raise bad("variables", f"has a name of {len(long_names[0]):,} characters; at most "
+                               f"{MAX_NAME_LENGTH} ({short_repr(long_names[0], 40)})")
+    for field in ("domain", "entity"):
+        if field in record and (not isinstance(record[field], str)
+                                or not record[field].strip()):
+            raise bad(field, f"must be a non-empty text; got {short_repr(record[field])}")
+    k = record["k"]
+    if not isinstance(k, int) or isinstance(k, bool) or k < 0:
+        raise bad("k", "must be a non-negative integer")
+    family = record["mss_family"]
+    if not isinstance(family, list) or not all(
+            isinstance(s, list) and all(isinstance(v, str) for v in s) for s in family):
+        raise bad("mss_family", "must be a list of lists of names")
+    if not family:
+        raise bad("mss_family", "is empty: it lists the minimal sufficient sets, canonical "
+                                "first ([[]] when nothing is missing)")
+    if k > 0 and any(not s for s in family):
+        raise bad("mss_family", f"holds an empty set, but k is {k}: with nothing asked "
+                                "the target is not known")
+
+
+def _unencodable(value: Any, depth: int = 0) -> str | None:
+    """The first text inside `value` that UTF-8 cannot encode, or None."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value
+        return None
+    if depth > 100:
+        return None
+    if isinstance(value, dict):
+        items: Iterable[Any] = (x for pair in value.items() for x in pair)
+    elif isinstance(value, (list, tuple)):
+        items = value
+    else:
+        return None
+    for item in items:
+        found = _unencodable(item, depth + 1)
+        if found is not None:
+            return found
+    return None
+
+
+def _encodable(text: str) -> str:
+    """`text` with lone surrogates written as ``\\udXXX`` escapes (printable)."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _check_family_pins(record: dict[str, Any], engine: Engine, bad: Any) -> None:
+    """Each value of ``target_values`` is pinned by some set of the MSS family (the
+    task-level k of the instance exists; `infoseek.analysis.task_level_k`)."""
+    values = record.get("target_values")
+    if not isinstance(values, list) or "hidden_world" in record:
+        return
+    for value in values:
+        try:
+            task_level_k(engine, record["mss_family"], value)
+        except ValueError:
+            raise bad("mss_family", f"does not pin the target value {short_repr(value)}: "
+                      "none of its sets makes the target known (is every set sufficient?)"
+                      ) from None
+        if len(values) == 2:
+            return  # with two values, a set that pins one pins the other
 
 
 def _check_target_values(record: dict[str, Any], engine: Engine, bad: Any) -> None:

@@ -23,16 +23,22 @@ checks them.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from inspect_ai import Task
+from inspect_ai.dataset import MemoryDataset, Sample
 
 from infoseek.builders.datasets import domain_records, full_information_records
 from infoseek.builders.published import INPUTS
 from infoseek.contract import DEFAULT_FORBID_ALTERNATIVES, DEFAULT_MAX_TURNS
 from infoseek.domains import get_builder
-from infoseek.inspect_tasks.task_errors import readable_data_errors
+from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
+from infoseek.records import RecordError, check_shape
 from infoseek.scorers.inspect_scorers import (
     k_prediction_scorer,
     mss_identification_scorer,
@@ -86,8 +92,54 @@ def task_records(builder: str, params: dict[str, Any]) -> list[dict[str, Any]]:
                                  source_format=params.get("source_format"),
                                  limit=params.get("limit"),
                                  inputs={name: params.get(name) for name in INPUTS})
+        where = params.get("source") or f"the {builder} builder"
+        for index, record in enumerate(records, 1):
+            check_shape(record, f"{where}: problem {index}")
     select = params.get("select")
     return records if select is None else [r for r in records if select(r)]
+
+
+@contextmanager
+def located_errors(params: dict[str, Any]) -> Iterator[None]:
+    """A `RecordError` raised while the samples are made (a record its renderer cannot
+    show, a family that pins no value) as a one-line `DataFileError` that names the
+    source file and, for our JSONL records, the line of the record."""
+    try:
+        yield
+    except RecordError as exc:
+        source = params.get("source")
+        where = f"{source}: " if source else ""
+        line = record_line(source, exc) if source else None
+        if line is not None:
+            where = f"{source}:{line}: "
+        raise DataFileError(f"{where}{exc}") from None
+
+
+def record_line(source: str, error: RecordError) -> int | None:
+    """The line of a local JSONL `source` holding the record an error names (looked up
+    only when there is an error to report), or None."""
+    record_id = getattr(error, "record_id", None)
+    path = Path(source)
+    if record_id is None or not path.is_file() or path.suffix.lower() != ".jsonl":
+        return None
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            try:
+                if json.loads(raw).get("id") == record_id:
+                    return lineno
+            except (ValueError, AttributeError):
+                continue
+    return None
+
+
+def samples_dataset(samples: list[Sample], name: str) -> MemoryDataset:
+    """The task's dataset; no sample at all (every record filtered out or dropped) is a
+    one-line error at task load, never an eval that runs nothing and exits 0."""
+    if not samples:
+        raise DataFileError(f"{name}: no samples to run (the records chosen by the "
+                            "parameters give no task instance; check k, family/target, "
+                            "distractors or the source file)")
+    return memory_dataset(samples, name)
 
 
 def _render(builder: str, renderer: str, forbid_alternatives: bool):
@@ -116,9 +168,10 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
         queries_per_turn=opts["queries_per_turn"], budget=opts["budget"],
         force_ask=opts["force_ask"], forbid_alternatives=forbid,
         carry_reasoning=opts["carry_reasoning"], oracle=oracle, seed=params.get("seed", 0))
-    samples = seek_samples(records, _render(builder, renderer, forbid),
-                           forbid_alternatives=forbid)
-    return Task(dataset=memory_dataset(samples, name), solver=solver, scorer=seek_scorers(),
+    with located_errors(params):
+        samples = seek_samples(records, _render(builder, renderer, forbid),
+                               forbid_alternatives=forbid)
+    return Task(dataset=samples_dataset(samples, name), solver=solver, scorer=seek_scorers(),
                 name=name, version=task_version(builder))
 
 
@@ -127,10 +180,11 @@ def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
     """k-prediction (SPEC 3.2); the prompt offers every count up to the largest k asked
     for (at least 1..4)."""
     records = task_records(builder, params)
-    samples = problem_samples(records,
-                              _render(builder, renderer, DEFAULT_FORBID_ALTERNATIVES))
+    with located_errors(params):
+        samples = problem_samples(records,
+                                  _render(builder, renderer, DEFAULT_FORBID_ALTERNATIVES))
     max_k = max(K_PREDICTION_MAX, *params["k"])
-    return Task(dataset=memory_dataset(samples, name),
+    return Task(dataset=samples_dataset(samples, name),
                 solver=problem_level_solver("k_prediction", seed=params.get("seed", 0),
                                             max_k=max_k),
                 scorer=k_prediction_scorer(), name=name, version=task_version(builder))
@@ -142,11 +196,12 @@ def mss_task(name: str, builder: str, params: dict[str, Any], *,
     forbidden, else any MSS of the family counts."""
     forbid = params.get("forbid_alternatives", DEFAULT_FORBID_ALTERNATIVES)
     records = task_records(builder, params)
-    samples = problem_samples(records, _render(builder, renderer, forbid),
-                              extra_metadata={"forbid_alternatives": forbid})
+    with located_errors(params):
+        samples = problem_samples(records, _render(builder, renderer, forbid),
+                                  extra_metadata={"forbid_alternatives": forbid})
     solver = problem_level_solver("mss_identification", k_given=params["k_given"],
                                   max_size=params["max_size"], forbid_alternatives=forbid,
                                   seed=params.get("seed", 0))
-    return Task(dataset=memory_dataset(samples, name), solver=solver,
+    return Task(dataset=samples_dataset(samples, name), solver=solver,
                 scorer=mss_identification_scorer(canonical_only=forbid), name=name,
                 version=task_version(builder))

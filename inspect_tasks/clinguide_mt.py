@@ -19,6 +19,7 @@ from infoseek.inspect_tasks.assembly import (
     checked_parameters,
     k_prediction_task,
     mss_task,
+    samples_dataset,
     seek_task,
 )
 from infoseek.inspect_tasks.task_parameters import check_choice
@@ -84,6 +85,7 @@ def clinguide_mt(
     dataset = seek.dataset.filter(
         lambda sample: sample.metadata["problem"].get("distractors") == distractors,
         name=f"clinguide_mt_d{distractors}")
+    samples_dataset(list(dataset), "clinguide_mt")  # none left: a one-line error
     return task_with(seek, dataset=dataset, scorer=[*seek.scorer, order_strata_scorer()])
 
 

@@ -16,21 +16,27 @@ from inspect_ai import Task
 
 from infoseek.builders.datasets import domain_records
 from infoseek.domains import get_builder
-from infoseek.inspect_tasks.assembly import task_records, task_version
+from infoseek.inspect_tasks.assembly import (
+    located_errors,
+    samples_dataset,
+    task_records,
+    task_version,
+)
 from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.inspect_tasks.task_parameters import check_choice
 from infoseek.records import dumps_record
 from infoseek.scorers.single_turn import detection_scorer, single_turn_scorer
 from infoseek.single_turn import SingleTurnError
-from infoseek.solvers.dataset import memory_dataset
+from infoseek.solvers.dataset import rendered
 from infoseek.solvers.single_turn import few_shot_examples, single_turn_samples, single_turn_solver
 from infoseek.solvers.single_turn_text import FEW_SHOT_COUNT, PROMPT_SETTINGS
 
 
 def render_for(builder: str, renderer: str):
-    """The builder's domain renderer `renderer` as a one-argument function."""
+    """The builder's domain renderer `renderer` as a one-argument function (a record it
+    cannot show is a `RecordError`, `infoseek.solvers.dataset.rendered`)."""
     render = get_builder(builder)[0].renderer(renderer)
-    return lambda record: render(record, forbid_alternatives=False)
+    return lambda record: rendered(lambda r: render(r, forbid_alternatives=False), record)
 
 
 FEW_SHOT_SEED_OFFSET = 1_000_003
@@ -67,13 +73,14 @@ def single_turn_task(name: str, builder: str, protocol: str, params: dict[str, A
             protocol, example_records(builder, params.get("seed", 0), records), render,
             FEW_SHOT_COUNT)
     try:
-        samples = single_turn_samples(protocol, records, render, setting=setting,
-                                      mix_well_specified=params.get("mix_well_specified",
-                                                                    False))
+        with located_errors(params):
+            samples = single_turn_samples(protocol, records, render, setting=setting,
+                                          mix_well_specified=params.get(
+                                              "mix_well_specified", False))
     except SingleTurnError as exc:
         raise DataFileError(str(exc)) from None
     scorer = detection_scorer() if protocol == "detection" else single_turn_scorer(protocol)
-    return Task(dataset=memory_dataset(samples, name),
+    return Task(dataset=samples_dataset(samples, name),
                 solver=single_turn_solver(protocol, setting, examples,
                                           params.get("seed", 0)),
                 scorer=scorer, name=name, version=task_version(builder))

@@ -6,13 +6,18 @@ target. The hidden value travels in metadata, never in the input.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from infoseek.analysis import task_level_k
-from infoseek.records import engine_from_record
+from infoseek.records import RecordError, engine_from_record, short_repr
+
+RENDER_ERRORS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
+"""What a domain renderer raises on a record that lacks a field it reads (a clinguide
+record without ``tree``): made a `RecordError` naming the record (`rendered`)."""
 
 
 def value_label(value: Any) -> str:
@@ -57,7 +62,7 @@ def seek_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[str, 
     """
     samples = []
     for record in records:
-        text = render(record)
+        text = rendered(render, record)
         k = record.get("original_k", record["k"])
         if "hidden_world" in record:
             samples.append(Sample(
@@ -71,7 +76,7 @@ def seek_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[str, 
         for index, (value, task_k) in enumerate(zip(values, task_level_ks(record),
                                                     strict=True)):
             samples.append(Sample(
-                id=f"{record['id']}-{value_label(value)}", input=text,
+                id=instance_id(record["id"], value), input=text,
                 target=value_label(value),
                 metadata={"problem": record, "target_value": value, "target_index": index,
                           "k": k, "task_k": task_k,
@@ -79,21 +84,54 @@ def seek_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[str, 
     return samples
 
 
+MAX_LABEL_LENGTH = 200
+"""The longest value label kept whole in a sample id (`instance_id`)."""
+
+
+def instance_id(record_id: Any, value: Any) -> str:
+    """The sample id of one task instance: ``<record id>-<value label>``. A label longer
+    than `MAX_LABEL_LENGTH` characters is cut, with a digest of the whole label after
+    it, so that ids stay bounded (they name files in Inspect's log) and distinct."""
+    label = value_label(value)
+    if len(label) > MAX_LABEL_LENGTH:
+        digest = hashlib.sha256(label.encode("utf-8", "backslashreplace")).hexdigest()
+        label = f"{label[:MAX_LABEL_LENGTH]}~{digest[:12]}"
+    return f"{record_id}-{label}"
+
+
+def rendered(render: Callable[[dict[str, Any]], str], record: dict[str, Any]) -> str:
+    """The record's prompt text; a renderer failing on a field it reads is a
+    `RecordError` naming the record and the field."""
+    try:
+        return render(record)
+    except RENDER_ERRORS as exc:
+        what = (f"field {exc.args[0]!r} is missing" if isinstance(exc, KeyError) and exc.args
+                else f"a field has the wrong form ({type(exc).__name__}: {exc})")
+        raise RecordError(f"record {short_repr(record.get('id'))}: cannot be shown to the "
+                          f"model: {what}", record_id=record.get("id")) from None
+
+
 def task_level_ks(record: dict[str, Any]) -> list[int]:
-    """The task-level k of each value in the record's ``target_values``."""
+    """The task-level k of each value in the record's ``target_values``; a family that
+    pins a value with none of its sets is a `RecordError` naming the record."""
     engine = engine_from_record(record)
     values = record["target_values"]
-    if len(values) == 2:
-        # With two target values, a set pins one value in every world that has it iff it
-        # is sufficient, iff it pins the other: both instances share their task-level k.
-        return [task_level_k(engine, record["mss_family"], values[0])] * 2
-    return [task_level_k(engine, record["mss_family"], value) for value in values]
+    try:
+        if len(values) == 2:
+            # With two target values, a set pins one value in every world that has it iff
+            # it is sufficient, iff it pins the other: both instances share their k.
+            return [task_level_k(engine, record["mss_family"], values[0])] * 2
+        return [task_level_k(engine, record["mss_family"], value) for value in values]
+    except ValueError:
+        raise RecordError(f"record {short_repr(record.get('id'))}: field 'mss_family' does "
+                          "not pin every target value: for one of them no set of it makes "
+                          "the target known", record_id=record.get("id")) from None
 
 
 def problem_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[str, Any]], str],
                     *, extra_metadata: dict[str, Any] | None = None) -> list[Sample]:
     return [
-        Sample(id=record["id"], input=render(record), target=str(record["k"]),
+        Sample(id=record["id"], input=rendered(render, record), target=str(record["k"]),
                metadata={"problem": record, "k": record["k"], **(extra_metadata or {})})
         for record in records
     ]

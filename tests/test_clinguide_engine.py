@@ -62,6 +62,9 @@ def random_record(seed: int) -> dict[str, Any]:
               "queryable": sorted(v for v in all_domains if v not in observed), "k": 0,
               "mss_family": []}
     record["target_values"] = sorted(from_record(record).target_values())
+    found = minimal_sufficient_sets(from_record(record), record["queryable"],
+                                    len(record["queryable"]))
+    record["k"], record["mss_family"] = found.k, [list(s) for s in found.family] or [[]]
     return record
 
 

@@ -67,7 +67,7 @@ def test_a_factory_must_be_callable_or_a_path(factory):
 
 
 def _full(rec: dict) -> dict:
-    return {**rec, "domain": "toy", "queryable": ["a", "b"], "k": 1, "mss_family": []}
+    return {**rec, "domain": "toy", "queryable": ["a", "b"], "k": 1, "mss_family": [["a"]]}
 
 
 def test_check_record_runs_the_check_registered_with_the_engine(monkeypatch):
