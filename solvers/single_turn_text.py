@@ -27,18 +27,18 @@ clause opening with a correction or an alternative (``3. Actually, the last one`
 is ``unknown``; a reply without an ``Answer:`` line must be nothing but a pick
 (otherwise ``malformed``); nothing recognisable is ``malformed``.
 
-A value (`read_value`) is read by the domain's answer kind, then the rest of the answer
-is read clause by clause as a justification (`_second_value`): a clause that states
-another value of the kind (``no. Actually, yes.``, ``276; correction: 277``, ``43`` and
-a second line ``44``), offers one (``but``, ``or``, ``otherwise``, ``if``, ``could`` ...
-with a value), opens with a correction, or any probability or uncertainty makes the
-answer ``ambiguous``; numbers inside a justification (``43, because 1 fact ...``,
-``since games = 3``, ``40 + 3 = 43``) are facts, not candidates. "Not sure" may be
-followed by an explanation (``Not sure whether Rosa is mellow``, ``Not sure, because 1
-fact is missing``) read the same way; "Not sure" with a value before it, offered as
-one of alternatives (``yes or Not sure``, ``Not sure / no``), or with an explanation
-that offers a value (``Not sure, but yes``) is ``ambiguous``. No text makes a reader
-raise.
+A value (`read_value`) is read by the domain's answer kind, which also refuses a
+justification that puts a second value forward (``no. Actually, yes.``, ``276;
+correction: 277``, a second line: the rule of every protocol, `infoseek.answers`); on top
+of it a probability or uncertainty anywhere in the answer, or a later clause opening
+with a correction or an alternative (``no. Actually, I was wrong.``), is ``ambiguous``.
+"Not sure" may be followed by an explanation (``Not sure whether Rosa is mellow``, ``Not
+sure, because 1 fact is missing``): its clauses are read as a justification, where a
+value after ``because`` / ``since`` / ``whether`` / a bracket, a label (``rule 3``) or
+a count (``1 fact``) is a fact. "Not sure" with a value before it, offered as one of
+alternatives (``yes or Not sure``, ``Not sure / no``), or with an explanation that
+states or offers a value (``Not sure, but yes``, ``Not sure; Rosa is mellow``) or opens
+a clause with a correction, is ``ambiguous``. No text makes a reader raise.
 """
 
 from __future__ import annotations
@@ -398,35 +398,15 @@ def _offered(clause: str, opener: str, position: int) -> bool:
     return not _JUSTIFY.search(clause[:position])
 
 
-def _second_value(body: str, value: Any, kind_name: str, kind: Any, spec: Any) -> bool:
-    """Whether an answer read as `value` also offers another value or takes it back
-    (SPEC 3.8): the clause holding the value is the answer, every later clause is read
-    as a justification."""
+def _takes_back(body: str) -> bool:
+    """Whether an answer the kind read as one value hedges it or takes it back: any
+    probability or uncertainty (``43, I guess``), or a clause after the first that
+    opens with a correction or an alternative (``no. Actually, I was wrong there.``).
+    A second value in the justification is the kind's to find (`infoseek.answers`: the
+    same rule as in the seek protocols)."""
     if _DOUBT.search(_flat(body)):
         return True
-    segments = _segments(body)
-    seen = False
-    for opener, clause in segments:
-        vouched = not seen and _same(kind, kind.read_text(clause, spec), value)
-        found = [] if vouched else _candidates(kind_name, clause, kind, spec)
-        if seen and _doubts(clause):
-            return True
-        for position, other in found:
-            if _same(kind, other, value):
-                continue
-            if _offered(clause, opener, position):
-                return True
-        if vouched or any(_same(kind, v, value) for _, v in found):
-            seen = True
-    return False
-
-
-def _same(kind: Any, given: Any, value: Any) -> bool:
-    if hasattr(given, "valid"):
-        if not given.valid:
-            return False
-        given = given.value
-    return kind.compare(given, value) == 1.0
+    return any(_doubts(clause) for _, clause in _segments(body)[1:])
 
 
 def _read_not_sure(body: str, kind_name: str, kind: Any, spec: Any) -> str | None:
@@ -471,7 +451,7 @@ def read_value(text: Any, record: dict[str, Any], *, allow_not_sure: bool) -> Re
     reading = kind.read_text(body, spec)
     if not reading.valid:
         return Reading(reason=reading.reason)
-    if _second_value(body, reading.value, kind_name, kind, spec):
+    if _takes_back(body):
         return Reading(reason="ambiguous")
     return Reading(pick=reading.value)
 

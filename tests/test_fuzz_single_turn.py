@@ -1,11 +1,18 @@
-"""Fuzz of the single-turn protocols through a real eval (mockllm text output): garbage,
-hedges, two picks, echoed option lists and template lines, and injection get no credit,
-and no reply makes a sample error.
+"""Fuzz of the single-turn protocols through a real eval: garbage, hedges, two picks,
+echoed option lists and template lines, and injection get no credit, and no reply
+makes a sample error.
 
 What `tests.test_single_turn` already plays (tolerated pick forms, ``1 or 2``,
 ``1, 2``, number out of range, ``lorem ipsum``, ``Answer: maybe``, ``not sure, but
-yes``, ``???``, empty) is not repeated here. One eval per protocol (`logic_q`,
-`logic_q_detection`), each form one epoch, read per completion.
+yes``, ``???``, empty) is not repeated here. Two parts:
+
+* generic garbage (mockllm text output): one eval per protocol (`logic_q`,
+  `logic_q_detection`), each form one epoch, read per completion;
+* the catalogue of `tests.fuzz_single_turn_catalogue` (issue 18: two answer lines and
+  self-corrections are never credited, a single value with a justification or an
+  explanation is): every kind through every single-turn task of every domain (logic,
+  gsme, gsm; question selection, detection, well-specified), the prompt settings zs,
+  cot and fs spread over them, one eval per task played by the scripted model.
 """
 
 from __future__ import annotations
@@ -16,9 +23,12 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import get_model
 
-from infoseek.inspect_tasks.logic_q import logic_q, logic_q_detection
+from infoseek.inspect_tasks.gsm_q import gsm_q, gsm_q_detection, gsm_q_well_specified
+from infoseek.inspect_tasks.gsme_q import gsme_q, gsme_q_detection, gsme_q_well_specified
+from infoseek.inspect_tasks.logic_q import logic_q, logic_q_detection, logic_q_well_specified
 from infoseek.solvers.single_turn_text import option_text
-from tests.support import text_output
+from tests import fuzz_single_turn_catalogue as catalogue
+from tests.support import forbid_tokenizer, text_output
 
 MEGABYTE = 1_000_000
 # Project behaviour found by this fuzz (tests/test_fuzz_single_turn.py), not fixed here:
@@ -143,3 +153,87 @@ def test_every_form_played_without_sample_error(selection, detection) -> None:
     """Each fixture asserts no sample error; here: every form came back as a completion."""
     assert len(selection[0]) == len(SELECTION_FORMS)
     assert len(detection) == len(DETECTION_FORMS)
+
+
+# ------------------------------------------------------------ the issue-18 catalogue
+
+SEL, DET, WS = catalogue.SELECTION, catalogue.DETECTION, catalogue.WELL_SPECIFIED
+# (task function, protocol, prompt setting): every task family, each setting per protocol
+CATALOGUE_TASKS = {
+    "logic_q": (logic_q, SEL, "cot"), "gsme_q": (gsme_q, SEL, "fs"),
+    "gsm_q": (gsm_q, SEL, "zs"),
+    "logic_q_detection": (logic_q_detection, DET, "zs"),
+    "gsme_q_detection": (gsme_q_detection, DET, "cot"),
+    "gsm_q_detection": (gsm_q_detection, DET, "fs"),
+    "logic_q_well_specified": (logic_q_well_specified, WS, "fs"),
+    "gsme_q_well_specified": (gsme_q_well_specified, WS, "cot"),
+    "gsm_q_well_specified": (gsm_q_well_specified, WS, "zs"),
+}
+CATALOGUE_CASES = [pytest.param(task, kind.name, id=f"{task}-{kind.name}")
+                   for task, (_, protocol, _) in CATALOGUE_TASKS.items()
+                   for kind in catalogue.kinds_for(protocol)]
+
+
+def _play_catalogue(name: str, log_dir) -> dict[str, list[tuple[str, dict, str]]]:
+    """kind name -> [(variant, score value, reason)] over every sample of task `name`."""
+    function, protocol, setting = CATALOGUE_TASKS[name]
+    task = function(per_k=1, seed=5, prompt=setting)
+    epochs = catalogue.install(protocol, list(task.dataset))
+    with forbid_tokenizer():
+        [log] = eval(task, model=catalogue.SCRIPT_MODEL, display="none",
+                     log_dir=str(log_dir), epochs=epochs, max_samples=1,
+                     fail_on_error=False)
+    assert log.status == "success", log.error
+    found: dict[str, list[tuple[str, dict, str]]] = {}
+    for sample in log.samples or []:
+        assert sample.error is None, f"sample error: {sample.error.message}"
+        kind = catalogue.kind_of(sample.metadata["problem"]["id"], sample.output.completion)
+        assert kind is not None, f"a completion no kind gives: {sample.output.completion!r}"
+        score = next(iter(sample.scores.values()))
+        found.setdefault(kind.name, []).append(
+            (sample.metadata["variant"], score.value, score.explanation or ""))
+    assert set(found) == {k.name for k in catalogue.kinds_for(protocol)}
+    return found
+
+
+@pytest.fixture(scope="module")
+def catalogue_plays(tmp_path_factory):
+    """task name -> its `_play_catalogue` result, each task's eval run once."""
+    played: dict[str, dict] = {}
+
+    def plays(name: str) -> dict[str, list[tuple[str, dict, str]]]:
+        if name not in played:
+            played[name] = _play_catalogue(name, tmp_path_factory.mktemp(name))
+        return played[name]
+
+    return plays
+
+
+@pytest.mark.parametrize("task_name, kind_name", CATALOGUE_CASES)
+def test_catalogue_kind(catalogue_plays, task_name: str, kind_name: str) -> None:
+    kind = next(k for k in catalogue.KINDS if k.name == kind_name)
+    for variant, value, reason in catalogue_plays(task_name)[kind_name]:
+        under = variant == "underspecified"
+        if kind.expect == catalogue.REFUSE:
+            assert value["invalid"] == 1.0 and value["correct"] == 0.0, (variant, value)
+            assert value.get("said_not_sure", 0.0) == 0.0, value
+            if kind.reasons is not None:
+                assert reason in kind.reasons, (variant, reason)
+        elif kind.expect == catalogue.CREDIT:
+            assert value["invalid"] == 0.0 and value["correct"] == 1.0, (variant, value,
+                                                                         reason)
+        else:  # one "Not sure", maybe explained
+            assert value["invalid"] == 0.0 and value["said_not_sure"] == 1.0, (
+                variant, value, reason)
+            assert value["correct"] == float(under), (variant, value)
+
+
+def test_catalogue_covers_each_class_in_every_protocol() -> None:
+    """Each protocol plays kinds of both issue-18 classes, refused and credited."""
+    for protocol in (SEL, DET, WS):
+        kinds = catalogue.kinds_for(protocol)
+        assert {k.expect for k in kinds if k.issue == "2"} == {catalogue.REFUSE}
+        assert any(k.issue == "6" for k in kinds) or protocol == WS
+        assert any(k.expect == catalogue.CREDIT for k in kinds)
+    assert {k.expect for k in catalogue.kinds_for(DET) if k.issue == "6"} == {
+        catalogue.SAID_NOT_SURE}
