@@ -15,7 +15,8 @@ Scorers
                             over_questioning``
   ``queries``               ``first_turn_hit, second_turn_hit, query_correctness,
                             query_coverage, best_mss_hits`` (+ ``order_correctness`` on
-                            problems with a required order, absent elsewhere)
+                            problems with a required order, absent elsewhere); metadata
+                            ``diagnostics`` (reasoning-trace diagnostics, not a value)
   ``invalid``               ``invalid_total``, ``invalid_<reason>`` for every reason
   ========================  ==================================================================
 
@@ -178,6 +179,19 @@ class SeekEpisode:
         return queryable
 
 
+def episode_diagnostics(episode: SeekEpisode) -> dict[str, Any]:
+    """Reasoning-trace diagnostics of the episode (`infoseek.scorers.trace_diagnostics`),
+    from the evaluated model's events in the sample transcript."""
+    from inspect_ai.log import transcript
+
+    from infoseek.scorers.trace_diagnostics import episode_reasoning, trace_diagnostics
+
+    family = [list(m) for m in episode.problem.get("mss_family") or []]
+    mss = family[:1] if _forbid_alternatives(episode._state) and family else family
+    return trace_diagnostics(episode_reasoning(transcript().events),
+                             episode.queryable or [], {v for m in mss for v in m})
+
+
 def seek_episode(state: TaskState, target: Target) -> SeekEpisode:
     """The recorded episode of a sample (see :class:`SeekEpisode`)."""
     return SeekEpisode(state, target)
@@ -233,6 +247,7 @@ def queries_scorer() -> Scorer:
         return Score(
             value=_nan_for_none(values),
             explanation=query_explanation(episode.problem, episode.turns),
+            metadata={"diagnostics": episode_diagnostics(episode)},
         )
 
     return score
