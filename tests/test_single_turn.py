@@ -158,6 +158,81 @@ def test_values_and_not_sure():
     assert option_text(record, "kind") == "Is Alice kind?"
 
 
+# ------------------------------- issue 18: one answer line, one value, justifications
+
+MATH = {"domain": "math", "entity": "", "target": "total"}
+
+
+@pytest.mark.parametrize("text, reason", [
+    ("Answer: 1\nAnswer: 3", "multiple_actions"),
+    ("Answer: 3\nAnswer: 3", "multiple_actions"),
+    ("Answer: 1\n" + "x" * 100_000 + "\nAnswer: 3", "multiple_actions"),
+    ("Answer: 1\n**Final answer:** 3", "multiple_actions"),
+    ("Answer: 2 (final answer: Is Alice unkind?)", "multiple_actions"),
+    ("Answer: 2. Actually, the option after it.", "ambiguous"),
+    ("Answer: 2; correction: the last one", "ambiguous"),
+    ("Answer: 2 with 80% probability", "ambiguous"),
+    ("Answer: 2, I guess", "ambiguous"),
+    ("Answer: 2 is not it", "ambiguous"),
+    ("Answer: 2 or not", "ambiguous"),
+    ("Answer: (not 2)", "ambiguous"),
+    ("Answer: 2\n" + "y" * 30_000, "too_long"),
+])
+def test_second_answers_and_self_corrections_are_never_a_pick(text, reason):
+    reading = read_choice(text, RECORD, CHOICES)
+    assert not reading.valid and reading.reason == reason
+
+
+@pytest.mark.parametrize("text", [
+    "Answer: 2 (its value is not given)",
+    "Answer: 2 because its value is unknown",
+    "Answer: 2 \u2014 it is not among the facts",
+    "Answer: Is Alice unkind or not?",
+    "Answer: 2. Is Alice unkind or not?",
+    "Answer: 2, since rule 3 then settles it",
+    "Answer: 2 (1 fact is missing)",
+    "Options 1 and 3 would not settle it; not kind, not brave.\nAnswer: 2",
+    "\n" * 200_000 + "Answer: 2",
+    " " * 200_000 + "\nAnswer: 2",
+])
+def test_one_pick_with_a_justification_is_credited(text):
+    assert read_choice(text, RECORD, CHOICES) == read_choice("Answer: 2", RECORD, CHOICES)
+    assert read_choice(text, RECORD, CHOICES).pick == 1
+
+
+@pytest.mark.parametrize("record, text, expected", [
+    (RECORD, "Answer: Not sure\nAnswer: no", "multiple_actions"),
+    (RECORD, "Answer: no\nAnswer: Not sure", "multiple_actions"),
+    (RECORD, "Answer: no. Actually, yes.", "ambiguous"),
+    (RECORD, "Answer: no. Actually, I was wrong there.", "ambiguous"),
+    (RECORD, "Answer: yes (a guess)", "ambiguous"),
+    (RECORD, "Answer: Not sure; Alice is tall", "ambiguous"),
+    (RECORD, "Answer: Not sure, but probably no", "ambiguous"),
+    (RECORD, "Answer: yes or Not sure", "ambiguous"),
+    (RECORD, "Answer: Not sure whether Alice is tall", NOT_SURE),
+    (RECORD, "Answer: Not sure whether Alice is tall or not", NOT_SURE),
+    (RECORD, "Answer: Not sure, because 1 fact is missing", NOT_SURE),
+    (RECORD, "Answer: I am not sure: no rule decides it", NOT_SURE),
+    (RECORD, "Answer: no, because rule 3 needs Alice to be kind", False),
+    (MATH, "Answer: Not sure, because 1 fact is missing", NOT_SURE),
+    (MATH, "Answer: Not sure (the value of 1 quantity is not given)", NOT_SURE),
+    (MATH, "Answer: Not sure whether y = 3", NOT_SURE),
+    (MATH, "Answer: Not sure, but 42", "ambiguous"),
+    (MATH, "Answer: Not sure; total is 42", "ambiguous"),
+    (MATH, "Answer: 276; correction: 277", "ambiguous"),
+    (MATH, "Answer: 276\n" + "z" * 100_000 + "\nAnswer: 277", "multiple_actions"),
+    (MATH, "Answer: 43, since 40 + 3 = 43", 43),
+    (MATH, "Answer: 43, because 2 facts settle it", 43),
+])
+def test_values_and_explained_not_sure(record, text, expected):
+    record = {**record, "target_values": [False, True]} if record is RECORD else record
+    reading = read_value(text, record, allow_not_sure=True)
+    if expected in ("multiple_actions", "ambiguous"):
+        assert not reading.valid and reading.reason == expected, reading
+    else:
+        assert reading.valid and reading.pick == expected, reading
+
+
 # ------------------------------------------------------------- reference models
 
 
