@@ -152,7 +152,7 @@ def mentions(text: str, name: str) -> bool:
 
 _JUSTIFICATION_WORDS = (
     "because|since|as|given|due|so|thus|hence|therefore|which|according|based|from|by|"
-    "per|via|using|considering|following|with|where|when|after|i\\.e|e\\.g"
+    "per|via|using|considering|following|with|where|when|if|after|i\\.e|e\\.g"
 )
 _JUSTIFICATION = re.compile(
     rf"[(\[;]|[.!?](?=\s|$)|\b(?:{_JUSTIFICATION_WORDS})\b", re.IGNORECASE
