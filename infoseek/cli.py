@@ -7,6 +7,7 @@
         [--write-corrected OUT [--force]]
     infoseek filter QS_LOG WS_LOG
     infoseek report LOGS... --out DIR [--no-bundle] [--quiet]
+    infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N]
 
 The builders `build` offers and the formats `verify --format` accepts are those the
 registered domains declare (`infoseek.domains`), installed plug-ins' included (entry-point
@@ -272,6 +273,20 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sweep(args: argparse.Namespace) -> int:
+    from infoseek.report.sweeps import SweepError, run_sweep
+
+    try:
+        done = run_sweep(args.recipe, args.model, args.log_dir, task=args.task,
+                         per_k=args.per_k, max_samples=args.max_samples)
+    except SweepError as exc:
+        print(f"infoseek sweep: {exc}", file=sys.stderr)
+        return 2
+    print(f"sweep {args.recipe}: {'every run finished' if done else 'some runs failed'}; "
+          f"report it with: infoseek report {args.log_dir} --out <folder>")
+    return 0 if done else 1
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -376,6 +391,28 @@ def parser() -> argparse.ArgumentParser:
                            "transcript links")
     reporting.add_argument("--quiet", action="store_true", help="no progress bar")
     reporting.set_defaults(run=_report)
+
+    from infoseek.report.sweeps import RECIPES
+
+    sweeping = sub.add_parser(
+        "sweep", help="run one of the papers' sweeps with inspect eval-set",
+        description="Run a recipe (one registered task per setting) with Inspect's "
+        "eval_set into --log-dir; the same command resumes an unfinished sweep. "
+        "Recipes: " + "; ".join(f"{r.name}: {r.description}" for r in RECIPES.values()))
+    sweeping.add_argument("recipe", choices=list(RECIPES), metavar="RECIPE",
+                          help="one of: " + ", ".join(RECIPES))
+    sweeping.add_argument("--model", action="append", required=True,
+                          help="model to evaluate (repeat for several)")
+    sweeping.add_argument("--log-dir", required=True, dest="log_dir",
+                          help="eval-set log folder (one per sweep)")
+    sweeping.add_argument("--task", default=None,
+                          help="the task a seek-setting recipe varies (default logic_mt; "
+                          "prompt_modes: logic_q)")
+    sweeping.add_argument("--per-k", type=_positive, default=10, dest="per_k",
+                          help="problems per k of every task (default 10)")
+    sweeping.add_argument("--max-samples", type=_positive, default=None, dest="max_samples",
+                          help="samples run at once (Inspect's --max-samples)")
+    sweeping.set_defaults(run=_sweep)
     return top
 
 

@@ -28,6 +28,8 @@ from infoseek.contract import STORE_TURNS
 from infoseek.report.declarations import TaskReport, report_for
 
 SETTING_PREFIX = "task_arg_"
+INSPECT_INDEX_FILES = frozenset({"logs.json", "eval-set.json", "listing.json"})
+"""Files Inspect writes beside the logs of a folder (not logs themselves)."""
 
 
 class ReportError(ValueError):
@@ -52,7 +54,7 @@ def log_files(paths: Sequence[str | Path]) -> list[Path]:
         if path.is_dir():
             found.extend(sorted(p for p in path.rglob("*")
                                 if p.suffix in (".eval", ".json") and p.is_file()
-                                and not p.name.startswith(("logs.json", "listing.json"))))
+                                and p.name not in INSPECT_INDEX_FILES))
         elif path.is_file():
             found.append(path)
         else:
