@@ -173,8 +173,9 @@ registry `infoseek.answers`, which a plug-in kind may join."""
 
 MAX_TURN_CHARS = 20_000
 """The longest model turn that is read whole: a longer text (or tool argument) is
-``too_long`` in the seek loop, and dropped from the history when it holds no action; the
-single-turn protocols read a longer reply from its last this-many characters."""
+``too_long`` in the seek loop, and dropped from the history when it holds no action; in
+the single-turn protocols an answer (the text after the ``Answer:`` line, or a reply
+without one) longer than this is ``too_long``."""
 
 ASK_TOOL = "ask"
 ANSWER_TOOL = "answer"
