@@ -156,10 +156,23 @@ INVALID_REASONS: tuple[str, ...] = (
     "out_of_range",  # a number too large or too long to read
     "not_leaf",  # a derived quantity where only leaves may be asked
     "not_sure",  # free text the matcher role could map to no listed variable
+    "context_overflow",  # the prompt no longer fits the model's context (ends the episode)
+    "truncated",  # the reply was cut at the output token limit (ends the episode)
 )
 """Why a query or a turn is invalid (SPEC 2, 3.8); the scorers count each one."""
 
-NON_ASKING_REASONS: frozenset[str] = frozenset({"early_answer", "no_action"})
+STOP_REASONS: dict[str, str] = {"model_length": "context_overflow", "max_tokens": "truncated"}
+"""Inspect's ``ModelOutput.stop_reason`` values that end an episode, and the invalid
+reason each is recorded with: ``model_length`` (the provider reports the context window
+exhausted; its error text comes back as the reply and is not the model's words) and
+``max_tokens`` (the reply was cut at the output limit, so no action in it is read: a cut
+line may hold a cut value). Nothing in such a reply is read or credited."""
+
+TERMINAL_REASONS: frozenset[str] = frozenset(STOP_REASONS.values())
+"""Invalid turn reasons after which no further generate call is made."""
+
+NON_ASKING_REASONS: frozenset[str] = frozenset({"early_answer", "no_action",
+                                               *TERMINAL_REASONS})
 """Invalid turns that are not attempts to ask anything."""
 
 # ------------------------------------------------------------------------ answer kinds

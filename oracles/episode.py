@@ -9,7 +9,11 @@ record and the examiner's replies out. No Inspect here; the seek solver
 * each valid question gets the oracle's value in the domain's wording; on the final
   turn (after the cap) a question is refused with ``too_many`` and the oracle never sees
   it; an invalid question gets its refusal in the domain's word for a variable;
-* an invalid turn records its queries as invalid and gets one correction.
+* an invalid turn records its queries as invalid and gets one correction;
+* a reply Inspect marks as stopped by the context window or the output limit
+  (`infoseek.contract.STOP_REASONS`: ``context_overflow``, ``truncated``) is an invalid
+  turn that ends the episode (`infoseek.contract.TERMINAL_REASONS`): nothing in it is
+  read, no correction follows, no further turn is played.
 
 The oracle alone knows the hidden target value; nothing here writes it anywhere but in
 `possible_target_values` / `known`, which the record holds after every turn (the same
@@ -25,6 +29,7 @@ from infoseek.contract import (
     ACTION_ANSWER,
     ACTION_ASK,
     ACTION_INVALID,
+    TERMINAL_REASONS,
     ParsedQuery,
     ParsedTurn,
     QueryRecord,
@@ -65,9 +70,11 @@ class Episode:
 
     @property
     def over(self) -> bool:
-        """Whether the last turn answered or was the final turn."""
+        """Whether the last turn answered, was the final turn, or ended the episode
+        (a terminal reason: the model's context or output limit was reached)."""
         return bool(self.turns) and (self.turns[-1].action == ACTION_ANSWER
-                                     or self.turns[-1].final_turn)
+                                     or self.turns[-1].final_turn
+                                     or self.turns[-1].reason in TERMINAL_REASONS)
 
 
 def reply_text(domain: Domain, entity: str, variable: str, value: Any) -> str:
@@ -95,6 +102,8 @@ def play_turn(episode: Episode, parsed: ParsedTurn) -> tuple[TurnRecord, list[st
         for query in parsed.queries:
             queries.append(_asked(episode, query, final_turn))
             replies.append(queries[-1].reply)
+    elif parsed.reason in TERMINAL_REASONS:
+        pass  # the episode ends: nothing was read, nothing is said back
     else:
         queries = [QueryRecord(q.raw, q.variable, False, q.reason) for q in parsed.queries]
         replies.append(invalid_turn_message(

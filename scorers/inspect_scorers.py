@@ -64,7 +64,13 @@ from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from infoseek.contract import STORE_INITIAL, STORE_OPTIONS, STORE_PROBLEM, STORE_TURNS
+from infoseek.contract import (
+    STOP_REASONS,
+    STORE_INITIAL,
+    STORE_OPTIONS,
+    STORE_PROBLEM,
+    STORE_TURNS,
+)
 from infoseek.records import problem_from_store
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.problem_metrics import (
@@ -313,6 +319,20 @@ def log_metrics(log: EvalLog) -> dict[str, float]:
 # problem-level protocols
 
 
+def stopped_reply(state: TaskState) -> str | None:
+    """The terminal reason of the sample's reply (`infoseek.contract.STOP_REASONS`:
+    ``context_overflow``, ``truncated``) when Inspect marks it stopped by the context
+    window or the output limit; such a reply is not read. None otherwise."""
+    output = state.output
+    if output is None or not output.choices:
+        return None
+    return STOP_REASONS.get(output.stop_reason)
+
+
+def _stop_note(stop: str | None) -> str:
+    return f"; the reply was not read: {stop}" if stop else ""
+
+
 @scorer(metrics=[mean_by_group()])
 def k_prediction_scorer() -> Scorer:
     """Score a degree-of-underspecification prediction (SPEC 3.2).
@@ -325,7 +345,8 @@ def k_prediction_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         problem = _problem_from_metadata(state)
         k = state.metadata.get("k", problem.get("k"))
-        predicted = parse_k_prediction(state.output.completion)
+        stop = stopped_reply(state)
+        predicted = None if stop else parse_k_prediction(state.output.completion)
         if k is None:
             return Score.unscored(
                 reason="scoring_failed",
@@ -336,7 +357,7 @@ def k_prediction_scorer() -> Scorer:
         return Score(
             value=values,
             answer=None if predicted is None else str(predicted),
-            explanation=f"predicted {predicted!r}, true k = {int(k)}",
+            explanation=f"predicted {predicted!r}, true k = {int(k)}" + _stop_note(stop),
         )
 
     return score
@@ -369,7 +390,8 @@ def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
             if canonical_only is not None
             else bool(state.metadata.get("forbid_alternatives", True))
         ) and (len(family) <= 1 or bool(problem.get("alternative_only")))
-        parsed = parse_variable_list(state.output.completion, variables)
+        stop = stopped_reply(state)
+        parsed = None if stop else parse_variable_list(state.output.completion, variables)
         names, unknown = parsed if parsed is not None else ([], 0)
         values = mss_identification_metrics(names, family, canonical_only=use_canonical)
         if parsed is None:
@@ -384,7 +406,7 @@ def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
             answer=", ".join(names) if parsed is not None else None,
             explanation=(
                 f"named {names or 'nothing'} ({unknown} unknown) vs {reference}; "
-                f"canonical {canonical}"
+                f"canonical {canonical}" + _stop_note(stop)
             ),
             metadata={"canonical_only": use_canonical},
         )

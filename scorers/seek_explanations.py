@@ -8,6 +8,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from infoseek.contract import TERMINAL_REASONS
 from infoseek.scorers.seek_metrics import (
     _final_answer_turn,
     _mss_family,
@@ -15,6 +16,9 @@ from infoseek.scorers.seek_metrics import (
     turns_before_answer,
     valid_query_variables,
 )
+
+_ENDINGS = {"context_overflow": "the prompt no longer fit the model's context",
+            "truncated": "the reply was cut at the output token limit"}
 
 
 def value_text(value: Any) -> str:
@@ -38,10 +42,14 @@ def answer_explanation(turns: Sequence[dict], target_value: Any) -> str:
 
 def turn_count_text(turns: Sequence[dict]) -> str:
     """The turn count in the words of ``total_turns`` and of the transcript's turn numbers:
-    ``"5 turn(s) + answer (turn 6)"``, ``"10 turn(s), no answer"``."""
+    ``"5 turn(s) + answer (turn 6)"``, ``"10 turn(s), no answer"``, ``"3 turn(s), no
+    answer: ended by context_overflow (...)"``."""
     before = turns_before_answer(turns)
     answer_turn = _final_answer_turn(turns)
     if answer_turn is None:
+        ended = turns[-1].get("reason") if turns and isinstance(turns[-1], dict) else None
+        if ended in TERMINAL_REASONS:
+            return f"{before} turn(s), no answer: ended by {ended} ({_ENDINGS[ended]})"
         return f"{before} turn(s), no answer"
     number = answer_turn.get("turn")
     if not isinstance(number, int) or isinstance(number, bool):

@@ -17,7 +17,12 @@ from infoseek.contract import (
 )
 from infoseek.records import stored_problem
 from infoseek.solvers import prompts
-from infoseek.solvers.seek import generate_turn
+from infoseek.solvers.seek import (
+    CONTEXT_OVERFLOW,
+    drop_from_history,
+    generate_turn,
+    stopped_reason,
+)
 
 PROTOCOLS = ("k_prediction", "mss_identification")
 
@@ -26,7 +31,9 @@ PROTOCOLS = ("k_prediction", "mss_identification")
 def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int = 4,
                          forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES, seed: int = 0,
                          max_k: int = prompts.K_PREDICTION_MAX) -> Solver:
-    """One generate call on a problem-level prompt.
+    """One generate call on a problem-level prompt. A reply stopped by the context
+    window or the output limit (`infoseek.contract.STOP_REASONS`) is not read: the
+    scorers count it invalid with its reason.
 
     Args:
         protocol: "k_prediction" (SPEC 3.2) or "mss_identification" (3.3).
@@ -64,7 +71,9 @@ def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int 
         st.set(STORE_OPTIONS, {"k_given": k_given, "max_size": max_size, "seed": seed,
                                      "forbid_alternatives": forbid_alternatives,
                                      "max_k": max_k, "format": "text"})
-        await generate_turn(state, generate)  # no choices: an empty reply
+        message = await generate_turn(state, generate)  # no choices: an empty reply
+        if stopped_reason(state, message) == CONTEXT_OVERFLOW:
+            drop_from_history(state, message)  # the provider's error, not the model's words
         return state
 
     return solve

@@ -8,6 +8,7 @@ after an invalid turn are the examiner's (`infoseek.oracles.refusals`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -21,6 +22,8 @@ NO_BUDGET_LINE = "You may take up to {turns} turns in total."
 FORCE_ASK_LINE = "You must ask at least {k} question(s) before you may answer."
 
 FINAL_TURN = "You have no questions left. Give your final answer now."
+"""The first sentence of the final turn's message; `final_turn_prompt` adds the answer
+line to write (text format) or the tool call to make (tool format)."""
 
 K_PREDICTION_MAX = 4
 """The largest count the k-prediction prompts offer unless told otherwise (SPEC 3.2)."""
@@ -68,3 +71,46 @@ def seek_system_prompt(wording: Wording, *, entity: str, target: str, fmt: str,
     if force_ask_k:
         lines.append(FORCE_ASK_LINE.format(k=force_ask_k))
     return "\n\n".join(lines)
+
+
+_PLACEHOLDER = re.compile(r"<[^<>]+>")
+
+
+def _text_rules(wording: Wording, *, entity: str, target: str) -> str:
+    return wording.text_rules.format(
+        per_turn=1, entity=entity, target=target,
+        question_template=wording.question_template.format(entity=entity),
+        answer_template=wording.answer_template or "")
+
+
+def final_turn_prompt(wording: Wording, *, entity: str, target: str, fmt: str,
+                      multiline: bool = False) -> str:
+    """The message of the forced final turn: `FINAL_TURN`, then the exact answer line
+    to write, restated from the domain's own rules (SPEC 3.8 credits only an ``Answer:``
+    line, so a bare answer sentence is not an answer). Text format: the ``Answer:``
+    lines the system prompt showed (the two whole lines of a yes/no goal, or the one
+    line with its placeholder; a multi-line answer starts with the template line); tool
+    format: the ``answer`` call. Nothing in it depends on the hidden value: a yes/no goal's
+    two lines are both listed, and a choice's options are not (the prompt shows them)."""
+    if fmt == "tool":
+        return (f"{FINAL_TURN} Do not ask: call the `answer` tool, with your answer as its "
+                "`value`, written as the rules say. Only that call counts as your answer.")
+    lines = [line.strip() for line in _text_rules(wording, entity=entity, target=target)
+             .splitlines() if line.strip().startswith("Answer:")]
+    template = wording.answer_template
+    if (multiline and template) or not lines:
+        lines = [template or "Answer: <your answer>"]
+    placeholder = _PLACEHOLDER.search(lines[0])
+    if len(lines) == 1 and placeholder is not None:
+        if multiline:
+            return (f"{FINAL_TURN} Do not ask. Write your answer starting with a line "
+                    f"written like\n{lines[0]}\nwith your answer in place of "
+                    f"{placeholder.group(0)}, then the rest of it on the lines after, as "
+                    "the rules say. Text without `Answer:` is not an answer.")
+        return (f"{FINAL_TURN} Do not ask. End your message with exactly one line written "
+                f"like\n{lines[0]}\nwith your answer in place of {placeholder.group(0)}. "
+                "The line must start with `Answer:`; text without it is not an answer.")
+    listed = "\n".join(lines)
+    return (f"{FINAL_TURN} Do not ask. End your message with exactly one of these lines, "
+            f"copied whole, `Answer:` included:\n{listed}\nA sentence without `Answer:` "
+            "is not an answer.")

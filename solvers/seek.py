@@ -31,6 +31,14 @@ correction is a user or tool message in plain words
 (`infoseek.oracles.refusals.invalid_turn_message`).
 Text the loop keeps is made storable first (`infoseek.solvers.text_format.storable_text`), and a
 provider reply with no choices is an empty turn.
+
+A reply Inspect marks as stopped by the context window (``model_length``) or by the
+output token limit (``max_tokens``) ends the episode (`infoseek.contract.STOP_REASONS`):
+its turn record is invalid with reason ``context_overflow`` or ``truncated``, nothing in
+it is read (a cut line may hold a cut value), and no further call is made. The text of a
+context overflow is the provider's error, so it leaves the history; a truncated reply is
+the model's own and stays as any turn does. The forced final turn restates the answer
+line to write (`infoseek.solvers.prompts.final_turn_prompt`).
 """
 
 from __future__ import annotations
@@ -49,7 +57,7 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolDef, ToolFunction, tool
 from inspect_ai.util import store
 
-from infoseek.answers import answer_spec
+from infoseek.answers import answer_kind, answer_spec
 from infoseek.contract import (
     ACTION_ANSWER,
     ACTION_INVALID,
@@ -58,6 +66,7 @@ from infoseek.contract import (
     DEFAULT_FORBID_ALTERNATIVES,
     DEFAULT_MAX_TURNS,
     MAX_TURN_CHARS,
+    STOP_REASONS,
     STORE_FINAL,
     STORE_INITIAL,
     STORE_OPTIONS,
@@ -87,6 +96,7 @@ from infoseek.solvers.tool_parsing import parse_tool_calls
 FORMATS = ("tool", "text")
 _ACTION_LINE = re.compile(r"^\W*(question|answer|final answer)\b", re.IGNORECASE)
 _EMPTY_TURN = ParsedTurn(ACTION_INVALID, (), None, None, "empty")
+CONTEXT_OVERFLOW = STOP_REASONS["model_length"]
 
 
 @tool
@@ -203,17 +213,25 @@ def seek_solver(
         if fmt == "tool":
             state.tools = [ask_tool(wording.noun), answer()]
             state.tool_choice = "auto"
+        final_text = prompts.final_turn_prompt(
+            wording, entity=episode.entity, target=context.target, fmt=fmt,
+            multiline=answer_kind(context.answer).multiline)
 
         turns: list[dict[str, Any]] = []
         while not episode.over:
             if episode.final_turn:
-                state.messages.append(ChatMessageUser(content=prompts.FINAL_TURN))
+                state.messages.append(ChatMessageUser(content=final_text))
                 if fmt == "tool":
                     state.tool_choice = ToolFunction(name=ANSWER_TOOL)
             st.set(STORE_OPTIONS, {**sample_opts, "final_turn": episode.final_turn})
             message = await generate_turn(state, generate)
-            parsed = (_EMPTY_TURN if message is None
-                      else parse_message(message, fmt, context, episode.asked))
+            stop = stopped_reason(state, message)
+            if stop is not None:  # ends the episode; nothing in the reply is read
+                parsed = ParsedTurn(ACTION_INVALID, (), None, None, stop)
+            elif message is None:
+                parsed = _EMPTY_TURN
+            else:
+                parsed = parse_message(message, fmt, context, episode.asked)
             parsed = await matched_turn(parsed, askable=context.askable, asked=episode.asked,
                                         noun=wording.noun)
             record, replies = play_turn(episode, parsed)
@@ -221,6 +239,8 @@ def seek_solver(
             st.set(STORE_TURNS, list(turns))  # records are never changed once stored
             transcript().info(turn_event(turns[-1]),
                               source=f"infoseek seek loop, turn {record.turn}")
+            if stop == CONTEXT_OVERFLOW:
+                message = drop_from_history(state, message)
             message = _keep_in_history(state, message, fmt, opts["carry_reasoning"])
             if record.action == ACTION_ANSWER:
                 st.set(STORE_FINAL, {"answer": record.answer, "turn": record.turn})
@@ -297,6 +317,23 @@ async def generate_turn(state: TaskState, generate: Generate) -> ChatMessageAssi
         state.output.choices[0].message = cleaned
         state.output.completion = storable_text(state.output.completion or "")
     return cleaned
+
+
+def stopped_reason(state: TaskState, message: ChatMessageAssistant | None) -> str | None:
+    """The terminal reason of the reply just generated (`infoseek.contract.STOP_REASONS`:
+    ``context_overflow`` when Inspect marks it ``model_length``, ``truncated`` for
+    ``max_tokens``), or None for a reply that is read as usual."""
+    if message is None or state.output is None or not state.output.choices:
+        return None
+    return STOP_REASONS.get(state.output.stop_reason)
+
+
+def drop_from_history(state: TaskState, message: ChatMessageAssistant | None) -> None:
+    """Take a reply out of the history: a context overflow's text is the provider's
+    error message, not words of the model (``state.output`` and the transcript keep it)."""
+    if message is not None and state.messages and state.messages[-1] is message:
+        state.messages.pop()
+    return None
 
 
 def storable_message(message: ChatMessageAssistant) -> ChatMessageAssistant:

@@ -139,7 +139,14 @@ def check_no_leak(episode: Episode, *, target_refused: bool = False) -> None:
     replies = [q["reply"] for t in episode.turns for q in t["queries"] if q.get("reply")]
     texts = replies + loop_messages(episode.sample)
     assert texts
+    # the final turn restates the answer lines of the rules, both values alike
+    final = prompts.final_turn_prompt(
+        get_domain("logic").wording, entity=episode.record["entity"], target=target,
+        fmt=episode.sample.store["infoseek:options"]["format"])
     for content in texts:
+        if content.startswith(prompts.FINAL_TURN):
+            assert content == final
+            continue
         assert not statement.search(content), content
         if name.search(content):
             assert target_refused, f"the target {target!r} is named in {content!r}"
@@ -471,7 +478,7 @@ def test_never_answering_ends_at_the_turn_cap(fmt, record, tmp_path) -> None:
     [query] = final["queries"]
     assert query["valid"] is False and query["reason"] == "too_many"
     assert query["value"] is None  # nothing is revealed on the final turn
-    assert prompts.FINAL_TURN in loop_messages(sample)
+    assert any(m.startswith(prompts.FINAL_TURN) for m in loop_messages(sample))
     score = seek_values(sample.scores)
     assert score["accuracy"] == 0.0
     assert score["final_sufficiency"] == 0.0

@@ -150,3 +150,21 @@ def test_the_stored_form_is_the_contracts() -> None:
                                     "reason": "observed", "value": None,
                                     "reply": refusal_text("observed", "c", noun="attribute")}
     assert isinstance(stored["queries"], list)
+
+
+@pytest.mark.parametrize("reason", ["context_overflow", "truncated"])
+def test_a_terminal_reason_ends_the_episode_without_a_reply(reason) -> None:
+    game = episode(True)
+    play_turn(game, ask(("a", None)))
+    record, replies = play_turn(game, ParsedTurn("invalid", (), None, None, reason))
+    assert (record.turn, record.action, record.reason, record.answer) == (2, "invalid",
+                                                                           reason, None)
+    assert record.queries == () and replies == []
+    assert game.over and not record.final_turn
+    assert game.asked == ["a"]
+
+
+def test_an_ordinary_invalid_turn_does_not_end_the_episode() -> None:
+    game = episode(True)
+    record, replies = play_turn(game, ParsedTurn("invalid", (), None, None, "no_action"))
+    assert not game.over and len(replies) == 1
