@@ -143,8 +143,13 @@ def read_guess(text: str, table: GameTable) -> tuple[str | None, str | None]:
     quoted = re.fullmatch(r'["“](.+?)["”]\s*[.!]?', body)
     if quoted:
         body = quoted.group(1)
-    spec = AnswerSpec(kind="choice", options=tuple(table.name_index))
-    reading = answer_kind("choice").read_text(body, spec)
+    # only the names whose text occurs in the reply can be named by it (a superset of the
+    # whole-word matches): the reader then checks a few options, not thousands
+    text = normalise(body)
+    present = tuple(key for key in table.name_index if key in text)
+    if not present:
+        return None, "malformed" if text.strip(" .!?") else "empty"
+    reading = answer_kind("choice").read_text(body, AnswerSpec(kind="choice", options=present))
     if not reading.valid:
         return None, reading.reason
     return table.name_index.get(option_key(str(reading.value))), None
