@@ -367,6 +367,64 @@ CATALOGUE: tuple[Kind, ...] = (
        answer_kinds=CHOICE),
     _v("choice_extra_spaces", lambda p: answer_raw(p, "  " + "   ".join(p.truth.split()) + " "),
        answer_kinds=CHOICE),
+    # ---- issue 18 class 1: a second value put forward after the first (never credited)
+    _g("second_value_actually", lambda p: answer_raw(p, f"{truth_text(p)}. Actually, "
+                                                        f"{_other_text(p)}."),
+       reasons=AMBIGUOUS, recover=True),
+    _g("corrected_to_the_truth", lambda p: answer_raw(p, f"{_other_text(p)}. Actually, "
+                                                         f"{truth_text(p)}."),
+       reasons=AMBIGUOUS),
+    _g("second_value_correction_colon", lambda p: answer_raw(
+        p, f"{truth_text(p)}; correction: {_other_text(p)}"), reasons=AMBIGUOUS),
+    _g("second_value_otherwise_with_probability", lambda p: answer_raw(
+        p, f"{truth_text(p)} with 50% probability, {_other_text(p)} otherwise"),
+       reasons=AMBIGUOUS),
+    _g("second_value_next_line", both(
+        lambda p: text(f"Answer: {truth_text(p)}\n{_other_text(p)}"),
+        lambda p: answer_raw(p, f"{truth_text(p)}\n{_other_text(p)}")), reasons=AMBIGUOUS,
+       recover=True),
+    _g("second_value_conditional", lambda p: answer_raw(
+        p, f"{truth_text(p)} if {p.first} holds; {_other_text(p)} if it does not"),
+       reasons=AMBIGUOUS),
+    _g("second_value_i_mean", lambda p: answer_raw(
+        p, f"{truth_text(p)}. Wait, I mean {_other_text(p)}."), reasons=AMBIGUOUS),
+    _g("second_value_or_rather", lambda p: answer_raw(
+        p, f"{truth_text(p)} - or rather {_other_text(p)}"), reasons=AMBIGUOUS),
+    _g("second_value_listed_with_labels", lambda p: answer_raw(
+        p, f"{truth_text(p)} (first guess), {_other_text(p)} (second guess)"),
+       reasons=AMBIGUOUS),
+    _g("value_with_confidence", lambda p: answer_raw(p, f"{truth_text(p)} (90% sure)"),
+       reasons=AMBIGUOUS),
+    _g("tool_answer_alternative_argument", lambda p: calls(
+        ("answer", {"value": truth_text(p), "alternative": _other_text(p)})),
+       formats=TOOL, reasons=("bad_arguments",), recover=True),
+    _g("tool_answer_confidence_argument", lambda p: calls(
+        ("answer", {"value": truth_text(p), "confidence": 0.9})),
+       formats=TOOL, reasons=("bad_arguments",)),
+    _g("tool_ask_extra_argument", lambda p: calls(
+        ("ask", {"variable": p.first, "or_else": p.spare})),
+       formats=TOOL, reasons=("bad_arguments",), recover=True),
+    # ---- issue 18 class 6: one value behind a label the prompt uses (credited)
+    _v("answer_dash_bullet", lambda p: answer_raw(p, f"- {truth_text(p)}")),
+    _v("answer_list_number", lambda p: answer_raw(p, f"{_list_number(p)}. {truth_text(p)}"),
+       answer_kinds=("boolean", "choice")),  # "1. 42" is two numbers
+    _v("choice_target_label", lambda p: answer_raw(p, f"{p.target} {p.truth}"),
+       answer_kinds=CHOICE),
+    _v("choice_target_colon", lambda p: answer_raw(p, f"{p.target.capitalize()}: {p.truth}"),
+       answer_kinds=CHOICE),
+    _v("choice_target_equals", lambda p: answer_raw(p, f"{p.target} = {p.truth}"),
+       answer_kinds=CHOICE),
+    # ---- single values whose justification mentions other quantities (credited)
+    _v("justification_rules_out_the_other", lambda p: answer_raw(
+        p, f"{truth_text(p)}, because {_other_text(p)} is ruled out by {p.first}"
+        if p.answer_kind != "boolean" else
+        f"{statement(p, p.truth)}, because {p.entity} is {p.first}.")),
+    _v("justification_on_the_next_line", both(
+        lambda p: text(f"Answer: {truth_text(p)}\nbecause {p.first} settles it"),
+        lambda p: answer_raw(p, f"{truth_text(p)}\nbecause {p.first} settles it"))),
+    _v("number_with_its_derivation", lambda p: answer_raw(
+        p, f"{p.number} ({p.number - 3} + 3 = {p.number}, from {p.first} = 3)"),
+       answer_kinds=NUMBER),
     # ---- numbers in exotic forms whose right reading is not the hidden value
     _w("sci_big_exponent", lambda p: answer_raw(p, f"2.5e+{p.number}"), answer_kinds=NUMBER),
     _w("sci_capital_e", lambda p: answer_raw(p, f"6.688E{p.number}"), answer_kinds=NUMBER),
@@ -443,6 +501,11 @@ def _other_text(p: FuzzProblem) -> str:
     if p.answer_kind == "choice":
         return p.other
     return ("no" if p.truth else "yes") if p.answer_kind == "boolean" else str(p.number + 1)
+
+
+def _list_number(p: FuzzProblem) -> int:
+    """A list number that is not itself one of the options (``1. 0`` names two)."""
+    return next(n for n in range(1, 10) if str(n) not in p.options)
 
 
 def _answer_content(p: FuzzProblem) -> str:
