@@ -36,12 +36,14 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
     """Read a yes/no answer about ``target``.
 
     Accepted: ``yes`` / ``no`` / ``true`` / ``false``; ``Alice is X`` / ``Alice is not
-    X`` / ``Alice isn't X`` (also without ``Alice is``); a yes/no word followed by a
+    X`` / ``Alice isn't X`` (also without ``Alice is``; a bullet or list number before
+    it is set aside); a yes/no word followed by a
     statement that agrees with it (``No, Alice is not X``); any of these followed by a
     justification (``Alice is not X because she is not Y``, ``Alice is X, since rule
     4``). Reasons: ``empty``; ``ambiguous`` when both values are named or a value is
     hedged (``yes or no``, ``yes/no``, ``Alice is X. or Alice is not X``, ``probably
-    yes``, a justification that states the other value); ``malformed`` for anything else
+    yes``, a justification or a later line that states the other value: ``yes.
+    Actually, no.``, ``yes (80% sure)``); ``malformed`` for anything else
     (no value, a statement about another attribute, a yes/no word contradicting its
     statement).
     """

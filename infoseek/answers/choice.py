@@ -4,11 +4,16 @@ a recommendation, a candidate's name).
 Written as the option's label itself (`label`: ``Refer to cardiology``, ``3``). Read
 (:meth:`ChoiceKind.read_text`) from the first non-empty line, after normalisation: case
 folded, quotes and markdown emphasis dropped, surrounding punctuation and a leading
-article (``the``, ``a``, ``an``) or ``the answer is`` removed, whitespace collapsed. The
-line must then *be* one option, optionally followed by a justification (``(``, ``;``, a
-sentence end, ``because`` ...; option names are never cut). Reasons: ``empty``;
-``ambiguous`` when two options are named (``A or B``, ``A, B``, ``A; B``) or the answer
-is hedged (``maybe A``, ``A (or B)``); ``malformed`` for any other text (no option, extra
+article (``the``, ``a``, ``an``) or ``the answer is`` removed, whitespace collapsed, and
+a label the prompts write before an option set aside (``- S1``, ``1. S1``, ``attractor
+S1``, ``recommendation: ...``, ``G2 = 0``: `_unlabelled`). The line must then *be* one
+option, optionally followed by a justification (``(``, ``;``, a sentence end,
+``because`` ...; option names are never cut); the justification and the lines after it
+must not put another option forward (`_offers_another`: ``S1. Actually, S2``, ``S1 if
+G2 is on; S2 if not``, ``S1 with 50% probability``; another name's value such as
+``because G3 = 1`` is a fact). Reasons: ``empty``; ``ambiguous`` when two options are
+named (``A or B``, ``A, B``, ``A; B``), the answer is hedged (``maybe A``, ``A (or B)``)
+or a second option is put forward; ``malformed`` for any other text (no option, extra
 words around one). With no options listed, the normalised text itself is the value.
 Paraphrases are not matched (a ``matcher`` model role for them is future work).
 

@@ -11,8 +11,12 @@ Written as the number itself (`label`: ``42``, ``-3``, ``85/2``). Read by
 - a worked chain ``B + P = 10 + 32 = 42`` reads its final ``= N`` when every earlier
   part is either a name (no digits: ``B + P``) or pure arithmetic (``10 + 32``); the final
   part must be one number, so an unevaluated ``T = 10 + 32`` is never credited;
-- a trailing justification is set aside (`infoseek.answers.base.split_justification`);
-  one that opens with a hedge or another number makes the answer ``ambiguous``;
+- a trailing justification, and the lines after the first, are set aside
+  (`infoseek.answers.base.split_justification`); one that opens with a hedge or puts
+  another number forward makes the answer ``ambiguous`` (`_offers_another`: ``276;
+  correction: 277``, ``276, 277 if ...``, ``276 with 60% probability``, ``T = 277``),
+  while numbers stated of other names (``B = 10``) and a derivation ending in the value
+  (``6 * 7 = 42``) are facts;
 - ``ambiguous``: two or more numbers (``66881 or 66880``, ``between 66875 and 66880``,
   ``5-6``, ``5 to 6``, ``20 * 11``, ``3+4``), a bare power (``10^3``, ``10**3``, ``10³``),
   other unevaluated forms (``√2``, ``pi``), bounds and hedges (``at least 42``, ``42 or

@@ -5,7 +5,10 @@ sequence is written ``none``. Read (:meth:`SequenceKind.read_text`) from the who
 body (the lines after ``Answer:`` too): one item per line when there are several lines
 (list numbering ``1.`` / ``1)`` and bullets ``-`` / ``*`` dropped), else the one line split
 on ``;``, else on ``,``, else on ``->`` / ``→``; a JSON list is read as the list. Each item
-sets aside a trailing ``(...)`` or ``because`` / ``since`` justification. With
+sets aside a trailing ``(...)`` or ``because`` / ``since`` justification, unless it
+offers another step (``pick up A (or pick up B)``: ``ambiguous``); a step going on with
+a self-correction (``stack A. Actually, pick up B``) and a probability are
+``ambiguous``. With
 ``spec.items`` known, every item must be one of them (case, quotes and emphasis aside) and
 is recorded in the spec's spelling; an unknown item is ``malformed``, a hedged one
 (``A or B``, ``maybe A``) ``ambiguous``; an empty item is ``malformed``. The tool

@@ -5,8 +5,11 @@ Written ``name=value`` pairs joined by ``, `` in the spec's order (`label`: ``A=
 booleans as ``true`` / ``false``). Read (:meth:`VectorKind.read_text`) from the whole
 answer body (the lines after ``Answer:`` too): pairs ``name = value``, ``name: value`` or
 ``name is value``, separated by commas, semicolons, line breaks or ``and``; one pair list
-may be wrapped in brackets, or be a JSON object. A trailing justification (``(``,
-``because``, ``since`` ...) is set aside. Every component of ``spec.names`` must appear
+may be wrapped in brackets, or be a JSON object; a bullet before a pair is dropped. A
+trailing justification (``(``, ``because``, ``since`` ...) is set aside, unless it gives
+a component another value as an answer (``... Actually G1 = 1``: ``ambiguous``; pairs of
+other names are facts). A component given two values, a value going on with a
+self-correction and a probability are ``ambiguous``. Every component of ``spec.names`` must appear
 exactly once (names match case-insensitively); a missing, extra or repeated name, or a
 piece that is not a pair, is ``malformed``; a hedged value (``0 or 1``, ``0/1``,
 ``maybe 1``) is ``ambiguous``; with ``spec.allowed`` known, a value outside it is
