@@ -23,6 +23,7 @@ from tests.fuzz_support import (
     EchoPrompt,
     FuzzProblem,
     NoChoices,
+    Stopped,
     Text,
     Turn,
     answer_raw,
@@ -142,6 +143,20 @@ CATALOGUE: tuple[Kind, ...] = (
     _g("echo_problem_statement", lambda p: EchoPrompt("problem")),
     _g("echo_system_prompt", lambda p: EchoPrompt("system"), recover=True),
     _g("zero_choices", lambda p: NoChoices(), reasons=EMPTY, recover=True),
+    # ---- replies Inspect marks stopped: they end the episode and are never read
+    _g("context_overflow_error_text", lambda p: Stopped(text(
+        "This model's maximum context length is 2048 tokens. However, you requested 2391 "
+        "tokens (2135 in the messages, 256 in the completion)."), "model_length"),
+       reasons=("context_overflow",)),
+    _g("context_overflow_holding_the_answer",
+       lambda p: Stopped(clean_answer(p), "model_length"), reasons=("context_overflow",)),
+    _g("truncated_mid_answer", lambda p: Stopped(text(
+        "Let me work through the rules one by one. Answer: " + truth_text(p)[:1]),
+        "max_tokens"), reasons=("truncated",)),
+    _g("truncated_clean_answer", lambda p: Stopped(clean_answer(p), "max_tokens"),
+       reasons=("truncated",)),
+    _g("truncated_question", lambda p: Stopped(ask(p, p.first), "max_tokens"),
+       reasons=("truncated",)),
     # ---- questions that must be refused
     _g("ask_target", lambda p: ask(p, p.target), reasons=("target",), recover=True),
     _g("ask_target_or_not", lambda p: ask_raw(

@@ -112,7 +112,17 @@ class EchoPrompt:
     as_answer: bool = False
 
 
-Turn = Text | Calls | NoChoices | EchoPrompt
+@dataclass(frozen=True)
+class Stopped:
+    """A `Text` or `Calls` turn whose output Inspect marks with ``stop_reason``
+    (``model_length``: the context window was exceeded; ``max_tokens``: the reply was
+    cut at the output limit)."""
+
+    turn: Text | Calls
+    stop_reason: str
+
+
+Turn = Text | Calls | NoChoices | EchoPrompt | Stopped
 
 
 @dataclass(frozen=True)
@@ -263,6 +273,10 @@ class ScriptedModelAPI(ModelAPI):
         return self._output(turn, input)
 
     def _output(self, turn: Turn, input: list[ChatMessage]) -> ModelOutput:
+        if isinstance(turn, Stopped):
+            output = self._output(turn.turn, input)
+            output.choices[0].stop_reason = turn.stop_reason  # type: ignore[assignment]
+            return output
         if isinstance(turn, EchoPrompt):
             echoed = _resolve_echo(turn, input)
             turn = Text(f"Answer: {echoed}" if turn.as_answer else echoed)
