@@ -45,7 +45,12 @@ from infoseek.single_turn import (
     well_specified_variants,
 )
 from infoseek.solvers.dataset import value_label
-from infoseek.solvers.seek import generate_turn
+from infoseek.solvers.seek import (
+    CONTEXT_OVERFLOW,
+    drop_from_history,
+    generate_turn,
+    stopped_reason,
+)
 from infoseek.solvers.single_turn_text import (
     PROMPT_SETTINGS,
     Reading,
@@ -167,7 +172,11 @@ def single_turn_solver(protocol: str, setting: str = "zs",
                                "format": "text"})
         message = await generate_turn(state, generate)
         text = message.text if message is not None else ""
-        reading = read_reply(protocol, text, record, meta["choices"])
+        stop = stopped_reason(state, message)  # context overflow, or cut: not read
+        if stop == CONTEXT_OVERFLOW:
+            drop_from_history(state, message)
+        reading = (Reading(reason=stop) if stop else
+                   read_reply(protocol, text, record, meta["choices"]))
         pick = reading.pick
         if protocol == "question_selection" and reading.valid:
             pick = meta["choices"][pick]

@@ -116,3 +116,21 @@ def test_problem_level_replies_cut_or_overflowing_are_invalid(tmp_path, stop_rea
                       logic_mss(per_k=1, k=[2]))
     values = sample.scores["mss_identification_scorer"].value
     assert values["invalid"] == 1.0 and values["exact"] == 0.0
+
+
+@pytest.mark.parametrize("stop_reason", [None, "model_length", "max_tokens"])
+def test_single_turn_replies_cut_or_overflowing_are_invalid(tmp_path, stop_reason):
+    from infoseek.inspect_tasks.logic_q import logic_q
+    task = logic_q(per_k=1)
+    meta = task.dataset[0].metadata
+    line = f"Answer: {meta['choices'].index(meta['correct'][0]) + 1}"
+    output = text_output(line) if stop_reason is None else stopped(line, stop_reason)
+    _, sample = _play(tmp_path, [output], task)
+    [score] = sample.scores.values()
+    if stop_reason is None:  # the same line, read as usual, is right
+        assert score.value["correct"] == 1.0 and score.value["invalid"] == 0.0
+        return
+    assert score.value["correct"] == 0.0 and score.value["invalid"] == 1.0
+    assert score.explanation == STOP_REASONS[stop_reason]
+    assistant = [m for m in sample.messages if isinstance(m, ChatMessageAssistant)]
+    assert len(assistant) == (stop_reason == "max_tokens")
