@@ -64,8 +64,13 @@ class SingleTurnError(ValueError):
 
 
 def question_options(record: dict[str, Any]) -> list[str]:
-    """The variables listed as questions: every askable variable (alternative MSS
-    members included: any sufficient variable is a correct pick), sorted."""
+    """The variables listed as questions: the record's own ``question_options`` when it
+    has them (Planning-Q lists every atom, observed ones too, as published), else every
+    askable variable (alternative MSS members included: any sufficient variable is a
+    correct pick), sorted."""
+    listed = record.get("question_options")
+    if isinstance(listed, list) and listed:
+        return [str(name) for name in listed]
     return askable_variables(record, forbid_alternatives=False)
 
 

@@ -24,6 +24,7 @@ from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.util import store
 
+from infoseek.answers import answer_kind
 from infoseek.contract import (
     ACTION_ANSWER,
     ACTION_INVALID,
@@ -32,6 +33,7 @@ from infoseek.contract import (
     STORE_PROTOCOL,
     STORE_TURNS,
 )
+from infoseek.domains import UnknownDomain, domain_of
 from infoseek.engine import json_value
 from infoseek.records import engine_from_record, stored_problem
 from infoseek.single_turn import (
@@ -79,7 +81,7 @@ def _variant_sample(protocol: str, record: dict[str, Any], problem_id: str, vari
         target, value = NOT_SURE, NOT_SURE
     else:
         value = record["answer"]
-        target = value_label(value)
+        target = _label(record, value)
     prompt = problem_prompt(protocol, setting, render(record), record, choices)
     return Sample(
         id=record["id"], input=prompt, target=target,
@@ -87,6 +89,14 @@ def _variant_sample(protocol: str, record: dict[str, Any], problem_id: str, vari
                   "protocol": protocol, "choices": choices, "correct": correct,
                   "target_value": value, "k": record.get("k"), "axes": axes,
                   **{axis: axes[axis] for axis in AXES}})
+
+
+def _label(record: dict[str, Any], value: Any) -> str:
+    """A value as the domain's answer kind writes it (a plan set: one of its plans)."""
+    try:
+        return answer_kind(domain_of(record).answer_kind).label(value)
+    except UnknownDomain:
+        return value_label(value)
 
 
 def single_turn_samples(protocol: str, records: Iterable[dict[str, Any]], render: Render, *,

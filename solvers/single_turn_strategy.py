@@ -21,6 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from infoseek.answers import answer_kind
+from infoseek.domains import UnknownDomain, domain_of
 from infoseek.engine import is_unbounded, json_value
 from infoseek.records import engine_from_record
 from infoseek.single_turn import NO_QUESTION, NOT_SURE, bfs_pick, sufficient_options
@@ -55,7 +57,7 @@ def single_turn_move(model_name: str, protocol: str, problem: dict[str, Any],
         return _answer(choices.index(pick) + 1)
     if model_name != "random":
         if known:
-            return _answer(value_label(json_value(next(iter(values)))))
+            return _answer(_label(problem, json_value(next(iter(values)))))
         return _answer(NOT_SURE if protocol == "detection" else _random_value(problem, rng))
     if protocol == "detection" and rng.random() < 0.5:
         return _answer(NOT_SURE)
@@ -66,4 +68,12 @@ def _random_value(problem: dict[str, Any], rng: random.Random) -> str:
     listed = problem.get("target_values") or []
     if not listed:  # values that cannot be listed (numbers): a random integer
         return str(rng.randint(0, 999))
-    return value_label(rng.choice(listed))
+    return _label(problem, rng.choice(listed))
+
+
+def _label(problem: dict[str, Any], value: Any) -> str:
+    """A value as the domain's answer kind writes it (a plan set: one of its plans)."""
+    try:
+        return answer_kind(domain_of(problem).answer_kind).label(value)
+    except UnknownDomain:
+        return value_label(value)

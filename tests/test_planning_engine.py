@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from infoseek.analysis import is_sufficient, minimal_sufficient_sets
-from infoseek.engines.planning.engine import PlanningEngine
+from infoseek.engines.planning.engine import PlanningEngine, atom_text, variable_name
 from infoseek.engines.planning.pddl import ground_operators, pyperplan_bfs_plan
 from infoseek.engines.planning.space import (
     arm_empty_count,
@@ -98,11 +98,16 @@ def test_distances_plan_sets_and_counts_agree_with_the_referee(goal) -> None:
 
 
 def _observations(draw_rng: random.Random, count: int) -> dict[str, bool]:
+    """Random observations (by variable name) of the atoms of a random valid state."""
     space = blocks_space(count)
     state = draw_rng.randrange(len(space.masks))
     true = set(space.true_atoms(state))
     chosen = draw_rng.sample(space.atoms, draw_rng.randint(0, len(space.atoms)))
-    return {a: a in true for a in sorted(chosen)}
+    return {variable_name(a): a in true for a in sorted(chosen)}
+
+
+def _atoms_of(names) -> list[str]:
+    return [atom_text(n) for n in names]
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -112,31 +117,33 @@ def test_engine_agrees_with_the_referee_on_random_problems(seed, count, goal) ->
     observed = _observations(rng, count)
     engine = PlanningEngine(count, goal, observed)
     referee = Referee(count, goal)
-    assert len(engine.target_values()) == referee.plan_set_count(observed)
-    assert engine.is_known() == referee.known(observed)
+    told = dict(zip(_atoms_of(observed), observed.values()))
+    assert len(engine.target_values()) == referee.plan_set_count(told)
+    assert engine.is_known() == referee.known(told)
     open_atoms = engine.unobserved()
     for _ in range(6):
         subset = rng.sample(open_atoms, min(len(open_atoms), rng.randint(0, 3)))
-        assert is_sufficient(engine, subset) == referee.sufficient(observed, subset)
-        assert is_sufficient(engine, subset, use_fast_path=False) == referee.sufficient(
-            observed, subset)
+        expected = referee.sufficient(told, _atoms_of(subset))
+        assert is_sufficient(engine, subset) == expected
+        assert is_sufficient(engine, subset, use_fast_path=False) == expected
     if len(open_atoms) <= 14:
-        k, family = referee.degree(observed, open_atoms, 2)
+        k, family = referee.degree(told, _atoms_of(open_atoms), 2)
         found = minimal_sufficient_sets(engine, open_atoms, 2)
         assert found.k == k
-        assert sorted(tuple(sorted(m)) for m in found.family) == [tuple(sorted(m))
-                                                                   for m in family]
+        assert sorted(tuple(sorted(_atoms_of(m))) for m in found.family) == [
+            tuple(sorted(m)) for m in family]
 
 
 def test_variable_values_with_a_fixed_target() -> None:
-    engine = PlanningEngine(4, ("(on b a)",), {"(handempty)": True, "(on b a)": False})
+    engine = PlanningEngine(4, ("(on b a)",), {"handempty": True, "on b a": False})
     for value in engine.target_values():
-        for atom in ("(on a b)", "(clear b)", "(ontable c)"):
+        for name in ("on a b", "clear b", "ontable c"):
             states = engine.states(target_value=value)
-            seen = {(int(engine.space.masks[i]) >> engine.space.bit[atom]) & 1 == 1
-                    for i in states}
-            assert engine.variable_values(atom, target_value=value) == frozenset(seen)
-    assert engine.target_values({"(on b a)": True}) == frozenset()
+            bit = engine.space.bit[atom_text(name)]
+            seen = {(int(engine.space.masks[i]) >> bit) & 1 == 1 for i in states}
+            assert engine.variable_values(name, target_value=value) == frozenset(seen)
+    assert engine.target_values({"on b a": True}) == frozenset()
+    assert engine.target_values({"(on a b)": True}) == frozenset()  # names have no brackets
     assert engine.target_values({"nonsense": True}) == frozenset()
 
 

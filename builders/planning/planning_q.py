@@ -9,9 +9,11 @@ with one atom of the initial state missing, in the published shape.
    random order, until the consistent full states split into exactly two sets of optimal
    plans: then x (which separates them) and every atom true in all states of one group
    and false in all of the other are the correct questions (the sufficient atoms);
-3. the record lists every atom as askable; its MSS family is the sufficient atoms as
-   singletons, x first. "No questions needed" is the correct pick of the well-specified
-   variants (`infoseek.single_turn.well_specified_variants`: x restored to either value).
+3. the record's ``question_options`` are all (b+1)^2 atoms, observed ones too (26, 37, 50
+   or 65 options with "No questions needed", as published); its MSS family is the
+   sufficient atoms as singletons, x first. "No questions needed" is the correct pick of
+   the well-specified variants (`infoseek.single_turn.well_specified_variants`: x
+   restored to either value).
 
 Difficulty axes (QuestBench's): ``num_vars`` |X| = (b+1)^2 atoms, ``blocks`` b, ``depth``
 d = the backward-search depth of x (the longest optimal plan over x's two values,
@@ -74,6 +76,7 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
         return {
             **problem_fields(blocks, goal, engine),
             "queryable": engine.unobserved(),
+            "question_options": list(engine.atom_variables),
             "forbidden": [],
             "alternative_only": [],
             "k": 1,
@@ -103,6 +106,8 @@ def validate_planning_q_record(record: dict[str, Any]) -> list[str]:
         errors.append("the MSS family is not the set of sufficient atoms")
     if record["queryable"] != engine.unobserved():
         errors.append("queryable is not every unobserved atom")
+    if record.get("question_options") != list(engine.atom_variables):
+        errors.append("question_options is not every atom")
     depth = backward_level(engine, family[0][0]) if family else None
     if depth != record.get("derivation_depth") or depth != record["difficulty"]["depth"]:
         errors.append(f"depth {depth} differs from the record's")

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from infoseek.engines.planning.engine import KIND, TARGET, PlanningEngine
+from infoseek.engines.planning.engine import KIND, TARGET, PlanningEngine, variable_name
 from infoseek.engines.planning.space import GoalAnalysis, goal_analysis
 
 DOMAIN_NAME = "planning"
@@ -55,7 +55,7 @@ def draw_state(rng: random.Random, analysis: GoalAnalysis, depth: int) -> int | 
 def minimal_known_state(rng: random.Random, analysis: GoalAnalysis, state: int
                         ) -> dict[str, bool]:
     """The observations of a minimal well-specified partial state of `state` (module
-    docstring), atoms sorted."""
+    docstring), by variable name (``on a b``), sorted."""
     space = analysis.space
     masks, plan_set = space.masks, analysis.plan_set
     full = int(masks[state])
@@ -70,7 +70,8 @@ def minimal_known_state(rng: random.Random, analysis: GoalAnalysis, state: int
         if np.all(plan_set[chosen] == wanted):
             mask = trial
             kept.remove(atom)
-    return {atom: bool(full >> space.bit[atom] & 1) for atom in sorted(kept)}
+    found = {variable_name(atom): bool(full >> space.bit[atom] & 1) for atom in kept}
+    return {name: found[name] for name in sorted(found)}
 
 
 def problem_fields(blocks: int, goal: tuple[str, ...], engine: PlanningEngine

@@ -7,12 +7,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from infoseek.engines.planning.engine import atom_text
 from infoseek.engines.planning.pddl import block_names, domain_text
 from infoseek.records import askable_variables
 
 
 def _atoms(names: list[str]) -> str:
-    return " ".join(names) if names else "(none)"
+    return " ".join(atom_text(n) for n in names) if names else "(none)"
 
 
 def render(record: Mapping[str, Any], *, forbid_alternatives: bool = False) -> str:

@@ -10,16 +10,16 @@ from typing import Any
 
 from infoseek.domains import Wording
 
-QUESTION_TEMPLATE = "Question: Is <atom> true?"
+QUESTION_TEMPLATE = "Question: Is (<atom>) true?"
 ANSWER_TEMPLATE = "Answer: <first action>"
 
 
 def reply(entity: str, variable: str, value: Any) -> str:
     """The oracle's answer about one atom of the initial state."""
     if value is True:
-        return f"Yes, {variable} is true in the initial state."
+        return f"Yes, ({variable}) is true in the initial state."
     if value is False:
-        return f"No, {variable} is false in the initial state."
+        return f"No, ({variable}) is false in the initial state."
     return f"{variable} = {value}"
 
 
@@ -35,7 +35,7 @@ WORDING = Wording(
                 "ends the episode."),
     text_rules=("Each turn, you may think first, then end your message with either question "
                 "lines, one per atom (at most {per_turn} per turn), written exactly like\n"
-                "{question_template}\nwith an atom such as (on a b) in place of <atom>, or "
+                "{question_template}\nwith an atom such as on a b in place of <atom>, or "
                 "with your final answer: a line starting with \"Answer:\" and the first "
                 "action of a shortest plan, then each further action on its own line, "
                 "like\nAnswer: (unstack c b)\n(put-down c)\n(pick-up b)\n"
@@ -44,7 +44,7 @@ WORDING = Wording(
     question_template=QUESTION_TEMPLATE,
     answer_template=ANSWER_TEMPLATE,
     reminder_text=(f"End your message with question line(s) like `{QUESTION_TEMPLATE}` "
-                   "(an atom such as (on a b) in place of <atom>) or with your plan after "
+                   "(an atom such as on a b in place of <atom>) or with your plan after "
                    "`Answer:`, one action per line, like (unstack a b)."),
     reminder_tool=("Call `ask` with one atom such as (on a b), or `answer` with your plan, "
                    "one action per line."),
@@ -62,5 +62,5 @@ WORDING = Wording(
     size_given="Exactly {k} atom(s) are needed.",
     size_free="Name between 1 and {max_size} atoms.",
     reply=reply,
-    unsure="I am not sure whether {variable} is true.",
+    unsure="I am not sure whether ({variable}) is true.",
 )

@@ -2,13 +2,15 @@
 the set of optimal plans as the target (SPEC 5.2).
 
 Variables are the (b+1)^2 atoms of b blocks (booleans, `infoseek.engines.planning.space
-.atoms`) plus the target ``plan``. A feasible world is a valid full initial state (never a
-powerset of atoms: the valid states are enumerated directly) that agrees with the
-observations, and the target's value in it is the state's **set of optimal plans** to the
-goal, written as one text (`GoalAnalysis.value_text`). So Known means: every full state
-consistent with what is known has the same set of optimal plans. No search tie-break
-reaches a record, and an answer is correct when it is any one of the true state's optimal
-plans (`infoseek.engines.planning.plan_kind`).
+.atoms`), named without their brackets (``on a b``, ``handempty``: the generic readers set
+edge punctuation aside, and prompts write them ``(on a b)``), plus the target ``plan``.
+A feasible world is a valid full initial state (never a powerset of atoms: the valid
+states are enumerated directly) that agrees with the observations, and the target's
+value in it is the state's **set of optimal plans** to the goal, written as one text
+(`GoalAnalysis.value_text`). So Known means: every full state consistent with what is
+known has the same set of optimal plans. No search tie-break reaches a record, and an
+answer is correct when it is any one of the true state's optimal plans
+(`infoseek.engines.planning.plan_kind`).
 
 Record form (besides the common fields of docs/contracts.md)::
 
@@ -42,6 +44,16 @@ TARGET = "plan"
 BOOL_DOMAIN = (False, True)
 
 
+def variable_name(atom: str) -> str:
+    """The variable of an atom: ``(on a b)`` -> ``on a b``."""
+    return atom[1:-1] if atom.startswith("(") and atom.endswith(")") else atom
+
+
+def atom_text(variable: str) -> str:
+    """The atom of a variable, as PDDL writes it: ``on a b`` -> ``(on a b)``."""
+    return f"({variable})"
+
+
 class PlanningEngine(Engine):
     """The engine of one Blocks World problem (module docstring)."""
 
@@ -52,9 +64,11 @@ class PlanningEngine(Engine):
         self.blocks = blocks
         self.goal = tuple(goal)
         self.target = target
-        self.variables = (*self.space.atoms, target)
+        self._bit = {variable_name(a): self.space.bit[a] for a in self.space.atoms}
+        self.atom_variables = tuple(self._bit)
+        self.variables = (*self.atom_variables, target)
         self.observed = dict(observed)
-        self._atoms = set(self.space.atoms)
+        self._atoms = set(self._bit)
         base = self._select(np.arange(len(self.space.masks)), self.observed)
         self._base = base if base is not None else np.zeros(0, dtype=np.int64)
         ids = np.unique(self.analysis.plan_set[self._base]).tolist()
@@ -77,7 +91,7 @@ class PlanningEngine(Engine):
                 continue
             if var not in self._atoms or not isinstance(value, bool | np.bool_):
                 return None
-            position = 1 << self.space.bit[var]
+            position = 1 << self._bit[var]
             mask |= position
             bits |= position if value else 0
         masks = self.space.masks[indices]
@@ -131,13 +145,13 @@ class PlanningEngine(Engine):
                 self.analysis.plan_set[chosen]).tolist())
         if var not in self._atoms:
             return frozenset()
-        column = (self.space.masks[chosen] >> np.uint64(self.space.bit[var])) & np.uint64(1)
+        column = (self.space.masks[chosen] >> np.uint64(self._bit[var])) & np.uint64(1)
         return frozenset(bool(v) for v in np.unique(column).tolist())
 
     def world(self, index: int) -> World:
         """The full world of one state: every atom and the target."""
         mask = int(self.space.masks[index])
-        out: World = {atom: bool(mask >> self.space.bit[atom] & 1) for atom in self.space.atoms}
+        out: World = {var: bool(mask >> bit & 1) for var, bit in self._bit.items()}
         out[self.target] = self._text_of.get(int(self.analysis.plan_set[index]),
                                              self.analysis.value_text(
                                                  int(self.analysis.plan_set[index])))
@@ -153,7 +167,7 @@ class PlanningEngine(Engine):
         mask = 0
         for var in dict.fromkeys(subset):
             if var in self._atoms:
-                mask |= 1 << self.space.bit[var]
+                mask |= 1 << self._bit[var]
         keys = self.space.masks[chosen] & np.uint64(mask)
         ids = self.analysis.plan_set[chosen]
         order = np.lexsort((ids, keys))
@@ -171,8 +185,7 @@ class PlanningEngine(Engine):
         scopes = []
         for pre, add, delete in self.space.op_masks:
             touched = pre | add | delete
-            scopes.append(tuple(a for a in self.space.atoms
-                                if touched >> self.space.bit[a] & 1))
+            scopes.append(tuple(v for v, bit in self._bit.items() if touched >> bit & 1))
         return scopes
 
     def derivation_rounds(self, assignment: Assignment | None = None) -> int | None:
@@ -204,11 +217,14 @@ def check_record_form(record: dict[str, Any], names: set[str]) -> None:
     count = spec.get("blocks")
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_BLOCKS:
         raise EngineFormError("engine", f"needs 'blocks', an integer from 1 to {MAX_BLOCKS}")
-    listed = set(atoms(count))
+    listed = {variable_name(a) for a in atoms(count)}
     goal = spec.get("goal")
-    if not isinstance(goal, list) or not goal or any(a not in listed for a in goal):
-        raise EngineFormError("engine", f"needs 'goal', a non-empty list of atoms over the "
-                                        f"blocks {', '.join(block_names(count))}")
+    if not isinstance(goal, list) or not goal or any(
+            not isinstance(a, str) or variable_name(a) not in listed or a[:1] != "("
+            for a in goal):
+        raise EngineFormError("engine", f"needs 'goal', a non-empty list of atoms like "
+                                        f"(on b a) over the blocks "
+                                        f"{', '.join(block_names(count))}")
     target = record["target"]
     if names != listed | {target}:
         raise EngineFormError("variables", f"must be the {len(listed)} atoms of {count} "

@@ -228,6 +228,10 @@ class PlanKind(SequenceKind):
         return invalid("bad_arguments")
 
     def compare(self, given: object, expected: object, spec: AnswerSpec | None = None) -> float:
+        """Against a plan set (an engine value): `plan_credit`; against another plan (a
+        list), the generic sequence comparison."""
+        if isinstance(expected, list | tuple):
+            return super().compare(given, expected, spec)
         try:
             return plan_credit(given, expected)
         except (TypeError, ValueError, RecursionError):

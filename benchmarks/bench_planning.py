@@ -1,0 +1,150 @@
+"""Planning-Q at the published size: build time, the brute-force referee's time on the
+same records (and their agreement), the split's shape, the BFS references beside the
+published 5.75 / 27.2 / 93.9, and how many candidates change class when one canonical
+plan per state is compared instead of the set of optimal plans.
+
+    python benchmarks/bench_planning.py                 # 7,500 problems, 2 workers
+    python benchmarks/bench_planning.py --count 500 --candidates 300
+
+Timings on a shared machine vary; the ratio of the two times, measured in one run, is the
+more stable number.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import statistics
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from infoseek.builders.planning import planning_q
+from infoseek.builders.planning.problems import minimal_known_state, start
+from infoseek.engines.planning.engine import PlanningEngine, atom_text
+from infoseek.records import engine_from_record
+from infoseek.single_turn import bfs_pick, sufficient_options
+from tests.planning_referee import Referee
+
+PUBLISHED_BFS = {3: 5.75, 5: 27.2, 10: 93.9}
+
+
+def referee_check(record: dict, referees: dict) -> bool:
+    """The record's claims recomputed by the brute-force referee: two plan sets, the
+    sufficient atoms are exactly the MSS family, each value of the missing atom settles
+    the plans."""
+    spec = record["engine"]
+    key = (spec["blocks"], tuple(spec["goal"]))
+    if key not in referees:
+        referees[key] = Referee(*key)
+    referee = referees[key]
+    told = {atom_text(v): x for v, x in record["observed"].items()}
+    if referee.plan_set_count(told) != 2:
+        return False
+    sufficient = sorted(v for v in record["question_options"]
+                        if v not in record["observed"]
+                        and referee.sufficient(told, [atom_text(v)]))
+    return sufficient == sorted(m[0] for m in record["mss_family"])
+
+
+def classes(engine: PlanningEngine) -> tuple[str, str]:
+    """A candidate's class under the set of optimal plans and under one canonical plan
+    per state: well-specified (one group), 1-sufficient (two groups an atom separates),
+    or rejected."""
+    states = engine.states()
+    out = []
+    for ids in (engine.analysis.plan_set[states], engine.analysis.canonical[states]):
+        groups = sorted(set(ids.tolist()))
+        if len(groups) == 1:
+            out.append("well-specified")
+            continue
+        if len(groups) > 2:
+            out.append("rejected")
+            continue
+        masks = engine.space.masks[states]
+        first = ids == groups[0]
+        separating = False
+        for bit in range(len(engine.space.atoms)):
+            column = (masks >> bit) & 1
+            a, b = set(column[first].tolist()), set(column[~first].tolist())
+            if len(a) == 1 and len(b) == 1 and a != b:
+                separating = True
+                break
+        out.append("1-sufficient" if separating else "rejected")
+    return out[0], out[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=7500)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--candidates", type=int, default=1000,
+                        help="start states whose single-atom candidates are classified")
+    args = parser.parse_args()
+
+    started = time.perf_counter()
+    records = planning_q.build_split(seed=0, per_k=args.count, workers=args.workers)
+    build = time.perf_counter() - started
+    text = "\n".join(json.dumps(r, sort_keys=True) for r in records)
+    print(f"built {len(records)} planning-q problems in {build:.1f} s with {args.workers} "
+          f"workers; sha256 {hashlib.sha256(text.encode()).hexdigest()[:16]}")
+
+    started = time.perf_counter()
+    referees: dict = {}
+    agree = sum(referee_check(r, referees) for r in records)
+    referee_time = time.perf_counter() - started
+    print(f"brute-force referee: {agree}/{len(records)} records agree, {referee_time:.1f} s "
+          f"(1 process); referee / build time = {referee_time / build:.2f}")
+
+    axes = [r["difficulty"] for r in records]
+    for name in ("blocks", "num_vars", "depth", "e_bf"):
+        series = [a[name] for a in axes]
+        print(f"{name}: {min(series)}-{max(series)}, mean {statistics.mean(series):.2f}")
+    depths = Counter(a["depth"] for a in axes)
+    print("depth histogram:", dict(sorted(depths.items())))
+
+    rng = random.Random(0)
+    for depth, published in PUBLISHED_BFS.items():
+        found = guessed = 0.0
+        for record in records:
+            engine = engine_from_record(record)
+            options = record["question_options"]
+            good = sufficient_options(engine, options)
+            pick = bfs_pick(engine, options, good, depth)
+            if pick is not None:
+                found += 1
+            else:  # the reference model guesses uniformly among all options
+                guessed += len(good) / (len(options) + 1)
+                rng.random()
+        share = 100 * found / len(records)
+        total = 100 * (found + guessed) / len(records)
+        print(f"bfs-{depth}: found within depth {share:.2f}%, with the random guess "
+              f"{total:.2f}% (published {published}%)")
+
+    transitions: Counter = Counter()
+    rng = random.Random(1)
+    for _ in range(args.candidates):
+        drawn = start(rng)
+        if drawn is None:
+            continue
+        blocks, goal, analysis, state = drawn
+        known = minimal_known_state(rng, analysis, state)
+        for missing in known:
+            observed = {a: v for a, v in known.items() if a != missing}
+            transitions[classes(PlanningEngine(blocks, goal, observed))] += 1
+    total = sum(transitions.values())
+    changed = sum(n for (a, b), n in transitions.items() if a != b)
+    print(f"candidates (one atom removed from a minimal well-specified state): {total}; "
+          f"class changes under one canonical plan per state: {changed} "
+          f"({100 * changed / max(total, 1):.1f}%)")
+    for (a, b), n in sorted(transitions.items()):
+        print(f"  set: {a:15s} canonical: {b:15s} {n}")
+
+
+if __name__ == "__main__":
+    main()

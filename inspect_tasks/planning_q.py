@@ -1,0 +1,98 @@
+"""Planning-Q: the single-turn protocols of QuestBench (SPEC 3.4-3.6) over Blocks World
+problems with one atom of the initial state missing (`infoseek.builders.planning.planning_q`:
+4-7 blocks, six goals, the set of optimal plans as the target).
+
+    inspect eval infoseek/planning_q --model infoseek/bfs-10
+    inspect eval infoseek/planning_q_detection --model infoseek/optimal -T prompt=cot
+
+Tasks: `planning_q` (pick the one atom to ask about, or "No questions needed"),
+`planning_q_detection` (a shortest plan, or "Not sure" when an atom is missing) and
+`planning_q_well_specified` (the missing atom restored: the planning ceiling). Join the
+question-selection and well-specified logs with `infoseek filter QS_LOG WS_LOG`.
+"""
+
+from inspect_ai import Task, task
+
+from infoseek.inspect_tasks.assembly import checked_parameters
+from infoseek.inspect_tasks.single_turn_assembly import single_turn_task
+
+BUILDER = "planning-q"
+
+
+def _params(per_k, seed, source, limit, **extra):
+    return checked_parameters(BUILDER, k=1, per_k=per_k, seed=seed, source=source,
+                              limit=limit, **extra)
+
+
+@task
+def planning_q(
+    per_k: int = 100,
+    seed: int = 0,
+    prompt: str = "zs",
+    mix_well_specified: bool = False,
+    source: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """Question selection: pick the one atom to ask about, or "No questions needed" (SPEC 3.4).
+
+    Args:
+        per_k: 1-sufficient problems built (>= 1; default 100; the published size is
+            7500); unused with source.
+        seed: builder seed (an integer; default 0); the four-shot examples come from the
+            split of seed + 1000003, never from the evaluated problems.
+        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
+            default zs.
+        mix_well_specified: add the well-specified variants, where "No questions needed"
+            is the correct pick (true/false; default false).
+        source: a JSONL file of our planning-q records, instead of a built split.
+        limit: with source only: read just the first N problems (>= 1; default: all).
+    """
+    params = _params(per_k, seed, source, limit, mix_well_specified=mix_well_specified)
+    return single_turn_task("planning_q", BUILDER, "question_selection",
+                            {**params, "prompt": prompt})
+
+
+@task
+def planning_q_detection(
+    per_k: int = 100,
+    seed: int = 0,
+    prompt: str = "zs",
+    source: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """Underspecification detection: a shortest plan, or "Not sure" (SPEC 3.5).
+
+    Args:
+        per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0); the four-shot examples come from the
+            split of seed + 1000003, never from the evaluated problems.
+        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
+            default zs.
+        source: a JSONL file of our planning-q records, instead of a built split.
+        limit: with source only: read just the first N problems (>= 1; default: all).
+    """
+    return single_turn_task("planning_q_detection", BUILDER, "detection",
+                            {**_params(per_k, seed, source, limit), "prompt": prompt})
+
+
+@task
+def planning_q_well_specified(
+    per_k: int = 100,
+    seed: int = 0,
+    prompt: str = "zs",
+    source: str | None = None,
+    limit: int | None = None,
+) -> Task:
+    """Well-specified planning: the missing atom restored, one sample per value (SPEC 3.6).
+
+    Args:
+        per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
+        seed: builder seed (an integer; default 0); the four-shot examples come from the
+            split of seed + 1000003, never from the evaluated problems.
+        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
+            default zs.
+        source: a JSONL file of our planning-q records, instead of a built split.
+        limit: with source only: read just the first N problems (>= 1; default: all).
+    """
+    return single_turn_task("planning_q_well_specified", BUILDER, "well_specified",
+                            {**_params(per_k, seed, source, limit), "prompt": prompt})
