@@ -35,9 +35,11 @@ and never credited: two boxes with different values (`\\boxed{18} or maybe
 \\boxed{19}`), a hedge or a second value inside a box (`19 or more`, `19
 approximately`, `about 19`, `~19`, `19?`, `18-19`, `18, 19`, `x = 18 or x = 19`, an
 unevaluated `12 + 7`), several choice letters (`C or D`, `C, D`, `C/D`), or a hedge
-right after the last box, within its answer tag (`\\boxed{19} or maybe 20`,
-`\\boxed{19} (or 20)`, `\\boxed{19}. Actually, 20`; a justification such as
-`\\boxed{19}, since 12 + 7 = 19` stays).
+or a self-correction word right after the last box (within its answer tag) followed by
+another value (`\\boxed{19} or maybe 20`, `\\boxed{19} (or 20)`, `\\boxed{19}.
+Actually, 20`, `\\boxed{C}, or maybe D`) or by a bound (`\\boxed{19} or so`); a
+justification stays (`\\boxed{19}, since 12 + 7 = 19`, `\\boxed{19}. Actually, let me
+check: 12 + 7 = 19`).
 A single value stays one: `\\boxed{19}`, `\\boxed{x = 19}`, `\\boxed{19 hens}` (a
 unit is set aside), `\\boxed{\\$1,500}`, `\\boxed{\\frac{5}{8}}`, a worked chain
 `\\boxed{12 + 7 = 19}`, `\\boxed{C}`, `\\boxed{(C)}`, `\\boxed{C: 21 square cm}`,
@@ -172,7 +174,7 @@ def extract_boxed(text: str | None) -> str | None:
     last among those no other box holds."""
     if not text:
         return None
-    contents = [c.strip() for _, _, c in _box_spans(text) if c.strip()]
+    contents = [_unwrap(c) for _, _, c in _box_spans(text) if c.strip()]
     return contents[-1] if contents else None
 
 
@@ -318,9 +320,37 @@ def boxes_reason(boxes: list[str] | tuple[str, ...], answer_kind: str = "number"
     first = _box_value(boxes[0], answer_kind)
     if any(not _same_value(_box_value(box, answer_kind), first) for box in boxes[1:]):
         return "ambiguous"
-    if _AFTER_BOX_HEDGE.match(after_last[:200]):
+    if _second_candidate(after_last[:400], _box_value(boxes[-1], answer_kind), answer_kind):
         return "ambiguous"
     return None
+
+
+_LEAD = re.compile(r"(?:[\s,:;()\-]|\b(?:it\s+is|it's|the\s+answer\s+is|i\s+mean|maybe|"
+                   r"perhaps|possibly|probably|rather|could\s+be|be|option)\b)*", re.IGNORECASE)
+_NEXT_LETTER = re.compile(r"\(?([A-Z])\)?(?![A-Za-z])(?<!I(?=\s+[a-z']))")
+_BOUND_AFTER_OR = re.compile(r"\s+(?:so|thereabouts|more|less|fewer|higher|lower|above|"
+                             r"below|greater|smaller)\b", re.IGNORECASE)
+
+
+def _second_candidate(after: str, value: object, answer_kind: str) -> bool:
+    """Whether the text right after the last box opens with a hedge or self-correction
+    word and then puts forward another value: for a number, the sentence's first value
+    (or the value after its last `=`, a derivation's result) differs from the box's;
+    for a choice, the next word is another option letter."""
+    hedge = _AFTER_BOX_HEDGE.match(after)
+    if hedge is None:
+        return False
+    rest = after[hedge.end():]
+    if _BOUND_AFTER_OR.match(rest) and hedge.group().lower().endswith("or"):
+        return True  # 19 or so, 19 or more
+    if answer_kind == "choice":
+        letter = _NEXT_LETTER.match(rest, _LEAD.match(rest).end())
+        return letter is not None and letter.group(1) != value
+    sentence = re.split(r"[.!?\n](?!\d)", rest, maxsplit=1)[0]
+    values = stated_values(sentence.rsplit("=", 1)[-1])
+    if not values:
+        return bool(re.search(r"[~≈±?]", hedge.group()))  # 19 ~, 19?
+    return not (isinstance(value, Fraction) and _same_value(values[0], value))
 
 
 def says_assume_or_suppose(text: str | None) -> bool:
