@@ -185,8 +185,15 @@ def parse_variable_list(text: str | None, variables: Sequence[str]) -> tuple[lis
     ``variables`` exactly first, then case-insensitively (with runs of whitespace,
     ``_`` and ``-`` treated alike).
 
+    A second list put forward is read as no answer (``None``, SPEC 3.8): two ``Answer:``
+    lines naming different variables (a line naming none, an echoed example, does not
+    count), or a self-correction, an alternative or a probability in the answer line
+    outside the variables' own names (``Answer: tall. Actually, kind``, ``Answer: kind
+    or tall``, ``Answer: kind (80% sure)``).
+
     Returns:
-      ``None`` when the text has no ``Answer:`` line; otherwise ``(names, unknown_count)``
+      ``None`` when the text has no ``Answer:`` line or puts two lists forward; otherwise
+      ``(names, unknown_count)``
       where ``names`` are the matched variables in their canonical spelling, in answer
       order and without repeats, and ``unknown_count`` is the number of items that
       matched no variable (they are dropped). "none" or an empty answer gives ``([], 0)``.
@@ -198,7 +205,42 @@ def parse_variable_list(text: str | None, variables: Sequence[str]) -> tuple[lis
     folded: dict[str, str] = {}
     for name in variables:
         folded.setdefault(_fold(name), name)
+    if _puts_forward_another_list(text, body, variables, exact, folded):
+        return None
+    return _named_variables(body, exact, folded)
 
+
+_SECOND_LIST = re.compile(
+    r"\b(?:actually|correction|corrected|wait|sorry|oops|rather|instead|alternatively|"
+    r"otherwise|or|either|maybe|perhaps|possibly|probably|unless|scratch|i\s+mean|"
+    r"second\s+thought|probability|chance|likely|confiden\w*)\b|\d\s*%",
+    re.IGNORECASE,
+)
+
+
+def _puts_forward_another_list(text: str, body: str, variables: Sequence[str],
+                               exact: dict[str, str], folded: dict[str, str]) -> bool:
+    """Two answer lines naming different variables, or a self-correction, alternative or
+    probability word in the final body outside the variables' names."""
+    rest = body
+    for name in sorted(variables, key=len, reverse=True):
+        if name:
+            rest = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", rest, flags=re.IGNORECASE)
+    if _SECOND_LIST.search(rest):
+        return True
+    lists = set()
+    for line in text.splitlines():
+        markers = list(_ANSWER_MARKER.finditer(line.replace("*", "").replace("#", "")))
+        if markers:
+            cleaned = line.replace("*", "").replace("#", "")
+            names, _ = _named_variables(cleaned[markers[-1].end():].strip(), exact, folded)
+            if names:
+                lists.add(frozenset(names))
+    return len(lists) > 1
+
+
+def _named_variables(body: str, exact: dict[str, str],
+                     folded: dict[str, str]) -> tuple[list[str], int]:
     if body.strip(_DECORATION).lower() in _EMPTY_LIST_ANSWERS:
         return [], 0
     names: list[str] = []

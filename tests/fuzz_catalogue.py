@@ -565,3 +565,40 @@ def plays_for(kind: Kind, p: FuzzProblem) -> list[Play]:
     return plays
 
 
+# ------------------------------------------------------------ MSS identification
+# The problem-level answer ``Answer: a, b, c`` (logic_mss, clinguide_mt_mss), played by
+# tests/test_fuzz_mss.py: each kind is the whole reply, made from the canonical MSS
+# (``mss``, two names or more) and a variable outside every MSS (``spare``). Garbage is
+# never an exact match; valid kinds are.
+
+
+@dataclass(frozen=True)
+class MssKind:
+    name: str
+    expect: str  # GARBAGE or VALID
+    make: Callable[[tuple[str, ...], str], str]
+
+
+MSS_CATALOGUE: tuple[MssKind, ...] = (
+    MssKind("mss_two_answer_lines_last_right", GARBAGE,
+            lambda m, s: f"Answer: {s}\nLet me reconsider.\nAnswer: {', '.join(m)}"),
+    MssKind("mss_corrected_to_the_truth", GARBAGE,
+            lambda m, s: f"Answer: {m[0]}, {s}. Actually, {', '.join(m[1:])}"),
+    MssKind("mss_correction_colon", GARBAGE,
+            lambda m, s: f"Answer: {s}; correction: {', '.join(m)}"),
+    MssKind("mss_or_alternative", GARBAGE,
+            lambda m, s: f"Answer: {', '.join(m)} or {s}"),
+    MssKind("mss_wait_i_mean", GARBAGE,
+            lambda m, s: f"Answer: {s}, {m[0]}. Wait, I mean {', '.join(m)}"),
+    MssKind("mss_with_confidence", GARBAGE,
+            lambda m, s: f"Answer: {', '.join(m)} (80% sure)"),
+    MssKind("mss_maybe_more", GARBAGE,
+            lambda m, s: f"Answer: {', '.join(m)}, maybe {s}"),
+    MssKind("mss_clean", VALID, lambda m, s: f"Answer: {', '.join(m)}"),
+    MssKind("mss_bold_marker", VALID, lambda m, s: f"**Answer:** {', '.join(m)}"),
+    MssKind("mss_same_answer_twice", VALID,
+            lambda m, s: f"Answer: {', '.join(m)}\nTo repeat:\nAnswer: {', '.join(m)}"),
+    MssKind("mss_after_reasoning", VALID,
+            lambda m, s: "I would ask about the inputs first. " * 40
+            + f"\nAnswer: {', '.join(reversed(m))}"),
+)

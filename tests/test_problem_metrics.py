@@ -87,9 +87,13 @@ def test_parse_variable_list_separators_quotes_and_repeats():
     assert parse_variable_list(text, VARIABLES) == (["kind", "hurt"], 0)
 
 
-def test_parse_variable_list_last_answer_line_wins():
-    text = "Answer: kind\nOn reflection:\nAnswer: hurt"
-    assert parse_variable_list(text, VARIABLES) == (["hurt"], 0)
+def test_parse_variable_list_two_different_answer_lines_are_no_answer():
+    # SPEC 3.8 (issue 18): a second list is not a correction that wins, it is two answers
+    assert parse_variable_list("Answer: kind\nOn reflection:\nAnswer: hurt", VARIABLES) is None
+    assert parse_variable_list("Answer: kind\nSo:\nAnswer: kind", VARIABLES) == (["kind"], 0)
+    # an echoed example naming no variable is not a second list
+    assert parse_variable_list("Like: Answer: GENE1, GENE2\nAnswer: hurt", VARIABLES) == (
+        ["hurt"], 0)
 
 
 def test_parse_variable_list_empty_and_missing():
