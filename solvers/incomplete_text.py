@@ -61,7 +61,7 @@ from __future__ import annotations
 import bisect
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 
 from infoseek.solvers.incomplete_numbers import stated_values
@@ -85,11 +85,11 @@ _PLACEHOLDER = re.compile(r"[^\w]*")
 _HEDGE_WORDS = (
     r"or|and|nor|either|maybe|perhaps|possibly|probably|likely|roughly|about|around|"
     r"approx\w*|nearly|almost|circa|estimated?|guess\w*|unsure|uncertain|unknown|between|"
-    r"range|if|unless|otherwise|else|not|cannot|never|ish|at\s+(?:least|most)|up\s+to|"
+    r"if|unless|otherwise|else|not|cannot|never|ish|at\s+(?:least|most)|up\s+to|"
     r"(?:more|less|fewer|greater|smaller|larger|higher|lower)\s+than"
 )
 _BOX_HEDGE = re.compile(
-    rf"\b(?:{_HEDGE_WORDS})\b|n't\b|[<>≤≥±∓≈~?…]|\+/-|\.\.\.|"
+    rf"\b(?:{_HEDGE_WORDS})\b|(?<=\d)-?ish\b|n't\b|[<>≤≥±∓≈~?…]|\+/-|\.\.\.|"
     r"\\(?:approx|sim|simeq|pm|mp|le|ge|leq|geq|lt|gt|neq|ne|lesssim|gtrsim)(?![a-z])",
     re.IGNORECASE)
 _AFTER_BOX_HEDGE = re.compile(
@@ -132,7 +132,7 @@ class ParsedReply:
     says_lets_say: bool
     boxes: tuple[str, ...] = ()  # every answer box's content, in order
     answer_reason: str | None = None  # "ambiguous" when the boxes hold no single value
-    set_aside: tuple[str, ...] = field(default=())  # SET_ASIDE_REASONS, each once, in order
+    set_aside: tuple[str, ...] = ()  # SET_ASIDE_REASONS, each once, in order
 
 
 def answer_kind_of(answer: object) -> str:
