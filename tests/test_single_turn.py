@@ -5,15 +5,19 @@ settings, detection F1, difficulty correlations, and filtered accuracy from real
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from inspect_ai import eval
 from inspect_ai.model import get_model
 
 from infoseek.analysis import is_sufficient
 from infoseek.builders.datasets import domain_records
 from infoseek.cli import main as cli_main
+from infoseek.contract import INVALID_REASONS
 from infoseek.engines.cnf import CnfEngine
 from infoseek.engines.horn import HornEngine
 from infoseek.inspect_tasks.gsm_q import gsm_q, gsm_q_detection
@@ -231,6 +235,26 @@ def test_values_and_explained_not_sure(record, text, expected):
         assert not reading.valid and reading.reason == expected, reading
     else:
         assert reading.valid and reading.pick == expected, reading
+
+
+_PIECES = ["Answer:", "Final answer:", "\n", " ", "2", "3", "99", "Not sure", "not",
+           "or", "actually", "yes", "no", "Alice is tall", "kind", "Is Alice unkind?",
+           "(", ")", ";", ",", ".", "-", "because", "whether", "rule 3", "1 fact", "80%",
+           "=", "43", "40 + 3", "\u2212", "\ud800", "**", "No questions needed"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=30))
+def test_no_text_makes_a_reader_raise_and_every_refusal_has_a_reason(pieces):
+    text = "".join(pieces)
+    record = {**RECORD, "target_values": [False, True]}
+    for reading in (read_choice(text, RECORD, CHOICES),
+                    read_value(text, record, allow_not_sure=True),
+                    read_value(text, MATH, allow_not_sure=False)):
+        assert reading.valid or reading.reason in INVALID_REASONS
+        assert reading.valid == (reading.reason is None)
+    if len(re.findall(r"(?im)^[ \t*]*(?:final )?answer:", text)) > 1:
+        assert read_choice(text, RECORD, CHOICES).reason == "multiple_actions"
 
 
 # ------------------------------------------------------------- reference models
