@@ -259,7 +259,8 @@ def test_errored_samples_are_counted_and_never_raise_a_score(logs, tmp_path: Pat
     assert after["final_sufficiency"] <= before["final_sufficiency"]
     assert after["accuracy"] <= before["accuracy"]
     # lower is better: the errored sample is left out
-    assert after["total_turns_n"] == len(log.samples) - 1
+    turns = table(broken, "logic_mt.turns").iloc[0]
+    assert turns["total_turns_n"] == len(log.samples) - 1 and turns["errored"] == 1
     page = (broken.out / "index.html").read_text(encoding="utf-8")
     assert "1 errored" in page
 

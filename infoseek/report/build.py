@@ -284,8 +284,13 @@ def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool =
             notice(f"transcript bundle left out: inspect view bundle failed ({failure})")
     sections = [_section(logs, task, out, links) for task in sorted(logs.declarations)]
     _write_long_form(logs, out, links)
+    from infoseek.report.published import published
+
+    citations = "".join(f"- {published()['sources'][k]}: {c}\n"
+                        for k, c in published()["citations"].items())
     (out / "report.md").write_text(
-        "# infoseek report\n\n" + "\n".join(
+        "# infoseek report\n\nRows marked (published) are copied from:\n\n" + citations
+        + "\n" + "\n".join(
             t.md.read_text(encoding="utf-8") for s in sections for t in s.tables)
         + ("\n## Logs left out\n\n" + "\n".join(f"- {line}" for line in logs.skipped) + "\n"
            if logs.skipped else ""), encoding="utf-8")

@@ -74,10 +74,13 @@ SEEK_SETTINGS = ("oracle", "budget", "max_turns", "queries_per_turn", "force_ask
                  "family", "target")
 
 SEEK_TABLES = (
-    TableSpec("headline", "Final sufficiency, accuracy and turns per k", (
+    TableSpec("headline", "Final sufficiency and accuracy per k", (
         _m("sufficiency", "final_sufficiency"),
         _m("answer", "accuracy"),
+    )),
+    TableSpec("turns", "Turns, turn to sufficiency and over-questioning per k", (
         _m("sufficiency", "total_turns", lower_is_better=True),
+        _m("sufficiency", "turn_to_sufficiency", lower_is_better=True),
         _m("sufficiency", "over_questioning", lower_is_better=True),
     )),
     TableSpec("queries", "Query quality per k", (

@@ -92,6 +92,14 @@ def write_page(report: Report, path: Path) -> Path:
     viewer = ('<p>Row labels link to their transcripts in <a href="viewer/index.html">'
               "Inspect View</a> (serve this folder over HTTP to browse them).</p>"
               if report.bundle else "")
+    from infoseek.report.published import published
+
+    data = published()
+    references = ("<h2>Published numbers</h2><p>Rows marked <i>(published)</i> are copied "
+                  "from the papers' tables for the same task and setting:</p><ul>"
+                  + "".join(f"<li>{html.escape(data['sources'][key])}: "
+                            f"{html.escape(cite)}</li>"
+                            for key, cite in data["citations"].items()) + "</ul>")
     page = ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
             "img-src data:; style-src 'unsafe-inline'\">"
@@ -99,6 +107,6 @@ def write_page(report: Report, path: Path) -> Path:
             f"<style>{STYLE}</style></head><body><h1>infoseek report</h1>{summary}{viewer}"
             f"<ul>{contents}</ul>"
             + "\n".join(_section_html(s) for s in report.sections)
-            + skipped + "</body></html>\n")
+            + skipped + references + "</body></html>\n")
     path.write_text(page, encoding="utf-8")
     return path

@@ -32,6 +32,10 @@ def _check(data: Any) -> dict[str, Any]:
     sources = data.get("sources")
     if not isinstance(sources, dict):
         raise PublishedDataError(f"{DATA_FILE}: 'sources' must map source keys to names")
+    citations = data.get("citations")
+    if not isinstance(citations, dict) or set(citations) != set(sources):
+        raise PublishedDataError(f"{DATA_FILE}: 'citations' must give one reference per "
+                                 "source")
     for index, series in enumerate(data.get("series") or []):
         where = f"{DATA_FILE}: series {index}"
         for name, kind in (("task", str), ("source", str), ("table", str), ("setting", dict),
@@ -68,7 +72,9 @@ def _applies(setting: dict[str, str], labels: dict[str, str]) -> bool:
 
 
 def source_label(source: str, table: str) -> str:
-    return f"{published()['sources'][source]}, {table}"
+    """``MT-InfoSeek Table 14``: the paper's short name and the table (full references:
+    the data file's ``citations``)."""
+    return f"{published()['sources'][source]} {table}"
 
 
 def reference_rows(task: str, metrics: list[str], group_key: str,

@@ -54,7 +54,8 @@ def log_files(paths: Sequence[str | Path]) -> list[Path]:
         if path.is_dir():
             found.extend(sorted(p for p in path.rglob("*")
                                 if p.suffix in (".eval", ".json") and p.is_file()
-                                and p.name not in INSPECT_INDEX_FILES))
+                                and p.name not in INSPECT_INDEX_FILES
+                                and not _in_view_bundle(p)))
         elif path.is_file():
             found.append(path)
         else:
@@ -64,6 +65,13 @@ def log_files(paths: Sequence[str | Path]) -> list[Path]:
         if path.resolve() not in {p.resolve() for p in unique}:
             unique.append(path)
     return unique
+
+
+def _in_view_bundle(path: Path) -> bool:
+    """A copy of a log inside an Inspect View bundle (a report's ``viewer/logs/``):
+    found when a folder holding a report is read again, and not read twice."""
+    return (path.parent.name == "logs"
+            and (path.parent.parent / "content-security-policy.json").is_file())
 
 
 def _scores_json(sample: Any) -> str:

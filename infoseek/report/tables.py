@@ -53,19 +53,22 @@ def setting_labels(entry: pd.Series, declaration: TaskReport) -> dict[str, str]:
 
 
 def row_table(evals: pd.DataFrame, declaration: TaskReport) -> pd.DataFrame:
-    """One line per log: ``log_id``, ``row`` (the row label), ``model`` and the shown
-    settings (those that differ between the logs, plus :data:`ALWAYS_SHOWN`)."""
+    """One line per log, sorted by model and setting: ``log_id``, ``row`` (the row label:
+    the model and the settings that differ between the logs), ``model`` and the shown
+    settings (those that differ, plus :data:`ALWAYS_SHOWN`)."""
     labels = [setting_labels(entry, declaration) for _, entry in evals.iterrows()]
     names = [n for n in declaration.settings if any(n in lab for lab in labels)]
     shown = [n for n in names if n in ALWAYS_SHOWN
              or len({lab.get(n, "") for lab in labels}) > 1]
+    varying = [n for n in shown if len({lab.get(n, "") for lab in labels}) > 1]
     rows = []
     for (_, entry), lab in zip(evals.iterrows(), labels):
         row = {"log_id": entry["log_id"], "model": entry["model"]}
         row.update({n: lab.get(n, "") for n in shown})
-        row["row"] = " ".join([entry["model"], *(f"{n}={row[n]}" for n in shown if row[n])])
+        row["row"] = " ".join([entry["model"], *(f"{n}={row[n]}" for n in varying if row[n])])
         rows.append(row)
-    return pd.DataFrame(rows)
+    frame = pd.DataFrame(rows)
+    return frame.sort_values(["model", *shown, "log_id"], kind="stable").reset_index(drop=True)
 
 
 def _group_label(value: Any) -> str | None:
