@@ -348,7 +348,7 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
             if message is None or not state.messages or state.messages[-1] is not message:
                 state.messages.append(ChatMessageUser(content=reply))
             else:
-                _append_reply(state, message, reply, parsed.question_via)
+                _append_reply(state, message, reply, parsed.question_via, parsed.question)
         return state
 
     return solve
@@ -364,16 +364,17 @@ def _question_argument(arguments: Any) -> str:
 
 
 def _append_reply(state: TaskState, message: ChatMessageAssistant, reply: str,
-                  via: str | None) -> None:
-    """The user's reply: a tool message per tool call (the first asking call gets the
-    reply), else one user message."""
+                  via: str | None, question: str | None = None) -> None:
+    """The user's reply: a tool message per tool call (the first call asking `question`
+    gets the reply; an echoed or empty one before it does not), else one user message."""
     calls = message.tool_calls or []
     if not calls:
         state.messages.append(ChatMessageUser(content=reply))
         return
     answered = via != "tool"  # a tag question is answered below, not in a tool message
     for call in calls:
-        if not answered and call.function == ASK_USER_TOOL:
+        if (not answered and call.function == ASK_USER_TOOL
+                and _question_argument(call.arguments) == question):
             text, answered = reply, True
         elif call.function == ASK_USER_TOOL:
             text = ONE_QUESTION_ONLY

@@ -26,6 +26,8 @@ order of first occurrence):
   punctuation) or a copy of a tag of our own prompts and corrections (`echoes`: the
   example question, the example answer `Ben has \\boxed{7} apples.`);
 - `empty_tag`: a `<question>` or `<answer>` tag with nothing inside;
+- a tool question (`ask_user`) that is empty (`empty_tag`), a placeholder or the
+  prompt's example question (`echoed_tag`) asks nothing either;
 - `box_in_question`: a box inside a `<question>` tag (the reply is a question; the box
   is never an answer).
 
@@ -249,9 +251,15 @@ def question_tags(text: str | None, echoes: frozenset[str] = frozenset()) -> lis
 def _tag_reason(tag: _Tag, echoes: frozenset[str]) -> str | None:
     if not tag.closed:
         return "unclosed_tag"
-    if not tag.content.strip():
+    return _content_reason(tag.content, echoes)
+
+
+def _content_reason(content: str, echoes: frozenset[str]) -> str | None:
+    """`empty_tag` or `echoed_tag` for a tag's content (or a tool question) that is
+    nothing, a placeholder or a copy of our prompts; None for a real one."""
+    if not content.strip():
         return "empty_tag"
-    if _is_placeholder(tag.content) or _squash(tag.content) in echoes:
+    if _is_placeholder(content) or _squash(content) in echoes:
         return "echoed_tag"
     return None
 
@@ -410,7 +418,13 @@ def parse_reply(text: str | None, tool_questions: list[str] | None = None, *,
             continue
         boxes.append(_unwrap(content))
         last_end = end + 1
-    asked: list[tuple[str, str]] = [(q, "tool") for q in (tool_questions or [])]
+    asked: list[tuple[str, str]] = []
+    for tool_question in tool_questions or []:
+        reason = _content_reason(tool_question, echoes)
+        if reason is None:
+            asked.append((tool_question, "tool"))
+        else:
+            set_aside.append(reason)
     asked += [(q, "tag") for q in questions]
     if boxes:
         behaviour = "boxed_answer"

@@ -245,6 +245,10 @@ KINDS: tuple[Kind, ...] = (
     _echo("c16_tool_call_beside_echo", Call("How many hens did he buy?",
                                             content="Then <answer>...</answer>."),
           reason="echoed_tag", forwarded=("How many hens did he buy?",), formats=("tool",)),
+    _echo("c16_tool_placeholder_question", Call("..."), reason="echoed_tag",
+          formats=("tool",)),
+    _echo("c16_tool_example_question", Call("How many books does one row hold?"),
+          reason="echoed_tag", formats=("tool",)),
     _echo("c16_real_question", ASK_HENS, reason=None, forwarded=(ASK_HENS.question,)),
     # ------------------------------------------------ 17. the judge against the transcript
     Kind("c17_asked_nothing_judge_yes", "17", (ANSWER_19,), judge="acquired: yes\nassumed: no",

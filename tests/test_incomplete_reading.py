@@ -7,9 +7,13 @@ from __future__ import annotations
 import math
 import time
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
+from inspect_ai import eval
+from inspect_ai.model import ChatMessageTool, get_model
 
+from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
 from infoseek.scorers.incomplete import cross_check, parse_judgement
 from infoseek.solvers.incomplete import PROMPT_ECHOES, system_prompt
 from infoseek.solvers.incomplete_numbers import MAX_RUN_TOKENS, stated_values
@@ -23,6 +27,9 @@ from infoseek.solvers.incomplete_text import (
     parse_reply,
     question_tags,
 )
+from tests.support import assert_eval_success, text_output, tool_output
+
+pytestmark = pytest.mark.usefixtures("no_tokenizer")
 
 
 def read(text: str, kind: str = "number", tools: list[str] | None = None):
@@ -302,6 +309,12 @@ def test_a_real_action_beside_an_echo_still_counts() -> None:
         "asked_question", "How many hens?", ("echoed_tag",))
     tool = read("Then <answer>...</answer>.", tools=["How many hens?"])
     assert (tool.behaviour, tool.question_via) == ("asked_question", "tool")
+    for question, reason in (("", "empty_tag"), ("...", "echoed_tag"),
+                             ("How many books does one row hold?", "echoed_tag")):
+        echoed = read("", tools=[question])
+        assert (echoed.behaviour, echoed.set_aside) == ("no_answer_tag", (reason,))
+    second = read("", tools=["...", "How many hens?"])
+    assert (second.question, second.extra_questions) == ("How many hens?", 0)
     assert question_tags("<question>a</question><question>b") == ["a"]
     assert question_tags("<question>x <question>y</question>") == ["y"]
 
@@ -321,3 +334,21 @@ def test_the_judge_is_cross_checked_against_the_transcript() -> None:
     assert cross_check(yes, asked)["judge_overruled"] is False
     assert cross_check(no, asked)["transcript_acquired"] is True
     assert cross_check(None, asked)["judge_acquired"] is None
+
+
+def test_the_reply_goes_to_the_tool_call_that_asked(tmp_path) -> None:
+    fixture = Path(__file__).parent / "fixtures" / "incomplete_questions.json"
+    outputs = [tool_output(("ask_user", {"question": "..."}),
+                           ("ask_user", {"question": "How many hens did he buy?"})),
+               text_output("<answer>\\boxed{19}</answer>")]
+    [log] = eval(incomplete_questions(source=str(fixture), format="tool"),
+                 model=get_model("mockllm/model", custom_outputs=outputs), sample_id="hens",
+                 log_dir=str(tmp_path), display="none", ctl_server=False)
+    assert_eval_success(log)
+    [sample] = log.samples
+    first = sample.store["infoseek:incomplete_turns"][0]
+    assert first["question"] == "How many hens did he buy?"
+    assert first["set_aside"] == ["echoed_tag"]
+    tool_messages = [m.text for m in sample.messages if isinstance(m, ChatMessageTool)]
+    assert tool_messages[0].startswith("Only one question")
+    assert tool_messages[1] == first["user_reply"]
