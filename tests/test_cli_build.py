@@ -61,7 +61,8 @@ def test_per_k_above_the_cap_is_refused(tmp_path, capsys, no_build) -> None:
     assert not (tmp_path / "x.jsonl").exists()
 
 
-def test_help_states_the_caps(capsys) -> None:
+def test_help_states_the_caps(capsys, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "10000")  # argparse wraps hyphenated names (gsme-mt- ext)
     with pytest.raises(SystemExit):
         cli.main(["build", "--help"])
     text = " ".join(capsys.readouterr().out.split())
