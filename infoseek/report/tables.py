@@ -105,15 +105,12 @@ def metric_values(samples: pd.DataFrame, spec: MetricSpec) -> list[float]:
     """The values of a metric over `samples`: NaN (not applicable) skipped, errored samples
     as ``spec.errored_as`` (left out when None)."""
     column = f"score.{spec.scorer}.{spec.key}"
-    out: list[float] = []
-    for _, sample in samples.iterrows():
-        if sample.get("error"):
-            if spec.errored_as is not None:
-                out.append(float(spec.errored_as))
-            continue
-        value = sample.get(column)
-        if isinstance(value, int | float) and not math.isnan(value):
-            out.append(float(value))
+    errored = samples["error"].astype(bool)
+    values = pd.to_numeric(samples[column], errors="coerce") if column in samples \
+        else pd.Series(math.nan, index=samples.index)
+    out = [float(v) for v in values[~errored] if not math.isnan(v)]
+    if spec.errored_as is not None:
+        out.extend([float(spec.errored_as)] * int(errored.sum()))
     return out
 
 
