@@ -52,6 +52,16 @@ def _stderr(values: list[float]) -> float:
     return statistics.stdev(values) / math.sqrt(len(values))
 
 
+def prefixes(value: str | tuple[str, ...] | list[str] | None) -> tuple[str, ...]:
+    """Name prefixes as the tuple `str.startswith` takes, from a tuple, a list (how a log
+    records a tuple), a single string, or None (none)."""
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(item) for item in value)
+
+
 @metric
 def mean_by_group(
     group_key: str = "k", overall_stderr: bool = True, group_stderr: bool = False,
@@ -74,7 +84,13 @@ def mean_by_group(
         counts by reason, which would otherwise crowd the display).
       skip_zero: name prefixes left out when every sample's value is 0 (reasons that
         never occurred).
+
+    The prefixes may come as a list or a single string: Inspect records the arguments of
+    a metric in the log header as JSON (a tuple becomes a list) and rebuilds the metric
+    from them when it recovers a killed run (`inspect log recover`) or re-scores a log.
     """
+
+    overall_only, skip_zero = prefixes(overall_only), prefixes(skip_zero)
 
     def compute(scores: list[SampleScore]) -> Value:
         names: list[str] = []
