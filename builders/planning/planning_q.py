@@ -5,7 +5,8 @@ with one atom of the initial state missing, in the published shape.
    (`infoseek.builders.planning.problems`), and a full initial state s whose optimal
    plans have d steps;
 2. take a minimal well-specified partial state of s (every consistent full state has
-   s's set of optimal plans) and remove one observed atom x, trying the atoms in a
+   s's set of optimal plans) with a random share of s's other atoms observed too
+   (`padded_known_state`), and remove one observed atom x, trying the atoms in a
    random order, until the consistent full states split into exactly two sets of optimal
    plans: then x (which separates them) and every atom true in all states of one group
    and false in all of the other are the correct questions (the sufficient atoms);
@@ -30,7 +31,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from infoseek.builders.jobs import build_split_with, first_valid_problem
-from infoseek.builders.planning.problems import minimal_known_state, problem_fields, start
+from infoseek.builders.planning.problems import padded_known_state, problem_fields, start
 from infoseek.engines.planning.engine import PlanningEngine
 from infoseek.single_turn import backward_level, sufficient_options
 
@@ -60,7 +61,7 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
     if drawn is None:
         return None
     blocks, goal, analysis, state = drawn
-    known = minimal_known_state(rng, analysis, state)
+    known = padded_known_state(rng, analysis, state)
     order = list(known)
     rng.shuffle(order)
     for missing in order:
