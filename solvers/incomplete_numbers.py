@@ -111,7 +111,7 @@ def _literal(digits: str, exponent: str | None) -> Fraction | None:
         if abs(power) > MAX_DIGITS:
             return None
         value *= Fraction(10) ** power
-    return value
+    return value if abs(value) <= _LIMIT else None
 
 
 # Token kinds: ("num", value, literal) ("op", symbol) ("word", lower) ("gap", None).
@@ -189,7 +189,8 @@ def _number_words(tokens: list[Token], values: list[Fraction]) -> list[Token]:
         if out and out[-1][0] == "num" and (word in _SCALES or word == "hundred"
                                            or word == "dozen"):
             factor = 12 if word == "dozen" else _SCALES.get(word, 100)
-            out.append(("num", out.pop()[1] * factor, True))
+            scaled = out.pop()[1] * factor
+            out.append(("num", scaled, True) if abs(scaled) <= _LIMIT else ("gap", None))
             i += 1
             continue
         if word == "a" and word_at(i + 1) == "dozen":

@@ -10,6 +10,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from inspect_ai import eval
 from inspect_ai.model import ChatMessageTool, get_model
 
@@ -352,3 +354,19 @@ def test_the_reply_goes_to_the_tool_call_that_asked(tmp_path) -> None:
     tool_messages = [m.text for m in sample.messages if isinstance(m, ChatMessageTool)]
     assert tool_messages[0].startswith("Only one question")
     assert tool_messages[1] == first["user_reply"]
+
+
+_ARITHMETIC_TEXT = st.text(alphabet="0123456789+-*/^().,eE x×÷%=<> \\{}boxedfrac"
+                           "onetwlvhudrsa-", max_size=80)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_ARITHMETIC_TEXT)
+def test_number_and_box_readers_never_raise(text) -> None:
+    values = stated_values(text)
+    assert all(isinstance(v, Fraction) and abs(v) <= Fraction(10) ** 120 for v in values)
+    parsed = read(text)
+    assert parsed.answer_reason in (None, "ambiguous")
+    assert set(parsed.set_aside) <= set(SET_ASIDE_REASONS)
+    assert isinstance(leaks_number(text, 19, text[::-1]), bool)
+    assert parse_judgement(text) is None or len(parse_judgement(text)) == 2
