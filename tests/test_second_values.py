@@ -40,6 +40,9 @@ SECOND_VALUES = [
     (ATTRACTOR, "S1\nS2"),
     (ATTRACTOR, "S1 (90% sure)"),
     (ATTRACTOR, "S1 if G2 is on; S2 if it is off"),
+    (ATTRACTOR, "S1 if G2 is on"),  # an answer on a condition is a hedge, like "unless"
+    (NUMBER, "276 if the rooster does not count"),
+    (YES_NO, "yes, if rule 3 applies"),
     (ATTRACTOR, "S1. Wait, I mean S3."),
     (ATTRACTOR, "S1 - or rather S2"),
     (ATTRACTOR, "S1, then again the answer could be S3"),

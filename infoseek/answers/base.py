@@ -158,7 +158,7 @@ _JUSTIFICATION = re.compile(
     rf"[(\[;]|[.!?](?=\s|$)|\b(?:{_JUSTIFICATION_WORDS})\b", re.IGNORECASE
 )
 OPENING_HEDGE = re.compile(
-    r"(?:or|either|nor|maybe|perhaps|possibly|probably|unless|otherwise|alternatively)\b",
+    r"(?:or|either|nor|maybe|perhaps|possibly|probably|if|unless|otherwise|alternatively)\b",
     re.IGNORECASE,
 )
 HEDGE = re.compile(
