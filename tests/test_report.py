@@ -280,6 +280,12 @@ def test_published_rows_come_from_the_data_file(report) -> None:
     assert "Table 14" in gpt5["source"]
     # force-ask numbers (Table 23) apply only to a force-ask run: none here
     assert not published_rows["source"].str.contains("Table 23").any()
+    # a table shows only the published rows of its own metrics (Table 14 has no query
+    # metrics; Table 17 gives ClinGuide's query correctness and coverage at 0 distractors)
+    assert (table(report, "logic_mt.queries")["kind"] == "run").all()
+    queries = table(report, "clinguide_mt.queries")
+    gpt5 = queries[queries["model"] == "GPT-5 (published)"].iloc[0]
+    assert gpt5["query_coverage_k1"] == 0.935 and "Table 17" in gpt5["source"]
     mss = table(report, "logic_mss.mss")
     assert set(mss[mss["kind"] == "published"]["k_given"].astype(str).str.lower()) == {"false"}
 

@@ -28,7 +28,7 @@ from pathlib import Path
 import pandas as pd
 
 from infoseek.report import figures
-from infoseek.report.declarations import TaskReport
+from infoseek.report.declarations import TableSpec, TaskReport
 from infoseek.report.published import reference_rows, reference_strata
 from infoseek.report.reading import Logs, ReportError, read_logs
 from infoseek.report.tables import (
@@ -93,14 +93,20 @@ def _write_table(out: Path, task: str, name: str, title: str, frame: pd.DataFram
 
 
 def _with_references(table: pd.DataFrame, task: str, declaration: TaskReport,
-                     labels: list[dict[str, str]], shown: list[str]) -> pd.DataFrame:
-    metrics = sorted({m.key for spec in declaration.tables for m in spec.metrics})
+                     spec: TableSpec, labels: list[dict[str, str]], shown: list[str]
+                     ) -> pd.DataFrame:
+    """The table with the published rows of its own metrics below the runs."""
+    metrics = sorted({m.key for m in spec.metrics})
     refs = reference_rows(declaration.published or task, metrics, declaration.group_key,
                           labels, shown)
     if refs.empty:
         return table
     refs = refs[[c for c in refs.columns if c in table.columns or c in ("model", "kind")]]
-    refs["label"] = refs["model"]
+    values = [c for c in refs.columns if f"{c}_n" in refs.columns]
+    refs = refs[refs[values].notna().any(axis=1)] if values else refs.iloc[0:0]
+    if refs.empty:
+        return table
+    refs = refs.assign(label=refs["model"])
     return pd.concat([table, refs], ignore_index=True)
 
 
@@ -128,8 +134,8 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
     first_table: pd.DataFrame | None = None
     for spec in declaration.tables:
         table = metric_table(samples, rows, spec, declaration.group_key)
-        table = _order_columns(_with_references(table, task, declaration, labels, shown),
-                               leading)
+        table = _order_columns(_with_references(table, task, declaration, spec, labels,
+                                                shown), leading)
         section.tables.append(_write_table(out, task, spec.name, spec.title, table,
                                            display_frame(table)))
         if first_table is None:

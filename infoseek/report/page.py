@@ -40,8 +40,8 @@ def _image(path: Path) -> str:
 
 def table_html(display: pd.DataFrame, frame: pd.DataFrame, table_id: str,
                links: dict[str, str]) -> str:
-    """One table: header = the display frame's columns; a run row's cells link to its
-    transcripts when the bundle exists."""
+    """One table: header = the display frame's columns; every cell of a run row links to
+    its transcripts (the row's first log in the viewer bundle) when the bundle exists."""
     head = "".join(
         f'<th class="{"text" if c in TEXT_COLUMNS else "num"}">{html.escape(str(c))}</th>'
         for c in display.columns)
@@ -53,7 +53,7 @@ def table_html(display: pd.DataFrame, frame: pd.DataFrame, table_id: str,
         cells = []
         for column, value in row.items():
             text = html.escape(str(value))
-            if url and text and column in ("label",):
+            if url and text:
                 text = f'<a href="{html.escape(url)}">{text}</a>'
             css = "text" if column in TEXT_COLUMNS else "num"
             cells.append(f'<td class="{css}">{text}</td>')
@@ -89,8 +89,9 @@ def write_page(report: Report, path: Path) -> Path:
         skipped = ('<h2>Logs left out</h2><ul class="skipped">'
                    + "".join(f"<li>{html.escape(line)}</li>" for line in report.skipped)
                    + "</ul>")
-    viewer = ('<p>Row labels link to their transcripts in <a href="viewer/index.html">'
-              "Inspect View</a> (serve this folder over HTTP to browse them).</p>"
+    viewer = ('<p>The cells of each run row link to its transcripts in '
+              '<a href="viewer/index.html">Inspect View</a> (serve this folder over HTTP '
+              "to browse them, e.g. <code>python -m http.server -d .</code>).</p>"
               if report.bundle else "")
     from infoseek.report.published import published
 

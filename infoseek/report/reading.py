@@ -229,8 +229,10 @@ def read_logs(paths: Sequence[str | Path],
             turn_rows.extend(turns)
         if progress is not None:
             progress(index + 1, len(files))
-    return Logs(pd.DataFrame(eval_rows), pd.DataFrame(sample_rows), pd.DataFrame(turn_rows),
-                declarations, skipped)
+    samples = pd.DataFrame(sample_rows, columns=None if sample_rows else
+                           ["log_id", "id", "epoch", "error", "turn_count", "task", "model"])
+    return Logs(pd.DataFrame(eval_rows), samples, pd.DataFrame(turn_rows), declarations,
+                skipped)
 
 
 def settings_of(entry: dict[str, Any] | pd.Series, names: Iterable[str]) -> dict[str, Any]:
