@@ -37,7 +37,8 @@ and never credited: two boxes with different values (`\\boxed{18} or maybe
 \\boxed{19}`), a hedge or a second value inside a box (`19 or more`, `19
 approximately`, `about 19`, `~19`, `19?`, `18-19`, `18, 19`, `x = 18 or x = 19`, an
 unevaluated `12 + 7`), several choice letters (`C or D`, `C, D`, `C/D`), or a hedge
-or a self-correction word right after the last box (within its answer tag) followed by
+or a self-correction word right after the last box (to the end of the reply, past its
+answer tag) followed by
 another value (`\\boxed{19} or maybe 20`, `\\boxed{19} (or 20)`, `\\boxed{19}.
 Actually, 20`, `\\boxed{C}, or maybe D`) or by a bound (`\\boxed{19} or so`); a
 justification stays (`\\boxed{19}, since 12 + 7 = 19`, `\\boxed{19}. Actually, let me
@@ -462,18 +463,17 @@ def _unwrap(content: str) -> str:
 
 
 def _after_box(visible: str, last_end: int, tags: list[_Tag]) -> str:
-    """The text after the last answer box, up to the end of the answer tag holding it
-    (or of the reply)."""
+    """The text after the last answer box, to the end of the reply, with the closing
+    ``</answer>`` tag set aside: a second value offered after the tag (``<answer>\\boxed{19}
+    </answer> Or 20``) is still the model's answer text. Question tags after the box are
+    dropped (a question is not an answer value)."""
     if not last_end:
         return ""
-    end = len(visible)
-    for tag in tags:
-        if tag.name == "answer" and tag.start < last_end <= tag.end:
-            end = tag.end
-    closer = visible.lower().find("</answer", last_end)
-    if 0 <= closer < end:
-        end = closer
-    return visible[last_end:end]
+    after = visible[last_end:]
+    for tag in sorted(tags, key=lambda t: t.start, reverse=True):
+        if tag.name == "question" and tag.start >= last_end:
+            after = after[: tag.start - last_end] + " " + after[tag.end - last_end:]
+    return re.sub(r"</\s*answer\s*>", " ", after, flags=re.IGNORECASE)
 
 
 # ----------------------------------------------------------- the deterministic user

@@ -77,6 +77,10 @@ def read(text: str, kind: str = "number", tools: list[str] | None = None):
         ("\\boxed{C/D}", "choice"),
         ("\\boxed{(C) (D)}", "choice"),
         ("\\boxed{D} then \\boxed{C}", "choice"),
+        # the answer's text runs past its closing tag
+        ("<answer>\\boxed{19}</answer> Or 20", "number"),
+        ("<answer>\\boxed{19}</answer>\nActually, 20.", "number"),
+        ("<answer>\\boxed{C}</answer>, or maybe D", "choice"),
     ],
 )
 def test_a_box_holding_no_single_value_is_ambiguous(text, kind) -> None:
@@ -105,7 +109,7 @@ def test_a_box_holding_no_single_value_is_ambiguous(text, kind) -> None:
         ("\\boxed{19} (because he bought 7)", "number", "19"),
         ("\\boxed{19}. Actually, let me check: 12 + 7 = 19. Yes.", "number", "19"),
         ("\\boxed{19}. Actually, it is 19 (12 + 7).", "number", "19"),
-        ("<answer>\\boxed{19}</answer> Or 20, said nobody.", "number", "19"),
+        ("<answer>\\boxed{19}</answer> since 12 + 7 = 19.", "number", "19"),
         ("\\boxed{C}. Actually, I am sure.", "choice", "C"),
         ("\\boxed{19} then again \\boxed{19.0}", "number", "19.0"),
         ("\\boxed{\\boxed{19}}", "number", "19"),
