@@ -187,7 +187,7 @@ def _cases(seed: int):
 def test_engines_agree_with_referee(seed):
     rng = random.Random(seed)
     for record, engine in _cases(seed):
-        check_record(record)
+        check_record(record, pins=False)  # its family is a placeholder: engines only here
         ref = referee_for(record)
         free = [g for g in record["engine"]["genes"] if g not in record["observed"]]
         assert engine.target_values() == ref.target_values()
