@@ -68,7 +68,8 @@ def _row_name(line: pd.Series, rows: pd.DataFrame) -> str:
 
 def headline_figure(table: pd.DataFrame, metrics: tuple[str, ...], group_key: str,
                     groups: list[str], path: Path, title: str) -> Path | None:
-    """Each headline metric against k, one line (with standard-error bars) per row."""
+    """Each headline metric against k, one line (with standard-error bars) per row, over
+    a grey band spanning the published numbers for the same task and setting."""
     metrics = tuple(m for m in metrics if any(f"{m}_{group_key}{g}" in table for g in groups))
     if not metrics or not groups or group_key != "k":
         return None
@@ -80,6 +81,7 @@ def headline_figure(table: pd.DataFrame, metrics: tuple[str, ...], group_key: st
             ys = [line.get(f"{metric}_{group_key}{g}", math.nan) for g in groups]
             es = [line.get(f"{metric}_{group_key}{g}_stderr", math.nan) for g in groups]
             axis.errorbar(xs, ys, yerr=es, marker="o", capsize=3, label=names[str(line["label"])])
+        _published_band(axis, table, metric, group_key, groups)
         axis.set_xlabel("k")
         axis.set_ylabel(metric)
         axis.set_xticks(xs)
@@ -88,6 +90,32 @@ def headline_figure(table: pd.DataFrame, metrics: tuple[str, ...], group_key: st
         axis.set_title(metric.replace("_", " "))
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
+
+
+def _published_band(axis: Any, table: pd.DataFrame, metric: str, group_key: str,
+                    groups: list[str]) -> None:
+    """The range the published rows span at each k, as a grey band (the papers' models
+    for the same task and setting)."""
+    if "kind" not in table:
+        return
+    published = table[table["kind"] == "published"]
+    xs, lows, highs = [], [], []
+    for g in groups:
+        column = f"{metric}_{group_key}{g}"
+        if column not in published:
+            continue
+        values = [v for v in published[column] if isinstance(v, int | float)
+                  and not math.isnan(v)]
+        if values:
+            xs.append(float(g))
+            lows.append(min(values))
+            highs.append(max(values))
+    if xs:
+        sources = ", ".join(sorted({str(s) for s in published["source"]}))
+        axis.fill_between(xs, lows, highs, color="grey", alpha=0.2,
+                          label=f"published range ({sources})")
+        if len(xs) == 1:
+            axis.plot(xs * 2, [lows[0], highs[0]], color="grey", alpha=0.5, linewidth=6)
 
 
 def _by_row(samples: pd.DataFrame, rows: pd.DataFrame):
