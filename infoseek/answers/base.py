@@ -267,10 +267,13 @@ def justification_clauses(tail: str) -> list[tuple[str, bool]]:
     return pieces
 
 
-_ASSIGNMENT = re.compile(r"[\w-]+\s*(?:=|≠|:)\s*(?:not\s+)?$", re.IGNORECASE)
 _GENERIC_SUBJECT = (
-    "it|this|that|one|answer|result|value|attractor|state|recommendation|choice|option"
+    "it|this|that|one|answer|result|value|attractor|state|recommendation|choice|option|"
+    "total|sum|count|number|amount|final|correction|corrected|instead|rather|actually"
 )
+"""Words whose value is the answer itself (``the total is 277``, ``correction: 277``)."""
+_ASSIGNMENT = re.compile(
+    rf"\b(?!(?:{_GENERIC_SUBJECT})\b)[\w-]+\s*(?:=|≠|:)\s*(?:not\s+)?$", re.IGNORECASE)
 _STATED_OF = re.compile(
     rf"\b(?!(?:{_GENERIC_SUBJECT})\b)[\w-]+\s+(?:is|was|equals|becomes|stays|remains)\s+"
     r"(?:not\s+)?$",
