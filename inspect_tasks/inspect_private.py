@@ -1,7 +1,7 @@
 """Every private `inspect_ai._...` name infoseek uses, in one place, each with why.
 
 Inspect's public API (`inspect_ai`, `inspect_ai.scorer`, `inspect_ai.util`, ...) has no
-equivalent for the three names below. Private names may change in any Inspect release, so
+equivalent for the names below. Private names may change in any Inspect release, so
 `pyproject.toml` pins ``inspect-ai>=0.3.285,<0.4`` and the tests exercise each one
 (`tests/test_task_logs.py`, `tests/test_task_parameters.py`,
 `tests/test_scorer_layout.py`); `tests/test_packaging.py` checks that no other tracked file
@@ -31,6 +31,12 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
     scorers, so `inspect score` of somebody else's log that records a local scorer of the
     same name (`queries`, say) finds ours unless their task file is loaded first; their
     own task runs and a registration of theirs made earlier are not affected.
+
+`model_roles` (`inspect_ai.model._model`)
+    The model roles of the running eval (``--model-role user=...``), set before Inspect
+    calls a task function. `get_model(role=...)` answers for one role it is asked about;
+    only this lists the roles given, which `given_model_roles` returns so that a task can
+    refuse a role model that cannot run (`infoseek.inspect_tasks.task_parameters`).
 """
 
 from __future__ import annotations
@@ -48,6 +54,8 @@ from inspect_ai._util.registry import (
     registry_lookup,
     registry_unqualified_name,
 )
+from inspect_ai.model import Model
+from inspect_ai.model._model import model_roles
 from inspect_ai.scorer import Scorer
 
 __all__ = ["PrerequisiteError", "RecordedNameError", "register_recorded_scorer_names",
@@ -123,3 +131,14 @@ def _router(name: str, ours: Callable[..., Scorer], builtin: Callable[..., Score
         return ours() if not args and not kwargs else builtin(*args, **kwargs)
 
     return route
+
+
+def given_model_roles() -> dict[str, Model]:
+    """The model of each role given to the running eval (none outside an eval); a role
+    given several models maps to the first."""
+    roles: dict[str, Model] = {}
+    for role, models in model_roles().items():
+        model = models[0] if isinstance(models, list) and models else models
+        if isinstance(model, Model):
+            roles[role] = model
+    return roles

@@ -28,6 +28,7 @@ from typing import Any
 
 from infoseek.builders.published import INPUTS, format_names
 from infoseek.builders.published.sources import INTERACTION_FORMATS, RECORDS_FORMAT
+from infoseek.inspect_tasks.inspect_private import given_model_roles
 from infoseek.inspect_tasks.task_errors import PlainTaskError
 from infoseek.solvers.dataset import parse_k_values
 
@@ -64,6 +65,7 @@ CAPS: dict[str, int] = {
     "max_size": 1_000,
     "max_interactions": 1_000,
     "count": 2_000,
+    "label_batch": 1_000,
     "limit": 10_000_000,
 }
 """The largest value of each size-like parameter (`per_k`'s cap is the builder's)."""
@@ -145,6 +147,7 @@ RULES: dict[str, Callable[[str, Any], Any]] = {
     "max_size": _positive,
     "limit": lambda name, value: None if value is None else _positive(name, value),
     "count": _positive,
+    "label_batch": _positive,
     "max_interactions": _non_negative,
     "budget": _flag,
     "force_ask": _flag,
@@ -210,7 +213,54 @@ def check_parameters(*, max_k: int | None = None, oracles: Sequence[str] | None 
                     f"-T {needs_source} needs -T source=FILE (it applies to a source file; "
                     f"got {needs_source}={shown(params[needs_source])} without a source)")
     _check_force_ask(out)
+    check_model_roles()
     return out
+
+
+TIKTOKEN_ENCODING = "https://openaipublic.blob.core.windows.net/encodings/o200k_base.tiktoken"
+"""The tokenizer file Inspect counts mockllm's tokens with (where tiktoken fetches it)."""
+
+
+def check_model_roles() -> None:
+    """Refuse a model role played by ``mockllm`` with its default replies (no token
+    usage) when tiktoken's encoding is not cached here (module docstring); a mockllm
+    given custom outputs in Python, or any other model, is left alone."""
+    for role, model in given_model_roles().items():
+        if _default_mockllm(model) and not _encoding_cached():
+            raise TaskParameterError(
+                f"--model-role {role}={model} cannot run offline: mockllm's default replies "
+                "carry no token usage, so Inspect would download tiktoken's o200k_base "
+                f"encoding to count them; give the {role} role a real model, or put the "
+                "encoding in TIKTOKEN_CACHE_DIR")
+
+
+def _default_mockllm(model: Any) -> bool:
+    api = getattr(model, "api", None)
+    if type(api).__name__ != "MockLLM":
+        return False
+    code = getattr(getattr(api, "outputs", None), "gi_code", None)
+    return code is not None and code.co_filename.endswith("mockllm.py")
+
+
+def _encoding_cached() -> bool:
+    """Whether tiktoken holds ``o200k_base`` in memory or in its file cache (the folder
+    and file name tiktoken itself uses)."""
+    import hashlib
+    import os
+    import tempfile
+
+    try:
+        from tiktoken.registry import ENCODINGS
+    except ImportError:
+        return False
+    if "o200k_base" in ENCODINGS:
+        return True
+    folder = os.environ.get("TIKTOKEN_CACHE_DIR", os.environ.get(
+        "DATA_GYM_CACHE_DIR", os.path.join(tempfile.gettempdir(), "data-gym-cache")))
+    if folder == "":
+        return False
+    name = hashlib.sha1(TIKTOKEN_ENCODING.encode()).hexdigest()
+    return os.path.exists(os.path.join(folder, name))
 
 
 def _check_force_ask(out: dict[str, Any]) -> None:

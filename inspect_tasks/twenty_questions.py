@@ -13,7 +13,6 @@ examiner, an offline evaluator, trace transfer; one sample per target of the poo
 problems drawn from the common pool: some attributes of X revealed, k more needed).
 """
 
-from typing import Any
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
@@ -26,16 +25,10 @@ from infoseek.inspect_tasks.assembly import (
     k_prediction_task,
     mss_task,
 )
-from infoseek.inspect_tasks.task_parameters import TaskParameterError
+from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.scorers.twenty_q import twenty_q_scorer
 from infoseek.solvers.dataset import memory_dataset
 from infoseek.solvers.twenty_q import LABEL_BATCH, MAX_TURNS, twenty_q_solver
-
-
-def _positive(name: str, value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-        raise TaskParameterError(f"-T {name} must be an integer >= 1; got {value!r}")
-    return value
 
 
 def game_samples(pool: str) -> list[Sample]:
@@ -63,10 +56,8 @@ def twenty_questions(
             questions (>= 1; default 25).
         seed: recorded in the options; the game records do not depend on it (default 0).
     """
-    if pool not in POOL_NAMES:
-        raise TaskParameterError(f"-T pool must be common or thing; got {pool!r}")
-    _positive("max_turns", max_turns)
-    _positive("label_batch", label_batch)
+    check_parameters(choices={"pool": POOL_NAMES}, pool=pool, max_turns=max_turns,
+                     label_batch=label_batch, seed=seed)
     return Task(dataset=memory_dataset(game_samples(pool), f"twenty_questions_{pool}"),
                 solver=twenty_q_solver(max_turns=max_turns, label_batch=label_batch,
                                        seed=seed),

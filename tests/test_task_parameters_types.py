@@ -43,7 +43,9 @@ def no_loading(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def outcome(task, **params) -> str:
-    """"loading" when the task accepted `params`, else the one-line refusal."""
+    """"loading" when the task accepted `params` (it went on to load its records, or
+    built its task: a task that loads its records some other way), else the one-line
+    refusal."""
     try:
         task(**params)
     except ReachedLoading:
@@ -52,7 +54,7 @@ def outcome(task, **params) -> str:
         message = str(exc)
         assert "\n" not in message and len(message) < 400, message
         return message
-    raise AssertionError(f"{task.__name__}({params}) built a task without loading records")
+    return "loading"
 
 
 def parameters(task) -> dict[str, pyinspect.Parameter]:
@@ -178,3 +180,53 @@ def test_inspect_eval_prints_the_one_line(task: str, param: str, expected: str) 
     assert done.returncode != 0
     lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
     assert lines == [expected]
+
+
+def test_a_mockllm_role_that_cannot_run_is_refused(monkeypatch, tmp_path) -> None:
+    from inspect_ai.model import ModelOutput, get_model
+
+    import infoseek.inspect_tasks.task_parameters as task_parameters
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))  # empty: nothing cached
+    monkeypatch.setattr(task_parameters, "_encoding_cached", lambda: False)
+    default = get_model("mockllm/model", memoize=False)
+    monkeypatch.setattr(task_parameters, "given_model_roles", lambda: {"judge": default})
+    with pytest.raises(TaskParameterError) as info:
+        PACKAGED_TASKS["incomplete_questions"](count=1)
+    assert str(info.value).startswith(
+        "--model-role judge=mockllm/model cannot run offline: mockllm's default replies "
+        "carry no token usage")
+    scripted = get_model("mockllm/model", memoize=False,
+                         custom_outputs=[ModelOutput.from_content("mockllm", "no")])
+    monkeypatch.setattr(task_parameters, "given_model_roles", lambda: {"judge": scripted})
+    task_parameters.check_model_roles()  # custom outputs: left alone
+    monkeypatch.setattr(task_parameters, "given_model_roles", lambda: {"judge": default})
+    monkeypatch.setattr(task_parameters, "_encoding_cached", lambda: True)
+    task_parameters.check_model_roles()  # the encoding is here: mockllm runs
+
+
+def test_the_tokenizer_cache_is_looked_up_where_tiktoken_keeps_it(monkeypatch,
+                                                                    tmp_path) -> None:
+    import hashlib
+
+    import infoseek.inspect_tasks.task_parameters as task_parameters
+
+    monkeypatch.setenv("TIKTOKEN_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr("tiktoken.registry.ENCODINGS", {})
+    assert not task_parameters._encoding_cached()
+    name = hashlib.sha1(task_parameters.TIKTOKEN_ENCODING.encode()).hexdigest()
+    (tmp_path / name).write_bytes(b"cached")
+    assert task_parameters._encoding_cached()
+
+
+def test_inspect_eval_refuses_a_mockllm_role_in_one_line(tmp_path) -> None:
+    env = {**os.environ, "COLUMNS": "400", "TIKTOKEN_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "inspect_ai", "eval", "infoseek/logic_mt", "-T", "per_k=1",
+         "--model", "infoseek/optimal", "--model-role", "matcher=mockllm/model",
+         "--log-dir", str(tmp_path / "logs")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode != 0
+    lines = [line for line in (done.stdout + done.stderr).splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith(
+        "--model-role matcher=mockllm/model cannot run offline")
