@@ -29,7 +29,7 @@ from infoseek.inspect_tasks.planning_q import (
 from infoseek.records import engine_from_record
 from infoseek.scorers.planning import plan_metrics
 from infoseek.single_turn import bfs_pick, sufficient_options
-from tests.support import assert_eval_success, forbid_tokenizer, text_output
+from tests.support import assert_eval_success, forbid_tokenizer, text_output, tool_output
 
 
 @pytest.fixture(autouse=True)
@@ -148,6 +148,27 @@ def test_unreadable_plans_are_invalid_answers_with_a_reason(tmp_path, name) -> N
     got = values(sample)
     assert got["accuracy"] == got["plan_exact"] == got["plan_credit"] == 0.0
     assert got["plan_answered"] == 0.0
+
+
+TOOL_PLANS = {
+    "hedge_list": ["(stack a b) or (stack b a)"],
+    "unknown_block": ["(pick-up z)"],
+    "not_a_list": 42,
+    "nested": [["(pick-up a)"]],
+    "two_per_item": ["(pick-up a) (stack a b)"],
+}
+
+
+@pytest.mark.parametrize("name", sorted(TOOL_PLANS))
+def test_unreadable_tool_answers_are_invalid(tmp_path, name) -> None:
+    outputs = [tool_output(("answer", {"value": TOOL_PLANS[name]}))] * 12
+    model = get_model("mockllm/model", custom_outputs=outputs)
+    log = run(planning_mt(k=[1], per_k=1, max_turns=1), model, tmp_path, limit=1)
+    [sample] = log.samples
+    turns = sample.store["infoseek:turns"]
+    assert all(t["action"] != "answer" for t in turns)
+    assert {t["reason"] for t in turns} <= {"malformed", "ambiguous", "bad_arguments"}
+    assert values(sample)["plan_credit"] == values(sample)["accuracy"] == 0.0
 
 
 def test_an_inapplicable_plan_is_invalid_and_earns_nothing() -> None:
