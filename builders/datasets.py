@@ -6,7 +6,10 @@ a source file, for a builder registered in `infoseek.domains`.
 
 A source is read with the formats of the builder's domain (`infoseek.builders.published.sources`);
 without one, each k is built (or read back from the cache, keyed by the builder's name,
-its version and the parameters), so a run over k=[1,2] reuses a run over k=1.
+its version and the parameters), so a run over k=[1,2] reuses a run over k=1. A k that
+is built prints its progress on stderr (a line as it starts, one every 10 s, one when it
+is done); one read from the cache prints nothing. `per_k` is at most the builder's cap
+(`infoseek.domains.BuilderSpec.max_per_k`), as in `infoseek build`.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from infoseek.builders.cache import load_or_build
+from infoseek.builders.jobs import StageProgress
 from infoseek.builders.published.sources import source_records
 from infoseek.domains import get_builder, resolve
 from infoseek.engine import ordered_values
@@ -44,13 +48,26 @@ def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int 
     per_k = spec.default_per_k if per_k is None else per_k
     if not isinstance(per_k, int) or isinstance(per_k, bool) or per_k < 1:
         raise ValueError(f"per_k must be a positive integer; got {per_k!r}")
+    if per_k > spec.max_per_k:
+        raise ValueError(f"per_k must be at most {spec.max_per_k} for {spec.name} (the "
+                         f"builder's cap); got {per_k}")
     build = resolve(spec.build)
     out: list[dict[str, Any]] = []
     for k in ks:
         out.extend(load_or_build(spec.name, spec.version,
                                  {"seed": seed, "per_k": per_k, "k": k},
-                                 lambda k=k: build(seed, per_k, [k])))
+                                 lambda k=k: _build_stage(build, spec.name, seed, per_k, k)))
     return out
+
+
+def _build_stage(build: Any, name: str, seed: int, per_k: int, k: int
+                 ) -> list[dict[str, Any]]:
+    """One k of a split, built (not in the cache) with progress lines on stderr
+    (`infoseek.builders.jobs.StageProgress`)."""
+    progress = StageProgress(f"{name} k={k} (per_k={per_k}, seed={seed})")
+    records = build(seed, per_k, [k], progress=progress)
+    progress.finish(len(records))
+    return records
 
 
 def full_information_record(record: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Shared build plumbing: validated k lists and ordered (optionally parallel) job runs.
+"""Shared build plumbing: validated k lists, ordered (optionally parallel) job runs, and
+the progress lines of a build that runs inside a task (`StageProgress`).
 
 Results come back in job order whatever the worker count, so builds stay byte-identical.
 """
@@ -7,6 +8,8 @@ from __future__ import annotations
 
 import os
 import random
+import sys
+import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
@@ -90,3 +93,38 @@ def check_ks(ks: Iterable[int], max_k: int, per_k: int) -> list[int]:
     if per_k < 0:
         raise ValueError("per_k must be >= 0")
     return ks
+
+
+class StageProgress:
+    """The progress of one build stage as plain lines on `stream` (stderr by default): one
+    when the stage starts, one at most every `interval` seconds while the builder reports
+    (it is the builder's ``progress(done, total)``), and one when it ends (`finish`).
+
+    Plain whole lines, no carriage return or colour, so that they read the same under
+    `inspect eval` (a task builds its split while Inspect's display is suspended, before
+    the run starts: a long genereg build showed nothing for minutes), in a log file and
+    in CI."""
+
+    def __init__(self, label: str, *, stream: Any = None, interval: float = 10.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.label, self.interval, self.clock = label, interval, clock
+        self.stream = stream if stream is not None else sys.stderr
+        self.start = self.last = clock()
+        self._line(f"building {label} ...")
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if now - self.last >= self.interval and done < total:
+            self.last = now
+            self._line(f"building {self.label}: {done}/{total} problems "
+                       f"({now - self.start:.0f} s)")
+
+    def finish(self, count: int) -> None:
+        self._line(f"built {self.label}: {count} problems in {self.clock() - self.start:.1f} s")
+
+    def _line(self, text: str) -> None:
+        try:
+            self.stream.write(f"infoseek: {text}\n")
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed or broken stream never stops a build
