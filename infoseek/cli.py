@@ -28,6 +28,7 @@ import argparse
 import os
 import stat
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -304,12 +305,21 @@ def _builder_name(text: str) -> str:
     return text
 
 
+class _WholeNames(argparse.HelpFormatter):
+    """Help text wrapped between words only: a builder name (``gsme-mt-ext``) is never
+    split at its hyphens."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="infoseek", description="infoseek: build and check information-seeking problems."
     )
     sub = top.add_subparsers(dest="command", required=True)
-    build = sub.add_parser("build", help="build a problem split as JSONL")
+    build = sub.add_parser("build", help="build a problem split as JSONL",
+                           formatter_class=_WholeNames)
     builders = [get_builder(name)[1] for name in builder_names()]
     build.add_argument("builder", type=_builder_name, metavar="BUILDER",
                        help="which problem family to build: "
