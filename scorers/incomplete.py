@@ -12,7 +12,10 @@ Value keys of `incomplete_scorer` (one dict per sample; NaN where a key does not
   is null: two boxes with different values, a hedge or a second value inside a box,
   several letters are `ambiguous`, never credited);
 - `behaviour_boxed_answer`, `behaviour_unboxed_answer`, `behaviour_no_answer_tag`,
-  `behaviour_asked_question`: one-hot behaviour class of the final reply;
+  `behaviour_asked_question`, `behaviour_context_overflow`, `behaviour_truncated`:
+  one-hot behaviour class of the final reply (the last two: Inspect marked the reply
+  stopped at the context window or the output limit, the episode ended there and
+  nothing in the reply was read; never credited, `stop_reason` in the score metadata);
 - `asked`: the user answered at least one question; `accuracy_when_asked`: accuracy on
   the samples that asked (NaN otherwise);
 - `interactions`: questions the user answered; `interactions_eq_<n>` for n = 0 ..
@@ -58,12 +61,15 @@ from inspect_ai.model import ChatMessageUser, get_model, model_roles
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from infoseek.contract import STORE_INCOMPLETE_TURNS, STORE_OPTIONS
+from infoseek.contract import STOP_REASONS, STORE_INCOMPLETE_TURNS, STORE_OPTIONS
 from infoseek.scorers.inspect_scorers import mean_by_group
 
 JUDGE_ROLE = "judge"
+STOPPED: tuple[str, ...] = tuple(STOP_REASONS.values())
+"""Behaviours of a reply Inspect marked as stopped (`context_overflow`, `truncated`):
+the episode ended there, nothing in the reply was read."""
 BEHAVIOURS: tuple[str, ...] = ("boxed_answer", "unboxed_answer", "no_answer_tag",
-                               "asked_question")
+                               "asked_question", *STOPPED)
 ANSWERED: tuple[str, ...] = ("boxed_answer", "unboxed_answer")
 REL_TOL = 1e-4
 ABS_TOL = 1e-6
@@ -194,6 +200,10 @@ def render_dialogue(question: str, turns: list[dict[str, Any]]) -> str:
     lines = [f"User: {question}"]
     for turn in turns:
         response = (turn.get("response") or "").strip()
+        if turn.get("behaviour") == STOP_REASONS["model_length"]:
+            response = "(no reply: the conversation no longer fit the model's context)"
+        elif turn.get("behaviour") == STOP_REASONS["max_tokens"]:
+            response = f"{response} [reply cut off at the output limit]".strip()
         if turn.get("question_via") == "tool":
             response = (response + "\n" if response else "") + (
                 f"[asks with the ask_user tool] {turn.get('question') or ''}")
@@ -272,7 +282,9 @@ def incomplete_scorer() -> Scorer:
         behaviour = final.get("behaviour", "no_answer_tag")
         boxed = final.get("boxed")
         answer_reason = final.get("answer_reason")
-        correct = answer_reason is None and answers_match(boxed, record["answer"])
+        stop_reason = behaviour if behaviour in STOPPED else None
+        correct = (stop_reason is None and answer_reason is None
+                   and answers_match(boxed, record["answer"]))
         interactions = sum(1 for t in turns if t.get("user_reply") is not None)
         asked = interactions > 0
 
@@ -320,6 +332,7 @@ def incomplete_scorer() -> Scorer:
                 "variant": variant,
                 "final_behaviour": behaviour,
                 "answer_reason": answer_reason,
+                "stop_reason": stop_reason,
                 "behaviours": [t.get("behaviour") for t in turns],
                 "interactions": interactions,
                 "expected_answer": record["answer"],

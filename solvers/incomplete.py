@@ -42,6 +42,14 @@ plain words, and the model replies again (once per episode; it costs no question
 provider reply with no choices reads as an empty reply, and text the solver keeps is
 made storable
 (`infoseek.solvers.text_format.storable_text`).
+
+A reply Inspect marks as stopped (`infoseek.contract.STOP_REASONS`: ``model_length``,
+the context window was exceeded; ``max_tokens``, the reply was cut at the output limit)
+ends the episode in every variant and format: its turn record has `behaviour` and
+`answer_reason` `context_overflow` or `truncated`, nothing in it is read (no box, no
+question, no tool call asked, no reminder), `final` is true and no further call is made.
+Its `response` keeps the text; a context overflow's text is the provider's error, so it
+leaves the history (a truncated reply is the model's own and stays).
 """
 
 from __future__ import annotations
@@ -63,6 +71,7 @@ from inspect_ai.tool import tool
 from inspect_ai.util import store
 
 from infoseek.contract import (
+    STOP_REASONS,
     STORE_INCOMPLETE_TURNS,
     STORE_OPTIONS,
     STORE_PROBLEM,
@@ -71,6 +80,7 @@ from infoseek.contract import (
 )
 from infoseek.records import dumps_record
 from infoseek.solvers.incomplete_text import (
+    ParsedReply,
     answer_kind_of,
     condition_revealed,
     leaks_number,
@@ -78,7 +88,12 @@ from infoseek.solvers.incomplete_text import (
     rule_user_reply,
     tag_contents,
 )
-from infoseek.solvers.seek import generate_turn
+from infoseek.solvers.seek import (
+    CONTEXT_OVERFLOW,
+    drop_from_history,
+    generate_turn,
+    stopped_reason,
+)
 from infoseek.solvers.text_format import storable_text
 
 PROTOCOL = "incomplete"
@@ -297,10 +312,14 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
             message = await generate_turn(state, generate)
             calls = list(message.tool_calls or []) if message is not None else []
             text = message.text if message is not None else ""
-            tool_questions = [_question_argument(c.arguments) for c in calls
-                              if c.function == ASK_USER_TOOL] if use_tools else []
-            parsed = parse_reply(text, tool_questions, answer_kind=answer_kind,
-                                 echoes=PROMPT_ECHOES)
+            stop = stopped_reason(state, message)  # ends the episode; nothing read
+            if stop is not None:
+                parsed = stopped_reply(stop)
+            else:
+                tool_questions = [_question_argument(c.arguments) for c in calls
+                                  if c.function == ASK_USER_TOOL] if use_tools else []
+                parsed = parse_reply(text, tool_questions, answer_kind=answer_kind,
+                                     echoes=PROMPT_ECHOES)
             entry: dict[str, Any] = {
                 "turn": turn_no,
                 "response": text or "",
@@ -336,6 +355,8 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
             write(final_turn)
             transcript().info({"infoseek_incomplete_turn": entry},
                               source="infoseek incomplete-questions solver")
+            if stop == CONTEXT_OVERFLOW:  # the provider's error text, not the model's
+                drop_from_history(state, message)
             if remind:
                 reply = NO_TAG_REMINDER_FINAL if final_turn else (
                     NO_TAG_REMINDER_TOOL if use_tools else NO_TAG_REMINDER_TEXT)
@@ -352,6 +373,17 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
         return state
 
     return solve
+
+
+def stopped_reply(reason: str) -> ParsedReply:
+    """What a reply Inspect marks as stopped amounts to: nothing read (no box, no
+    question, no hedge word), its behaviour and `answer_reason` the stop reason
+    (`context_overflow` or `truncated`; `STOP_REASONS`)."""
+    if reason not in STOP_REASONS.values():
+        raise ValueError(f"not a stop reason: {reason!r}")
+    return ParsedReply(behaviour=reason, boxed=None, question=None, question_via=None,
+                       extra_questions=0, says_assume_or_suppose=False,
+                       says_lets_say=False, answer_reason=reason)
 
 
 def _question_argument(arguments: Any) -> str:

@@ -134,3 +134,104 @@ def test_single_turn_replies_cut_or_overflowing_are_invalid(tmp_path, stop_reaso
     assert score.explanation == STOP_REASONS[stop_reason]
     assistant = [m for m in sample.messages if isinstance(m, ChatMessageAssistant)]
     assert len(assistant) == (stop_reason == "max_tokens")
+
+
+# ---------------------------------------------------------------- incomplete_questions
+
+INCOMPLETE_FIXTURE = "tests/fixtures/incomplete_questions.json"  # first record: 19 hens
+HENS_ANSWER = "<answer>He has \\boxed{19} hens.</answer>"
+
+
+def _incomplete(tmp_path, variant: str, fmt: str, outputs: list[ModelOutput]):
+    """One incomplete_questions sample played by `outputs` in order; the number of
+    generate calls made is the length of the returned list of inputs."""
+    from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
+    calls: list[int] = []
+
+    def model(input, tools, tool_choice, config) -> ModelOutput:
+        calls.append(len(input))
+        return outputs[min(len(calls), len(outputs)) - 1]
+
+    log, sample = _play(tmp_path, model, incomplete_questions(
+        source=INCOMPLETE_FIXTURE, variant=variant, format=fmt))
+    return log, sample, calls
+
+
+def _hens_question(fmt: str) -> ModelOutput:
+    question = "How many hens did he buy at the market?"
+    if fmt == "tool":
+        return tool_output(("ask_user", {"question": question}))
+    return text_output(f"<question>{question}</question>")
+
+
+@pytest.mark.parametrize("fmt", ["text", "tool"])
+@pytest.mark.parametrize("variant", ["raw", "questionable", "full"])
+@pytest.mark.parametrize("stop_reason, content", [
+    (None, HENS_ANSWER),  # the same reply, not stopped, is credited
+    ("model_length", OVERFLOW),
+    ("model_length", HENS_ANSWER),  # never read, even if it reads
+    ("max_tokens", "<think>12 + 7 = 19</think><answer>He has \\boxed{1"),  # cut mid-box
+    ("max_tokens", HENS_ANSWER),
+    ("max_tokens", "Before answering I would ask: <question>How many"),
+])
+def test_a_stopped_reply_ends_the_incomplete_episode(tmp_path, variant, fmt, stop_reason,
+                                                     content):
+    asks = variant == "questionable"
+    reply = text_output(content) if stop_reason is None else stopped(content, stop_reason)
+    outputs = ([_hens_question(fmt)] if asks else []) + [reply, text_output(HENS_ANSWER)]
+    log, sample, calls = _incomplete(tmp_path, variant, fmt, outputs)
+    turns = sample.store["infoseek:incomplete_turns"]
+    score = sample.scores["incomplete_scorer"]
+    assert len(calls) == len(turns) == 1 + asks  # no call after the stopped reply
+    if asks:
+        assert turns[0]["behaviour"] == "asked_question" and turns[0]["user_reply"]
+    final = turns[-1]
+    assert final["final"] is True and final["reminded"] is False
+    if stop_reason is None:
+        assert score.value["accuracy"] == 1.0 and final["behaviour"] == "boxed_answer"
+        assert score.metadata.get("stop_reason") is None
+        assert score.value.get("behaviour_context_overflow", 0.0) == 0.0
+        return
+    reason = STOP_REASONS[stop_reason]
+    assert (final["behaviour"], final["answer_reason"]) == (reason, reason)
+    assert final["boxed"] is None and final["boxes"] == [] and final["question"] is None
+    assert final["user_reply"] is None and final["response"] == content
+    assert score.value["accuracy"] == 0.0
+    assert score.value[f"behaviour_{reason}"] == 1.0
+    assert sum(score.value[k] for k in score.value if k.startswith("behaviour_")) == 1.0
+    assert score.value["interactions"] == float(asks)
+    assert score.metadata["stop_reason"] == reason == score.metadata["answer_reason"]
+    assert score.metadata["final_behaviour"] == reason
+    assert log.results.scores[0].metrics[f"behaviour_{reason}"].value == 1.0
+    assistant = [m.text for m in sample.messages if isinstance(m, ChatMessageAssistant)]
+    assert len(assistant) == asks + (reason == "truncated")
+    if reason == "context_overflow":  # the provider's words are not the model's
+        assert all(content not in m for m in assistant)
+    else:
+        assert sample.messages[-1].role == "assistant"
+
+
+@pytest.mark.parametrize("stop_reason", ["model_length", "max_tokens"])
+def test_a_stopped_ask_user_call_is_not_asked(tmp_path, stop_reason):
+    cut = tool_output(("ask_user", {"question": "How many hens did he buy?"}))
+    cut.choices[0].stop_reason = stop_reason
+    log, sample, calls = _incomplete(tmp_path, "questionable", "tool",
+                                     [cut, text_output(HENS_ANSWER)])
+    [turn] = sample.store["infoseek:incomplete_turns"]
+    reason = STOP_REASONS[stop_reason]
+    assert len(calls) == 1 and turn["behaviour"] == reason and turn["question"] is None
+    assert turn["tool_calls"][0]["function"] == "ask_user"  # recorded, never asked
+    assert turn["user_reply"] is None
+    assert not any(m.role == "tool" for m in sample.messages)
+    value = sample.scores["incomplete_scorer"].value
+    assert value["asked"] == 0.0 and value["accuracy"] == 0.0
+    assert value[f"behaviour_{reason}"] == 1.0
+
+
+def test_the_model_judge_is_not_shown_the_overflow_text():
+    from infoseek.scorers.incomplete import render_dialogue
+    turns = [{"behaviour": "context_overflow", "response": OVERFLOW},
+             {"behaviour": "truncated", "response": "<answer>\\boxed{1"}]
+    dialogue = render_dialogue("How many hens?", turns)
+    assert OVERFLOW not in dialogue and "context" in dialogue
+    assert "<answer>\\boxed{1 [reply cut off at the output limit]" in dialogue
