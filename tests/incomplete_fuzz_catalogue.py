@@ -14,13 +14,21 @@ reply as the `judge` role (None: the rule judge). The expectations (None: not ch
 - `replaced`: the first answered question's reply came from the rule in place of the
   `user` model (`model-replaced`), or did not;
 - `judge_invalid`, `condition_acquired`, `judge_disagrees`: the score values (NaN as
-  `math.nan`).
+  `math.nan`);
+- `behaviour`: the final turn's recorded behaviour (and the score's one-hot class);
+- `turns`: how many turn records the episode has (one per generate call).
+
+A `Stopped(turn, stop_reason)` turn is `turn` with Inspect's ``stop_reason`` set
+(``model_length``: the context window was exceeded, ``max_tokens``: the reply was cut at
+the output limit).
 
 Every kind is also checked for what holds of all (`tests/test_fuzz_incomplete.py`): no
 sample error, no message to the model states the hidden answer in any spelling the
-condition does not, and accuracy 1 only for a final reply whose boxes hold one value.
-The classes are issue 18's: 3 (boxed answers), 4 (judge ratings), 5 (leaks), 16
-(echoed and unclosed tags), 17 (the judge against the transcript).
+condition does not, accuracy 1 only for a final reply whose boxes hold one value, and a
+stopped reply is the last turn, never credited, its overflow text out of the history.
+The classes are issue 18's: 3 (boxed answers), 4 (judge ratings), 5 (leaks), 15 (replies
+stopped by the context window or the output limit), 16 (echoed and unclosed tags), 17
+(the judge against the transcript).
 """
 
 from __future__ import annotations
@@ -72,7 +80,15 @@ class Call:
     content: str = ""
 
 
-Turn = str | Ask | Call
+@dataclass(frozen=True)
+class Stopped:
+    """A turn whose output Inspect marks with `stop_reason`."""
+
+    turn: str | Ask | Call
+    stop_reason: str
+
+
+Turn = str | Ask | Call | Stopped
 
 ASK_HENS = Ask("How many hens did he buy at the market?")
 ANSWER_19 = "<answer>\\boxed{19}</answer>"
@@ -97,6 +113,8 @@ class Kind:
     judge_invalid: float | None = None
     condition_acquired: float | None = None
     judge_disagrees: float | None = None
+    behaviour: str | None = None
+    turns: int | None = None
 
     def group(self, fmt: str) -> tuple[Any, ...]:
         """Kinds of one group run in one eval (same task options and model roles)."""
@@ -132,6 +150,16 @@ def _echo(name: str, first: Turn, *, reason: str | None, record: str = "hens",
     answer = ANSWER_19 if record == "hens" else "<answer>\\boxed{C}</answer>"
     return Kind(name, "16", (first, answer), record=record, credited=credited,
                 set_aside=(reason,) if reason else (), forwarded=forwarded, formats=formats)
+
+
+OVERFLOW_TEXT = ("This model's maximum context length is 4096 tokens. However, your "
+                 "messages resulted in 4213 tokens. Please reduce the length.")
+
+
+def _stopped(name: str, model: tuple[Turn, ...], reason: str, **options: Any) -> Kind:
+    """Class 15: the last of `model` is stopped; the episode ends there, uncredited."""
+    return Kind(name, "15", model, credited=False, behaviour=reason, answer_reason=reason,
+                turns=len(model), **options)
 
 
 KINDS: tuple[Kind, ...] = (
@@ -221,6 +249,33 @@ KINDS: tuple[Kind, ...] = (
           leaks=False),
     _leak("c5_condition_decimal_words", "The jug holds two and a half litres.", leaks=False,
           record="juice"),
+    # ------------------------------------------------ 15. stopped replies end the episode
+    _stopped("c15_overflow_error_text", (Stopped(OVERFLOW_TEXT, "model_length"),),
+             "context_overflow", forwarded=()),
+    _stopped("c15_overflow_holding_the_answer", (Stopped(ANSWER_19, "model_length"),),
+             "context_overflow"),
+    _stopped("c15_overflow_after_a_question", (ASK_HENS, Stopped(ANSWER_19, "model_length")),
+             "context_overflow", forwarded=(ASK_HENS.question,)),
+    _stopped("c15_overflow_in_full", (Stopped(ANSWER_19, "model_length"),),
+             "context_overflow", variant="full"),
+    _stopped("c15_truncated_mid_box", (Stopped("<think>12 + 7 = 19</think><answer>He has "
+                                               "\\boxed{1", "max_tokens"),), "truncated"),
+    _stopped("c15_truncated_clean_answer", (Stopped(ANSWER_19, "max_tokens"),), "truncated"),
+    _stopped("c15_truncated_question", (Stopped(ASK_HENS, "max_tokens"),), "truncated",
+             forwarded=()),
+    _stopped("c15_truncated_question_call", (Stopped(Call(ASK_HENS.question, content=
+                                                          "Let me ask."), "max_tokens"),),
+             "truncated", forwarded=(), formats=("tool",)),
+    _stopped("c15_truncated_thinking", (Stopped("<think>He had 12 hens and then bought",
+                                                "max_tokens"),), "truncated"),
+    _stopped("c15_truncated_after_the_reminder", (
+        "Let me think about it.", Stopped(ANSWER_19, "max_tokens")), "truncated"),
+    _stopped("c15_truncated_without_questions_left", (Stopped(ANSWER_19, "max_tokens"),),
+             "truncated", max_interactions=0),
+    _stopped("c15_truncated_in_raw", (Stopped(ANSWER_19, "max_tokens"),), "truncated",
+             variant="raw"),
+    _stopped("c15_truncated_choice", (Stopped("<answer>\\boxed{C}</answer>", "max_tokens"),),
+             "truncated", record="rectangle"),
     # ------------------------------------------------ 16. echoed / unclosed tags
     _echo("c16_placeholder_question", "Fine, I'll write <question>...</question> next.",
           reason="echoed_tag"),

@@ -15,16 +15,24 @@ from typing import Any
 import pytest
 from inspect_ai import eval
 from inspect_ai.log import EvalLog, EvalSample
-from inspect_ai.model import ChatMessageTool, ChatMessageUser, ModelOutput, get_model
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    ChatMessageTool,
+    ChatMessageUser,
+    ModelOutput,
+    get_model,
+)
 from inspect_ai.util import store
 
+from infoseek.contract import STOP_REASONS
 from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
 from infoseek.records import problem_from_store
 from infoseek.solvers.incomplete_numbers import stated_values
-from tests.incomplete_fuzz_catalogue import KINDS, RECORDS, Call, Kind
+from tests.incomplete_fuzz_catalogue import KINDS, RECORDS, Call, Kind, Stopped
 from tests.support import assert_eval_success, text_output, tool_output
 
 SCORER = "incomplete_scorer"
+STOPPED = tuple(STOP_REASONS.values())
 pytestmark = pytest.mark.usefixtures("no_tokenizer")
 
 
@@ -37,6 +45,10 @@ BY_NAME = {kind.name: kind for kind in KINDS}
 
 
 def _model_output(turn: Any, fmt: str, number: int) -> ModelOutput:
+    if isinstance(turn, Stopped):
+        output = _model_output(turn.turn, fmt, number)
+        output.choices[0].stop_reason = turn.stop_reason  # type: ignore[assignment]
+        return output
     if isinstance(turn, str):
         return text_output(turn)
     if isinstance(turn, Call) or fmt == "tool":
@@ -128,6 +140,20 @@ def test_kind(name: str, played) -> None:
             assert not _states(text, answer), (name, text)
     if value["accuracy"] == 1.0:
         assert final.get("answer_reason") is None and final["behaviour"] == "boxed_answer"
+    stops = [i for i, t in enumerate(turns) if t["behaviour"] in STOPPED]
+    assert stops in ([], [len(turns) - 1]), (name, turns)  # a stopped reply ends it
+    if stops:
+        assert value["accuracy"] == 0.0 and final["answer_reason"] == final["behaviour"]
+        assert final["user_reply"] is None and final["final"] is True
+        assert sample.scores[SCORER].metadata.get("stop_reason") == final["behaviour"]
+        assistant = [m for m in sample.messages if isinstance(m, ChatMessageAssistant)]
+        assert len(assistant) == len(turns) - (final["behaviour"] ==
+                                              STOP_REASONS["model_length"])
+    if kind.behaviour is not None:
+        assert final["behaviour"] == kind.behaviour, (name, final)
+        assert value[f"behaviour_{kind.behaviour}"] == 1.0
+    if kind.turns is not None:
+        assert len(turns) == kind.turns, (name, turns)
     # the kind's own expectations
     if kind.credited is not None:
         assert value["accuracy"] == (1.0 if kind.credited else 0.0), (name, turns)
