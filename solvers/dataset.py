@@ -116,16 +116,21 @@ def task_level_ks(record: dict[str, Any]) -> list[int]:
     pins a value with none of its sets is a `RecordError` naming the record."""
     engine = engine_from_record(record)
     values = record["target_values"]
+    if len(values) == 2:
+        # With two target values, a set pins one value in every world that has it iff it
+        # is sufficient, iff it pins the other: both instances share their task-level k.
+        return [_pinned(record, engine, values[0])] * 2
+    return [_pinned(record, engine, value) for value in values]
+
+
+def _pinned(record: dict[str, Any], engine: Any, value: Any) -> int:
     try:
-        if len(values) == 2:
-            # With two target values, a set pins one value in every world that has it iff
-            # it is sufficient, iff it pins the other: both instances share their k.
-            return [task_level_k(engine, record["mss_family"], values[0])] * 2
-        return [task_level_k(engine, record["mss_family"], value) for value in values]
+        return task_level_k(engine, record["mss_family"], value)
     except ValueError:
         raise RecordError(f"record {short_repr(record.get('id'))}: field 'mss_family' does "
-                          "not pin every target value: for one of them no set of it makes "
-                          "the target known", record_id=record.get("id")) from None
+                          f"not pin the target value {short_repr(value)}: none of its sets "
+                          "makes the target known (is every set sufficient?)",
+                          record_id=record.get("id")) from None
 
 
 def problem_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[str, Any]], str],

@@ -100,12 +100,12 @@ def test_a_family_that_pins_no_value_is_refused(tmp_path, builder) -> None:
     if not outside:
         pytest.skip("every queryable variable is in the family")
     family = [[outside[0]]]
-    bad = changed(record, mss_family=family)
+    bad = changed(record, id="unpinned", mss_family=family)
     with pytest.raises(RecordError, match="pin"):
         check_record(bad)
-    message = refused(builder, write(tmp_path / "r.jsonl", bad))
-    assert message.startswith(f"{tmp_path / 'r.jsonl'}:1: field 'mss_family' does not pin "
-                              "the target value "), message
+    message = refused(builder, write(tmp_path / "r.jsonl", record, bad))
+    assert message.startswith(f"{tmp_path / 'r.jsonl'}:2: "), message
+    assert "field 'mss_family' does not pin the target value " in message
 
 
 @pytest.mark.parametrize(("field", "value", "shown"), [
