@@ -37,6 +37,13 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
     calls a task function. `get_model(role=...)` answers for one role it is asked about;
     only this lists the roles given, which `given_model_roles` returns so that a task can
     refuse a role model that cannot run (`infoseek.inspect_tasks.task_parameters`).
+`metrics_from_log_header`, `reducers_from_log_header`, `resolve_scorers_info`,
+`resolve_scorers` (`inspect_ai._eval.score`) and `eval_results`
+(`inspect_ai._eval.task.results`)
+    How `inspect log recover` and `inspect score` rebuild the scorers and metrics of a
+    log from the arguments its header records (JSON: a tuple comes back as a list).
+    `recovered_results` and `log_scorers` run exactly that path, so that the tests check
+    every infoseek metric survives it (`tests/test_metric_rebuild.py`).
 """
 
 from __future__ import annotations
@@ -46,6 +53,13 @@ import inspect
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from inspect_ai._eval.score import (
+    metrics_from_log_header,
+    reducers_from_log_header,
+    resolve_scorers,
+    resolve_scorers_info,
+)
+from inspect_ai._eval.task.results import eval_results
 from inspect_ai._util.error import PrerequisiteError
 from inspect_ai._util.registry import (
     RegistryInfo,
@@ -54,9 +68,10 @@ from inspect_ai._util.registry import (
     registry_lookup,
     registry_unqualified_name,
 )
+from inspect_ai.log import EvalLog, EvalResults
 from inspect_ai.model import Model
 from inspect_ai.model._model import model_roles
-from inspect_ai.scorer import Scorer
+from inspect_ai.scorer import SampleScore, Scorer
 
 __all__ = ["PrerequisiteError", "RecordedNameError", "register_recorded_scorer_names",
            "registry_unqualified_name"]
@@ -142,3 +157,23 @@ def given_model_roles() -> dict[str, Model]:
         if isinstance(model, Model):
             roles[role] = model
     return roles
+
+
+def recovered_results(log: EvalLog) -> EvalResults | None:
+    """The results Inspect's recovery computes for `log` (a finished one here): metrics
+    rebuilt from the header's records, applied to the samples' scores."""
+    header = EvalLog(version=log.version, eval=log.eval, plan=log.plan, status="error")
+    samples = log.samples or []
+    scores = [{name: SampleScore(score=value, sample_id=sample.id,
+                                 sample_metadata=sample.metadata, scorer=name)
+               for name, value in (sample.scores or {}).items()} for sample in samples]
+    results, _ = eval_results(
+        samples=len(samples), scores=scores, reducers=reducers_from_log_header(header),
+        scorers=resolve_scorers_info(header), metrics=metrics_from_log_header(header),
+        completed_samples=len(samples))
+    return results
+
+
+def log_scorers(log: EvalLog) -> list[Scorer]:
+    """The scorers `inspect score <log>` rebuilds from the log."""
+    return resolve_scorers(log)

@@ -5,7 +5,7 @@ list) and, when it recovers a killed run (`inspect log recover`) or re-scores a 
 rebuilds the metric from them. `mean_by_group(overall_only=(...))` came back with a list
 and failed in `str.startswith`, so a recovered log had ``results: None``. Here every
 metric of the scorers of several task families is rebuilt the way Inspect's recovery
-does (`metrics_from_log_header`, `resolve_scorers_info`, `eval_results`) and must give
+does (`infoseek.inspect_tasks.inspect_private.recovered_results`) and must give
 the results of the run; the slow test kills a real run and recovers it."""
 
 from __future__ import annotations
@@ -20,17 +20,11 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval, score
-from inspect_ai._eval.score import (
-    metrics_from_log_header,
-    reducers_from_log_header,
-    resolve_scorers,
-    resolve_scorers_info,
-)
-from inspect_ai._eval.task.results import eval_results
 from inspect_ai.log import EvalLog, read_eval_log
-from inspect_ai.scorer._metric import SampleScore
+from inspect_ai.scorer import SampleScore
 
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
+from infoseek.inspect_tasks.inspect_private import log_scorers, recovered_results
 from infoseek.scorers.group_metric import mean_by_group, prefixes
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -40,19 +34,6 @@ RUNS = {
     "logic_q_detection": {"per_k": 2},
     "incomplete_questions": {"count": 2},
 }
-
-
-def rebuilt_results(log: EvalLog):
-    """The results Inspect's recovery computes from the log header and the scores."""
-    header = EvalLog(version=log.version, eval=log.eval, plan=log.plan, status="error")
-    scores = [{name: SampleScore(score=value, sample_id=sample.id,
-                                 sample_metadata=sample.metadata, scorer=name)
-               for name, value in sample.scores.items()} for sample in log.samples]
-    results, _ = eval_results(
-        samples=len(log.samples), scores=scores, reducers=reducers_from_log_header(header),
-        scorers=resolve_scorers_info(header), metrics=metrics_from_log_header(header),
-        completed_samples=len(log.samples))
-    return results
 
 
 def logged_lists(log: EvalLog) -> list[str]:
@@ -68,7 +49,7 @@ def test_recovery_rebuilds_the_same_metrics(tmp_path, name) -> None:
     assert log.status == "success" and log.results is not None
     if name in ("logic_mt", "incomplete_questions"):
         assert logged_lists(log)  # the case that failed: tuples logged as lists
-    rebuilt = rebuilt_results(log)
+    rebuilt = recovered_results(log)
     assert rebuilt is not None
     assert [s.name for s in rebuilt.scores] == [s.name for s in log.results.scores]
     for before, after in zip(log.results.scores, rebuilt.scores, strict=True):
@@ -79,7 +60,7 @@ def test_recovery_rebuilds_the_same_metrics(tmp_path, name) -> None:
 def test_rescoring_a_log_gives_the_same_metrics(tmp_path) -> None:
     [log] = eval(PACKAGED_TASKS["logic_mt"](k=1, per_k=1), model="infoseek/random",
                  log_dir=str(tmp_path), display="none")
-    rescored = score(log, resolve_scorers(log), action="overwrite", display="none")
+    rescored = score(log, log_scorers(log), action="overwrite", display="none")
     for before, after in zip(log.results.scores, rescored.results.scores, strict=True):
         assert {k: m.value for k, m in after.metrics.items()} == {
             k: m.value for k, m in before.metrics.items()}, before.name
