@@ -33,6 +33,7 @@ from infoseek.report.published import reference_rows, reference_strata
 from infoseek.report.reading import Logs, ReportError, read_logs
 from infoseek.report.tables import (
     axes_table,
+    by_turn_table,
     detection_table,
     display_frame,
     filtered_table,
@@ -210,6 +211,21 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
         if path:
             section.figures.append(("Uncertainty curves (target values still possible)",
                                     path))
+    if "entropy_by_turn" in extras:
+        table = _order_columns(by_turn_table(samples, rows),
+                               ["label", "model", *shown, "kind", "turn", "samples",
+                                "errored"])
+        if not table.empty:
+            section.tables.append(_write_table(
+                out, task, "by_turn", "Remaining entropy (nats), nEIG and pass mass by "
+                "turn (means over the games with a value)", table,
+                display_frame(_plain(table))))
+            path = figures.entropy_by_turn_figure(table, figure_dir / f"{task}.by_turn.png",
+                                                  f"{task}: entropy, nEIG and pass mass "
+                                                  "by turn")
+            if path:
+                section.figures.append(("Remaining entropy, nEIG and pass mass by turn",
+                                        path))
     if "diagnostics" in extras:
         table = diagnostics_table(samples, rows)
         if table is not None:

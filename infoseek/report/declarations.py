@@ -55,7 +55,8 @@ class TaskReport:
     tables: tuple[TableSpec, ...]
     extras: tuple[str, ...] = ()
     """Extra tables and figures by name: ``order_strata``, ``axes``, ``detection``,
-    ``filtered``, ``sufficiency_by_turn``, ``uncertainty``, ``k_prediction_bars``."""
+    ``filtered``, ``sufficiency_by_turn``, ``uncertainty``, ``k_prediction_bars``,
+    ``diagnostics``, ``entropy_by_turn``."""
     group_key: str = "k"
     published: str | None = None
     """The key of the task's published numbers (``published.json``); default the task
@@ -152,6 +153,62 @@ INCOMPLETE_REPORT = TaskReport("incomplete", ("variant", "format", "max_interact
     )),
 ), group_key="variant", headline=("accuracy",))
 
+PLAN_METRICS = (
+    _m("plan", "plan_exact"),
+    _m("plan", "plan_credit"),
+    _m("plan", "plan_valid"),
+    _m("plan", "plan_answered"),
+)
+PLANNING_SEEK_REPORT = TaskReport("seek", SEEK_SETTINGS, (
+    TableSpec("headline", "Final sufficiency, plan exact / credit / valid per k", (
+        _m("sufficiency", "final_sufficiency"),
+        *PLAN_METRICS,
+    )),
+    *SEEK_TABLES[1:],
+), SEEK_EXTRAS, headline=("final_sufficiency", "plan_exact", "plan_credit", "plan_valid"))
+"""planning_mt: the seek tables with the plan scorer's columns in the headline (the
+``answer`` scorer's accuracy is ``plan_exact`` again, so it is not repeated)."""
+PLANNING_FULL_REPORT = TaskReport("seek", ("format", "family", "target"), (
+    TableSpec("headline", "Full-information plan exact / credit / valid per k",
+              PLAN_METRICS),
+), headline=("plan_exact", "plan_credit", "plan_valid"))
+
+TWENTY_Q_SETTINGS = ("pool", "max_turns", "label_batch")
+TWENTY_Q_SCORER = "twenty_questions"
+
+
+def _q(key: str, label: str | None = None, errored_as: float | None = 0.0) -> MetricSpec:
+    return MetricSpec(TWENTY_Q_SCORER, key, label or key, errored_as)
+
+
+TWENTY_Q_REPORT = TaskReport("twenty_questions", TWENTY_Q_SETTINGS, (
+    TableSpec("headline", "Twenty Questions per pool: accuracy, turns, nEIG, final "
+              "entropy (nats), transfer accuracy", (
+                  _q("accuracy"),
+                  _q("transfer_accuracy"),
+                  _q("turns", errored_as=None),
+                  _q("mean_neig", errored_as=None),
+                  _q("final_entropy", errored_as=None),
+              )),
+    TableSpec("examiner", "Twenty Questions per pool: examiner, evaluator labels, pass "
+              "mass, EIG (nats)", (
+                  _q("examiner_win"),
+                  _q("examiner_disagrees", errored_as=None),
+                  _q("examiner_invalid", errored_as=None),
+                  _q("label_failures", errored_as=None),
+                  _q("label_retries", errored_as=None),
+                  _q("mean_pass_mass", errored_as=None),
+                  _q("mean_eig", errored_as=None),
+                  _q("questions", errored_as=None),
+                  _q("invalid_turns", errored_as=None),
+                  _q("transfer_model", errored_as=None),
+              )),
+), ("entropy_by_turn",), group_key="pool", headline=("accuracy",))
+"""twenty_questions: grouped by pool (common, thing). Information metrics (nEIG, EIG, final
+entropy, pass mass) are per-question or per-game measurements, not successes: an errored
+game has none and is left out of them, as it is of turns and the counts; accuracy,
+transfer accuracy and the examiner's wins count it as a failure."""
+
 TASK_REPORTS: dict[str, TaskReport] = {
     "logic_mt": SEEK_REPORT,
     "gsme_mt": SEEK_REPORT,
@@ -183,6 +240,16 @@ TASK_REPORTS: dict[str, TaskReport] = {
     "gsme_q_well_specified": WELL_SPECIFIED_REPORT,
     "gsm_q_well_specified": WELL_SPECIFIED_REPORT,
     "incomplete_questions": INCOMPLETE_REPORT,
+    "planning_mt": PLANNING_SEEK_REPORT,
+    "planning_mt_full": PLANNING_FULL_REPORT,
+    "planning_mt_k_prediction": K_PREDICTION_REPORT,
+    "planning_mt_mss": MSS_REPORT,
+    "planning_q": QUESTION_SELECTION_REPORT,
+    "planning_q_detection": DETECTION_REPORT,
+    "planning_q_well_specified": WELL_SPECIFIED_REPORT,
+    "twenty_questions": TWENTY_Q_REPORT,
+    "twenty_questions_k_prediction": K_PREDICTION_REPORT,
+    "twenty_questions_mss": MSS_REPORT,
 }
 """The declaration of every task of the suite, by the task name its log records."""
 
@@ -195,6 +262,7 @@ _BY_SCORERS: tuple[tuple[frozenset[str], TaskReport], ...] = (
     (frozenset({"detection_scorer"}), DETECTION_REPORT),
     (frozenset({"single_turn_scorer"}), QUESTION_SELECTION_REPORT),
     (frozenset({"incomplete_scorer"}), INCOMPLETE_REPORT),
+    (frozenset({TWENTY_Q_SCORER}), TWENTY_Q_REPORT),
 )
 
 

@@ -267,3 +267,30 @@ def axes_figure(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str, path: Pa
     axes[0][0].set_ylabel("accuracy")
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
+
+
+CURVE_TITLES = {"entropy": "remaining entropy (nats)", "neig": "nEIG of the question",
+                "pass_mass": "pass mass of the question"}
+
+
+def entropy_by_turn_figure(table: pd.DataFrame, path: Path, title: str) -> Path | None:
+    """Twenty Questions: mean remaining entropy, nEIG and pass mass by turn, one line per
+    row (model and pool), from the by-turn table (`tables.by_turn_table`)."""
+    runs = _run_rows(table)
+    if runs.empty or "turn" not in runs or runs["entropy"].isna().all():
+        return None
+    curves = [c for c in CURVE_TITLES if c in runs and not runs[c].isna().all()]
+    fig, axes = plt.subplots(1, len(curves), figsize=(4.2 * len(curves), 3.4), squeeze=False)
+    names = short_labels(list(runs["label"].astype(str).drop_duplicates()))
+    for axis, curve in zip(axes[0], curves):
+        for label, block in runs.groupby("label", sort=False):
+            block = block[block[curve].notna()]
+            if block.empty:
+                continue
+            axis.plot(block["turn"], block[curve], marker=".", label=names[str(label)])
+        axis.set_xlabel("turn")
+        axis.set_title(CURVE_TITLES[curve], fontsize=9)
+        if curve != "entropy":
+            axis.set_ylim(-0.05, 1.05)
+    fig.suptitle(title, fontsize=10)
+    return _save(fig, path)

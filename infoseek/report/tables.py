@@ -24,7 +24,7 @@ from infoseek.report.reading import settings_of
 MIN_STRATUM = 5
 """Strata with fewer samples are shown as "-" (as MT-InfoSeek's Table 29 does)."""
 STRATA = ("all_correct", "all_incorrect", "partial_correct", "partial_incorrect")
-ALWAYS_SHOWN = ("oracle", "budget", "force_ask", "prompt", "k_given")
+ALWAYS_SHOWN = ("oracle", "budget", "force_ask", "prompt", "k_given", "pool")
 """Settings shown even when every row has the same value."""
 
 
@@ -171,7 +171,8 @@ def format_cell(value: Any, stderr: Any = None, n: Any = None) -> str:
     return text
 
 
-COUNT_COLUMNS = ("samples", "errored", "total", "unmatched", "episodes_with_reasoning", "k")
+COUNT_COLUMNS = ("samples", "errored", "total", "unmatched", "episodes_with_reasoning", "k",
+                 "turn", "entropy_games", "neig_games", "pass_mass_games")
 
 
 def display_frame(table: pd.DataFrame) -> pd.DataFrame:
@@ -369,5 +370,45 @@ def filtered_table(samples: pd.DataFrame, question_rows: pd.DataFrame,
                 line[f"{name}_kept"] = result[name]["kept"]
             line["total"] = result["unfiltered"]["total"]
             line["unmatched"] = result["unmatched"]
+            out.append(line)
+    return pd.DataFrame(out)
+
+
+TURN_CURVES = ("entropy", "neig", "pass_mass")
+"""The per-turn curves a Twenty Questions game records (``<curve>_tNN`` score values of
+the ``twenty_questions`` scorer)."""
+
+
+def turn_columns(samples: pd.DataFrame, curve: str, scorer: str = "twenty_questions"
+                 ) -> list[tuple[int, str]]:
+    """``(turn, column)`` of every recorded turn of `curve`, in turn order."""
+    prefix = f"score.{scorer}.{curve}_t"
+    found = [(int(c[len(prefix):]), c) for c in samples.columns
+             if c.startswith(prefix) and c[len(prefix):].isdigit()]
+    return sorted(found)
+
+
+def by_turn_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """Per row and turn: the mean remaining entropy after the turn (nats; a game's last
+    value carried to the turn cap, as the scorer records it), the mean nEIG and pass mass
+    of the questions asked at that turn, and how many games each mean is over. Errored
+    games have no curve and are left out (``errored`` counts them)."""
+    out = []
+    shown = [c for c in rows.columns if c not in ("log_id", "row")]
+    turns = sorted({t for curve in TURN_CURVES for t, _c in turn_columns(samples, curve)})
+    for _label_, block in rows.groupby("row", sort=False):
+        mine = samples[samples["log_id"].isin(block["log_id"])]
+        scored = mine[~mine["error"].astype(bool)]
+        for turn in turns:
+            line: dict[str, Any] = {"label": _label_}
+            line.update({c: block.iloc[0][c] for c in shown})
+            line.update(kind="run", turn=turn, samples=len(mine),
+                        errored=int(mine["error"].astype(bool).sum()))
+            for curve in TURN_CURVES:
+                column = f"score.twenty_questions.{curve}_t{turn:02d}"
+                values = [float(v) for v in pd.to_numeric(scored.get(column, pd.Series(
+                    dtype=float)), errors="coerce") if not math.isnan(v)]
+                line[curve] = statistics.fmean(values) if values else math.nan
+                line[f"{curve}_games"] = len(values)
             out.append(line)
     return pd.DataFrame(out)
