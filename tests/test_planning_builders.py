@@ -116,7 +116,7 @@ def test_the_referee_agrees_on_built_records(q_records) -> None:
 
 @pytest.mark.slow
 def test_the_referee_agrees_on_every_record_of_a_larger_build() -> None:
-    records = planning_q.build_split(seed=0, per_k=150, workers=2)
+    records = planning_q.build_split(seed=0, per_k=80, workers=2)
     records += planning_mt.build_split(seed=0, per_k=3, ks=[2, 3], workers=2)
     assert all(referee_agrees(r) for r in records)
 
