@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from infoseek.answers import answer_kind, answer_spec
-from infoseek.answers.base import HEDGE, normalise
+from infoseek.answers.base import CORRECTION_OPENERS, HEDGE, UNCERTAINTY_WORDS, normalise
 from infoseek.contract import MAX_TURN_CHARS
 from infoseek.domains import UnknownDomain, domain_of
 from infoseek.single_turn import NO_QUESTION, NOT_SURE
@@ -80,13 +80,10 @@ _HEAD_END = re.compile(
     r"therefore|which|according|based|from|by|per|via|using|considering|with|where|when|"
     r"after|i\.e|e\.g)\b")
 _SEGMENT_BREAK = re.compile(r"[.!?](?=\s|$)|[;:()\[\]—–]|,(?=\s)|\s-\s")
-_DOUBT = re.compile(r"\b(?:maybe|perhaps|possibly|probably|likely|unlikely|unsure|uncertain|"
-                    r"guess|guessing|probability|chance|odds|percent)\b|%|\bnot\s+sure\b")
+_DOUBT = re.compile(rf"\b(?:{UNCERTAINTY_WORDS}|probability|chance|odds|percent)\b|%|"
+                    r"\bnot\s+sure\b")
 """Uncertainty or a probability anywhere in an answer: not one value."""
-_CORRECTION = re.compile(
-    r"(?:^|[.;:,!?()\[\]—–]|\bbut\b)\s*(?:actually|correction|corrected|wait|instead|"
-    r"or|either|nor|otherwise|alternatively|unless|else|scratch\s+that|"
-    r"on\s+second\s+thoughts?|i\s+mean|sorry|oops|no\s+wait)\b")
+_CORRECTION = re.compile(rf"(?:^|[.;:,!?()\[\]—–]|\bbut\b)\s*(?:{CORRECTION_OPENERS})\b")
 _OFFER = re.compile(
     r"\b(?:or|either|nor|but|though|although|however|maybe|perhaps|possibly|probably|"
     r"likely|guess|might|may|could|would|should|actually|correction|otherwise|else|"

@@ -184,3 +184,100 @@ def test_an_ask_tool_call_with_another_argument_is_bad_arguments():
     turn = parse_tools([("ask", {"variable": "kind", "also": "naive"})], **LOGIC)
     assert turn.queries[0].reason == "bad_arguments"
     assert parse_tools([("ask", {"variable": "kind"})], **LOGIC).queries[0].valid
+
+
+# ------------------------------------------ hedges, approximations and retractions
+# SPEC 3.8: hedges are never credited (issue 18, classes 1 and 2: the seek answer kinds
+# read these the way the single-turn reader does). A retraction with no second value, an
+# uncertainty attached to the value, an approximation and a question mark after the
+# value are ambiguous; a stated belief ("I think the answer is no") is a hedge too.
+
+HEDGED = [
+    # retractions with no second value
+    (YES_NO, "no. Actually, I was wrong."),
+    (YES_NO, "no. Wait, let me reconsider."),
+    (NUMBER, "19. Actually, I was wrong."),
+    (NUMBER, "19, scratch that"),
+    (NUMBER, "19. Never mind."),
+    (NUMBER, "19. Wait..."),
+    (ATTRACTOR, "S1. Hmm, let me double-check."),
+    (MARKER, "1. On second thought, I take that back."),
+    (RECOMMENDATION, f"{REASSURE}. Actually, that's wrong."),
+    (VECTOR, "G1=0, G2=1. Actually, I was wrong."),
+    (SEQUENCE, "pick up A; stack A on B. Scratch that."),
+    # uncertainty
+    (YES_NO, "no (not sure)"),
+    (YES_NO, "no, I think"),
+    (YES_NO, "no, just a guess"),
+    (YES_NO, "I'm not sure, no"),
+    (YES_NO, "I think the answer is no"),
+    (YES_NO, "Alice is kind, I believe"),
+    (NUMBER, "19 (not sure)"),
+    (NUMBER, "19, I guess"),
+    (NUMBER, "my best guess is 19"),
+    (ATTRACTOR, "S1, I think"),
+    (MARKER, "1 (not certain)"),
+    (RECOMMENDATION, f"I'd say {REASSURE}"),
+    (VECTOR, "G1=0, G2=1 (not sure)"),
+    (SEQUENCE, "pick up A; stack A on B, I think"),
+    # approximations
+    (NUMBER, "about 19"),
+    (NUMBER, "roughly 19"),
+    (NUMBER, "approximately 19"),
+    (NUMBER, "around 19 hens"),
+    (NUMBER, "~19"),
+    (NUMBER, "T ≈ 19"),
+    (NUMBER, "19 or so"),
+    (NUMBER, "19-ish"),
+    (NUMBER, "19 (roughly)"),
+    (NUMBER, "the answer is about 19"),
+    (MARKER, "about 1"),
+    (ATTRACTOR, "roughly S1"),
+    # a question mark after the value
+    (NUMBER, "19?"),
+    (YES_NO, "no?"),
+    (YES_NO, "Alice is kind?"),
+    (ATTRACTOR, "S1?"),
+    (MARKER, "1?"),
+    (VECTOR, "G1=0, G2=1?"),
+]
+
+
+@pytest.mark.parametrize(("spec", "body"), HEDGED)
+def test_a_hedged_approximate_or_retracted_value_is_ambiguous(spec, body):
+    assert read(spec, body).reason == "ambiguous", body
+
+
+@pytest.mark.parametrize(("spec", "body"), [
+    (YES_NO, "I'm not sure"), (NUMBER, "no idea, I guess"), (ATTRACTOR, "I think")])
+def test_a_hedge_that_names_no_value_stays_malformed(spec, body):
+    assert read(spec, body).reason == "malformed", body
+
+
+STILL_ONE_VALUE = [
+    (YES_NO, "no, because Rosa is not kind", False),
+    (YES_NO, "no, because is Alice kind? No rule says so.", False),
+    (YES_NO, "yes!", True),
+    (NUMBER, "42 (6 * 7 = 42)", 42),
+    (NUMBER, "42 (why? 6 * 7)", 42),
+    (NUMBER, "42 because the question is about hens", 42),
+    (NUMBER, "42, the question is about hens", 42),
+    (NUMBER, "276. Actually, B = 10, so 276", 276),
+    (ATTRACTOR, "S1 because S2 is excluded by G1", "S1"),
+    (RECOMMENDATION, f"{REASSURE}.", REASSURE),  # an option worded "... about ..."
+    (answer_spec("choice", target="step", values=["Ask about the diet", "Examine"]),
+     "Ask about the diet", "Ask about the diet"),
+    (VECTOR, "G1=0, G2=1 (what fixes G2? I1 = 1)", {"G1": 0, "G2": 1}),
+]
+
+
+@pytest.mark.parametrize(("spec", "body", "value"), STILL_ONE_VALUE)
+def test_no_hedge_in_the_value_stays_credited(spec, body, value):
+    assert read(spec, body).value == value, body
+
+
+@pytest.mark.parametrize("body", ["no (not sure)", "19?", "no. Actually, I was wrong."])
+def test_the_tool_format_reads_hedges_alike(body):
+    spec = NUMBER if body.startswith("19") else YES_NO
+    assert answer_kind(spec).read_tool(body, spec).reason == "ambiguous"
+    assert parse_tools([("answer", {"value": "no (not sure)"})], **LOGIC).reason == "ambiguous"

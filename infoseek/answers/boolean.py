@@ -21,6 +21,7 @@ from infoseek.answers.base import (
     justification_clauses,
     mentions,
     normalise,
+    read_undoubted,
     split_justification,
     tail_opening,
 )
@@ -45,8 +46,15 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
     yes``, a justification or a later line that states the other value: ``yes.
     Actually, no.``, ``yes (80% sure)``); ``malformed`` for anything else
     (no value, a statement about another attribute, a yes/no word contradicting its
-    statement).
+    statement). A hedged, approximate or retracted value (``no, I think``, ``I'm not
+    sure, no``, ``no?``, ``no. Actually, I was wrong``) is ``ambiguous``
+    (`infoseek.answers.base.read_undoubted`).
     """
+    return read_undoubted(lambda body: _read_boolean(body, entity=entity, target=target),
+                          text, (entity, target))
+
+
+def _read_boolean(text: object, *, entity: str, target: str) -> AnswerReading:
     if isinstance(text, bool):
         return AnswerReading(text)
     if not isinstance(text, str):

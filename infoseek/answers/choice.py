@@ -40,6 +40,7 @@ from infoseek.answers.base import (
     justification_clauses,
     name_pattern,
     normalise,
+    read_undoubted,
     split_justification,
     tail_opening,
 )
@@ -77,6 +78,12 @@ class ChoiceKind(AnswerKind):
     malformed = "Your answer could not be read as exactly one of the listed options."
 
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
+        """Read an answer body; a hedged, approximate or retracted one is ``ambiguous``
+        (`infoseek.answers.base.read_undoubted`)."""
+        return read_undoubted(lambda text: self._read_body(text, spec), body,
+                              tuple(str(option) for option in spec.options))
+
+    def _read_body(self, body: object, spec: AnswerSpec) -> AnswerReading:
         if not isinstance(body, str):
             return invalid("malformed")
         lines = [ln for ln in body.splitlines() if ln.strip()]

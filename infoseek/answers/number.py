@@ -20,8 +20,10 @@ Written as the number itself (`label`: ``42``, ``-3``, ``85/2``). Read by
 - ``ambiguous``: two or more numbers (``66881 or 66880``, ``between 66875 and 66880``,
   ``5-6``, ``5 to 6``, ``20 * 11``, ``3+4``), a bare power (``10^3``, ``10**3``, ``10³``),
   other unevaluated forms (``√2``, ``pi``), bounds and hedges (``at least 42``, ``42 or
-  more``, ``maybe 42``, ``>42``); approximation words with one number (``about 42``,
-  ``~42``) are accepted;
+  more``, ``maybe 42``, ``>42``), approximations (``about 42``, ``~42``, ``≈ 42``,
+  ``42 or so``, ``42-ish``), uncertainty (``42 (not sure)``, ``42, I think``), a
+  question mark after the value (``42?``) and retractions (``42. Actually, I was
+  wrong``): `infoseek.answers.base.read_undoubted`;
 - ``malformed``: no number, a negated one (``not 42``), a zero denominator;
 - ``out_of_range``: more than :data:`MAX_ANSWER_DIGITS` significant digits, or a value
   of magnitude ``>= 10**MAX_DECIMAL_EXPONENT`` or non-zero and
@@ -52,6 +54,7 @@ from infoseek.answers.base import (
     bound_to_a_name,
     invalid,
     justification_clauses,
+    read_undoubted,
     split_justification,
     tail_opening,
 )
@@ -174,7 +177,14 @@ def _worked_chain(parts: list[str]) -> AnswerReading:
 
 def read_number_answer(text: object, *, target: str = "") -> AnswerReading:
     """Read one exact number from an answer (rules in the module docstring); ``target``,
-    when given, is the answer's own name (``T = 277`` in a justification offers 277)."""
+    when given, is the answer's own name (``T = 277`` in a justification offers 277). A
+    hedged, approximate or retracted number (``about 19``, ``19?``, ``19 (not sure)``,
+    ``19. Actually, I was wrong``) is ``ambiguous``
+    (`infoseek.answers.base.read_undoubted`)."""
+    return read_undoubted(lambda body: _read_number(body, target=target), text, (target,))
+
+
+def _read_number(text: object, *, target: str = "") -> AnswerReading:
     if isinstance(text, bool):
         return invalid("malformed")
     if isinstance(text, int):

@@ -41,6 +41,7 @@ from infoseek.answers.base import (
     collapse,
     invalid,
     normalise,
+    read_undoubted,
     tail_opening,
 )
 
@@ -113,6 +114,12 @@ class SequenceKind(AnswerKind):
     multiline = True
 
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
+        """Read an answer body; a hedged, approximate or retracted one is ``ambiguous``
+        (`infoseek.answers.base.read_undoubted`)."""
+        return read_undoubted(lambda text: self._read_body(text, spec), body,
+                              tuple(str(item) for item in spec.items))
+
+    def _read_body(self, body: object, spec: AnswerSpec) -> AnswerReading:
         if not isinstance(body, str):
             return invalid("malformed")
         if not body.strip():

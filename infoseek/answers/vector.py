@@ -40,6 +40,7 @@ from infoseek.answers.base import (
     justification_clauses,
     name_pattern,
     normalise,
+    read_undoubted,
 )
 
 _JUSTIFICATION = re.compile(
@@ -141,6 +142,12 @@ class VectorKind(AnswerKind):
     multiline = True
 
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
+        """Read an answer body; a hedged, approximate or retracted one is ``ambiguous``
+        (`infoseek.answers.base.read_undoubted`)."""
+        return read_undoubted(lambda text: self._read_body(text, spec), body,
+                              tuple(str(name) for name in spec.names))
+
+    def _read_body(self, body: object, spec: AnswerSpec) -> AnswerReading:
         if not isinstance(body, str):
             return invalid("malformed")
         lines = [line.strip() for line in body.splitlines() if line.strip()]
