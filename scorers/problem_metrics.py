@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from infoseek.answers.base import PROBABILITY, RETRACTION, SECOND_VALUE_CUE
+
 UNSURE = "unsure"
 """Parsed form of the answer "ambiguous but not sure how many"."""
 
@@ -63,7 +65,8 @@ _K_JUSTIFICATION = re.compile(
 )
 _K_HEDGE = re.compile(
     r"\b(?:or|either|maybe|perhaps|possibly|probably|likely|guess|between|roughly|"
-    r"approximately|at\s+(?:least|most)|(?:more|less|fewer)\s+than)\b|[~<>/+]"
+    r"approximately|about|around|nearly|almost|ish|i\s+(?:think|believe|suppose)|"
+    r"at\s+(?:least|most)|(?:more|less|fewer)\s+than)\b|[~≈<>/+]|\d-?ish\b"
 )
 _INVALID_K = object()
 """A body that names a value in an unreadable way (several values, a hedge)."""
@@ -109,6 +112,9 @@ def _k_value(body: str) -> object:
         rest = re.sub(r"\bnot\s+sure\b|\bunsure\b|\buncertain\b", " ", rest)
     if _K_HEDGE.search(rest):
         return _INVALID_K
+    tail = lowered[justification.start():] if justification else ""
+    if tail.startswith("?") or _takes_k_back(tail):
+        return _INVALID_K  # "2?", "2. Actually, 3.", "2. Wait, I was wrong", "2 (60% sure)"
     for digits in re.findall(r"(?<![\w.])[0-9]+(?![\w.])", rest):
         if len(digits.lstrip("0")) > _MAX_K_DIGITS:
             return _INVALID_K
@@ -123,6 +129,15 @@ def _k_value(body: str) -> object:
     return values.pop()
 
 
+def _takes_k_back(tail: str) -> bool:
+    """Whether a k answer's justification corrects, retracts or hedges it: a
+    self-correction or alternative cue (``actually``, ``or``, ``wait`` ...,
+    `infoseek.answers.base.SECOND_VALUE_CUE`), a retraction (``I was wrong``, ``let me
+    reconsider``) or a probability (``60% sure``), as the seek answers read them."""
+    return bool(SECOND_VALUE_CUE.search(tail) or RETRACTION.search(tail)
+                or PROBABILITY.search(tail))
+
+
 def parse_k_prediction(text: str | None) -> int | str | None:
     """Read the predicted degree of underspecification from the final ``Answer:`` line.
 
@@ -133,8 +148,12 @@ def parse_k_prediction(text: str | None) -> int | str | None:
     hedge (``2 or 3``, ``probably 2``, ``not ambiguous / 1 / 2``), and an echoed option
     list: the final ``Answer:`` line belongs to a run of ``Answer:`` lines (adjacent
     lines, or several markers on one line) naming different values, as the prompt's own
-    list of options does. A model that answers, reasons on, then answers again is read
-    by its last line.
+    list of options does. Also invalid (SPEC 3.8: two answers are ``multiple_actions``,
+    a self-correction is ``ambiguous``): a reply whose ``Answer:`` lines, apart from an
+    echoed option list, name different values (``Answer: 1\nreconsidering...\nAnswer:
+    3``; the same value twice is one answer), and a final body that corrects, retracts
+    or hedges its value (``Answer: 2. Actually, 3.``, ``Answer: 2. Wait, I was wrong``,
+    ``Answer: 2?``, ``Answer: about 2``, ``Answer: 2 (60% sure)``).
     """
     if not text or not isinstance(text, str):
         return None
@@ -145,6 +164,13 @@ def parse_k_prediction(text: str | None) -> int | str | None:
     named = {value for value in values if value is not None}
     if _INVALID_K in named or len(named) > 1:
         return None
+    answers = set(named)
+    for run in runs[:-1]:
+        earlier = {_k_value(body) for body in run} - {None}
+        if len(earlier) == 1:  # one answer; a run naming several is an echoed list
+            answers |= earlier
+    if len(answers) > 1:
+        return None  # two answers: the last one does not win
     final = values[-1]
     return final if isinstance(final, int | str) else None
 

@@ -22,7 +22,7 @@ from infoseek.scorers.problem_metrics import (
     ("text", "expected"),
     [
         ("Let me think.\nAnswer: 2", 2),
-        ("Answer: 1\nreconsidering...\nAnswer: 3", 3),
+        ("Answer: 1\nreconsidering...\nAnswer: 3", None),  # two answers (issue 18)
         ("**Answer:** 4", 4),
         ("answer: 2.", 2),
         ("Answer: two", 2),
@@ -40,6 +40,39 @@ from infoseek.scorers.problem_metrics import (
     ],
 )
 def test_parse_k_prediction(text, expected):
+    assert parse_k_prediction(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "Answer: 1\nLet me reconsider.\nAnswer: 2",
+    "Answer: 2\n\nOn reflection the goal needs more.\n\nAnswer: 3",
+    "Answer: not ambiguous\nHmm.\nAnswer: 1",
+    "Answer: 2. Actually, 3.",
+    "Answer: 2; correction: 3",
+    "Answer: 2. Wait, I was wrong.",
+    "Answer: 2 (or maybe 3)",
+    "Answer: 2 (60% sure)",
+    "Answer: 2?",
+    "Answer: about 2",
+    "Answer: ~2",
+    "Answer: 2-ish",
+    "Answer: 2, I think",
+])
+def test_a_second_k_answer_or_a_corrected_one_is_invalid(text):
+    """SPEC 3.8 (issue 18 class 2): two answer lines naming different k are no answer
+    (the last one does not win), and a self-correction, retraction, probability,
+    approximation or question mark makes the k answer invalid."""
+    assert parse_k_prediction(text) is None
+    assert k_prediction_metrics(parse_k_prediction(text), 2)["invalid"] == 1.0
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Answer: 2\nTo repeat:\nAnswer: 2", 2),
+    ("Answer: 2 (rules 1 and 3 need it)", 2),
+    ("Answer: 2 because rules 1 and 3 are open", 2),
+    ("Answer: 2. Two quantities are missing.", 2),
+])
+def test_one_k_answer_with_a_justification_or_repeated_is_read(text, expected):
     assert parse_k_prediction(text) == expected
 
 
