@@ -159,11 +159,15 @@ def metric_columns(table: pd.DataFrame) -> list[str]:
 
 
 def format_cell(value: Any, stderr: Any = None, n: Any = None) -> str:
-    """``0.950 ± 0.049 (20)``; a value without stderr/n (published) as ``0.950``; no
-    value as an empty cell."""
+    """``0.950 ± 0.049 (20)``; a value without stderr/n (published) as ``0.950``, with a
+    fourth decimal when the paper gives one (``0.0575``, not ``0.058``); no value as an
+    empty cell."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     text = f"{float(value):.3f}"
+    if stderr is None and n is None:
+        precise = f"{float(value):.4f}"
+        text = precise if precise[-1] != "0" else text
     if stderr is not None and not (isinstance(stderr, float) and math.isnan(stderr)):
         text += f" ± {float(stderr):.3f}"
     if n is not None and not (isinstance(n, float) and math.isnan(n)):
