@@ -15,6 +15,7 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from infoseek.report.tables import (
     AXES,
@@ -289,6 +290,7 @@ def entropy_by_turn_figure(table: pd.DataFrame, path: Path, title: str) -> Path 
                 continue
             axis.plot(block["turn"], block[curve], marker=".", label=names[str(label)])
         axis.set_xlabel("turn")
+        axis.xaxis.set_major_locator(MaxNLocator(integer=True))
         axis.set_title(CURVE_TITLES[curve], fontsize=9)
         if curve != "entropy":
             axis.set_ylim(-0.05, 1.05)
