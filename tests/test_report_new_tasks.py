@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.log import read_eval_log
+from inspect_ai.log import EvalError, read_eval_log, write_eval_log
 
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
 from infoseek.report import build_report
@@ -231,6 +231,34 @@ def test_planning_q_axes_and_filtered_accuracy_from_the_logs(report, logs) -> No
         for name in ("unfiltered", "lenient", "strict"):
             assert line[f"{name}_accuracy"] == pytest.approx(expected[name]["accuracy"])
             assert line[f"{name}_kept"] == expected[name]["kept"]
+
+
+def test_an_errored_game_counts_as_lost_and_has_no_information_metrics(logs,
+                                                                       tmp_path: Path) -> None:
+    """Accuracy, transfer accuracy and examiner wins count an errored game as a failure;
+    turns, nEIG, final entropy and the curves leave it out."""
+    log = read_eval_log(str(logs["twenty_questions:common@infoseek/optimal"]))
+    kept = log.samples[1:]
+    log.samples[0].error = EvalError(message="RuntimeError: examiner crashed", traceback="",
+                                     traceback_ansi="")
+    log.samples[0].scores = None
+    path = tmp_path / "errored.eval"
+    write_eval_log(log, str(path))
+    broken = build_report([path], tmp_path / "out", bundle=False)
+    row = table(broken, "twenty_questions.headline").iloc[0]
+    assert row["errored"] == 1 and row["samples"] == len(log.samples)
+
+    def values(key: str) -> list[float]:
+        return [s.scores["twenty_questions"].value[key] for s in kept]
+
+    for key in ("accuracy", "transfer_accuracy"):
+        assert row[key] == pytest.approx(sum(values(key)) / len(log.samples))
+        assert row[f"{key}_n"] == len(log.samples)
+    for key in ("turns", "mean_neig", "final_entropy"):
+        assert row[key] == pytest.approx(statistics.fmean(values(key)))
+        assert row[f"{key}_n"] == len(kept)
+    curve = table(broken, "twenty_questions.by_turn")
+    assert (curve["entropy_games"] == len(kept)).all() and (curve["errored"] == 1).all()
 
 
 # ------------------------------------------------------------------ published numbers
