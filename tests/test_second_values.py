@@ -240,6 +240,9 @@ HEDGED = [
     (ATTRACTOR, "S1?"),
     (MARKER, "1?"),
     (VECTOR, "G1=0, G2=1?"),
+    (SEQUENCE, "pick up A; stack A on B?"),
+    (ATTRACTOR, "S1 (G2 on?)"),
+    (NUMBER, "Is it 19?"),
 ]
 
 
@@ -268,6 +271,8 @@ STILL_ONE_VALUE = [
     (answer_spec("choice", target="step", values=["Ask about the diet", "Examine"]),
      "Ask about the diet", "Ask about the diet"),
     (VECTOR, "G1=0, G2=1 (what fixes G2? I1 = 1)", {"G1": 0, "G2": 1}),
+    (NUMBER, "42. What else? Nothing.", 42),
+    (SEQUENCE, "pick up A; stack A on B (is B clear? yes)", PLAN[:2]),
 ]
 
 

@@ -346,6 +346,21 @@ its own (``19 (roughly)``), where an approximation word opens or ends the clause
 stands before a number; ``about`` inside a justification (``because the question is
 about hens``) or in the middle of a clause (``42, the question is about hens``) is a
 fact."""
+_QUESTION_CLAUSE = re.compile(r"([^.!?;:()\[\]\n]*)\?+(?=\s|$|[)\]])")
+_QUESTION_WORDS = frozenset(
+    "is are am was were do does did can could will would should shall has have had may "
+    "might must what why how which who whom whose when where whether".split()
+)
+"""A clause ending in ``?`` that opens with one of these is a question of the
+justification (``because is Alice kind?``, ``why? 6 * 7``), no doubt of the value."""
+_JUSTIFICATION_LEAD = re.compile(rf"^(?:\W*\b(?:{_JUSTIFICATION_WORDS}|and|but)\b)+\W*")
+
+
+def _opens_a_question(clause: str) -> bool:
+    words = _JUSTIFICATION_LEAD.sub("", strip_clause_filler(clause)).split()
+    return bool(words) and words[0] in _QUESTION_WORDS
+
+
 _LIST_LEAD = re.compile(r"^(?:[-+*\u2022\u2013\u2014]|\(?\d{1,3}[.)])\s+(?=\S)")
 
 
@@ -361,10 +376,11 @@ def doubt_of(body: str, protected: tuple[str, ...] = ()) -> str | None:
     credited): ``"retraction"`` (`RETRACTION`, or a clause that is only a correction
     cue), ``"uncertainty"`` (:data:`UNCERTAINTY_WORDS` and stated beliefs anywhere),
     ``"approximation"`` (:data:`APPROXIMATION` in the answer's own clause or as a clause
-    of its own) or ``"question"`` (a ``?`` right after the answer's own clause; a question
-    inside a justification is not one). The ``protected`` names (options, items, the
-    target, the entity) are set aside first, so an option worded ``Ask about ...`` is no
-    hedge."""
+    of its own) or ``"question"`` (a ``?`` right after the answer's own clause, or ending
+    a later clause that is no question: ``pick up A; stack A on B?``; a question inside
+    a justification, ``because is Alice kind?``, is not one). The ``protected`` names
+    (options, items, the target, the entity) are set aside first, so an option worded
+    ``Ask about ...`` is no hedge."""
     lines = [_without_names(normalise(line), protected) for line in body.splitlines()
              if line.strip()]
     if not lines:
@@ -375,14 +391,19 @@ def doubt_of(body: str, protected: tuple[str, ...] = ()) -> str | None:
     if _UNCERTAINTY.search(text):
         return "uncertainty"
     first = ANSWER_LEAD.sub("", lines[0])
-    for line in (first, _LIST_LEAD.sub("", first, count=1)):  # "19. Wait" or "1. S1?"
-        head, cut = split_justification(line)
+    for listed, line in ((False, first), (True, _LIST_LEAD.sub("", first, count=1))):
+        head, cut = split_justification(line)  # "19. Wait" or "1. S1?"
         if APPROXIMATION.search(head):
             return "approximation"
-        if cut.startswith("?") and head.strip(EDGE_PUNCTUATION):
+        if cut.startswith("?") and head.strip(EDGE_PUNCTUATION) and not (
+                listed and _opens_a_question(head)):  # "42. What else? Nothing."
             return "question"
     tail = split_justification(first)[1]
     rest = "\n".join([tail, *lines[1:]])
+    for clause in _QUESTION_CLAUSE.finditer(rest):
+        if clause.group(1).strip(EDGE_PUNCTUATION) and not _opens_a_question(
+                clause.group(1)):
+            return "question"  # "pick up A; stack A on B?", "S1 (G2 on?)"
     pieces = [piece.strip(" \t-*") for piece in _CLAUSE_BREAK.split(rest)]
     pieces = [piece for piece in pieces if piece.strip(EDGE_PUNCTUATION)]
     if pieces and _BARE_CUE.fullmatch(pieces[-1]):
