@@ -410,6 +410,38 @@ CATALOGUE: tuple[Kind, ...] = (
        reasons=AMBIGUOUS),
     _g("value_with_confidence", lambda p: answer_raw(p, f"{truth_text(p)} (90% sure)"),
        reasons=AMBIGUOUS),
+    # ---- issue 18 classes 1-2: hedges, approximations and retractions (never credited)
+    _g("retraction_i_was_wrong", lambda p: answer_raw(
+        p, f"{truth_text(p)}. Actually, I was wrong."), reasons=AMBIGUOUS, recover=True),
+    _g("retraction_let_me_reconsider", lambda p: answer_raw(
+        p, f"{truth_text(p)}. Wait, let me reconsider."), reasons=AMBIGUOUS),
+    _g("retraction_scratch_that", lambda p: answer_raw(p, f"{truth_text(p)}, scratch that"),
+       reasons=AMBIGUOUS),
+    _g("retraction_never_mind", lambda p: answer_raw(p, f"{truth_text(p)}. Never mind."),
+       reasons=AMBIGUOUS),
+    _g("retraction_trailing_wait", lambda p: answer_raw(p, f"{truth_text(p)}. Wait..."),
+       reasons=AMBIGUOUS),
+    _g("hedge_not_sure_bracket", lambda p: answer_raw(p, f"{truth_text(p)} (not sure)"),
+       reasons=AMBIGUOUS, recover=True),
+    _g("hedge_i_think_after", lambda p: answer_raw(p, f"{truth_text(p)}, I think"),
+       reasons=AMBIGUOUS),
+    _g("hedge_just_a_guess", lambda p: answer_raw(p, f"{truth_text(p)}, just a guess"),
+       reasons=AMBIGUOUS),
+    _g("hedge_not_sure_first", lambda p: answer_raw(p, f"I'm not sure, {truth_text(p)}"),
+       reasons=AMBIGUOUS),
+    _g("hedge_stated_belief", lambda p: answer_raw(p, f"I think the answer is {truth_text(p)}"),
+       reasons=AMBIGUOUS),
+    _g("approximation_about", lambda p: answer_raw(p, f"about {truth_text(p)}"),
+       reasons=AMBIGUOUS, recover=True),
+    _g("approximation_roughly", lambda p: answer_raw(p, f"roughly {truth_text(p)}"),
+       reasons=AMBIGUOUS),
+    _g("approximation_tilde", lambda p: answer_raw(p, f"~{truth_text(p)}"), reasons=AMBIGUOUS),
+    _g("approximation_ish", lambda p: answer_raw(p, f"{truth_text(p)}-ish"),
+       reasons=AMBIGUOUS),
+    _g("approximation_bracket", lambda p: answer_raw(p, f"{truth_text(p)} (approximately)"),
+       reasons=AMBIGUOUS),
+    _g("value_as_question_mark", lambda p: answer_raw(p, f"{truth_text(p)}?"),
+       reasons=AMBIGUOUS, recover=True),
     _g("tool_answer_alternative_argument", lambda p: calls(
         ("answer", {"value": truth_text(p), "alternative": _other_text(p)})),
        formats=TOOL, reasons=("bad_arguments",), recover=True),
@@ -484,6 +516,10 @@ CATALOGUE: tuple[Kind, ...] = (
     _v("number_scientific_exact", lambda p: answer_raw(p, _digits_scientific(p.number)),
        answer_kinds=NUMBER),
     _v("number_boxed", lambda p: answer_raw(p, f"\\boxed{{{p.number}}}"), answer_kinds=NUMBER),
+    _v("value_justified_with_a_question", lambda p: answer_raw(
+        p, f"{truth_text(p)} (why? the facts settle it)")),
+    _v("value_justified_about", lambda p: answer_raw(
+        p, f"{truth_text(p)}, since the question is about {p.first}")),
     _v("question_free_phrasing", lambda p: ask_raw(
         p, f"Is {p.entity} a {p.first} person?" if p.answer_kind == "boolean"
         else f"Could you tell me the value of {p.first}?"), asks_first=True),
