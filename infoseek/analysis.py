@@ -137,9 +137,23 @@ def _hitting_set_search(
         pair = engine.distinguishing_pair(chosen, base)
         if pair is None:
             return True
+        # Shrink the refutation: agree on one more differing variable at a time while
+        # two worlds still differ on the target. Every pair found agrees on `chosen`, so
+        # its difference set is a valid constraint; the last one's is minimal (agreeing
+        # on any of its variables as well makes the set sufficient), so it cuts more.
+        agreed, tried = list(chosen), set(chosen)
+        while True:
+            w1, w2 = pair
+            diff = [v for v in candidates if w1[v] != w2[v] and v not in tried]
+            if not diff:
+                break
+            tried.add(diff[0])
+            closer = engine.distinguishing_pair((*agreed, diff[0]), base)
+            if closer is not None:
+                agreed.append(diff[0])
+                pair = closer
         w1, w2 = pair
-        diff = frozenset(v for v in cand_set if w1[v] != w2[v])
-        diff_sets.append(diff)
+        diff_sets.append(frozenset(v for v in cand_set if w1[v] != w2[v]))
         return False
 
     def enumerate_size(limit: int) -> list[tuple[str, ...]]:
@@ -147,8 +161,11 @@ def _hitting_set_search(
 
         def branch(chosen: list[str], excluded: set[str]) -> None:
             while True:
-                unhit = next((d for d in diff_sets if not d.intersection(chosen)), None)
-                if unhit is None:
+                # The unhit difference sets, less the excluded variables: every
+                # sufficient set extending `chosen` (avoiding `excluded`) meets each.
+                open_sets = sorted((d - excluded for d in diff_sets if d.isdisjoint(chosen)),
+                                   key=len)
+                if not open_sets:
                     if len(chosen) == limit:
                         if check(tuple(chosen)):
                             found.append(tuple(sorted(chosen, key=order.__getitem__)))
@@ -161,11 +178,20 @@ def _hitting_set_search(
                         return  # cannot happen after smaller rounds came back empty
                     continue
                 break
-            if len(chosen) == limit:
-                return
-            options = sorted((v for v in unhit if v not in excluded), key=order.__getitem__)
-            if not options:
-                return  # cannot hit this set: no sufficient set extends `chosen`
+            if len(chosen) == limit or not open_sets[0]:
+                return  # full, or an unhit set cannot be hit: no sufficient set here
+            # Pairwise disjoint open sets each need their own variable: more of them than
+            # the room left means no set of size `limit` extends `chosen` (exact bound).
+            room, used, disjoint = limit - len(chosen), set(), 0
+            for d in open_sets:
+                if d.isdisjoint(used):
+                    used |= d
+                    disjoint += 1
+                    if disjoint > room:
+                        return
+            # Branch on the smallest open set: any gives a complete split, the smallest
+            # the fewest branches.
+            options = sorted(open_sets[0], key=order.__getitem__)
             added: list[str] = []
             for v in options:
                 branch(chosen + [v], excluded | set(added))

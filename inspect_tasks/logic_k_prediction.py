@@ -2,12 +2,15 @@
 
 from inspect_ai import Task, task
 
+from infoseek.builders.logic.logic_mt import SPLITS, split_settings
 from infoseek.inspect_tasks.assembly import checked_parameters, k_prediction_task
+from infoseek.inspect_tasks.task_parameters import check_choice
 
 
 @task
 def logic_k_prediction(
-    k: int | list[int] = [1, 2, 3, 4],
+    k: int | list[int] | None = None,
+    split: str = "default",
     per_k: int = 200,
     seed: int = 0,
     source: str | None = None,
@@ -17,7 +20,9 @@ def logic_k_prediction(
     """State how many more attributes are needed (SPEC 3.2).
 
     Args:
-        k: degrees of underspecification to include (1..5; an int or a list; default [1,2,3,4]).
+        k: degrees of underspecification to include (1..5, 1..8 with split=hard; an int or
+            a list; default: the split's, [1,2,3,4] or [5,6,7,8]).
+        split: default or hard (k = 5..8, up to 150 attributes, 300 rules, depth 10).
         per_k: problems built per k (>= 1; default 200); unused with source.
         seed: builder seed (an integer; default 0); unused with source.
         source: our JSONL logic records or a released Logic-Q-MT / QuestBench Logic-Q CSV
@@ -26,6 +31,8 @@ def logic_k_prediction(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = checked_parameters("logic-mt", k=k, per_k=per_k, seed=seed, source=source,
+    chosen = split_settings(check_choice("split", split, list(SPLITS)), k)
+    builder = chosen["builder"]
+    params = checked_parameters(builder, k=chosen["k"], per_k=per_k, seed=seed, source=source,
                                 source_format=source_format, limit=limit)
-    return k_prediction_task("logic_k_prediction", "logic-mt", params)
+    return k_prediction_task("logic_k_prediction", builder, params)

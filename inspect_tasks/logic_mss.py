@@ -2,17 +2,20 @@
 
 from inspect_ai import Task, task
 
+from infoseek.builders.logic.logic_mt import SPLITS, split_settings
 from infoseek.contract import LOGIC_FORBID_ALTERNATIVES
 from infoseek.inspect_tasks.assembly import checked_parameters, mss_task
+from infoseek.inspect_tasks.task_parameters import check_choice
 
 
 @task
 def logic_mss(
-    k: int | list[int] = [1, 2, 3, 4],
+    k: int | list[int] | None = None,
+    split: str = "default",
     per_k: int = 200,
     seed: int = 0,
     k_given: bool = False,
-    max_size: int = 4,
+    max_size: int | None = None,
     forbid_alternatives: bool = LOGIC_FORBID_ALTERNATIVES,
     source: str | None = None,
     source_format: str | None = None,
@@ -21,12 +24,15 @@ def logic_mss(
     """Name a minimal sufficient set of attributes (SPEC 3.3).
 
     Args:
-        k: degrees of underspecification to include (1..5; an int or a list; default [1,2,3,4]).
+        k: degrees of underspecification to include (1..5, 1..8 with split=hard; an int or
+            a list; default: the split's, [1,2,3,4] or [5,6,7,8]).
+        split: default or hard (k = 5..8, up to 150 attributes, 300 rules, depth 10).
         per_k: problems built per k (>= 1; default 200); unused with source.
         seed: builder seed (an integer; default 0); unused with source.
         k_given: tell the model the set has exactly k variables (true/false; default
             false: it names between 1 and max_size).
-        max_size: most variables it may name when k is not given (>= 1; default 4).
+        max_size: most variables it may name when k is not given (>= 1; default: 4, or the
+            largest k when that is more).
         forbid_alternatives: score against the canonical MSS only (true, default) or the best
             match in the MSS family (false).
         source: our JSONL logic records or a released Logic-Q-MT / QuestBench Logic-Q CSV
@@ -35,8 +41,10 @@ def logic_mss(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
+    chosen = split_settings(check_choice("split", split, list(SPLITS)), k, max_size=max_size)
+    k, max_size, builder = chosen["k"], chosen["max_size"], chosen["builder"]
     params = checked_parameters(
-        "logic-mt", k=k, per_k=per_k, seed=seed, k_given=k_given, max_size=max_size,
+        builder, k=k, per_k=per_k, seed=seed, k_given=k_given, max_size=max_size,
         forbid_alternatives=forbid_alternatives, source=source, source_format=source_format,
         limit=limit)
-    return mss_task("logic_mss", "logic-mt", params)
+    return mss_task("logic_mss", builder, params)

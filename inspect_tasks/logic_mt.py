@@ -3,22 +3,26 @@
     inspect eval inspect_tasks/logic_mt.py --model infoseek/optimal
     inspect eval infoseek/logic_mt --model openai/gpt-4o -T k=[3,4] -T oracle=random
     inspect eval inspect_tasks/logic_mt.py -T source=logic_q_mt.csv --model infoseek/optimal
+    inspect eval infoseek/logic_mt -T split=hard --model infoseek/optimal   # k = 5..8
 """
 
 from inspect_ai import Task, task
 
-from infoseek.contract import DEFAULT_MAX_TURNS, LOGIC_FORBID_ALTERNATIVES
+from infoseek.builders.logic.logic_mt import SPLITS, split_settings
+from infoseek.contract import LOGIC_FORBID_ALTERNATIVES
 from infoseek.inspect_tasks.assembly import checked_parameters, seek_task
+from infoseek.inspect_tasks.task_parameters import check_choice
 
 
 @task
 def logic_mt(
-    k: int | list[int] = [1, 2, 3, 4],
+    k: int | list[int] | None = None,
+    split: str = "default",
     per_k: int = 200,
     seed: int = 0,
     oracle: str = "adversarial",
     format: str = "tool",
-    max_turns: int = DEFAULT_MAX_TURNS,
+    max_turns: int | None = None,
     queries_per_turn: int = 1,
     budget: bool = False,
     force_ask: bool = False,
@@ -31,12 +35,14 @@ def logic_mt(
     """Seek the missing attributes, then answer (SPEC 3.1).
 
     Args:
-        k: degrees of underspecification to include (1..5).
+        k: degrees of underspecification to include (1..5; 1..8 with split=hard; default:
+            the split's, [1,2,3,4] or [5,6,7,8]).
+        split: default or hard (k = 5..8, up to 150 attributes, 300 rules, depth 10).
         per_k: problems per k (each gives one sample per target value).
         seed: builder and oracle seed.
         oracle: adversarial, cooperative or random.
         format: tool or text.
-        max_turns: turn cap (>= 1).
+        max_turns: turn cap (>= 1; default: 10, or 2k when that is more).
         queries_per_turn: variables that may be asked in one turn (>= 1).
         budget: state the turn and query budget in the prompt (true/false).
         force_ask: reject an answer given before k questions were asked (true/false).
@@ -46,10 +52,12 @@ def logic_mt(
         source_format: the source file's format (with source).
         limit: read only the first N problems of the source (with source).
     """
+    chosen = split_settings(check_choice("split", split, list(SPLITS)), k, max_turns)
+    k, max_turns, builder = chosen["k"], chosen["max_turns"], chosen["builder"]
     params = checked_parameters(
-        "logic-mt", k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
+        builder, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
         max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, forbid_alternatives=forbid_alternatives,
         carry_reasoning=carry_reasoning, source=source, source_format=source_format,
         limit=limit)
-    return seek_task("logic_mt", "logic-mt", params)
+    return seek_task("logic_mt", builder, params)

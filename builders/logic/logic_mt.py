@@ -25,6 +25,8 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from infoseek.analysis import (
@@ -56,14 +58,53 @@ DEFAULT_PER_K = 200
 MAX_K = 5
 MAX_ATTEMPTS = 400
 
+HARD_BUILDER_NAME = "logic-mt-hard"
+"""The hard split's registered name (`-T split=hard`): k = 5..8 by default, up to 150
+attributes, 300 rules and derivation depth 10."""
+HARD_RANDOM_STREAM = "logic_mt_hard"
+HARD_BUILDER_VERSION = "1.0.0"
+HARD_CACHE_VERSION = HARD_BUILDER_VERSION
+HARD_DEFAULT_KS = (5, 6, 7, 8)
+HARD_MAX_K = 8
+HARD_MAX_ATTEMPTS = 200
 
+
+@dataclass(frozen=True)
+class Shape:
+    """The size parameters of a split. `depths`: the planted derivation depth's
+    distribution (None: no depth carrier, the shape of version 1.0.0); `chain_choices`:
+    the lengths of the backward chains from the target to a leaf, drawn per leaf (each
+    link is an alternative MSS member); `chained_leaves`: at most this many leaves get a
+    chain (None: all)."""
+
+    min_vars: int
+    max_vars: int
+    max_rules: int
+    rules_per_var: tuple[float, float]
+    chain_choices: tuple[int, ...] = (0, 0, 1, 1, 2)
+    chained_leaves: int | None = None
+    depths: dict[int, float] | None = None
+    sat_screen: bool = False
+    """Screen candidates with the SAT method instead of the hitting-set search."""
+    max_depth: int | None = None
+    """Candidates whose canonical MSS is deeper are redrawn."""
+    flat_groups: bool = False
+    """Leaves in groups of at most three under forbidden intermediates (any k up to 9);
+    False: the two-group gadget of version 1.0.0 (k up to 6)."""
+
+
+DEFAULT_SHAPE = Shape(min_vars=10, max_vars=60, max_rules=110, rules_per_var=(0.9, 1.8))
+HARD_SHAPE = Shape(min_vars=60, max_vars=150, max_rules=300, rules_per_var=(1.2, 2.0),
+                   chain_choices=(0, 1, 1, 2), chained_leaves=2,
+                   depths={d: 1.0 for d in range(3, 11)}, flat_groups=True,
+                   sat_screen=True, max_depth=10)
 
 
 def _rule(head: str | None, body: Iterable[str]) -> list[str]:
     return ([head] if head else []) + [format_literal(b, False) for b in body]
 
 
-def _plant(rng: random.Random, target: str, pool: list[str], k: int
+def _plant(rng: random.Random, target: str, pool: list[str], k: int, shape: Shape = DEFAULT_SHAPE
            ) -> tuple[list[list[str]], list[str], list[str], list[str]]:
     """Plant a gadget that makes the target the conjunction of k hidden leaves.
 
@@ -80,6 +121,18 @@ def _plant(rng: random.Random, target: str, pool: list[str], k: int
     if k <= 3:
         groups: list[list[str]] = [leaves]
         root_body = list(leaves)
+    elif shape.flat_groups:
+        count = math.ceil(k / 3)
+        groups = [leaves[i::count] for i in range(count)]
+        root_body = []
+        for group in groups:
+            if len(group) == 1:
+                root_body.append(group[0])
+                continue
+            mid = pool.pop()
+            intermediates.append(mid)
+            rules.append(_rule(mid, group))
+            root_body.append(mid)
     else:
         split = rng.randint(max(1, k - 3), min(3, k - 1))
         groups = [leaves[:split], leaves[split:]]
@@ -100,16 +153,44 @@ def _plant(rng: random.Random, target: str, pool: list[str], k: int
         helpers.extend(f"+{a}" for a in support)
         root_body.append(pad)
     rules.append(_rule(target, root_body))
+    carrier = _depth_carrier(rng, pool, shape, rules, helpers)
+    chained = set(leaves if shape.chained_leaves is None
+                  else rng.sample(leaves, min(k, shape.chained_leaves)))
     for leaf in leaves:
-        chain_len = rng.choice((0, 0, 1, 1, 2))
+        chain_len = rng.choice(shape.chain_choices) if leaf in chained else 0
         prev = target
-        for _ in range(chain_len):
-            link = pool.pop()
-            helpers.append(link)
-            rules.append(_rule(link, [prev]))
+        steps = [*(pool.pop() for _ in range(chain_len)), leaf]
+        for position, link in enumerate(steps):
+            if link != leaf:
+                helpers.append(link)
+            body = [prev] if carrier is None or position else [prev, carrier]
+            rules.append(_rule(link, body))
             prev = link
-        rules.append(_rule(leaf, [prev]))
     return rules, leaves, intermediates, helpers
+
+
+def _depth_carrier(rng: random.Random, pool: list[str], shape: Shape,
+                   rules: list[list[str]], helpers: list[str]) -> str | None:
+    """Plant the derivation depth (`Shape.depths`): a chain s -> c1 -> ... -> c_d from an
+    observed support atom s, whose end c_d joins the first backward rule of every leaf
+    (``target and c_d -> leaf``). c_d is forced true by the observations, so no world
+    changes, but refuting the target from a false leaf needs c_d, derived in round d: the
+    canonical MSS's depth becomes about d + 1. None when the drawn depth is 1 or the
+    shape has no carrier."""
+    if shape.depths is None:
+        return None
+    depth = rng.choices(list(shape.depths), weights=list(shape.depths.values()))[0]
+    if depth <= 1:
+        return None
+    support = pool.pop()
+    helpers.append(f"+{support}")
+    prev = support
+    for _ in range(depth - 1):
+        link = pool.pop()
+        helpers.append(link)
+        rules.append(_rule(link, [prev]))
+        prev = link
+    return prev
 
 
 def _noise_rules(rng: random.Random, heads: Sequence[str], bodies: Sequence[str], count: int,
@@ -132,6 +213,20 @@ def _mss(engine: HornEngine, max_k: int, queryable: Sequence[str]) -> MssResult:
     return minimal_sufficient_sets(engine, queryable, max_k)
 
 
+def _sat_screen(names: Sequence[str], rules: list[list[str]], observed: dict[str, bool],
+                target: str, queryable: Sequence[str], k: int) -> MssResult:
+    """The candidate's k and family by the SAT method (`infoseek.engines.satmss`), much
+    faster on the hard shapes; the validator still runs the hitting-set search."""
+    from infoseek.engines.satmss import SatMss
+
+    search = SatMss(names, rules, observed, target, queryable)
+    try:
+        found = search.minimum(k)
+    finally:
+        search.close()
+    return MssResult(found.k, found.family)
+
+
 def _derivation_depth(engine: HornEngine, subset: Sequence[str]) -> int | None:
     """Max over feasible rows of the unit-propagation rounds that derive the target;
     None when some row needs more than unit propagation."""
@@ -144,18 +239,21 @@ def _derivation_depth(engine: HornEngine, subset: Sequence[str]) -> int | None:
     return depth
 
 
-def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
-    n = rng.randint(max(10, 3 * k + 6), 60)
+def _candidate(rng: random.Random, k: int, shape: Shape = DEFAULT_SHAPE
+               ) -> dict[str, Any] | None:
+    carrier_room = max(shape.depths) if shape.depths else 0
+    n = rng.randint(max(shape.min_vars, 3 * k + 6 + carrier_room), shape.max_vars)
     names = pick_variables(rng, n)
     pool = list(names)
     rng.shuffle(pool)
     target = pool.pop()
-    planted, leaves, intermediates, helpers = _plant(rng, target, pool, k)
+    planted, leaves, intermediates, helpers = _plant(rng, target, pool, k, shape)
     support = [h[1:] for h in helpers if h.startswith("+")]
     helpers = [h for h in helpers if not h.startswith("+")]
     gadget = {target, *leaves, *intermediates, *helpers}
     others = [v for v in names if v not in gadget]
-    rule_count = min(110, max(len(planted) + 4, round(n * rng.uniform(0.9, 1.8))))
+    rule_count = min(shape.max_rules,
+                     max(len(planted) + 4, round(n * rng.uniform(*shape.rules_per_var))))
     noise = _noise_rules(rng, others, names, rule_count - len(planted))
     rules = planted + noise
     rng.shuffle(rules)
@@ -179,23 +277,28 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
         engine = HornEngine(names, rules, observed, target)
         queryable = [v for v in names if v not in observed and v != target
                      and v not in intermediates]
-        result = _mss(engine, k, queryable)
+        result = (_sat_screen(names, rules, observed, target, queryable, k)
+                  if shape.sat_screen else _mss(engine, k, queryable))
         if result.k == k:
             break
         share /= 2
     else:
         return None
-    derivable = [(s, _derivation_depth(engine, s)) for s in result.family]
-    derivable = [(s, d) for s, d in derivable if d is not None]
-    if not derivable:
-        return None
-    # Prefer the planted leaves as canonical when they form an MSS (deepest otherwise).
+    # Prefer the planted leaves as canonical when they form a derivable MSS (the
+    # deepest derivable one otherwise).
     planted_set = tuple(sorted(leaves))
-    by_set = {tuple(sorted(s)): (s, d) for s, d in derivable}
-    if planted_set in by_set:
-        canonical, depth = by_set[planted_set]
+    planted_mss = next((s for s in result.family if tuple(sorted(s)) == planted_set), None)
+    planted_depth = None if planted_mss is None else _derivation_depth(engine, planted_mss)
+    if planted_mss is not None and planted_depth is not None:
+        canonical, depth = planted_mss, planted_depth
     else:
+        derivable = [(s, _derivation_depth(engine, s)) for s in result.family]
+        derivable = [(s, d) for s, d in derivable if d is not None]
+        if not derivable:
+            return None
         canonical, depth = max(derivable, key=lambda sd: (sd[1], sorted(sd[0])))
+    if shape.max_depth is not None and depth > shape.max_depth:
+        return None
     family = [canonical] + [s for s in result.family if s != canonical]
     return _record(rng, names, rules, engine, family, depth, k, sorted(intermediates))
 
@@ -274,10 +377,11 @@ def validate_logic_record(record: dict[str, Any]) -> list[str]:
             errors.append(f"MSS {list(s)} is not sufficient over its feasible rows")
         elif not is_essential(engine, list(s)):
             errors.append(f"MSS {list(s)} has a variable that is not essential")
-    if k >= 1 and minimal_sufficient_sets(engine, queryable, k - 1).k is not None:
-        errors.append(f"not globally minimal: a sufficient set of size < {k} exists")
+    # One search up to k: it tries every size from 0, so k is global minimality too.
     full = minimal_sufficient_sets(engine, queryable, k)
-    if sorted(map(sorted, full.family)) != sorted(map(sorted, family)):
+    if full.k is not None and full.k < k:
+        errors.append(f"not globally minimal: a sufficient set of size < {k} exists")
+    elif sorted(map(sorted, full.family)) != sorted(map(sorted, family)):
         errors.append("the MSS family differs from the exact search")
     if family and _derivation_depth(engine, family[0]) != record.get("derivation_depth"):
         errors.append("canonical MSS derivation depth is wrong or not forward-derivable")
@@ -299,3 +403,57 @@ def build_split(
 ) -> list[dict[str, Any]]:
     """The default split: `per_k` problems for each k, in (k, index) order."""
     return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)
+
+
+def build_hard_problem(seed: int, k: int, index: int) -> dict[str, Any]:
+    """One validated problem of the hard split (`HARD_SHAPE`), cross-checked by the second
+    exact method (`infoseek.engines.satmss.cross_check_record`); deterministic in (seed,
+    k, index) and drawn from its own random stream, so the default split is untouched."""
+    return first_valid_problem(
+        builder=HARD_BUILDER_NAME, version=HARD_BUILDER_VERSION,
+        random_stream=HARD_RANDOM_STREAM, seed=seed, k=k, index=index, max_k=HARD_MAX_K,
+        max_attempts=HARD_MAX_ATTEMPTS, candidate=partial(_candidate, shape=HARD_SHAPE),
+        validate=validate_hard_record,
+    )
+
+
+def validate_hard_record(record: dict[str, Any]) -> list[str]:
+    """`validate_logic_record`, then the independent SAT method must find the same k and
+    the same MSS family."""
+    from infoseek.engines.satmss import cross_check_record
+
+    return validate_logic_record(record) or cross_check_record(record)
+
+
+def build_hard_split(
+    seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = HARD_DEFAULT_KS,
+    *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """The hard split: `per_k` problems for each k, in (k, index) order."""
+    return build_split_with(build_hard_problem, HARD_MAX_K, seed, per_k, ks, workers,
+                            progress)
+
+
+SPLITS: dict[str, str] = {"default": BUILDER_NAME, "hard": HARD_BUILDER_NAME}
+"""`-T split=` of the logic tasks -> the builder that makes it."""
+
+
+def split_settings(split: str, k: int | list[int] | None, max_turns: int | None = None,
+                   max_size: int | None = None) -> dict[str, Any]:
+    """The builder, k, turn cap and MSS answer size of a split where the task leaves them
+    None: the builder's default ks; at least 2k turns (never fewer than
+    `DEFAULT_MAX_TURNS`); at most max(4, k) variables in an MSS answer. `split` must be a
+    key of `SPLITS` (the tasks check it first); a bad k is left for the task's check."""
+    from infoseek.contract import DEFAULT_MAX_TURNS
+    from infoseek.domains import get_builder
+
+    builder = SPLITS[split]
+    if k is None:
+        k = list(get_builder(builder)[1].default_ks)
+    values = k if isinstance(k, list) else [k]
+    largest = max([v for v in values if isinstance(v, int) and not isinstance(v, bool)],
+                  default=1)
+    return {"builder": builder, "k": k,
+            "max_turns": max(DEFAULT_MAX_TURNS, 2 * largest) if max_turns is None
+            else max_turns,
+            "max_size": max(4, largest) if max_size is None else max_size}
