@@ -22,7 +22,8 @@ def logic_k_prediction(
     Args:
         k: degrees of underspecification to include (1..5, 1..8 with split=hard; an int or
             a list; default: the split's, [1,2,3,4] or [5,6,7,8]).
-        split: default or hard (k = 5..8, up to 150 attributes, 300 rules, depth 10).
+        split: hard (k = 5..8, up to 150 attributes, 300 rules, depth 10) or the usual
+            split (default default).
         per_k: problems built per k (>= 1; default 200); unused with source.
         seed: builder seed (an integer; default 0); unused with source.
         source: our JSONL logic records or a released Logic-Q-MT / QuestBench Logic-Q CSV

@@ -26,7 +26,8 @@ def logic_mss(
     Args:
         k: degrees of underspecification to include (1..5, 1..8 with split=hard; an int or
             a list; default: the split's, [1,2,3,4] or [5,6,7,8]).
-        split: default or hard (k = 5..8, up to 150 attributes, 300 rules, depth 10).
+        split: hard (k = 5..8, up to 150 attributes, 300 rules, depth 10) or the usual
+            split (default default).
         per_k: problems built per k (>= 1; default 200); unused with source.
         seed: builder seed (an integer; default 0); unused with source.
         k_given: tell the model the set has exactly k variables (true/false; default

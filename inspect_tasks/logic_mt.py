@@ -37,7 +37,8 @@ def logic_mt(
     Args:
         k: degrees of underspecification to include (1..5; 1..8 with split=hard; default:
             the split's, [1,2,3,4] or [5,6,7,8]).
-        split: default or hard (k = 5..8, up to 150 attributes, 300 rules, depth 10).
+        split: hard (k = 5..8, up to 150 attributes, 300 rules, depth 10) or the usual
+            split (default default).
         per_k: problems per k (each gives one sample per target value).
         seed: builder and oracle seed.
         oracle: adversarial, cooperative or random.
