@@ -66,9 +66,9 @@ def test_cross_check_reports_a_wrong_family_or_k() -> None:
 @pytest.mark.parametrize("k", [1, 2, 3])
 def test_sat_method_agrees_with_the_brute_force_referee(k: int) -> None:
     checked = 0
-    for index in range(30):
+    for index in range(41):
         record = logic_mt.build_problem(0, k, index)
-        if len(record["variables"]) > 18:
+        if len(record["variables"]) > 20:
             continue
         referee = horn_referee(record["variables"], record["engine"]["clauses"],
                                record["observed"], record["target"])
@@ -77,7 +77,7 @@ def test_sat_method_agrees_with_the_brute_force_referee(k: int) -> None:
         assert result.k == ref_k
         assert {frozenset(s) for s in result.family} == {frozenset(s) for s in ref_family}
         checked += 1
-    assert checked >= 3, "too few small records to check"
+    assert checked >= 2, "too few small records to check"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -48,8 +48,9 @@ records' provenance (``builder``)."""
 RANDOM_STREAM = "logic_mt"
 """Fixed text the random generators are seeded with (with the version and the
 numbers): changing it would change every record."""
-BUILDER_VERSION = "1.0.0"
-"""The label every record carries in its provenance (``version``)."""
+BUILDER_VERSION = "1.1.0"
+"""The label every record carries in its provenance (``version``). 1.1.0: a planted
+derivation depth (`DEFAULT_DEPTHS`); 1.0.0 had none (mean depth 2.1-2.8)."""
 CACHE_VERSION = BUILDER_VERSION
 """What the dataset cache keys on (`BuilderSpec.version`); the builder reads no data
 files, so it is the record label."""
@@ -93,7 +94,12 @@ class Shape:
     False: the two-group gadget of version 1.0.0 (k up to 6)."""
 
 
-DEFAULT_SHAPE = Shape(min_vars=10, max_vars=60, max_rules=110, rules_per_var=(0.9, 1.8))
+DEFAULT_DEPTHS: dict[int, float] = {1: 0.06, 2: 0.1, 3: 0.14, 4: 0.3, 5: 0.2, 6: 0.1,
+                                    7: 0.05, 8: 0.04}
+"""The default split's planted depth (version 1.1.0): mean 4.2, so that the canonical
+MSS's derivation depth averages about 4.4 at k = 3, the published Logic-Q-MT figure."""
+DEFAULT_SHAPE = Shape(min_vars=10, max_vars=60, max_rules=110, rules_per_var=(0.9, 1.8),
+                      depths=DEFAULT_DEPTHS)
 HARD_SHAPE = Shape(min_vars=60, max_vars=150, max_rules=300, rules_per_var=(1.2, 2.0),
                    chain_choices=(0, 1, 1, 2), chained_leaves=2,
                    depths={d: 1.0 for d in range(3, 11)}, flat_groups=True,
@@ -153,7 +159,7 @@ def _plant(rng: random.Random, target: str, pool: list[str], k: int, shape: Shap
         helpers.extend(f"+{a}" for a in support)
         root_body.append(pad)
     rules.append(_rule(target, root_body))
-    carrier = _depth_carrier(rng, pool, shape, rules, helpers)
+    carrier = _depth_carrier(rng, pool, shape, rules, helpers, room=len(pool) - 2 * k - 2)
     chained = set(leaves if shape.chained_leaves is None
                   else rng.sample(leaves, min(k, shape.chained_leaves)))
     for leaf in leaves:
@@ -170,16 +176,18 @@ def _plant(rng: random.Random, target: str, pool: list[str], k: int, shape: Shap
 
 
 def _depth_carrier(rng: random.Random, pool: list[str], shape: Shape,
-                   rules: list[list[str]], helpers: list[str]) -> str | None:
+                   rules: list[list[str]], helpers: list[str], room: int) -> str | None:
     """Plant the derivation depth (`Shape.depths`): a chain s -> c1 -> ... -> c_d from an
     observed support atom s, whose end c_d joins the first backward rule of every leaf
     (``target and c_d -> leaf``). c_d is forced true by the observations, so no world
     changes, but refuting the target from a false leaf needs c_d, derived in round d: the
-    canonical MSS's depth becomes about d + 1. None when the drawn depth is 1 or the
-    shape has no carrier."""
+    canonical MSS's depth becomes about d + 1. The chain takes at most `room` attributes
+    (a small problem gets a shorter one). None when the depth is 1 or the shape has no
+    carrier."""
     if shape.depths is None:
         return None
     depth = rng.choices(list(shape.depths), weights=list(shape.depths.values()))[0]
+    depth = min(depth, room)
     if depth <= 1:
         return None
     support = pool.pop()
@@ -241,8 +249,7 @@ def _derivation_depth(engine: HornEngine, subset: Sequence[str]) -> int | None:
 
 def _candidate(rng: random.Random, k: int, shape: Shape = DEFAULT_SHAPE
                ) -> dict[str, Any] | None:
-    carrier_room = max(shape.depths) if shape.depths else 0
-    n = rng.randint(max(shape.min_vars, 3 * k + 6 + carrier_room), shape.max_vars)
+    n = rng.randint(max(shape.min_vars, 3 * k + 6), shape.max_vars)
     names = pick_variables(rng, n)
     pool = list(names)
     rng.shuffle(pool)
