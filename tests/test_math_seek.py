@@ -202,7 +202,8 @@ def test_what_is_names_the_attribute_without_descriptions() -> None:
 
 
 @pytest.mark.parametrize("raw, expected", [
-    ("42", 42), ("42.0", 42), ("about 42 dollars", 42), ("85/2", "85/2"), ("$1,200", 1200),
+    ("42", 42), ("42.0", 42), ("42 dollars", 42), ("about 42 dollars", None),
+    ("85/2", "85/2"), ("$1,200", 1200),
     ("T = 10 + 32 = 42", 42), ("-3.5", "-7/2"), ("no idea", None), ("", None),
 ])
 def test_parse_number_answer(raw: str, expected: Any) -> None:
@@ -210,7 +211,8 @@ def test_parse_number_answer(raw: str, expected: Any) -> None:
 
 
 def test_numeric_answers_in_both_formats() -> None:
-    assert _parse_text("Answer: about 42 dollars").answer_value == 42
+    assert _parse_text("Answer: 42 dollars").answer_value == 42
+    assert _parse_text("Answer: about 42 dollars").reason == "ambiguous"  # a hedge (issue 18)
     assert _parse_text("Answer: I do not know").reason == "malformed"
     context = ParseContext(entity="", variables=K2["variables"], askable=["B"], observed=[],
                            target="T", answer_kind="number")
@@ -283,7 +285,7 @@ def test_random_end_to_end(tmp_path) -> None:
                 assert query["valid"] and query["variable"] in ("B", "F", "X")
 
 
-@pytest.mark.parametrize("final", ["42", "42.0", "about 42 dollars"])
+@pytest.mark.parametrize("final", ["42", "42.0", "42 dollars"])
 def test_scripted_text_episode(final: str, tmp_path) -> None:
     outputs = [
         text_output("I need the pens.\nQuestion: What is P?"),  # derived: refused
