@@ -1,5 +1,9 @@
 """Suite overhead: `logic_mt` with `infoseek/random` against two plain Inspect tasks.
 
+Also `logic_mt` played by `mockllm/model` replaying the recorded turns (the suite's own
+work with no reference-policy work) against the replay baseline: the ratio (median of
+`--runs` in one run) and the suite's own milliseconds per turn (issue 22).
+
     python benchmarks/bench_overhead.py                 # 400 samples (per_k=50), 3 runs each
     python benchmarks/bench_overhead.py --per-k 10      # quicker: 80 samples
     python benchmarks/bench_overhead.py --profile       # one logic_mt run under cProfile
@@ -153,6 +157,48 @@ def replay_model():
     return get_model("mockllm/model", custom_outputs=respond)
 
 
+_TURNS: dict[str, list[ChatMessage]] = {}
+"""sample id -> what the model returned at each generate call of the recorded run."""
+_TURN_AT: dict[str, int] = {}
+
+
+def record_turns(log: EvalLog) -> None:
+    """Keep every sample's model outputs, call by call, for `turn_replay_model`."""
+    _TURNS.clear()
+    for sample in log.samples or []:
+        _TURNS[str(sample.id)] = [e.output.message for e in sample.events
+                                  if e.event == "model"]
+
+
+def turn_replay_model():
+    """mockllm/model playing back the recorded run's outputs, call by call per sample: the
+    suite runs exactly as before (parsing, oracle, engine, store, events, scorers) with no
+    reference-policy work."""
+    from inspect_ai.solver._task_state import sample_state
+
+    def respond(messages, tools, tool_choice, config) -> ModelOutput:
+        sample_id = str(sample_state().sample_id)
+        at = _TURN_AT.get(sample_id, 0)
+        _TURN_AT[sample_id] = at + 1
+        output = ModelOutput(model="mockllm/model", choices=[ChatCompletionChoice(
+            message=_TURNS[sample_id][at], stop_reason="stop")])
+        output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
+        return output
+
+    return get_model("mockllm/model", custom_outputs=respond)
+
+
+def run_logic_replayed(per_k: int, log_dir: str) -> Timing:
+    """`logic_mt` played by `turn_replay_model`."""
+    _TURN_AT.clear()
+    wall, cpu = time.perf_counter(), time.process_time()
+    [log] = eval(logic_task(per_k), model=turn_replay_model(), log_dir=log_dir,
+                 display="none", ctl_server=False)
+    timing = (time.perf_counter() - wall, time.process_time() - cpu)
+    assert log.status == "success", log.error
+    return timing
+
+
 def record_conversations(log: EvalLog) -> list[str]:
     """Keep every sample's final history for the replay; returns the sample ids."""
     _RECORDED.clear()
@@ -217,27 +263,31 @@ def main() -> None:
         logs = str(Path(tmp) / "logs")
         _, calls, log = run_logic(args.per_k, logs)  # warm-up: fills the dataset cache
         sample_ids = record_conversations(log)
+        record_turns(log)
         print(f"sizes: {len(calls)} samples (k = 1..4, per_k = {args.per_k}, 2 target "
               f"values each), {sum(calls)} generate calls "
               f"({statistics.fmean(calls):.1f} per sample); warm dataset cache")
         if args.profile:
             profiler = cProfile.Profile()
             profiler.enable()
-            run_logic(args.per_k, logs)
+            run_logic_replayed(args.per_k, logs)
             profiler.disable()
             pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
             return
         run_bare(calls, logs)  # warm-ups of the other paths (imports, first log write)
         run_replay(sample_ids, logs)
-        times: dict[str, list[Timing]] = {"logic_mt": [], "bare": [], "replay": []}
+        run_logic_replayed(args.per_k, logs)
+        times: dict[str, list[Timing]] = {"logic_mt": [], "bare": [], "replay": [],
+                                          "replayed": []}
         for _ in range(args.runs):
             timing, again, _ = run_logic(args.per_k, logs)
             assert again == calls, "the random reference model is deterministic"
             times["logic_mt"].append(timing)
             times["bare"].append(run_bare(calls, logs))
             times["replay"].append(run_replay(sample_ids, logs))
+            times["replayed"].append(run_logic_replayed(args.per_k, logs))
     labels = {"logic_mt": "logic_mt + infoseek/random", "bare": "bare task + mockllm/model",
-              "replay": "replay + mockllm/model"}
+              "replay": "replay + mockllm/model", "replayed": "logic_mt + recorded turns"}
     for index, what in ((0, "wall"), (1, "CPU")):
         for name, label in labels.items():
             print(f"{what:4s} {label:27s}: " + ", ".join(f"{t[index]:.2f}" for t in times[name])
@@ -249,6 +299,10 @@ def main() -> None:
               f"{logic / _median(times['replay'], index):.2f}")
         print(f"{what:4s} ratio replay / bare     (Inspect on the larger conversation): "
               f"{_median(times['replay'], index) / _median(times['bare'], index):.2f}")
+        replayed, replay = _median(times["replayed"], index), _median(times["replay"], index)
+        print(f"{what:4s} ratio logic_mt on recorded turns / replay (the suite's own work, "
+              f"no reference policy; target <= 1.3): {replayed / replay:.2f}; the suite's "
+              f"own {(replayed - replay) * 1000 / sum(calls):.2f} ms per turn")
 
 
 if __name__ == "__main__":

@@ -12,23 +12,30 @@ Tasks: `gsme_mt_ext` (seek loop, world-backed oracle, numeric answers),
 
 from inspect_ai import Task, task
 
+from infoseek.builders.math.gsme_mt_ext import BUILDER_NAME, HARD_BUILDER_NAME
 from infoseek.contract import DEFAULT_MAX_TURNS, FULL_INFORMATION_MAX_TURNS
+from infoseek.domains import get_builder
 from infoseek.inspect_tasks.assembly import (
     checked_parameters,
     k_prediction_task,
     mss_task,
     seek_task,
 )
+from infoseek.inspect_tasks.task_parameters import check_choice
+
+SPLITS = {"default": BUILDER_NAME, "hard": HARD_BUILDER_NAME}
+"""`-T split=` of `gsme_mt_ext` -> the builder that makes it."""
 
 
 @task
 def gsme_mt_ext(
-    k: int | list[int] = [1, 2, 3, 4],
+    k: int | list[int] | None = None,
+    split: str = "default",
     per_k: int = 130,
     seed: int = 0,
     oracle: str = "world",
     format: str = "tool",
-    max_turns: int = DEFAULT_MAX_TURNS,
+    max_turns: int | None = None,
     queries_per_turn: int = 1,
     budget: bool = False,
     force_ask: bool = False,
@@ -40,12 +47,16 @@ def gsme_mt_ext(
     """Seek the missing quantities, then answer with a number (SPEC 3.1, 5.3).
 
     Args:
-        k: degrees of underspecification to include (1..6; an int or a list; default [1,2,3,4]).
+        k: degrees of underspecification to include (1..6, 1..8 with split=hard; an int or
+            a list; none: the split's, [1,2,3,4] or [5,6,7,8]).
+        split: hard (k = 5..8, backbone and graph depth up to 10) or the usual split
+            (default default).
         per_k: problems built per k (>= 1; default 130); unused with source.
         seed: builder seed (an integer; default 0); unused with source.
         oracle: world only (replies give the hidden world's value; default world).
         format: tool (ask / answer tools) or text (Question: / Answer: lines); default tool.
-        max_turns: turn cap, then the final answer is asked for (>= 1; default 10).
+        max_turns: turn cap, then the final answer is asked for (>= 1; none: 10, or 2k
+            when that is more).
         queries_per_turn: quantities that may be asked in one turn (>= 1; default 1).
         budget: state the turn and query budget in the prompt (true/false; default false).
         force_ask: reject an answer given before k questions were asked (true/false;
@@ -58,11 +69,19 @@ def gsme_mt_ext(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = checked_parameters("gsme-mt-ext", k=k, per_k=per_k, seed=seed, oracle=oracle,
+    builder = SPLITS[check_choice("split", split, list(SPLITS))]
+    if k is None:
+        k = list(get_builder(builder)[1].default_ks)
+    if max_turns is None:
+        values = k if isinstance(k, list) else [k]
+        largest = max([v for v in values if isinstance(v, int) and not isinstance(v, bool)],
+                      default=1)
+        max_turns = max(DEFAULT_MAX_TURNS, 2 * largest)
+    params = checked_parameters(builder, k=k, per_k=per_k, seed=seed, oracle=oracle,
         format=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, carry_reasoning=carry_reasoning, source=source,
         source_format=source_format, limit=limit)
-    return seek_task("gsme_mt_ext", "gsme-mt-ext", params, renderer="equations")
+    return seek_task("gsme_mt_ext", builder, params, renderer="equations")
 
 
 @task

@@ -128,3 +128,26 @@ def test_tasks_take_the_split() -> None:
         logic_mt_task(split="harder")
     with pytest.raises(TaskParameterError, match="-T k must be an integer from 1 to 5"):
         logic_mt_task(k=8)
+
+
+@pytest.mark.parametrize("k", [5, 8])
+def test_gsme_mt_ext_hard_records_are_valid_and_within_the_caps(k: int) -> None:
+    from infoseek.builders.math import gsme_mt_ext
+
+    record = gsme_mt_ext.build_hard_problem(0, k, 0)
+    assert gsme_mt_ext.validate_math_record(record) == []
+    assert record["k"] == k and record["provenance"]["builder"] == "gsme-mt-ext-hard"
+    assert record["difficulty"]["depth"] <= 10
+    assert dumps_record(gsme_mt_ext.build_hard_problem(0, k, 0)) == dumps_record(record)
+
+
+def test_gsme_mt_ext_takes_the_split() -> None:
+    from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext
+    from infoseek.inspect_tasks.task_parameters import TaskParameterError
+
+    task = gsme_mt_ext(split="hard", k=8, per_k=1)
+    assert task.version.startswith("gsme-mt-ext-hard@")
+    assert {s.metadata["k"] for s in task.dataset} == {8}
+    assert gsme_mt_ext(per_k=1).version.startswith("gsme-mt-ext@")
+    with pytest.raises(TaskParameterError, match="-T split must be one of default, hard"):
+        gsme_mt_ext(split=1)

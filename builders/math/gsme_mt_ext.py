@@ -58,6 +58,15 @@ DEFAULT_PER_K = 130
 MAX_K = 6
 MAX_ATTEMPTS = 200
 BIG = 10**6
+HARD_BUILDER_NAME = "gsme-mt-ext-hard"
+"""The hard split (`-T split=hard`): k = 5..8, backbone depth 3-10, its own random
+stream (the default split's records do not change)."""
+HARD_RANDOM_STREAM = "gsme_mt_ext_hard"
+HARD_BUILDER_VERSION = "1.0.0"
+HARD_CACHE_VERSION = HARD_BUILDER_VERSION
+HARD_DEFAULT_KS = (5, 6, 7, 8)
+HARD_MAX_K = 8
+HARD_DEPTHS = (3, 10)
 
 
 
@@ -278,9 +287,10 @@ def _component_leaves(dag: _Dag, root: str) -> set[str]:
     return out
 
 
-def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
+def _candidate(rng: random.Random, k: int, depths: tuple[int, int] = (3, 7)
+               ) -> dict[str, Any] | None:
     dag = _Dag(rng)
-    depth = rng.randint(3, 7)
+    depth = rng.randint(*depths)
     relevant_target = k + rng.randint(2, 6)
     merges = rng.randint(1, 3)
     # backbone
@@ -389,3 +399,31 @@ def build_split(
 ) -> list[dict[str, Any]]:
     """`per_k` problems for each k, in (k, index) order."""
     return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)
+
+
+def _hard_candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
+    """A candidate with a backbone of `HARD_DEPTHS`; redrawn when side branches make the
+    graph deeper than the backbone's cap."""
+    record = _candidate(rng, k, HARD_DEPTHS)
+    if record is None or record["difficulty"]["depth"] > HARD_DEPTHS[1]:
+        return None
+    return record
+
+
+def build_hard_problem(seed: int, k: int, index: int) -> dict[str, Any]:
+    """One validated problem of the hard split (`HARD_DEPTHS`, k up to `HARD_MAX_K`)."""
+    return first_valid_problem(
+        builder=HARD_BUILDER_NAME, version=HARD_BUILDER_VERSION,
+        random_stream=HARD_RANDOM_STREAM, seed=seed, k=k, index=index, max_k=HARD_MAX_K,
+        max_attempts=MAX_ATTEMPTS, candidate=_hard_candidate,
+        validate=validate_math_record,
+    )
+
+
+def build_hard_split(
+    seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = HARD_DEFAULT_KS,
+    *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
+) -> list[dict[str, Any]]:
+    """The hard split: `per_k` problems for each k, in (k, index) order."""
+    return build_split_with(build_hard_problem, HARD_MAX_K, seed, per_k, ks, workers,
+                            progress)
