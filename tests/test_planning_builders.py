@@ -168,6 +168,19 @@ def test_bad_plans_are_invalid_with_a_reason(text, reason) -> None:
     assert read_plan(text, {"a", "b", "c", "d"}).reason == reason
 
 
+@pytest.mark.parametrize("text", [
+    "(pick-up b)\n(stack b a)\nprobably",
+    "I think (pick-up b)\n(stack b a)",
+    "(pick-up b)\n(stack b a)\nScratch that.",
+    "(pick-up b)\n(stack b a), just a guess",
+])
+def test_a_hedged_or_retracted_plan_is_ambiguous(text) -> None:
+    """The hedges every answer kind refuses (issue 18: `read_undoubted`) hold for plans,
+    in the text and the tool format."""
+    assert KIND.read_text(text, SPEC).reason == "ambiguous"
+    assert KIND.read_tool(text, SPEC).reason == "ambiguous"
+
+
 def test_credit_is_partial_for_applicable_plans_and_zero_for_inapplicable_ones() -> None:
     assert check_plan(["(pick-up b)", "(stack b a)"], SPEC_VALUE).optimal
     detour = check_plan(["(pick-up c)", "(put-down c)", "(pick-up b)", "(stack b a)"],

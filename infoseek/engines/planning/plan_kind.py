@@ -34,7 +34,14 @@ import re
 from dataclasses import dataclass
 
 from infoseek.answers import register_answer_kind
-from infoseek.answers.base import ANSWER_LEAD, AnswerReading, AnswerSpec, invalid, normalise
+from infoseek.answers.base import (
+    ANSWER_LEAD,
+    AnswerReading,
+    AnswerSpec,
+    invalid,
+    normalise,
+    read_undoubted,
+)
 from infoseek.answers.sequence import EMPTY_SEQUENCE, SequenceKind
 from infoseek.engines.planning.pddl import ACTIONS, block_names, ground_operators
 from infoseek.engines.planning.space import goal_analysis, parse_value
@@ -218,7 +225,10 @@ class PlanKind(SequenceKind):
     multiline = True
 
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
-        return _reading(read_plan(body, _blocks_of(spec.items)))
+        """Read a plan; a hedged or retracted one (``probably``, ``I think``, ``scratch
+        that``) is ``ambiguous``, as in every kind (`read_undoubted`)."""
+        blocks = _blocks_of(spec.items)
+        return read_undoubted(lambda text: _reading(read_plan(text, blocks)), body)
 
     def read_tool(self, argument: object, spec: AnswerSpec) -> AnswerReading:
         if isinstance(argument, list):
