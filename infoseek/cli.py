@@ -254,7 +254,7 @@ def _filter(args: argparse.Namespace) -> int:
 
 
 def _report(args: argparse.Namespace) -> int:
-    from infoseek.report import ReportError, build_report
+    from infoseek.inspect_tasks.report import ReportError, build_report
 
     progress = None if args.quiet else _progress(sys.stderr)
     try:
@@ -275,7 +275,7 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _sweep(args: argparse.Namespace) -> int:
-    from infoseek.report.sweeps import SweepError, run_sweep
+    from infoseek.inspect_tasks.report.sweeps import SweepError, run_sweep
 
     try:
         done = run_sweep(args.recipe, args.model, args.log_dir, task=args.task,
@@ -402,7 +402,7 @@ def parser() -> argparse.ArgumentParser:
     reporting.add_argument("--quiet", action="store_true", help="no progress bar")
     reporting.set_defaults(run=_report)
 
-    from infoseek.report.sweeps import RECIPES
+    from infoseek.inspect_tasks.report.sweeps import RECIPES
 
     sweeping = sub.add_parser(
         "sweep", help="run one of the papers' sweeps with inspect eval-set",

@@ -27,14 +27,14 @@ from inspect_ai.scorer import match
 
 from infoseek.cli import main
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
-from infoseek.report import build_report, register_task_report
-from infoseek.report.declarations import (
+from infoseek.inspect_tasks.report import build_report, register_task_report
+from infoseek.inspect_tasks.report.declarations import (
     SEEK_REPORT,
     TASK_REPORTS,
     report_for,
 )
-from infoseek.report.published import PublishedDataError, _check, published
-from infoseek.report.tables import MIN_STRATUM, display_frame
+from infoseek.inspect_tasks.report.published import PublishedDataError, _check, published
+from infoseek.inspect_tasks.report.tables import MIN_STRATUM, display_frame
 from tests.browser_support import find_chromium, load_page
 from tests.support import text_output
 
@@ -217,7 +217,7 @@ def test_detection_and_filtered_accuracy_from_the_logs(report, logs) -> None:
 def test_order_strata_show_small_strata_as_a_dash(report) -> None:
     frame = table(report, "clinguide_mt.order_strata")
     shown = display_frame(frame)
-    from infoseek.report.tables import order_strata_display
+    from infoseek.inspect_tasks.report.tables import order_strata_display
 
     shown = order_strata_display(frame)
     seen_dash = seen_number = False

@@ -20,10 +20,10 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalError, read_eval_log, write_eval_log
 
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
-from infoseek.report import build_report
-from infoseek.report.declarations import TASK_REPORTS, report_for
-from infoseek.report.published import published
-from infoseek.report.tables import axis_correlations
+from infoseek.inspect_tasks.report import build_report
+from infoseek.inspect_tasks.report.declarations import TASK_REPORTS, report_for
+from infoseek.inspect_tasks.report.published import published
+from infoseek.inspect_tasks.report.tables import axis_correlations
 from tests.browser_support import load_page
 from tests.test_report import _check_cell, _chromium
 

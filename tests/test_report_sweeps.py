@@ -10,8 +10,8 @@ import pytest
 
 from infoseek.cli import main
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
-from infoseek.report import build_report
-from infoseek.report.sweeps import RECIPES, SweepError, recipe_runs
+from infoseek.inspect_tasks.report import build_report
+from infoseek.inspect_tasks.report.sweeps import RECIPES, SweepError, recipe_runs
 
 
 @pytest.mark.parametrize("name", sorted(RECIPES))

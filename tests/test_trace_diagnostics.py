@@ -11,7 +11,7 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText, get_model
 
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
-from infoseek.report import build_report
+from infoseek.inspect_tasks.report import build_report
 from infoseek.scorers.trace_diagnostics import reasoning_of_output, trace_diagnostics
 from tests.support import text_output
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 if TYPE_CHECKING:
-    from infoseek.report.build import Report, Section
+    from infoseek.inspect_tasks.report.build import Report, Section
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
@@ -93,7 +93,7 @@ def write_page(report: Report, path: Path) -> Path:
               '<a href="viewer/index.html">Inspect View</a> (serve this folder over HTTP '
               "to browse them, e.g. <code>python -m http.server -d .</code>).</p>"
               if report.bundle else "")
-    from infoseek.report.published import published
+    from infoseek.inspect_tasks.report.published import published
 
     data = published()
     references = ("<h2>Published numbers</h2><p>Rows marked <i>(published)</i> are copied "

@@ -17,7 +17,7 @@ import matplotlib.pyplot as plt
 import pandas as pd
 from matplotlib.ticker import MaxNLocator
 
-from infoseek.report.tables import (
+from infoseek.inspect_tasks.report.tables import (
     AXES,
     MIN_STRATUM,
     STRATA,

@@ -27,11 +27,11 @@ from pathlib import Path
 
 import pandas as pd
 
-from infoseek.report import figures
-from infoseek.report.declarations import TableSpec, TaskReport
-from infoseek.report.published import reference_rows, reference_strata
-from infoseek.report.reading import Logs, ReportError, read_logs
-from infoseek.report.tables import (
+from infoseek.inspect_tasks.report import figures
+from infoseek.inspect_tasks.report.declarations import TableSpec, TaskReport
+from infoseek.inspect_tasks.report.published import reference_rows, reference_strata
+from infoseek.inspect_tasks.report.reading import Logs, ReportError, read_logs
+from infoseek.inspect_tasks.report.tables import (
     axes_table,
     by_turn_table,
     detection_table,
@@ -288,7 +288,7 @@ def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool =
                  progress: Callable[[int, int], None] | None = None,
                  notice: Callable[[str], None] | None = None) -> Report:
     """Read the logs, write every table, figure and page (module docstring)."""
-    from infoseek.report.page import write_page
+    from infoseek.inspect_tasks.report.page import write_page
 
     out = Path(out)
     if out.exists() and not out.is_dir():
@@ -306,7 +306,7 @@ def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool =
             notice(f"transcript bundle left out: inspect view bundle failed ({failure})")
     sections = [_section(logs, task, out, links) for task in sorted(logs.declarations)]
     _write_long_form(logs, out, links)
-    from infoseek.report.published import published
+    from infoseek.inspect_tasks.report.published import published
 
     citations = "".join(f"- {published()['sources'][k]}: {c}\n"
                         for k, c in published()["citations"].items())

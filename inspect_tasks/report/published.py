@@ -17,7 +17,7 @@ from typing import Any
 
 import pandas as pd
 
-from infoseek.report.tables import STRATA
+from infoseek.inspect_tasks.report.tables import STRATA
 
 DATA_FILE = "published.json"
 
@@ -63,7 +63,8 @@ def _check(data: Any) -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def published() -> dict[str, Any]:
     """The checked contents of ``published.json``."""
-    text = resources.files("infoseek.report").joinpath(DATA_FILE).read_text(encoding="utf-8")
+    package = resources.files("infoseek.inspect_tasks.report")
+    text = package.joinpath(DATA_FILE).read_text(encoding="utf-8")
     return _check(json.loads(text))
 
 

@@ -25,7 +25,7 @@ import pandas as pd
 from inspect_ai.analysis import SampleColumn, evals_df, samples_df
 
 from infoseek.contract import STORE_TURNS
-from infoseek.report.declarations import TaskReport, report_for
+from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
 
 SETTING_PREFIX = "task_arg_"
 INSPECT_INDEX_FILES = frozenset({"logs.json", "eval-set.json", "listing.json"})

@@ -18,8 +18,8 @@ from typing import Any
 
 import pandas as pd
 
-from infoseek.report.declarations import MetricSpec, TableSpec, TaskReport
-from infoseek.report.reading import settings_of
+from infoseek.inspect_tasks.report.declarations import MetricSpec, TableSpec, TaskReport
+from infoseek.inspect_tasks.report.reading import settings_of
 
 MIN_STRATUM = 5
 """Strata with fewer samples are shown as "-" (as MT-InfoSeek's Table 29 does)."""
