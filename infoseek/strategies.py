@@ -18,17 +18,28 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from infoseek.analysis import is_sufficient
+from infoseek.analysis import is_sufficient, minimal_sufficient_sets
 from infoseek.engine import Assignment, Engine, ordered_values, require_enumerable
+from infoseek.minimax_bounds import lower_bound_world
 
 
 class MinimaxSearch:
-    """Worst-case question counts for one engine and one candidate list."""
+    """Worst-case question counts for one engine and one candidate list.
 
-    def __init__(self, engine: Engine, candidates: Sequence[str]) -> None:
+    `bounds` (default: when the engine has the `distinguishing_pair` fast path) decides
+    each "can the target be pinned within d questions from here?" from the exact bounds
+    of `infoseek.minimax_bounds` when they settle it (a sufficient set of at most d
+    candidates: yes; a world none of whose certificates has d or fewer members: no), and
+    by the search below only when they do not. Both answers are exact, so the question
+    counts and the questions chosen are those of the plain search (`bounds=False`)."""
+
+    def __init__(self, engine: Engine, candidates: Sequence[str],
+                 bounds: bool | None = None) -> None:
         self.engine = engine
         self.candidates = list(candidates)
+        self.bounds = bounds
         self._memo: dict[tuple[frozenset, int], str | None] = {}
+        self._within_memo: dict[tuple[frozenset, int], bool] = {}
         self.nodes = 0
 
     def _open(self, state: Mapping[str, Any]) -> list[str]:
@@ -41,9 +52,15 @@ class MinimaxSearch:
                 out.append(var)
         return out
 
+    def _uses_bounds(self, state: Mapping[str, Any]) -> bool:
+        if self.bounds is None:
+            self.bounds = self.engine.distinguishing_pair((), dict(state)) is not NotImplemented
+        return self.bounds
+
     def strategy(self, state: Mapping[str, Any], depth: int) -> str | None | bool:
         """A first question of a strategy that pins the target within `depth` questions
-        whatever the replies; True when the target is already Known; None if none."""
+        whatever the replies (the first such in candidate order); True when the target is
+        already Known; None if none."""
         if len(self.engine.target_values(state)) <= 1:
             return True
         if depth == 0:
@@ -62,25 +79,70 @@ class MinimaxSearch:
                     require_enumerable(self.engine.variable_values(var, state), var),
                     self.engine.domain(var),
                 )
-                if all(
-                    self.strategy({**state, var: value}, depth - 1) is not None
-                    for value in replies
-                ):
+                if all(self.within({**state, var: value}, depth - 1) for value in replies):
                     found = var
                     break
         self._memo[key] = found
         return found
 
+    def within(self, state: Mapping[str, Any], depth: int) -> bool:
+        """Exactly whether some strategy pins the target within `depth` questions from
+        `state` (the minimax count is at most `depth`)."""
+        if not self._uses_bounds(state):
+            return self.strategy(state, depth) is not None
+        if len(self.engine.target_values(state)) <= 1:
+            return True
+        if depth == 0:
+            return False
+        key = (frozenset(state.items()), depth)
+        if key not in self._within_memo:
+            free = [v for v in self.candidates if v not in state]
+            if minimal_sufficient_sets(self.engine, free, depth, state).k is not None:
+                answer = True  # asking a sufficient set of at most `depth` is a strategy
+            elif lower_bound_world(self.engine, free, state, depth + 1) is not None:
+                answer = False  # a world every certificate of which exceeds `depth`
+            else:
+                answer = self.strategy(state, depth) is not None
+            self._within_memo[key] = answer
+        return self._within_memo[key]
+
     def best(self, state: Mapping[str, Any], max_depth: int) -> tuple[str | None, int | None]:
         """(question, worst-case count); (None, 0) when Known; (None, None) when no
-        strategy within `max_depth` exists."""
+        strategy within `max_depth` exists. The question is the first candidate whose
+        worst case is the minimum."""
         if len(self.engine.target_values(state)) <= 1:
             return None, 0
-        for depth in range(1, max_depth + 1):
-            choice = self.strategy(state, depth)
-            if isinstance(choice, str):
-                return choice, depth
-        return None, None
+        if not self._uses_bounds(state):
+            for depth in range(1, max_depth + 1):
+                choice = self.strategy(state, depth)
+                if isinstance(choice, str):
+                    return choice, depth
+            return None, None
+        value = self.value(state)
+        if value is None or value > max_depth:
+            return None, None
+        choice = self.strategy(state, value)
+        assert isinstance(choice, str), (state, value)
+        return choice, value
+
+    def value(self, state: Mapping[str, Any]) -> int | None:
+        """The minimax count from `state` (None: no strategy pins the target), from the
+        bounds: k(s), the minimum sufficient size, when some world's certificates all
+        have at least k(s) members, else the least depth below k(s) that `within` accepts
+        (k(s) when none does)."""
+        if len(self.engine.target_values(state)) <= 1:
+            return 0
+        free = [v for v in self.candidates if v not in state]
+        if not is_sufficient(self.engine, free, state):
+            return None  # even every answer leaves the target open in some world
+        upper = minimal_sufficient_sets(self.engine, free, len(free), state).k
+        assert upper is not None
+        if lower_bound_world(self.engine, free, state, upper) is not None:
+            return upper
+        for depth in range(1, upper):
+            if self.within(state, depth):
+                return depth
+        return upper
 
 
 def optimal_query(
