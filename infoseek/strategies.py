@@ -3,8 +3,14 @@ choose their questions (an oracle's way of replying is its *policy*,
 `infoseek.oracles.policies`; a reference model's way of moving is its *strategy*).
 
 `optimal`: ask the variable that minimises the worst-case number of further questions
-over every reply the oracle could still give (exact minimax by iterative deepening,
-with memoisation on the set of answers so far); answer as soon as the target is Known.
+over every reply the oracle could still give (exact minimax; the first such variable in
+candidate order); answer as soon as the target is Known. On engines with the
+`distinguishing_pair` fast path the count is settled by exact bounds where they meet
+(`infoseek.minimax_bounds`: at most k(s), the minimum sufficient size; at least the
+certificate size of any consistent world), and "within d questions?" by the same bounds
+at each node, the game-tree search (memoised on the set of answers so far) running only
+where they leave the answer open; elsewhere by iterative deepening over the search
+alone. Both give the same counts and the same questions.
 It enumerates replies, so it needs finite domains: over an unbounded engine it raises
 `UnboundedDomainError` (the seek reference model then uses the canonical-MSS strategy of
 `infoseek.solvers.seek_strategy`).
