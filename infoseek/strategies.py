@@ -25,7 +25,13 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from infoseek.analysis import is_sufficient, minimal_sufficient_sets
-from infoseek.engine import Assignment, Engine, ordered_values, require_enumerable
+from infoseek.engine import (
+    Assignment,
+    Engine,
+    is_listable,
+    ordered_values,
+    require_enumerable,
+)
 from infoseek.minimax_bounds import lower_bound_world
 
 
@@ -59,8 +65,10 @@ class MinimaxSearch:
         return out
 
     def _uses_bounds(self, state: Mapping[str, Any]) -> bool:
-        if self.bounds is None:
-            self.bounds = self.engine.distinguishing_pair((), dict(state)) is not NotImplemented
+        if self.bounds is None:  # the bounds list every candidate's values: finite domains
+            self.bounds = (
+                self.engine.distinguishing_pair((), dict(state)) is not NotImplemented
+                and all(is_listable(self.engine.domain(v)) for v in self.candidates))
         return self.bounds
 
     def strategy(self, state: Mapping[str, Any], depth: int) -> str | None | bool:
@@ -103,7 +111,8 @@ class MinimaxSearch:
         key = (frozenset(state.items()), depth)
         if key not in self._within_memo:
             free = [v for v in self.candidates if v not in state]
-            if minimal_sufficient_sets(self.engine, free, depth, state).k is not None:
+            if minimal_sufficient_sets(self.engine, free, min(depth, len(free)),
+                                       state).k is not None:
                 answer = True  # asking a sufficient set of at most `depth` is a strategy
             elif lower_bound_world(self.engine, free, state, depth + 1) is not None:
                 answer = False  # a world every certificate of which exceeds `depth`
