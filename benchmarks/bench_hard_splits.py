@@ -3,6 +3,7 @@ and times.
 
     python benchmarks/bench_hard_splits.py                # 200 problems per k, k = 5..8
     python benchmarks/bench_hard_splits.py --per-k 20     # quicker
+    python benchmarks/bench_hard_splits.py --eval --per-k 5   # the reference models
 
 1. builds the split with `--workers` processes (default 2) and prints the wall time
    against the 2-minute target, with the CPU time of the whole build (every record is
@@ -13,6 +14,15 @@ and times.
    `infoseek.analysis` on the Horn engine and `infoseek.engines.satmss` (SAT pair solver
    and cardinality-constrained master);
 3. prints the records' shape per k (attributes, rules, depth, family size).
+
+With ``--eval`` it does none of that: it runs `logic_mt(split="hard")` under
+`infoseek/optimal` and `infoseek/random` (``--per-k`` problems per k, one sample per
+target value) and prints, per k and model, the mean final sufficiency, accuracy and
+questions asked (``total_turns``) with the turn cap; then it plays the optimal strategy
+against the adversarial oracle on the same records outside Inspect and prints its time
+per decision, and with ``--plain-limit S`` also that of the plain game-tree search
+(`MinimaxSearch(bounds=False)`, the strategy before the bounds), each game stopped after
+S seconds of decisions.
 
 The machine may be shared: wall time then depends on the others' load; the CPU time and
 the ratio of the two methods' times measured in this run are the steadier figures.
@@ -42,13 +52,100 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def evaluate(seed: int, per_k: int, ks: list[int], plain_limit: float) -> None:
+    """The ``--eval`` run (module docstring)."""
+    import os
+    import tempfile
+
+    from inspect_ai import eval as inspect_eval
+
+    from infoseek.builders.logic.logic_mt import split_settings
+    from infoseek.inspect_tasks.logic_mt import logic_mt
+
+    cap = split_settings("hard", ks)["max_turns"]
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["INFOSEEK_CACHE_DIR"] = str(Path(tmp) / "cache")
+        records = build_hard_split(seed, per_k, ks, workers=1)
+        print(f"{'model':8s} {'k':>2s} {'samples':>7s} {'sufficiency':>11s} {'accuracy':>8s} "
+              f"{'questions':>9s} {'cap':>4s} {'seconds':>8s}")
+        for model in ("optimal", "random"):
+            start = time.perf_counter()
+            [log] = inspect_eval(logic_mt(split="hard", per_k=per_k, seed=seed, k=ks),
+                                 model=f"infoseek/{model}", display="none",
+                                 log_dir=str(Path(tmp) / "logs"), ctl_server=False)
+            seconds = time.perf_counter() - start
+            assert log.status == "success", log.error
+            rows: dict[int, list[dict[str, float]]] = {k: [] for k in ks}
+            for sample in log.samples or []:
+                values: dict[str, float] = {}
+                for score in (sample.scores or {}).values():
+                    if isinstance(score.value, dict):
+                        values.update(score.value)
+                rows[int(str(sample.id).split("-k")[1].split("-")[0])].append(values)
+            for k in ks:
+                got = rows[k]
+
+                def mean(name: str, got: list = got) -> float:
+                    return statistics.fmean(float(v[name]) for v in got)
+
+                print(f"{model:8s} {k:2d} {len(got):7d} {mean('final_sufficiency'):11.2f} "
+                      f"{mean('accuracy'):8.2f} {mean('total_turns'):9.2f} {cap:4d} "
+                      f"{seconds:8.1f}", flush=True)
+    modes = [("bounds", None)] + ([("plain", False)] if plain_limit else [])
+    print("optimal strategy, time per decision against the adversarial oracle "
+          "(outside Inspect):")
+    for k in ks:
+        for name, bounds in modes:
+            times, stopped = [], 0
+            for record in (r for r in records if r["k"] == k):
+                for value in record["target_values"]:
+                    spent = play_optimal(record, value, bounds, plain_limit or None)
+                    times.extend(spent[0])
+                    stopped += spent[1]
+            print(f"  k={k} {name:6s}: {len(times)} decisions, mean "
+                  f"{statistics.fmean(times):.3f} s, max {max(times):.3f} s"
+                  + (f", {stopped} game(s) stopped at the limit" if stopped else ""),
+                  flush=True)
+
+
+def play_optimal(record: dict, value: object, bounds: bool | None,
+                 limit: float | None) -> tuple[list[float], bool]:
+    """(seconds per decision, stopped at `limit`) of one game of the optimal strategy
+    against the adversarial oracle with the hidden target `value`."""
+    from infoseek.oracles.policies import Oracle
+    from infoseek.records import askable_variables
+    from infoseek.strategies import MinimaxSearch
+
+    engine = engine_from_record(record)
+    candidates = askable_variables(record, True)
+    search = MinimaxSearch(engine, candidates, bounds=bounds)
+    oracle = Oracle(engine, value, "adversarial", 0)
+    times: list[float] = []
+    while not oracle.known():
+        start = time.perf_counter()
+        question, _ = search.best(dict(oracle.answers), len(candidates))
+        times.append(time.perf_counter() - start)
+        assert question is not None
+        oracle.reply(question)
+        if limit is not None and sum(times) > limit:
+            return times, True
+    return times, False
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--per-k", type=int, default=200)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--eval", action="store_true",
+                        help="score the reference models per k instead (docstring)")
+    parser.add_argument("--plain-limit", type=float, default=0.0,
+                        help="with --eval: also time the plain search, S seconds per game")
     args = parser.parse_args()
     ks = list(HARD_DEFAULT_KS)
+    if args.eval:
+        evaluate(args.seed, args.per_k, ks, args.plain_limit)
+        return
     wall, cpu = time.perf_counter(), cpu_seconds()
     records = build_hard_split(args.seed, args.per_k, ks, workers=args.workers)
     wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
