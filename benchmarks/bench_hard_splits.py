@@ -16,13 +16,14 @@ and times.
 3. prints the records' shape per k (attributes, rules, depth, family size).
 
 With ``--eval`` it does none of that: it runs `logic_mt(split="hard")` under
-`infoseek/optimal` and `infoseek/random` (``--per-k`` problems per k, one sample per
-target value) and prints, per k and model, the mean final sufficiency, accuracy and
-questions asked (``total_turns``) with the turn cap; then it plays the optimal strategy
-against the adversarial oracle on the same records outside Inspect and prints its time
-per decision, and with ``--plain-limit S`` also that of the plain game-tree search
-(`MinimaxSearch(bounds=False)`, the strategy before the bounds), each game stopped after
-S seconds of decisions.
+`infoseek/optimal` and `infoseek/random` (``--models`` picks them; ``--per-k`` problems
+per k, one sample per target value) and prints, per k and model, the mean final
+sufficiency, accuracy and questions asked (``total_turns``) with the turn cap; then it
+plays the optimal strategy against the adversarial oracle on the same records outside
+Inspect and prints its time per decision, and with ``--plain-limit S`` also that of the
+plain game-tree search (`MinimaxSearch(bounds=False)`, the strategy before the bounds),
+each game stopped after S seconds of decisions (a decision runs to its end: at k = 8
+the plain search's first decision can take minutes).
 
 The machine may be shared: wall time then depends on the others' load; the CPU time and
 the ratio of the two methods' times measured in this run are the steadier figures.
@@ -52,7 +53,8 @@ def cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def evaluate(seed: int, per_k: int, ks: list[int], plain_limit: float) -> None:
+def evaluate(seed: int, per_k: int, ks: list[int], plain_limit: float,
+             models: list[str]) -> None:
     """The ``--eval`` run (module docstring)."""
     import os
     import tempfile
@@ -68,7 +70,7 @@ def evaluate(seed: int, per_k: int, ks: list[int], plain_limit: float) -> None:
         records = build_hard_split(seed, per_k, ks, workers=1)
         print(f"{'model':8s} {'k':>2s} {'samples':>7s} {'sufficiency':>11s} {'accuracy':>8s} "
               f"{'questions':>9s} {'cap':>4s} {'seconds':>8s}")
-        for model in ("optimal", "random"):
+        for model in models:
             start = time.perf_counter()
             [log] = inspect_eval(logic_mt(split="hard", per_k=per_k, seed=seed, k=ks),
                                  model=f"infoseek/{model}", display="none",
@@ -91,10 +93,12 @@ def evaluate(seed: int, per_k: int, ks: list[int], plain_limit: float) -> None:
                 print(f"{model:8s} {k:2d} {len(got):7d} {mean('final_sufficiency'):11.2f} "
                       f"{mean('accuracy'):8.2f} {mean('total_turns'):9.2f} {cap:4d} "
                       f"{seconds:8.1f}", flush=True)
-    modes = [("bounds", None)] + ([("plain", False)] if plain_limit else [])
-    print("optimal strategy, time per decision against the adversarial oracle "
-          "(outside Inspect):")
-    for k in ks:
+    modes = ([("bounds", None)] if "optimal" in models else []) + (
+        [("plain", False)] if plain_limit else [])
+    if modes:
+        print("optimal strategy, time per decision against the adversarial oracle "
+              "(outside Inspect):")
+    for k in ks if modes else []:
         for name, bounds in modes:
             times, stopped = [], 0
             for record in (r for r in records if r["k"] == k):
@@ -139,12 +143,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--eval", action="store_true",
                         help="score the reference models per k instead (docstring)")
+    parser.add_argument("--models", default="optimal,random",
+                        help="with --eval: the reference models to score, comma-separated")
     parser.add_argument("--plain-limit", type=float, default=0.0,
                         help="with --eval: also time the plain search, S seconds per game")
     args = parser.parse_args()
     ks = list(HARD_DEFAULT_KS)
     if args.eval:
-        evaluate(args.seed, args.per_k, ks, args.plain_limit)
+        evaluate(args.seed, args.per_k, ks, args.plain_limit, args.models.split(","))
         return
     wall, cpu = time.perf_counter(), cpu_seconds()
     records = build_hard_split(args.seed, args.per_k, ks, workers=args.workers)
