@@ -152,8 +152,8 @@ class MinimaxSearch:
             return None  # even every answer leaves the target open in some world
         upper = minimal_sufficient_sets(self.engine, free, len(free), state).k
         assert upper is not None
-        if lower_bound_world(self.engine, free, state, upper) is not None:
-            return upper
+        if upper == 1 or lower_bound_world(self.engine, free, state, upper) is not None:
+            return upper  # (the target is not Known, so at least one question is needed)
         for depth in range(1, upper):
             if self.within(state, depth):
                 return depth
