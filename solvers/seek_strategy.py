@@ -2,7 +2,10 @@
 ``seek`` protocol in `infoseek.solvers.reference_strategy`.
 
 * optimal: asks the question that minimises the worst-case number of further questions
-  (exact minimax, `infoseek.strategies`) and answers as soon as the target is Known;
+  (exact minimax, `infoseek.strategies`: the first such in candidate order; on engines
+  with a sufficiency fast path the exact bounds of `infoseek.minimax_bounds` settle it
+  where they meet, the game-tree search runs only where they do not) and answers as soon
+  as the target is Known;
 * random: asks a uniformly random valid, not-yet-asked variable each turn and answers
   only when nothing is left to ask or the turn cap is reached (with the target when it
   is Known, else a random still-possible value);
