@@ -13,12 +13,19 @@ and times.
    on the whole MSS family, and each method's total time: the hitting-set search of
    `infoseek.analysis` on the Horn engine and `infoseek.engines.satmss` (SAT pair solver
    and cardinality-constrained master);
-3. prints the records' shape per k (attributes, rules, depth, family size).
+3. prints the records' shape per k (attributes, rules, depth, family size);
+4. prints, per k, `infoseek/random`'s exact chance of having asked a whole MSS of the
+   record's family within the task's turn cap (no sampling: `random_chance`, by
+   inclusion-exclusion over the family, on the askable set the task uses), its mean
+   over the records whose askable set exceeds the cap, and how many do not (random asks
+   all of those). Asking a whole MSS is sufficient for the target to be Known but not
+   necessary, so this is a lower bound on random's final sufficiency against any oracle.
 
 With ``--eval`` it does none of that: it runs `logic_mt(split="hard")` under
 `infoseek/optimal` and `infoseek/random` (``--models`` picks them; ``--per-k`` problems
 per k, one sample per target value) and prints, per k and model, the mean final
-sufficiency, accuracy and questions asked (``total_turns``) with the turn cap; then it
+sufficiency, accuracy and questions asked (``total_turns``) with the turn cap, and for
+random beside them the exact lower bound of step 4 on the same records; then it
 plays the optimal strategy against the adversarial oracle on the same records outside
 Inspect and prints its time per decision, and with ``--plain-limit S`` also that of the
 plain game-tree search (`MinimaxSearch(bounds=False)`, the strategy before the bounds),
@@ -40,8 +47,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchmarks.random_chance import chance_by_k
 from infoseek.analysis import minimal_sufficient_sets
-from infoseek.builders.logic.logic_mt import HARD_DEFAULT_KS, build_hard_split
+from infoseek.builders.logic.logic_mt import HARD_DEFAULT_KS, build_hard_split, split_settings
+from infoseek.contract import LOGIC_FORBID_ALTERNATIVES
 from infoseek.engines.satmss import sat_mss
 from infoseek.records import engine_from_record
 
@@ -61,15 +70,17 @@ def evaluate(seed: int, per_k: int, ks: list[int], plain_limit: float,
 
     from inspect_ai import eval as inspect_eval
 
-    from infoseek.builders.logic.logic_mt import split_settings
     from infoseek.inspect_tasks.logic_mt import logic_mt
 
     cap = split_settings("hard", ks)["max_turns"]
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["INFOSEEK_CACHE_DIR"] = str(Path(tmp) / "cache")
         records = build_hard_split(seed, per_k, ks, workers=1)
+        exact = chance_by_k(records, cap, LOGIC_FORBID_ALTERNATIVES)
+        print("exact >= : random's exact chance of a whole MSS asked within the cap (a lower "
+              "bound on its sufficiency against any oracle; step 4 of the docstring)")
         print(f"{'model':8s} {'k':>2s} {'samples':>7s} {'sufficiency':>11s} {'accuracy':>8s} "
-              f"{'questions':>9s} {'cap':>4s} {'seconds':>8s}")
+              f"{'questions':>9s} {'cap':>4s} {'seconds':>8s} {'exact >=':>8s}")
         for model in models:
             start = time.perf_counter()
             [log] = inspect_eval(logic_mt(split="hard", per_k=per_k, seed=seed, k=ks),
@@ -92,7 +103,9 @@ def evaluate(seed: int, per_k: int, ks: list[int], plain_limit: float,
 
                 print(f"{model:8s} {k:2d} {len(got):7d} {mean('final_sufficiency'):11.2f} "
                       f"{mean('accuracy'):8.2f} {mean('total_turns'):9.2f} {cap:4d} "
-                      f"{seconds:8.1f}", flush=True)
+                      f"{seconds:8.1f} "
+                      + (f"{exact[k]['chance']:8.3f}" if model == "random" else f"{'-':>8s}"),
+                      flush=True)
     modes = ([("bounds", None)] if "optimal" in models else []) + (
         [("plain", False)] if plain_limit else [])
     if modes:
@@ -134,6 +147,18 @@ def play_optimal(record: dict, value: object, bounds: bool | None,
         if limit is not None and sum(times) > limit:
             return times, True
     return times, False
+
+
+def print_random_chance(records: list[dict], ks: list[int]) -> None:
+    """Step 4 of the module docstring, with the turn cap and forbid flag the task uses."""
+    cap = split_settings("hard", ks)["max_turns"]
+    print(f"infoseek/random, exact chance of a whole MSS asked within the turn cap {cap} "
+          f"(no sampling; a lower bound on its final sufficiency against any oracle):")
+    print(f"k  records  askable (mean, min)  chance  chance (askable > {cap})  "
+          f"records with askable <= {cap}")
+    for k, row in chance_by_k(records, cap, LOGIC_FORBID_ALTERNATIVES).items():
+        print(f"{k}  {row['records']:7d}  {row['askable_mean']:8.1f} {row['askable_min']:4d}"
+              f"       {row['chance']:6.3f}  {row['chance_large']:20.3f}  {row['small']:13d}")
 
 
 def main() -> None:
@@ -188,6 +213,7 @@ def main() -> None:
               f"{stat([len(r['engine']['clauses']) for r in chosen])}        "
               f"{stat([r['derivation_depth'] for r in chosen])}        "
               f"{stat([len(r['mss_family']) for r in chosen])}")
+    print_random_chance(records, ks)
     if agree != len(records):
         raise SystemExit("DISAGREEMENT between the two exact methods")
 
