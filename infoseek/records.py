@@ -315,6 +315,58 @@ def problem_from_store(value: Any) -> dict[str, Any] | None:
     return decoded if isinstance(decoded, dict) else None
 
 
+def stored_turns(turns: Iterable[dict[str, Any]]) -> str:
+    """The form the turn records take in the sample store (``infoseek:turns``): one
+    line of JSON text holding the list, for the reason `stored_problem` gives (the store
+    is snapshotted and diffed at every solver and scorer span). `turns_from_store` reads
+    it back; every turn is also in the sample's transcript as its own info event."""
+    return json.dumps(list(turns), ensure_ascii=False, separators=(",", ":"))
+
+
+def turns_from_store(value: Any) -> list[dict[str, Any]] | None:
+    """The turn records `stored_turns` wrote (fresh dicts on every call), a list as it
+    is (an older log, a store written by hand), ``[]`` for a missing value, or ``None``
+    when ``value`` is not a list of records."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
+        return None
+    return value
+
+
+def metadata_problem(record: dict[str, Any]) -> str:
+    """The form a record takes in sample metadata (``problem``): one line of JSON text
+    (`dumps_record`). Text for the reason `stored_problem` gives: Inspect deep-copies a
+    sample's metadata, snapshots it with the task state at every solver span and walks
+    it again for the sample's start event and the log; a string costs almost nothing
+    there, a few thousand nested values do. `sample_problem` reads it back."""
+    return dumps_record(record)
+
+
+def sample_problem(metadata: Any) -> dict[str, Any] | None:
+    """The problem record of a sample's metadata: decoded from the text
+    `metadata_problem` wrote (a fresh dict on every call), or the dict itself where the
+    metadata holds one (an older log, a sample built by hand); ``None`` when there is
+    none or it is not a record."""
+    if not isinstance(metadata, dict):
+        return None
+    value = metadata.get("problem")
+    if isinstance(value, dict):
+        return value
+    if not isinstance(value, str):
+        return None
+    try:
+        decoded = json.loads(value)
+    except ValueError:
+        return None
+    return decoded if isinstance(decoded, dict) else None
+
+
 def engine_from_record(record: dict[str, Any]) -> Engine:
     """The record's engine, built by the factory registered for its ``engine.kind``
     (`infoseek.engines`)."""

@@ -23,6 +23,7 @@ from infoseek.inspect_tasks.assembly import (
     seek_task,
 )
 from infoseek.inspect_tasks.task_parameters import check_choice
+from infoseek.records import sample_problem
 from infoseek.scorers.ordered import order_strata_scorer
 
 DISTRACTOR_LEVELS = (0, 10, 20)
@@ -83,7 +84,7 @@ def clinguide_mt(
         force_ask=force_ask, carry_reasoning=carry_reasoning, source=source, limit=limit)
     seek = seek_task("clinguide_mt", "clinguide", params, renderer=renderer)
     dataset = seek.dataset.filter(
-        lambda sample: sample.metadata["problem"].get("distractors") == distractors,
+        lambda sample: sample_problem(sample.metadata).get("distractors") == distractors,
         name=f"clinguide_mt_d{distractors}")
     samples_dataset(list(dataset), "clinguide_mt")  # none left: a one-line error
     return task_with(seek, dataset=dataset, scorer=[*seek.scorer, order_strata_scorer()])

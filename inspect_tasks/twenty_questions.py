@@ -26,6 +26,7 @@ from infoseek.inspect_tasks.assembly import (
     mss_task,
 )
 from infoseek.inspect_tasks.task_parameters import check_parameters
+from infoseek.records import metadata_problem
 from infoseek.scorers.twenty_q import twenty_q_scorer
 from infoseek.solvers.dataset import memory_dataset
 from infoseek.solvers.twenty_q import LABEL_BATCH, MAX_TURNS, twenty_q_solver
@@ -35,7 +36,7 @@ def game_samples(pool: str) -> list[Sample]:
     """One sample per target of `pool`; the record (hidden target included) rides in the
     metadata, the solver writes the prompt itself."""
     return [Sample(id=r["id"], input=f"Twenty Questions over the {pool} pool.",
-                   target=r["answer"], metadata={"problem": r, "pool": pool})
+                   target=r["answer"], metadata={"problem": metadata_problem(r), "pool": pool})
             for r in builder.game_records(pool)]
 
 

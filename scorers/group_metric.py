@@ -14,6 +14,8 @@ from typing import Any
 
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
+from infoseek.records import sample_problem
+
 
 def _as_float(value: Any) -> float | None:
     """A numeric score value as a float; ``None`` for missing, NaN or non-numeric."""
@@ -30,8 +32,8 @@ def _group_of(metadata: dict[str, Any] | None, group_key: str) -> str | None:
     if not metadata:
         return None
     value = metadata.get(group_key)
-    if value is None and isinstance(metadata.get("problem"), dict):
-        value = metadata["problem"].get(group_key)
+    if value is None and "problem" in metadata:
+        value = (sample_problem(metadata) or {}).get(group_key)
     if value is None:
         return None
     if isinstance(value, float) and value.is_integer():

@@ -71,7 +71,7 @@ from infoseek.contract import (
     STORE_PROBLEM,
     STORE_TURNS,
 )
-from infoseek.records import problem_from_store
+from infoseek.records import problem_from_store, sample_problem, turns_from_store
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.problem_metrics import (
     k_prediction_metrics,
@@ -129,8 +129,7 @@ def _forbid_alternatives(state: TaskState) -> bool:
 
 
 def _problem_from_metadata(state: TaskState) -> dict:
-    problem = state.metadata.get("problem")
-    return problem if isinstance(problem, dict) else {}
+    return sample_problem(state.metadata) or {}
 
 
 # ---------------------------------------------------------------------------
@@ -156,7 +155,7 @@ class SeekEpisode:
     def __init__(self, state: TaskState, target: Target) -> None:
         self._state = state
         self._target = target
-        self.turns: list[dict] = list(state.store.get(STORE_TURNS) or [])
+        self.turns: list[dict] = turns_from_store(state.store.get(STORE_TURNS)) or []
 
     @cached_property
     def problem(self) -> dict:

@@ -24,6 +24,7 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
+from infoseek.records import sample_problem
 from infoseek.scorers.inspect_scorers import seek_episode
 from infoseek.scorers.seek_metrics import (
     answer_kind_of,
@@ -59,8 +60,7 @@ def stratum_of(values: dict[str, Any]) -> str:
 def _group_label(metadata: dict[str, Any] | None) -> str | None:
     if not metadata or metadata.get("k") is None:
         return None
-    problem = metadata.get("problem") or {}
-    level = problem.get("distractors") if isinstance(problem, dict) else None
+    level = (sample_problem(metadata) or {}).get("distractors")
     return f"k{metadata['k']}" + ("" if level is None else f"_d{level}")
 
 

@@ -38,6 +38,7 @@ from scipy.stats import spearmanr
 from infoseek.answers import answer_kind
 from infoseek.contract import STORE_TURNS
 from infoseek.domains import UnknownDomain, domain_of
+from infoseek.records import sample_problem, turns_from_store
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.single_turn import AXES, NOT_SURE
 
@@ -101,7 +102,7 @@ def not_sure_f1() -> Metric:
 
 
 def _recorded_turn() -> dict[str, Any]:
-    turns = store().get(STORE_TURNS) or []
+    turns = turns_from_store(store().get(STORE_TURNS)) or []
     return turns[-1] if turns else {"answer": None, "reason": "empty"}
 
 
@@ -125,11 +126,11 @@ def single_turn_score(protocol: str, turn: dict[str, Any], metadata: dict[str, A
     elif protocol == "detection":
         said = valid and pick == NOT_SURE
         correct = said if under else (valid and not said and _same_value(
-            metadata["problem"], pick, metadata["target_value"]))
+            sample_problem(metadata), pick, metadata["target_value"]))
         values.update(said_not_sure=float(said), underspecified=float(under))
     else:
         correct = valid and pick != NOT_SURE and _same_value(
-            metadata["problem"], pick, metadata["target_value"])
+            sample_problem(metadata), pick, metadata["target_value"])
     values["correct"] = float(bool(correct))
     return Score(value=values, answer=None if pick is None else str(pick),
                  explanation=turn.get("reason") or "")

@@ -28,6 +28,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from infoseek.contract import STORE_FINAL, STORE_TURNS
+from infoseek.records import sample_problem, turns_from_store
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.twenty_q_metrics import game_metrics
 
@@ -71,8 +72,8 @@ def twenty_q_scorer(max_turns: int = 20) -> Scorer:
     """Score one Twenty Questions game (value keys in the module doc)."""
 
     async def score(state: TaskState, target: Target) -> Score:
-        record = state.metadata["problem"]
-        turns = list(state.store.get(STORE_TURNS) or [])
+        record = sample_problem(state.metadata)
+        turns = turns_from_store(state.store.get(STORE_TURNS)) or []
         final = dict(state.store.get(STORE_FINAL) or {})
         values, metrics = game_values(record, turns, final, max_turns)
         last = next((t for t in reversed(turns) if t.get("guess")), {})

@@ -13,7 +13,7 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from infoseek.analysis import task_level_k
-from infoseek.records import RecordError, engine_from_record, short_repr
+from infoseek.records import RecordError, engine_from_record, metadata_problem, short_repr
 
 RENDER_ERRORS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 """What a domain renderer raises on a record that lacks a field it reads (a clinguide
@@ -63,11 +63,12 @@ def seek_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[str, 
     samples = []
     for record in records:
         text = rendered(render, record)
+        problem = metadata_problem(record)
         k = record.get("original_k", record["k"])
         if "hidden_world" in record:
             samples.append(Sample(
                 id=record["id"], input=text, target=value_label(record["answer"]),
-                metadata={"problem": record, "target_value": record["answer"],
+                metadata={"problem": problem, "target_value": record["answer"],
                           "hidden_world": record["hidden_world"], "target_index": 0,
                           "k": k, "task_k": record["k"],
                           "forbid_alternatives": forbid_alternatives}))
@@ -78,7 +79,7 @@ def seek_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[str, 
             samples.append(Sample(
                 id=instance_id(record["id"], value), input=text,
                 target=value_label(value),
-                metadata={"problem": record, "target_value": value, "target_index": index,
+                metadata={"problem": problem, "target_value": value, "target_index": index,
                           "k": k, "task_k": task_k,
                           "forbid_alternatives": forbid_alternatives}))
     return samples
@@ -137,7 +138,8 @@ def problem_samples(records: Iterable[dict[str, Any]], render: Callable[[dict[st
                     *, extra_metadata: dict[str, Any] | None = None) -> list[Sample]:
     return [
         Sample(id=record["id"], input=rendered(render, record), target=str(record["k"]),
-               metadata={"problem": record, "k": record["k"], **(extra_metadata or {})})
+               metadata={"problem": metadata_problem(record), "k": record["k"],
+                         **(extra_metadata or {})})
         for record in records
     ]
 

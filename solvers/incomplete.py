@@ -78,7 +78,7 @@ from infoseek.contract import (
     STORE_PROTOCOL,
     STORE_TURNS,
 )
-from infoseek.records import dumps_record
+from infoseek.records import dumps_record, stored_turns
 from infoseek.solvers.incomplete_text import (
     ParsedReply,
     answer_kind_of,
@@ -294,7 +294,7 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
         def write(final_turn: bool) -> None:
             st.set(STORE_OPTIONS, {**opts, "final_turn": final_turn})
             st.set(STORE_INCOMPLETE_TURNS, [dict(t) for t in turns])
-            st.set(STORE_TURNS, [dict(t) for t in turns])
+            st.set(STORE_TURNS, stored_turns(turns))
 
         state.messages.insert(0, ChatMessageSystem(
             content=system_prompt(opts["variant"], opts["format"], opts["max_interactions"])))

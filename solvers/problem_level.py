@@ -15,7 +15,7 @@ from infoseek.contract import (
     STORE_PROTOCOL,
     STORE_TURNS,
 )
-from infoseek.records import stored_problem
+from infoseek.records import sample_problem, stored_problem, stored_turns
 from infoseek.solvers import prompts
 from infoseek.solvers.seek import (
     CONTEXT_OVERFLOW,
@@ -52,7 +52,7 @@ def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int 
         raise ValueError(f"max_k must be a positive integer; got {max_k!r}")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        problem: dict[str, Any] = state.metadata["problem"]
+        problem: dict[str, Any] = sample_problem(state.metadata)
         entity = problem.get("entity", "Alice")
         text = state.user_prompt.text
         wording = prompts.problem_level_prompts(problem)
@@ -67,7 +67,7 @@ def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int 
         st = store()
         st.set(STORE_PROTOCOL, protocol)
         st.set(STORE_PROBLEM, stored_problem(problem))
-        st.set(STORE_TURNS, [])
+        st.set(STORE_TURNS, stored_turns([]))
         st.set(STORE_OPTIONS, {"k_given": k_given, "max_size": max_size, "seed": seed,
                                      "forbid_alternatives": forbid_alternatives,
                                      "max_k": max_k, "format": "text"})

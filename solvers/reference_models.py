@@ -43,7 +43,7 @@ from infoseek.contract import (
     STORE_TURNS,
 )
 from infoseek.domains import UnknownDomain, domain_of
-from infoseek.records import problem_from_store
+from infoseek.records import problem_from_store, turns_from_store
 from infoseek.solvers import reference_strategy
 from infoseek.solvers.reference_strategy import REFERENCE_MODEL_NAMES
 from infoseek.solvers.text_format import render_text_action
@@ -193,7 +193,7 @@ def read_episode() -> tuple[str, dict[str, Any], list[dict[str, Any]], dict[str,
 
     protocol = sample_store.get(STORE_PROTOCOL)
     problem = problem_from_store(sample_store.get(STORE_PROBLEM))
-    turns = sample_store.get(STORE_TURNS)
+    turns = turns_from_store(sample_store.get(STORE_TURNS))
     options = sample_store.get(STORE_OPTIONS)
     problems = []
     if protocol not in PROTOCOLS:
@@ -201,7 +201,7 @@ def read_episode() -> tuple[str, dict[str, Any], list[dict[str, Any]], dict[str,
     if not isinstance(problem, dict):
         problems.append(f"{STORE_PROBLEM} is not a problem record (JSON object text)")
     if not isinstance(turns, list):
-        problems.append(f"{STORE_TURNS} is not a list")
+        problems.append(f"{STORE_TURNS} is not a list of turn records (JSON text)")
     if not isinstance(options, dict):
         problems.append(f"{STORE_OPTIONS} is not a dict")
     if problems:

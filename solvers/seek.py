@@ -83,7 +83,9 @@ from infoseek.records import (
     askable_variables,
     engine_from_record,
     not_leaf_variables,
+    sample_problem,
     stored_problem,
+    stored_turns,
 )
 from infoseek.solvers import prompts
 from infoseek.solvers.dataset import value_label
@@ -194,7 +196,7 @@ def seek_solver(
     fmt = opts["format"]
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        problem: dict[str, Any] = state.metadata["problem"]
+        problem: dict[str, Any] = sample_problem(state.metadata)
         episode, context = start_episode(problem, state.metadata, opts)
         wording = episode.domain.wording
         engine = episode.oracle.engine
@@ -205,7 +207,7 @@ def seek_solver(
         st.set(STORE_OPTIONS, sample_opts)
         st.set(STORE_INITIAL, possible_values_record(engine.target_values(),
                                                      engine.domain(engine.target)))
-        st.set(STORE_TURNS, [])
+        st.set(STORE_TURNS, stored_turns([]))
         state.messages.insert(0, ChatMessageSystem(content=prompts.seek_system_prompt(
             wording, entity=episode.entity, target=context.target, fmt=fmt,
             per_turn=opts["queries_per_turn"], max_turns=opts["max_turns"],
@@ -236,7 +238,7 @@ def seek_solver(
                                         noun=wording.noun)
             record, replies = play_turn(episode, parsed)
             turns.append(record.to_dict())
-            st.set(STORE_TURNS, list(turns))  # records are never changed once stored
+            st.set(STORE_TURNS, stored_turns(turns))  # records are never changed once stored
             transcript().info(turn_event(turns[-1]),
                               source=f"infoseek seek loop, turn {record.turn}")
             if stop == CONTEXT_OVERFLOW:

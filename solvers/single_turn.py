@@ -35,7 +35,13 @@ from infoseek.contract import (
 )
 from infoseek.domains import UnknownDomain, domain_of
 from infoseek.engine import json_value
-from infoseek.records import engine_from_record, stored_problem
+from infoseek.records import (
+    engine_from_record,
+    metadata_problem,
+    sample_problem,
+    stored_problem,
+    stored_turns,
+)
 from infoseek.single_turn import (
     AXES,
     NO_QUESTION,
@@ -85,7 +91,7 @@ def _variant_sample(protocol: str, record: dict[str, Any], problem_id: str, vari
     prompt = problem_prompt(protocol, setting, render(record), record, choices)
     return Sample(
         id=record["id"], input=prompt, target=target,
-        metadata={"problem": record, "problem_id": problem_id, "variant": variant,
+        metadata={"problem": metadata_problem(record), "problem_id": problem_id, "variant": variant,
                   "protocol": protocol, "choices": choices, "correct": correct,
                   "target_value": value, "k": record.get("k"), "axes": axes,
                   **{axis: axes[axis] for axis in AXES}})
@@ -172,12 +178,12 @@ def single_turn_solver(protocol: str, setting: str = "zs",
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         meta = state.metadata
-        record: dict[str, Any] = meta["problem"]
+        record: dict[str, Any] = sample_problem(meta)
         state.messages = [ChatMessageUser(content=with_examples(state.input_text, shots))]
         st = store()
         st.set(STORE_PROTOCOL, protocol)
         st.set(STORE_PROBLEM, stored_problem(record))
-        st.set(STORE_TURNS, [])
+        st.set(STORE_TURNS, stored_turns([]))
         st.set(STORE_OPTIONS, {"choices": meta["choices"], "prompt": setting, "seed": seed,
                                "format": "text"})
         message = await generate_turn(state, generate)
@@ -193,8 +199,9 @@ def single_turn_solver(protocol: str, setting: str = "zs",
         elif reading.valid:
             pick = json_value(pick)
         action = ACTION_ANSWER if reading.valid else ACTION_INVALID
-        st.set(STORE_TURNS, [{"turn": 1, "action": action, "answer": pick,
-                              "answer_raw": text[-2000:], "reason": reading.reason}])
+        st.set(STORE_TURNS, stored_turns([{"turn": 1, "action": action, "answer": pick,
+                                           "answer_raw": text[-2000:],
+                                           "reason": reading.reason}]))
         return state
 
     return solve

@@ -36,7 +36,7 @@ from infoseek.contract import (
     STORE_PROTOCOL,
     STORE_TURNS,
 )
-from infoseek.records import stored_problem
+from infoseek.records import sample_problem, stored_problem, stored_turns
 from infoseek.solvers.seek import generate_turn
 from infoseek.solvers.text_format import storable_text
 from infoseek.solvers.twenty_q_game import (
@@ -152,7 +152,7 @@ def twenty_q_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL_BATCH,
         raise ValueError(f"label_batch must be an integer >= 1; got {label_batch!r}")
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        record = state.metadata["problem"]
+        record = sample_problem(state.metadata)
         target = record["answer"]
         table = GameTable.from_record(record)
         st = store()
@@ -163,7 +163,7 @@ def twenty_q_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL_BATCH,
         def write(final_turn: bool) -> None:
             st.set(STORE_OPTIONS, {"format": "text", "max_turns": max_turns, "seed": seed,
                                    "final_turn": final_turn})
-            st.set(STORE_TURNS, [dict(t) for t in turns])
+            st.set(STORE_TURNS, stored_turns(turns))
 
         state.messages = [ChatMessageSystem(content=game_prompt(record["pool"], max_turns)),
                           ChatMessageUser(content=TURN_NOTE.format(turn=1, max_turns=max_turns)

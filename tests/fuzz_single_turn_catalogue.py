@@ -41,7 +41,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_ai.util import store
 
 from infoseek import contract
-from infoseek.records import problem_from_store
+from infoseek.records import problem_from_store, sample_problem
 from infoseek.single_turn import NO_QUESTION, NOT_SURE
 from infoseek.solvers.dataset import value_label
 from infoseek.solvers.single_turn_text import option_text
@@ -262,7 +262,7 @@ def kinds_for(protocol: str) -> list[Kind]:
 
 def context(protocol: str, metadata: dict[str, Any]) -> Ctx:
     """The `Ctx` of one sample, from its metadata."""
-    record, choices = metadata["problem"], metadata["choices"]
+    record, choices = sample_problem(metadata), metadata["choices"]
     logic = record.get("domain") == "logic"
     base = {"protocol": protocol, "variant": metadata["variant"], "logic": logic,
             "entity": str(record.get("entity", "")), "target": str(record.get("target", ""))}
@@ -300,7 +300,7 @@ def install(protocol: str, samples: list[Any]) -> int:
         plays = [(kind, kind.make(ctx)) for kind in kinds]
         texts = [text for _, text in plays]
         assert len(set(texts)) == len(texts), f"two kinds give one reply for {sample.id}"
-        _PLAYS[sample.metadata["problem"]["id"]] = plays
+        _PLAYS[sample_problem(sample.metadata)["id"]] = plays
     return len(kinds)
 
 

@@ -52,7 +52,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_ai.util import store
 
 from infoseek import contract
-from infoseek.records import problem_from_store
+from infoseek.records import problem_from_store, turns_from_store
 from tests.support import no_choices_output, text_output, tool_output
 
 FUZZ_PROVIDER = "infoseek_fuzz"
@@ -267,7 +267,7 @@ class ScriptedModelAPI(ModelAPI):
                        tool_choice: ToolChoice, config: GenerateConfig) -> ModelOutput:
         sample_store = store()
         problem = problem_from_store(sample_store.get(STORE_PROBLEM)) or {}
-        turns = sample_store.get(STORE_TURNS) or []
+        turns = turns_from_store(sample_store.get(STORE_TURNS)) or []
         script = _SCRIPTS[problem["id"]]
         turn = script[min(len(turns), len(script) - 1)]
         return self._output(turn, input)

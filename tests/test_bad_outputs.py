@@ -34,6 +34,7 @@ from infoseek.contract import MAX_TURN_CHARS
 from infoseek.domains import get_domain
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.oracles import refusal_text, refusals
+from infoseek.records import sample_problem, turns_from_store
 from infoseek.scorers.inspect_scorers import seek_values
 from infoseek.solvers import prompts
 from tests.support import assert_eval_success, loop_messages, text_output, tool_output
@@ -98,8 +99,8 @@ def play(
     [log] = eval(task, model=model, limit=1, log_dir=str(tmp_path), display="log")
     assert_eval_success(log)
     [sample] = log.samples
-    assert sample.metadata["problem"]["id"] == rec["id"]
-    turns = sample.store["infoseek:turns"]
+    assert sample_problem(sample.metadata)["id"] == rec["id"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     bad_turn = turns[len(before)]
     assert bad_turn["turn"] == len(before) + 1
     episode = Episode(sample, turns, bad_turn, rec, seek_values(sample.scores))
@@ -214,7 +215,7 @@ def test_forbidden_variable_from_a_source_file(record, tmp_path) -> None:
     source = tmp_path / "records.jsonl"
     source.write_text(json.dumps(changed) + "\n")
     ep = play(tmp_path, changed, "tool", ask("tool", changed, spare), source=str(source))
-    assert ep.sample.metadata["problem"]["forbidden"] == changed["forbidden"]
+    assert sample_problem(ep.sample.metadata)["forbidden"] == changed["forbidden"]
     assert invalid_query(ep, "forbidden")["variable"] == spare
 
 
@@ -240,7 +241,7 @@ def test_asking_for_the_target(fmt, record, tmp_path) -> None:
     )
     assert log.status == "success", log.error
     [sample] = log.samples
-    turns = sample.store["infoseek:turns"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     ep = Episode(sample, turns, turns[0], record, seek_values(sample.scores))
     check_continued(ep, len(rest))
     check_no_leak(ep, target_refused=True)
@@ -470,7 +471,7 @@ def test_never_answering_ends_at_the_turn_cap(fmt, record, tmp_path) -> None:
     assert log.status == "success", log.error
     [sample] = log.samples
     assert sample.error is None
-    turns = sample.store["infoseek:turns"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     assert len(turns) == 3
     assert [t["final_turn"] for t in turns] == [False, False, True]
     final = turns[-1]

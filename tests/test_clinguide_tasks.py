@@ -19,6 +19,7 @@ from infoseek.inspect_tasks.clinguide_mt import (
     clinguide_mt_mss,
 )
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
+from infoseek.records import sample_problem, turns_from_store
 from infoseek.scorers.inspect_scorers import log_metrics, seek_values
 from infoseek.scorers.ordered import stratified_accuracy, stratum_values
 from infoseek.scorers.problem_metrics import parse_variable_list
@@ -42,17 +43,17 @@ def run(model: str, log_dir: Path, **params: Any) -> EvalLog:
 
 
 def asked(sample) -> list[str]:
-    return [q["variable"] for t in sample.store["infoseek:turns"] for q in t["queries"]
-            if q["valid"]]
+    turns = turns_from_store(sample.store["infoseek:turns"])
+    return [q["variable"] for t in turns for q in t["queries"] if q["valid"]]
 
 
 @pytest.mark.parametrize("fmt, distractors", [("tool", 10), ("text", 20)])
 def test_optimal_asks_each_instance_path_in_order(tmp_path, fmt, distractors) -> None:
     log = run("infoseek/optimal", tmp_path, format=fmt, distractors=distractors)
-    assert {s.metadata["problem"]["distractors"] for s in log.samples} == {distractors}
+    assert {sample_problem(s.metadata)["distractors"] for s in log.samples} == {distractors}
     assert {s.metadata["k"] for s in log.samples} == {1, 2, 3, 4}
     for sample in log.samples:
-        problem = sample.metadata["problem"]
+        problem = sample_problem(sample.metadata)
         assert asked(sample) == problem["required_orders"][sample.target], sample.id
         values = seek_values(sample.scores)
         assert values["order_correctness"] == 1.0, sample.id
@@ -76,7 +77,7 @@ def test_reversed_covers_the_path_in_the_wrong_order(tmp_path) -> None:
         assert metrics[f"query_coverage_k{k}"] == 1.0
         assert metrics[f"n_all_incorrect_k{k}_d0"] > 0
     for sample in log.samples:
-        assert asked(sample) == sample.metadata["problem"]["required_order"][::-1]
+        assert asked(sample) == sample_problem(sample.metadata)["required_order"][::-1]
 
 
 def test_random_is_the_floor(tmp_path) -> None:
@@ -154,7 +155,7 @@ def test_optimal_predicts_every_k(tmp_path, distractors, book) -> None:
     log = run_task(clinguide_mt_k_prediction(**SMALL, distractors=distractors, book=book),
                    "infoseek/optimal", tmp_path)
     assert len(log.samples) == 4 * SMALL["per_k"]  # one sample per problem
-    assert {s.metadata["problem"]["distractors"] for s in log.samples} == {distractors}
+    assert {sample_problem(s.metadata)["distractors"] for s in log.samples} == {distractors}
     assert all(("Guideline:" in s.input) == (book == "open") for s in log.samples)
     assert "how many" in log.samples[0].messages[0].text.lower()
     metrics = log_metrics(log)
@@ -166,7 +167,7 @@ def test_optimal_predicts_every_k(tmp_path, distractors, book) -> None:
 @pytest.mark.parametrize("k_given", [False, True])
 def test_optimal_names_the_hidden_variables(tmp_path, k_given) -> None:
     log = run_task(clinguide_mt_mss(**SMALL, k_given=k_given), "infoseek/optimal", tmp_path)
-    family = [s.metadata["problem"]["mss_family"] for s in log.samples]
+    family = [sample_problem(s.metadata)["mss_family"] for s in log.samples]
     assert all(len(f) == 1 for f in family)  # one set: the pathway's hidden variables
     # a hidden variable whose name holds "and" is read as one name
     assert any(" and " in v for f in family for v in f[0])

@@ -12,6 +12,7 @@ from inspect_ai import eval
 
 from infoseek import contract
 from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.records import turns_from_store
 from tests.support import assert_eval_success
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "contracts.md"
@@ -78,7 +79,7 @@ def test_a_real_episode_writes_exactly_the_contract_fields(fmt, tmp_path):
     for sample in log.samples:
         assert set(sample.store) <= set(contract.STORE_KEYS)
         assert sample.store[contract.STORE_PROTOCOL] in contract.PROTOCOLS
-        turns = sample.store[contract.STORE_TURNS]
+        turns = turns_from_store(sample.store[contract.STORE_TURNS])
         assert turns
         for turn in turns:
             assert tuple(turn) == contract.TURN_FIELDS

@@ -27,6 +27,7 @@ from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mss import logic_mss
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.oracles import refusals
+from infoseek.records import sample_problem, turns_from_store
 from infoseek.scorers.inspect_scorers import log_metrics, seek_values
 from tests.support import assert_eval_success, mock_usage, text_output
 
@@ -50,7 +51,7 @@ def run(task: Task, model: Any, tmp_path, *, ok: bool = True, **kwargs: Any) -> 
 
 
 def turns_of(sample: EvalSample) -> list[dict[str, Any]]:
-    turns = sample.store.get("infoseek:turns")
+    turns = turns_from_store(sample.store.get("infoseek:turns"))
     assert isinstance(turns, list)
     return turns
 
@@ -227,7 +228,7 @@ def _fingerprint(log: EvalLog) -> dict[str, str]:
         str(sample.id): json.dumps(
             {
                 "scores": {name: score.value for name, score in sample.scores.items()},
-                "turns": sample.store.get("infoseek:turns"),
+                "turns": turns_from_store(sample.store.get("infoseek:turns")),
             },
             sort_keys=True,
             default=repr,
@@ -372,7 +373,7 @@ def test_tool_call_ids_need_not_be_unique_across_turns(tmp_path) -> None:
         return out
 
     task = logic_mt(per_k=1, k=[2])
-    input_record = task.dataset[0].metadata["problem"]
+    input_record = sample_problem(task.dataset[0].metadata)
     assert task.dataset[0].metadata["target_value"] is False
     log = run(task, get_model("mockllm/model", custom_outputs=output), tmp_path, limit=1)
     [sample] = log.samples
@@ -383,7 +384,7 @@ def test_tool_call_ids_need_not_be_unique_across_turns(tmp_path) -> None:
 @pytest.mark.parametrize("carry", [False, True])
 def test_carry_reasoning_controls_the_history(carry: bool, tmp_path) -> None:
     task = logic_mt(per_k=1, k=[2], format="text", carry_reasoning=carry)
-    problem = task.dataset[0].metadata["problem"]
+    problem = sample_problem(task.dataset[0].metadata)
     entity = problem["entity"]
     thought = "Let me think about which attribute matters most."
     outputs = [

@@ -16,6 +16,7 @@ from infoseek.builders.datasets import domain_records
 from infoseek.domains import domain_names, get_domain
 from infoseek.inspect_tasks.genereg_mt import genereg_mt
 from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.records import turns_from_store
 from infoseek.scorers.inspect_scorers import seek_values
 from infoseek.solvers import prompts
 from tests.support import assert_eval_success, loop_messages, text_output, tool_output
@@ -89,7 +90,7 @@ def test_the_final_logic_turn_in_an_episode(record, tmp_path, reply, read):
     assert final == [prompts.final_turn_prompt(get_domain("logic").wording, entity=entity,
                                                target=target, fmt="text")]
     assert f"Answer: {entity} is {target}.\nAnswer: {entity} is not {target}." in final[0]
-    turns = sample.store["infoseek:turns"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     assert [t["final_turn"] for t in turns] == [False, True]
     if read:
         assert turns[-1]["action"] == "answer" and turns[-1]["answer"] is False

@@ -19,6 +19,7 @@ from inspect_ai.model import get_model
 
 from infoseek.inspect_tasks.clinguide_mt import clinguide_mt_mss
 from infoseek.inspect_tasks.logic_mss import logic_mss
+from infoseek.records import sample_problem
 from tests.fuzz_catalogue import MSS_CATALOGUE
 from tests.fuzz_support import FUZZ_MODEL, GARBAGE, VALID, Text, install, sample_problem_id
 from tests.support import forbid_tokenizer
@@ -43,9 +44,9 @@ def _mss_and_spare(record: dict[str, Any]) -> tuple[tuple[str, ...], str] | None
 def _run(task: str, log_dir: str) -> dict[str, dict[str, Any]]:
     built = TASKS[task]()
     base, found = next((s, f) for s in built.dataset
-                       if (f := _mss_and_spare(s.metadata["problem"])) is not None)
+                       if (f := _mss_and_spare(sample_problem(s.metadata))) is not None)
     mss, spare = found
-    record = base.metadata["problem"]
+    record = sample_problem(base.metadata)
     samples = []
     for kind in MSS_CATALOGUE:
         problem_id = sample_problem_id(record["id"], task, "text", kind.name)

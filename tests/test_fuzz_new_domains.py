@@ -23,7 +23,7 @@ import pytest
 
 from infoseek.inspect_tasks.clinguide_mt import clinguide_mt
 from infoseek.inspect_tasks.genereg_mt import genereg_mt
-from infoseek.records import askable_variables
+from infoseek.records import askable_variables, sample_problem
 from tests.fuzz_catalogue import kinds_for
 from tests.fuzz_support import (
     FORMATS,
@@ -54,7 +54,7 @@ NO_REFUSED = {"clinguide_mt", "genereg_mt_marker"}
 
 
 def _fuzz_problem(task: str, fmt: str, metadata: dict[str, Any]) -> FuzzProblem | None:
-    record = metadata["problem"]
+    record = sample_problem(metadata)
     truth = metadata.get("target_value")
     truth = str(truth) if isinstance(truth, int) and not isinstance(truth, bool) else truth
     forbid = bool(metadata.get("forbid_alternatives", False))

@@ -40,7 +40,7 @@ from infoseek.inspect_tasks.gsm_mt import gsm_mt
 from infoseek.inspect_tasks.gsme_mt import gsme_mt
 from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext
 from infoseek.inspect_tasks.logic_mt import logic_mt
-from infoseek.records import askable_variables, not_leaf_variables
+from infoseek.records import askable_variables, not_leaf_variables, sample_problem, turns_from_store
 from tests.fuzz_catalogue import CATALOGUE, Play, kinds_for, plays_for
 from tests.fuzz_support import (
     FORMATS,
@@ -75,7 +75,7 @@ RUN_OPTIONS = {("logic_mt", "text"): {"carry_reasoning": True}}
 def _fuzz_problem(task: str, fmt: str, metadata: dict[str, Any]) -> FuzzProblem | None:
     """The kinds' view of a sample, or None when the sample lacks what some kind needs
     (a refused variable, an observed one, a spare askable one, an integer answer)."""
-    record = metadata["problem"]
+    record = sample_problem(metadata)
     truth = metadata.get("target_value", record.get("answer"))
     forbid = bool(metadata.get("forbid_alternatives", True))
     askable = askable_variables(record, forbid)
@@ -132,7 +132,7 @@ def play_kinds(built: Task, task: str, fmt: str, base: Sample, problem: FuzzProb
                kinds: list, log_dir: str) -> Run:
     """One eval of `built` whose samples are copies of `base`, one per play of each of
     `kinds` (the scripted model plays it); the log is read back from disk."""
-    record = base.metadata["problem"]
+    record = sample_problem(base.metadata)
     plays: dict[str, Play] = {}
     samples = []
     for kind in kinds:
@@ -281,7 +281,7 @@ def check_play(run: Run, play: Play) -> None:
     assert sample is not None, (
         f"sample missing from the log (eval status {run.log.status}: {run.log.error})")
     assert sample.error is None, f"sample error: {sample.error.message}"
-    turns = list(sample.store.get("infoseek:turns") or [])
+    turns = list(turns_from_store(sample.store.get("infoseek:turns")) or [])
     assert [t["turn"] for t in turns] == list(range(1, len(turns) + 1)), turns
     assert len(turns) > play.bad_index, f"the bad turn was never played: {turns}"
     scores = _score_values(sample)

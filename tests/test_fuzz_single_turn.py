@@ -26,6 +26,7 @@ from inspect_ai.model import get_model
 from infoseek.inspect_tasks.gsm_q import gsm_q, gsm_q_detection, gsm_q_well_specified
 from infoseek.inspect_tasks.gsme_q import gsme_q, gsme_q_detection, gsme_q_well_specified
 from infoseek.inspect_tasks.logic_q import logic_q, logic_q_detection, logic_q_well_specified
+from infoseek.records import sample_problem
 from infoseek.solvers.single_turn_text import option_text
 from tests import fuzz_single_turn_catalogue as catalogue
 from tests.support import forbid_tokenizer, text_output
@@ -64,7 +65,7 @@ SELECTION_FORMS = [pytest.param(name, id=name) for name in _SELECTION_MAKERS]
 
 def _selection_texts(task) -> dict[str, str]:
     meta = task.dataset[0].metadata
-    record, choices, correct = meta["problem"], meta["choices"], meta["correct"][0]
+    record, choices, correct = sample_problem(meta), meta["choices"], meta["correct"][0]
     good = choices.index(correct) + 1
     bad = next(i for i, c in enumerate(choices, start=1) if c != correct and i != len(choices))
     listed = "\n".join(f"{i}. {option_text(record, c)}" for i, c in enumerate(choices, 1))
@@ -187,7 +188,7 @@ def _play_catalogue(name: str, log_dir) -> dict[str, list[tuple[str, dict, str]]
     found: dict[str, list[tuple[str, dict, str]]] = {}
     for sample in log.samples or []:
         assert sample.error is None, f"sample error: {sample.error.message}"
-        kind = catalogue.kind_of(sample.metadata["problem"]["id"], sample.output.completion)
+        kind = catalogue.kind_of(sample_problem(sample.metadata)["id"], sample.output.completion)
         assert kind is not None, f"a completion no kind gives: {sample.output.completion!r}"
         score = next(iter(sample.scores.values()))
         found.setdefault(kind.name, []).append(

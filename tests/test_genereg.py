@@ -27,7 +27,13 @@ from infoseek.inspect_tasks.genereg_mt import (
 )
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
 from infoseek.oracles.policies import Oracle
-from infoseek.records import check_record, engine_from_record, read_jsonl
+from infoseek.records import (
+    check_record,
+    engine_from_record,
+    read_jsonl,
+    sample_problem,
+    turns_from_store,
+)
 from infoseek.scorers.inspect_scorers import log_metrics, seek_values
 from tests.boolnet_referee import referee_for
 from tests.support import assert_eval_success
@@ -232,7 +238,7 @@ def _run(task, model, tmp_path):
 @pytest.mark.parametrize("fmt", ["tool", "text"])
 def test_optimal_seek_is_sufficient_and_accurate(fmt, tmp_path):
     log = _run(genereg_mt(per_k=1, format=fmt), "infoseek/optimal", tmp_path)
-    streams = {(s.metadata["problem"]["family"], s.metadata["problem"]["target_type"])
+    streams = {(sample_problem(s.metadata)["family"], sample_problem(s.metadata)["target_type"])
                for s in log.samples}
     assert streams == set(builder.STREAMS)
     for sample in log.samples:
@@ -240,7 +246,7 @@ def test_optimal_seek_is_sufficient_and_accurate(fmt, tmp_path):
         assert values["final_sufficiency"] == 1.0, sample.id
         assert values["accuracy"] == 1.0, sample.id
         assert values["invalid_total"] == 0.0, sample.id
-        turns = sample.store["infoseek:turns"]
+        turns = turns_from_store(sample.store["infoseek:turns"])
         replies = [q["reply"] for t in turns for q in t["queries"] if q.get("valid")]
         assert all(" = " in r and r.split(" = ")[1] in ("0", "1") for r in replies)
     metrics = log_metrics(log)
@@ -251,7 +257,7 @@ def test_optimal_seek_is_sufficient_and_accurate(fmt, tmp_path):
 def test_family_and_target_select_streams(tmp_path):
     log = _run(genereg_mt(per_k=1, k=[2], family="dynamic", target="marker"),
                "infoseek/optimal", tmp_path)
-    assert {s.metadata["problem"]["target_type"] for s in log.samples} == {"marker"}
+    assert {sample_problem(s.metadata)["target_type"] for s in log.samples} == {"marker"}
     assert {s.target for s in log.samples} == {"0", "1"}
 
 
@@ -272,4 +278,4 @@ def test_problem_level_and_full_information_with_optimal(tmp_path):
     for sample in log.samples:
         values = seek_values(sample.scores)
         assert values["accuracy"] == 1.0 and values["final_sufficiency"] == 1.0
-        assert sample.metadata["problem"]["k"] == 0
+        assert sample_problem(sample.metadata)["k"] == 0

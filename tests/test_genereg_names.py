@@ -31,7 +31,7 @@ from infoseek.engines.boolnet.rules import (
 from infoseek.engines.bruteforce import referee_mss_family, referee_sufficient
 from infoseek.inspect_tasks.genereg_mt import genereg_mt, genereg_mt_mss
 from infoseek.oracles.matcher import read_matcher_reply
-from infoseek.records import check_record, engine_from_record
+from infoseek.records import check_record, engine_from_record, turns_from_store
 from infoseek.scorers.inspect_scorers import log_metrics, seek_values
 from infoseek.scorers.problem_metrics import parse_variable_list
 from infoseek.solvers.parsing import parse_text_turn
@@ -285,7 +285,7 @@ def test_genereg_mt_runs_the_rows_with_optimal(fmt, tmp_path):
         assert values["final_sufficiency"] == 1.0, sample.id
         assert values["accuracy"] == 1.0, sample.id
         assert values["invalid_total"] == 0.0, sample.id
-        turns = sample.store["infoseek:turns"]
+        turns = turns_from_store(sample.store["infoseek:turns"])
         asked |= {q["variable"] for t in turns for q in t["queries"] if q["valid"]}
     assert {"TGF−beta1", "14_3_3s", "p63-73", "Ara-", "m-xyl"} <= asked
     log = _run(genereg_mt_mss(source=str(ROWS), rules=str(RULES)), tmp_path)

@@ -23,7 +23,7 @@ from infoseek.builders.published.verify import CORRECTION_FIELD, verify_source
 from infoseek.engines.bruteforce import referee_mss_family, referee_sufficient
 from infoseek.inspect_tasks.genereg_mt import genereg_mt, genereg_mt_mss
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
-from infoseek.records import check_record, engine_from_record
+from infoseek.records import check_record, engine_from_record, sample_problem
 from infoseek.scorers.inspect_scorers import log_metrics, seek_values
 from tests.boolnet_referee import referee_for
 from tests.support import assert_eval_success
@@ -169,7 +169,7 @@ def _run(task, tmp_path):
 
 def test_released_source_runs_genereg_mt_with_optimal(tmp_path):
     log = _run(genereg_mt(source=str(RELEASED), rules=str(RULES)), tmp_path)
-    problems = {s.metadata["problem"]["id"] for s in log.samples}
+    problems = {sample_problem(s.metadata)["id"] for s in log.samples}
     assert problems == set(json.loads(line)["id"] for line in RELEASED.read_text().splitlines()
                            ) - {"mismatched-var-names"}
     for sample in log.samples:

@@ -28,7 +28,7 @@ from infoseek.builders.published.incomplete import (
     load_incomplete_questions,
 )
 from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
-from infoseek.records import problem_from_store
+from infoseek.records import problem_from_store, turns_from_store
 from infoseek.scorers.incomplete import answers_match, parse_judgement, rule_judgement, to_number
 from infoseek.solvers import incomplete as incomplete_solver_module
 from infoseek.solvers.incomplete_text import (
@@ -63,7 +63,7 @@ def task(**kwargs: Any) -> Task:
 
 def turns_of(sample: EvalSample) -> list[dict[str, Any]]:
     turns = sample.store["infoseek:incomplete_turns"]
-    assert sample.store["infoseek:turns"] == turns
+    assert turns_from_store(sample.store["infoseek:turns"]) == turns
     return turns
 
 

@@ -12,6 +12,7 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.solver import Generate, TaskState, solver
 
+from infoseek.records import sample_problem
 from infoseek.scorers.inspect_scorers import (
     k_prediction_scorer,
     log_metrics,
@@ -150,7 +151,7 @@ def replay_turns():
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         state = await generate(state)
         if state.metadata["store_problem"]:
-            state.store.set("infoseek:problem", state.metadata["problem"])
+            state.store.set("infoseek:problem", sample_problem(state.metadata))
         state.store.set("infoseek:initial_possible", list(BOTH))
         state.store.set("infoseek:turns", state.metadata["fixture_turns"])
         return state

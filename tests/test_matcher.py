@@ -15,6 +15,7 @@ from inspect_ai.model import get_model
 from infoseek.inspect_tasks.clinguide_mt import clinguide_mt
 from infoseek.oracles import refusal_text
 from infoseek.oracles.matcher import matcher_messages, read_matcher_reply
+from infoseek.records import sample_problem, turns_from_store
 from infoseek.solvers.matcher import question_text
 from tests.support import assert_eval_success, forbid_tokenizer, text_output
 
@@ -61,7 +62,7 @@ def episode(tmp_path, matcher: list[str] | None) -> EvalSample:
 
 
 def queries(sample: EvalSample) -> list[dict[str, Any]]:
-    return [q for t in sample.store["infoseek:turns"] for q in t["queries"]]
+    return [q for t in turns_from_store(sample.store["infoseek:turns"]) for q in t["queries"]]
 
 
 def test_the_matcher_maps_paraphrases_and_refuses_the_rest(tmp_path) -> None:
@@ -82,7 +83,7 @@ def test_the_matcher_maps_paraphrases_and_refuses_the_rest(tmp_path) -> None:
         assert query["reply"] == refusal_text("not_sure", None, noun="clinical variable")
     # nothing the model did not ask for is revealed: no other variable's name with a
     # value, and never the weakness the last free-text question hinted at
-    problem = sample.metadata["problem"]
+    problem = sample_problem(sample.metadata)
     told = "\n".join(m.text for m in sample.messages if m.role in ("user", "tool"))
     for name in problem["queryable"]:
         if name not in ("Back pain duration", "Pain radiating below the knee"):
@@ -96,7 +97,7 @@ def test_the_matcher_maps_paraphrases_and_refuses_the_rest(tmp_path) -> None:
         text = "\n".join(m.text for m in event.input)
         assert "match a question" in text and "- Progressive leg weakness" in text
         assert "6 to 12 weeks" not in text and "absent" not in text
-    assert sample.store["infoseek:turns"][-1]["answer"] == TARGET
+    assert turns_from_store(sample.store["infoseek:turns"])[-1]["answer"] == TARGET
 
 
 def test_without_a_matcher_only_listed_names_count(tmp_path) -> None:

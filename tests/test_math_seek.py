@@ -32,6 +32,7 @@ from infoseek.records import (
     engine_from_record,
     not_leaf_variables,
     problem_from_store,
+    turns_from_store,
 )
 from infoseek.scorers.inspect_scorers import log_metrics, seek_scorers, seek_values
 from infoseek.scorers.seek_metrics import answers_match, episode_metrics, uncertainty_curves
@@ -98,7 +99,7 @@ def run(task: Task, model: Any, tmp_path) -> EvalLog:
 
 
 def turns_of(sample: EvalSample) -> list[dict[str, Any]]:
-    return sample.store.get("infoseek:turns")
+    return turns_from_store(sample.store.get("infoseek:turns"))
 
 
 def value(sample: EvalSample, name: str) -> float:

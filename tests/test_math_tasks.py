@@ -23,7 +23,7 @@ from infoseek.inspect_tasks.gsme_mt_ext import (
     gsme_mt_ext_mss,
 )
 from infoseek.oracles import refusals
-from infoseek.records import problem_from_store
+from infoseek.records import problem_from_store, sample_problem, turns_from_store
 from infoseek.scorers.inspect_scorers import log_metrics
 from infoseek.solvers import prompts
 from tests.support import assert_eval_success
@@ -72,7 +72,7 @@ def test_optimal_seek(factory: Callable[..., Task], options: dict[str, Any], tmp
         assert "answer" not in stored and "hidden_world" not in stored
         # held-out values are not in the prompt
         prompt = sample.input if isinstance(sample.input, str) else ""
-        for leaf in sample.metadata["problem"]["mss_family"][0]:
+        for leaf in sample_problem(sample.metadata)["mss_family"][0]:
             assert f"\n{leaf} = " not in prompt
     assert log_metrics(log)["accuracy"] == 1.0
 
@@ -104,7 +104,7 @@ def test_optimal_mss(factory: Callable[..., Task], tmp_path) -> None:
 def test_random_seek(tmp_path) -> None:
     log = run(gsme_mt_ext(**SMALL, max_turns=3), "infoseek/random", tmp_path)
     for sample in log.samples:
-        turns = sample.store["infoseek:turns"]
+        turns = turns_from_store(sample.store["infoseek:turns"])
         assert turns[-1]["action"] == "answer"
         assert all(q["valid"] for t in turns for q in t["queries"])
         assert 0.0 <= value(sample, "accuracy") <= 1.0
@@ -163,7 +163,7 @@ def test_random_falls_with_k(factory: Callable[..., Task], tmp_path) -> None:
                  log_dir=str(tmp_path), display="log")
     assert log.status == "success", log.error
     for sample in log.samples:
-        assert len(sample.metadata["problem"]["queryable"]) >= 15
+        assert len(sample_problem(sample.metadata)["queryable"]) >= 15
     metrics = log_metrics(log)
     k1 = metrics["final_sufficiency_k1"]
     k4 = metrics["final_sufficiency_k4"]

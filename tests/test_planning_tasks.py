@@ -26,7 +26,7 @@ from infoseek.inspect_tasks.planning_q import (
     planning_q_detection,
     planning_q_well_specified,
 )
-from infoseek.records import engine_from_record
+from infoseek.records import engine_from_record, sample_problem, turns_from_store
 from infoseek.scorers.planning import plan_metrics
 from infoseek.single_turn import bfs_pick, sufficient_options
 from tests.support import assert_eval_success, forbid_tokenizer, text_output, tool_output
@@ -64,7 +64,7 @@ def test_optimal_solves_every_single_turn_task(tmp_path, task, prompt) -> None:
 def test_question_options_are_every_atom_and_no_question(tmp_path) -> None:
     log = run(planning_q(per_k=4, mix_well_specified=True), "infoseek/optimal", tmp_path)
     for sample in log.samples:
-        record = sample.metadata["problem"]
+        record = sample_problem(sample.metadata)
         blocks = record["engine"]["blocks"]
         assert len(sample.metadata["choices"]) == (blocks + 1) ** 2 + 1
         assert "Is (on a b) true?" in str(sample.input)
@@ -142,7 +142,7 @@ def test_unreadable_plans_are_invalid_answers_with_a_reason(tmp_path, name) -> N
     log = run(planning_mt(k=[1], per_k=1, format="text", max_turns=1), model, tmp_path,
               limit=1)
     [sample] = log.samples
-    turns = sample.store["infoseek:turns"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     assert all(t["action"] != "answer" for t in turns)
     assert {t["reason"] for t in turns} <= {"malformed", "ambiguous"}
     got = values(sample)
@@ -165,7 +165,7 @@ def test_unreadable_tool_answers_are_invalid(tmp_path, name) -> None:
     model = get_model("mockllm/model", custom_outputs=outputs)
     log = run(planning_mt(k=[1], per_k=1, max_turns=1), model, tmp_path, limit=1)
     [sample] = log.samples
-    turns = sample.store["infoseek:turns"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     assert all(t["action"] != "answer" for t in turns)
     assert {t["reason"] for t in turns} <= {"malformed", "ambiguous", "bad_arguments"}
     assert values(sample)["plan_credit"] == values(sample)["accuracy"] == 0.0

@@ -39,7 +39,13 @@ from infoseek.builders.published.sources import source_records
 from infoseek.engines.bruteforce import BruteForceEngine, referee_mss_family
 from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
-from infoseek.records import RecordError, check_record, engine_from_record, write_jsonl
+from infoseek.records import (
+    RecordError,
+    check_record,
+    engine_from_record,
+    turns_from_store,
+    write_jsonl,
+)
 from infoseek.scorers.inspect_scorers import log_metrics
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "plugin"
@@ -137,7 +143,7 @@ def test_inspect_eval_runs_the_plugin_tasks_by_name(site, built) -> None:
     metrics = log_metrics(seek)
     assert metrics["accuracy"] == metrics["final_sufficiency"] == 1.0
     assert metrics["invalid_total"] == 0.0 and metrics["over_questioning"] == 0.0
-    replies = [q["reply"] for s in seek.samples for t in s.store["infoseek:turns"]
+    replies = [q["reply"] for s in seek.samples for t in turns_from_store(s.store["infoseek:turns"])
                for q in t["queries"]]
     assert replies and all(r.endswith((" is red.", " is green.", " is blue.")) for r in replies)
 

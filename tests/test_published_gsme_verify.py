@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 
 from infoseek.builders.published.gsme import CHECKS, verify
+from infoseek.records import sample_problem
 from tests.published_gsme_support import EXT_CSV, MT_CSV, W
 from tests.published_gsme_support import load_gsme as _load
 from tests.published_gsme_support import small_row as _row
@@ -196,7 +197,7 @@ def test_a_rounded_answer_is_posed_with_the_exact_one(tmp_path):
         "the released answer 3.33 is 10/3 rounded to 2 decimals")
     task = gsme_mt(source=str(path))
     (sample,) = task.dataset
-    problem = sample.metadata["problem"]
+    problem = sample_problem(sample.metadata)
     assert problem["answer"] == "10/3" and problem["released"]["answer"] == "333/100"
 
 

@@ -17,7 +17,7 @@ from infoseek.cli import main
 from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext
 from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mt import logic_mt
-from infoseek.records import problem_from_store
+from infoseek.records import problem_from_store, sample_problem
 from infoseek.scorers.inspect_scorers import log_metrics
 
 FIXTURES = Path(__file__).parent / "fixtures" / "published"
@@ -132,7 +132,7 @@ def test_logic_mt_on_released_format_with_the_optimal_model(tmp_path) -> None:
 
 def test_task_limit_and_source_format(tmp_path) -> None:
     task = logic_mt(source=str(FILES["questbench-logic"]), limit=2)
-    assert len({s.metadata["problem"]["id"] for s in task.dataset}) == 2
+    assert len({sample_problem(s.metadata)["id"] for s in task.dataset}) == 2
     assert all(s.metadata["k"] == 1 for s in task.dataset)
     task = logic_k_prediction(source=str(FILES["mt-infoseek-logic"]),
                               source_format="mt-infoseek-logic", k=[2])
@@ -152,8 +152,8 @@ def test_gsme_ext_on_released_format_with_the_optimal_model(tmp_path) -> None:
     for sample in log.samples:
         # the released values (every quantity's, the answer) never reach the store
         stored = problem_from_store(sample.store["infoseek:problem"])
-        assert "released" in sample.metadata["problem"]
-        assert "released_text" in sample.metadata["problem"]
+        assert "released" in sample_problem(sample.metadata)
+        assert "released_text" in sample_problem(sample.metadata)
         assert not {"released", "released_text", "answer", "hidden_world"} & set(stored)
 
 
@@ -164,7 +164,7 @@ def test_a_math_row_whose_answer_contradicts_its_values_is_left_out(caplog) -> N
     records = load_published(path)
     with caplog.at_level("WARNING"):
         task = gsme_mt(source=path)
-    kept = {s.metadata["problem"]["id"] for s in task.dataset}
+    kept = {sample_problem(s.metadata)["id"] for s in task.dataset}
     left_out = [r["id"] for r in records if r["id"] not in kept]
     assert len(left_out) == 1 and len(kept) == len(records) - 1
     assert left_out[0] in caplog.text and "released answer differs" in caplog.text

@@ -35,6 +35,7 @@ from infoseek.inspect_tasks.report.declarations import (
 )
 from infoseek.inspect_tasks.report.published import PublishedDataError, _check, published
 from infoseek.inspect_tasks.report.tables import MIN_STRATUM, display_frame
+from infoseek.records import turns_from_store
 from tests.browser_support import find_chromium, load_page
 from tests.support import text_output
 
@@ -137,7 +138,8 @@ def test_long_form_csvs_hold_every_sample_and_every_turn(report, logs) -> None:
             continue
         log = read_eval_log(str(path))
         expected_samples += len(log.samples)
-        expected_turns += sum(len(s.store.get("infoseek:turns") or []) for s in log.samples)
+        expected_turns += sum(len(turns_from_store(s.store.get("infoseek:turns")) or [])
+                              for s in log.samples)
     assert len(samples) == expected_samples
     assert len(turns) == expected_turns
     assert {"task", "model", "id", "epoch", "metadata_k", "error"} <= set(samples.columns)

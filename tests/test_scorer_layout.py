@@ -14,6 +14,7 @@ from infoseek.inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full
 from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext, gsme_mt_ext_full
 from infoseek.inspect_tasks.inspect_private import registry_unqualified_name
 from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.records import turns_from_store
 from infoseek.scorers.inspect_scorers import SEEK_SCORER_NAMES, log_metrics, seek_values
 from infoseek.scorers.seek_explanations import (
     sufficiency_explanation,
@@ -103,7 +104,7 @@ def test_metric_rows_stay_short_and_names_do_not_repeat(logic_log) -> None:
 
 def test_explanation_metric_and_turn_records_agree(logic_log) -> None:
     for sample in logic_log.samples:
-        turns = sample.store["infoseek:turns"]
+        turns = turns_from_store(sample.store["infoseek:turns"])
         total = seek_values(sample.scores)["total_turns"]
         answered = [t for t in turns if t["action"] == "answer"]
         assert total == len(turns) - len(answered)

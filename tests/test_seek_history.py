@@ -39,6 +39,7 @@ from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
 from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.oracles import refusals
+from infoseek.records import turns_from_store
 from infoseek.solvers import incomplete, prompts
 from infoseek.solvers.parsing import INVALID_REASONS
 from infoseek.solvers.problem_level import problem_level_solver
@@ -134,7 +135,7 @@ def test_a_lone_surrogate_in_a_kept_turn_does_not_sink_the_eval(fmt, record, tmp
                  and v not in record["alternative_only"])
     bad = ask(fmt, record, other, extra=SURROGATE)
     sample = play(tmp_path, record, fmt, [bad], carry_reasoning=True)
-    turns = sample.store["infoseek:turns"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     assert turns[0]["queries"][0]["raw"].count("\ufffd") == 1
     assert turns[-1]["action"] == "answer" and turns[-1]["answer"] is False
     for messages in model_inputs(sample):
@@ -149,7 +150,7 @@ def test_a_surrogate_in_dropped_reasoning_and_the_answer(record, tmp_path) -> No
     task = logic_mt(per_k=1, k=[2], format="text")
     log = run(task, [ask("text", record, first), ask("text", record, second), last], tmp_path)
     [sample] = log.samples
-    final = sample.store["infoseek:turns"][-1]
+    final = turns_from_store(sample.store["infoseek:turns"])[-1]
     assert final["answer"] is False and "\ufffd" in final["answer_raw"]
     assert SURROGATE not in sample.output.completion
 
@@ -158,7 +159,7 @@ def test_a_surrogate_in_dropped_reasoning_and_the_answer(record, tmp_path) -> No
 def test_a_reply_with_no_choices_is_an_empty_turn(fmt, record, tmp_path) -> None:
     """Before: IndexError inside Inspect's generate; the sample errored."""
     sample = play(tmp_path, record, fmt, [no_choices_output()])
-    turns = sample.store["infoseek:turns"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     assert turns[0]["action"] == "invalid" and turns[0]["reason"] == "empty"
     assert turns[-1]["answer"] is False
     correction = refusals.invalid_turn_message("empty", wording=LOGIC, fmt=fmt,
@@ -352,7 +353,7 @@ def test_reference_models_answer_yes_or_no_and_use_no_tokens(tmp_path) -> None:
 def test_turn_event_shows_known_and_possible_values_first(record, tmp_path) -> None:
     log = run(logic_mt(per_k=1, k=[2], format="text"), "infoseek/optimal", tmp_path)
     [sample] = log.samples
-    turns = sample.store["infoseek:turns"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     # k question turns and one answering turn: k + 1 records, numbered 1..k+1
     assert len(turns) == record["k"] + 1
     assert [t["turn"] for t in turns] == list(range(1, record["k"] + 2))
@@ -370,7 +371,7 @@ def test_turn_event_shows_known_and_possible_values_first(record, tmp_path) -> N
 def test_a_copied_template_line_is_invalid_and_explained(record, tmp_path) -> None:
     copied = text_output(f"Question: Is {record['entity']} <attribute>?")
     sample = play(tmp_path, record, "text", [copied])
-    bad = sample.store["infoseek:turns"][0]
+    bad = turns_from_store(sample.store["infoseek:turns"])[0]
     assert bad["action"] == "invalid" and bad["reason"] == "template"
     assert refusals.invalid_turn_message("template", wording=LOGIC, fmt="text",
                                         answer_kind="boolean",

@@ -25,7 +25,7 @@ from infoseek.inspect_tasks.gsme_q import gsme_q, gsme_q_detection, gsme_q_well_
 from infoseek.inspect_tasks.logic_q import logic_q, logic_q_detection, logic_q_well_specified
 from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
-from infoseek.records import engine_from_record
+from infoseek.records import engine_from_record, sample_problem
 from infoseek.scorers.filtered_accuracy import FilterError, filter_rows, filtered_accuracy
 from infoseek.single_turn import (
     NO_QUESTION,
@@ -266,7 +266,7 @@ def test_reference_models_on_logic(tmp_path):
         log = _run(logic_q(per_k=30), f"infoseek/{model}", tmp_path)
         correct[model] = _metrics(log)["correct"]
         depths = [s.metadata["depth"] for s in log.samples]
-        assert depths == [s.metadata["problem"]["derivation_depth"] for s in log.samples]
+        assert depths == [sample_problem(s.metadata)["derivation_depth"] for s in log.samples]
     assert correct["optimal"] == 1.0
     assert _metrics(_run(logic_q(per_k=5), "infoseek/reversed", tmp_path))["correct"] == 1.0
     # backward search finds the one askable deciding attribute iff it lies within depth
@@ -364,7 +364,7 @@ SETTINGS_BY_TASK = [(task, setting) for task in (logic_q, gsme_q, gsm_q)
 def test_mockllm_in_every_prompt_setting(task_function, setting, tmp_path):
     task = task_function(per_k=1, seed=5, prompt=setting)
     meta = task.dataset[0].metadata
-    forms = _forms(meta["problem"], meta["choices"], meta["correct"])
+    forms = _forms(sample_problem(meta), meta["choices"], meta["correct"])
     assert len(meta["correct"]) == 1
     outputs = [text_output(text) for text in forms]
     model = get_model("mockllm/model", custom_outputs=outputs)

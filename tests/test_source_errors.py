@@ -17,7 +17,7 @@ from infoseek.builders.published.verify import verify_source
 from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext
 from infoseek.inspect_tasks.logic_mt import logic_mt as logic_mt_task
 from infoseek.inspect_tasks.task_errors import DataFileError
-from infoseek.records import RecordError, dumps_record
+from infoseek.records import RecordError, dumps_record, sample_problem
 
 
 @pytest.fixture(scope="module")
@@ -144,7 +144,7 @@ def test_limit_reads_only_the_lines_it_needs(tmp_path, logic_lines) -> None:
     with pytest.raises(RecordError, match=r"long.jsonl:3: not UTF-8"):
         source_records(str(path), domain="logic")
     task = logic_mt_task(source=str(path), limit=1)
-    assert {s.metadata["problem"]["id"] for s in task.dataset} == {records[0]["id"]}
+    assert {sample_problem(s.metadata)["id"] for s in task.dataset} == {records[0]["id"]}
 
 
 def test_verify_refuses_our_own_records_from_the_first_rows(tmp_path, logic_lines,

@@ -17,6 +17,7 @@ from infoseek.inspect_tasks.genereg_mt import genereg_mt
 from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mss import logic_mss
 from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.records import turns_from_store
 from infoseek.scorers.inspect_scorers import log_metrics, seek_values
 from infoseek.scorers.seek_metrics import invalid_reason_counts
 from tests.support import assert_eval_success, mock_usage, text_output, tool_output
@@ -77,7 +78,7 @@ def test_a_stopped_reply_ends_the_seek_episode(record, tmp_path, fmt, stop_reaso
                text_output(_answer_line(record)), tool_output(("answer", {"value": "no"}))]
     log, sample = _play(tmp_path, outputs, logic_mt(per_k=1, k=[2], format=fmt))
     reason = STOP_REASONS[stop_reason]
-    turns = sample.store["infoseek:turns"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     assert [(t["action"], t["reason"]) for t in turns] == [("ask", None), ("invalid", reason)]
     assert turns[-1]["answer"] is None and turns[-1]["queries"] == []
     assert "infoseek:final" not in sample.store
@@ -96,7 +97,7 @@ def test_a_stopped_reply_ends_the_seek_episode(record, tmp_path, fmt, stop_reaso
 def test_an_overflow_on_the_first_turn_of_genereg(tmp_path):
     log, sample = _play(tmp_path, [stopped(OVERFLOW, "model_length")],
                         genereg_mt(per_k=1, k=[1], family="steady", format="text"))
-    turns = sample.store["infoseek:turns"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     assert [(t["turn"], t["action"], t["reason"]) for t in turns] == [
         (1, "invalid", "context_overflow")]
     assert invalid_reason_counts(turns) == {"context_overflow": 1}

@@ -40,7 +40,14 @@ from infoseek.inspect_tasks.assembly import (
     mss_task,
     seek_task,
 )
-from infoseek.records import RecordError, check_record, engine_from_record, read_jsonl
+from infoseek.records import (
+    RecordError,
+    check_record,
+    engine_from_record,
+    read_jsonl,
+    sample_problem,
+    turns_from_store,
+)
 from infoseek.scorers.inspect_scorers import log_metrics, seek_values
 from infoseek.solvers.dataset import task_level_ks
 from tests import toy_domain as toy
@@ -195,7 +202,7 @@ def run(task: Task, model: Any, log_dir: Path) -> EvalLog:
 
 
 def question_turns(sample: EvalSample) -> int:
-    turns = sample.store["infoseek:turns"]
+    turns = turns_from_store(sample.store["infoseek:turns"])
     return sum(1 for turn in turns if any(q["valid"] for q in turn["queries"]))
 
 
@@ -216,7 +223,7 @@ def test_optimal_settles_every_instance_within_the_fewest_questions(optimal_seek
         assert values["accuracy"] == 1.0, sample.id
         assert values["invalid_total"] == 0.0, sample.id
         assert values["over_questioning"] == 0.0, sample.id
-        record = sample.metadata["problem"]
+        record = sample_problem(sample.metadata)
         asked = question_turns(sample)
         # answered on the turn after the target became Known
         assert values["turn_to_sufficiency"] == asked == values["total_turns"], sample.id
@@ -229,7 +236,7 @@ def test_optimal_settles_every_instance_within_the_fewest_questions(optimal_seek
         assert 1 <= asked <= referee_depth(ref, record["queryable"]) <= record["k"], sample.id
         assert sample.metadata["task_k"] == referee_task_k(
             ref, record["mss_family"], sample.metadata["target_value"])
-        final = sample.store["infoseek:turns"][-1]
+        final = turns_from_store(sample.store["infoseek:turns"])[-1]
         assert final["action"] == "answer" and final["answer"] == sample.target
     metrics = log_metrics(optimal_seek)
     assert metrics["accuracy"] == metrics["final_sufficiency"] == 1.0
@@ -241,7 +248,7 @@ def test_optimal_speaks_the_interaction_format_and_the_domain_wording(optimal_se
     for sample in optimal_seek.samples:
         assistant = [m for m in sample.messages if isinstance(m, ChatMessageAssistant)]
         assert all(bool(m.tool_calls) == (fmt == "tool") for m in assistant)
-        for turn in sample.store["infoseek:turns"]:
+        for turn in turns_from_store(sample.store["infoseek:turns"]):
             for query in turn["queries"]:
                 assert query["reply"] == f"{query['variable']} = {query['value']}"
         system = sample.messages[0].text
@@ -273,7 +280,7 @@ def test_random_model_completes_with_scores_in_range(tmp_path) -> None:
             assert value != value or 0.0 <= value <= 1.0, (sample.id, name, value)
         assert 0 <= values["total_turns"] <= 3
         assert values["invalid_total"] == 0.0
-        turns = sample.store["infoseek:turns"]
+        turns = turns_from_store(sample.store["infoseek:turns"])
         assert turns[-1]["action"] == "answer"
         # the random oracle's replies stay consistent with the hidden colour
         assert all(sample.metadata["target_value"] in t["possible_target_values"]
@@ -287,7 +294,7 @@ def test_an_answer_naming_no_option_is_corrected_in_the_kinds_words(tmp_path) ->
     [log] = eval(seek_task("toy_seek", "toy-table", params), model=model,
                  log_dir=str(tmp_path), display="none", limit=1)
     sample = log.samples[0]
-    first = sample.store["infoseek:turns"][0]
+    first = turns_from_store(sample.store["infoseek:turns"])[0]
     assert (first["action"], first["reason"]) == ("invalid", "malformed")
     correction = next(m.text for m in sample.messages[3:] if m.role == "user")
     assert "listed options" in correction
@@ -342,7 +349,7 @@ def test_infoseek_build_writes_toy_records_and_a_task_runs_on_them(tmp_path, cap
     params = checked_parameters("toy-table", k=[2], source=str(out), format="text", **SEEK)
     log = run(seek_task("toy_seek", "toy-table", params), "infoseek/optimal", tmp_path)
     from_file = [r for r in written if r["k"] == 2]
-    assert sorted({s.metadata["problem"]["id"] for s in log.samples}) == sorted(
+    assert sorted({sample_problem(s.metadata)["id"] for s in log.samples}) == sorted(
         r["id"] for r in from_file)
     assert len(log.samples) == sum(len(r["target_values"]) for r in from_file)
     assert all(seek_values(s.scores)["accuracy"] == 1.0 for s in log.samples)

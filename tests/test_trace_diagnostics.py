@@ -12,6 +12,7 @@ from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText
 
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
 from infoseek.inspect_tasks.report import build_report
+from infoseek.records import sample_problem
 from infoseek.scorers.trace_diagnostics import reasoning_of_output, trace_diagnostics
 from tests.support import text_output
 
@@ -60,7 +61,7 @@ def _reasoning_output(reasoning: str, action: str):
 def test_a_reasoning_model_gets_diagnostics_and_the_same_scores(tmp_path: Path) -> None:
     task = PACKAGED_TASKS["logic_mt"](k=[1], per_k=1, format="text")
     sample = task.dataset[0]
-    problem = sample.metadata["problem"]
+    problem = sample_problem(sample.metadata)
     entity = problem.get("entity", "Alice")
     mss = problem["mss_family"][0]
     other = next(v for v in problem["queryable"]

@@ -14,7 +14,7 @@ from inspect_ai.model import ModelOutput, get_model
 from infoseek.builders.twenty_q import builder
 from infoseek.contract import STORE_FINAL, STORE_TURNS
 from infoseek.inspect_tasks.twenty_questions import twenty_questions
-from infoseek.records import public_record
+from infoseek.records import public_record, turns_from_store
 from infoseek.solvers.twenty_q_game import (
     CONFIRMED,
     EVIDENCE,
@@ -215,7 +215,7 @@ def test_defect_5_the_win_is_the_suites_and_the_examiners_verdict_is_kept(tmp_pa
     examiner = replies("Yes, it barks.", "You guessed it. X is cat.")
     sample, value = run_game(replies("Is X alive?", "Guess: cat"), tmp_path,
                              examiner=examiner)
-    turns = sample.store[STORE_TURNS]
+    turns = turns_from_store(sample.store[STORE_TURNS])
     assert [t["examiner_answer"] for t in turns] == [NOT_APPLICABLE, CONFIRMED]
     assert turns[0]["examiner_raw"] == "Yes, it barks." and turns[0]["examiner_valid"] is False
     assert value["accuracy"] == 0.0 and value["examiner_win"] == 1.0
@@ -236,7 +236,7 @@ def test_defect_6_labelling_failures_are_recorded_and_counted(tmp_path):
     sample, value = run_game(replies("Is X alive?", "Guess: dog"), tmp_path,
                              evaluator=evaluator)
     pool_size = len(COMMON[0]["engine"]["candidates"])
-    [asked] = [t for t in sample.store[STORE_TURNS] if t.get("question")]
+    [asked] = [t for t in turns_from_store(sample.store[STORE_TURNS]) if t.get("question")]
     assert asked["labels"] == ["fail"] * pool_size and asked["label_source"] == "model"
     assert value["label_failures"] == pool_size and value["label_retries"] == 2.0
 
@@ -248,7 +248,7 @@ def test_a_model_evaluator_labels_in_batches(tmp_path):
 
     sample, value = run_game(replies("Is X alive?", "Guess: dog"), tmp_path,
                              evaluator=evaluator)
-    [asked] = [t for t in sample.store[STORE_TURNS] if t.get("question")]
+    [asked] = [t for t in turns_from_store(sample.store[STORE_TURNS]) if t.get("question")]
     assert set(asked["labels"]) == {"yes"} and value["label_failures"] == 0.0
 
 
@@ -268,7 +268,7 @@ def test_trace_transfer_reads_the_dialogue(tmp_path):
 
 def test_the_last_turn_must_be_a_guess(tmp_path):
     sample, value = run_game(always("Is X alive?"), tmp_path)
-    turns = sample.store[STORE_TURNS]
+    turns = turns_from_store(sample.store[STORE_TURNS])
     assert len(turns) == 20 and turns[-1]["action"] == "invalid" and turns[-1]["final_turn"]
     assert value["accuracy"] == 0.0 and value["questions"] == 19.0
 

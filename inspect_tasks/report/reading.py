@@ -26,6 +26,7 @@ from inspect_ai.analysis import SampleColumn, evals_df, samples_df
 
 from infoseek.contract import STORE_TURNS
 from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
+from infoseek.records import turns_from_store
 
 SETTING_PREFIX = "task_arg_"
 INSPECT_INDEX_FILES = frozenset({"logs.json", "eval-set.json", "listing.json"})
@@ -82,8 +83,8 @@ def _scores_json(sample: Any) -> str:
 
 
 def _turns_json(sample: Any) -> str:
-    turns = (sample.store or {}).get(STORE_TURNS)
-    return json.dumps(turns if isinstance(turns, list) else [])
+    turns = turns_from_store((sample.store or {}).get(STORE_TURNS))
+    return json.dumps(turns or [])
 
 
 SAMPLE_COLUMNS = [
