@@ -291,17 +291,28 @@ def task_level_k(
             for row in rows
         )
 
+    def smallest(mss: list[str], limit: int | None) -> int | None:
+        # Pinning is monotone (a superset of a pinning set pins: each of its rows extends
+        # a row of the smaller set), so a set that does not pin has no pinning subset, and
+        # a set that pins while none of its one-smaller subsets does is its own smallest.
+        if not pins(mss):
+            return None
+        if mss and not any(pins(list(sub)) for sub in itertools.combinations(mss, len(mss) - 1)):
+            return len(mss) if limit is None or len(mss) < limit else None
+        for size in range(0, len(mss)):
+            if limit is not None and size >= limit:
+                return None
+            if any(pins(list(sub)) for sub in itertools.combinations(mss, size)):
+                return size
+        return len(mss) if limit is None or len(mss) < limit else None
+
     best: int | None = None
     for mss in family:
-        for size in range(0, len(mss) + 1):
-            if best is not None and size >= best:
-                break
-            for subset in itertools.combinations(mss, size):
-                if pins(list(subset)):
-                    best = size
-                    break
-            if best == size:
-                break
+        if best is not None and best == 0:
+            break
+        found = smallest(list(mss), best)
+        if found is not None:
+            best = found
     if best is None:
         raise ValueError("no MSS pins this target value; is the family sufficient?")
     return best

@@ -133,6 +133,13 @@ def brute_variable_values(referee: BruteForceEngine, var: str, assignment, targe
     return frozenset(w[var] for w in worlds)
 
 
+def brute_pins(referee: BruteForceEngine, subset, y) -> bool:
+    """Whether the values of `subset` pin Y = y in every world with Y = y (referee only)."""
+    rows = [(tuple(w[v] for v in subset), w[referee.target] == y) for w in referee.worlds]
+    with_y = {r for r, is_y in rows if is_y}
+    return bool(with_y) and not with_y & {r for r, is_y in rows if not is_y}
+
+
 def brute_task_k(referee: BruteForceEngine, family, y) -> int:
     """SPEC section 1: fewest variables taken from inside some MSS whose true values pin
     Y = y in every world with Y = y (computed from the referee's worlds only)."""
@@ -236,6 +243,16 @@ def check_mss(problem, referee, engine, candidates) -> None:
     for y in sorted(referee.target_values()):
         assert analysis.task_level_k(engine, family, y) == brute_task_k(referee, family, y), y
         assert analysis.task_level_k(engine, family, y) <= k
+    # A family holding a non-minimal set (an MSS plus a spare variable) and a set that
+    # pins nothing: the search inside each set must still find the fewest (the shortcut
+    # for sets none of whose one-smaller subsets pin does not apply to them).
+    spare = [v for v in candidates if v not in family[0]]
+    if spare:
+        padded = [list(family[0]) + [spare[0]], [spare[0]], *[list(m) for m in family[1:]]]
+        for y in sorted(referee.target_values()):
+            if any(brute_pins(referee, m, y) for m in padded):
+                assert (analysis.task_level_k(engine, padded, y)
+                        == brute_task_k(referee, padded, y)), y
     # Two target values: both instances share one task-level degree (infoseek.solvers.dataset
     # computes it once per record on this ground).
     values = sorted(referee.target_values())
