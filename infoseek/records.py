@@ -301,17 +301,24 @@ def stored_problem(record: dict[str, Any]) -> str:
     return dumps_record(public_record(record))
 
 
+def _from_text(value: Any) -> Any:
+    """``value`` decoded when it is JSON text (``None`` for text that is not JSON),
+    else ``value`` itself: the stored forms below are JSON text, older logs hold the
+    values."""
+    if not isinstance(value, str):
+        return value
+    try:
+        return json.loads(value)
+    except ValueError:
+        return None
+
+
 def problem_from_store(value: Any) -> dict[str, Any] | None:
     """The record that `stored_problem` wrote (a fresh dict on every call), or ``None``
     when ``value`` is not one. A dict (an older store) is returned as a copy."""
     if isinstance(value, dict):
         return json.loads(json.dumps(value))
-    if not isinstance(value, str):
-        return None
-    try:
-        decoded = json.loads(value)
-    except ValueError:
-        return None
+    decoded = _from_text(value)
     return decoded if isinstance(decoded, dict) else None
 
 
@@ -320,23 +327,19 @@ def stored_turns(turns: Iterable[dict[str, Any]]) -> str:
     line of JSON text holding the list, for the reason `stored_problem` gives (the store
     is snapshotted and diffed at every solver and scorer span). `turns_from_store` reads
     it back; every turn is also in the sample's transcript as its own info event."""
-    return json.dumps(list(turns), ensure_ascii=False, separators=(",", ":"))
+    return dumps_record(list(turns))
 
 
 def turns_from_store(value: Any) -> list[dict[str, Any]] | None:
-    """The turn records `stored_turns` wrote (fresh dicts on every call), a list as it
-    is (an older log, a store written by hand), ``[]`` for a missing value, or ``None``
+    """The turn records `stored_turns` wrote, or a list of them (an older log, a store
+    written by hand), as fresh dicts on every call; ``[]`` for a missing value, ``None``
     when ``value`` is not a list of records."""
     if value is None:
         return []
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return None
-    if not isinstance(value, list) or not all(isinstance(t, dict) for t in value):
+    decoded = _from_text(json.dumps(value) if isinstance(value, list) else value)
+    if not isinstance(decoded, list) or not all(isinstance(t, dict) for t in decoded):
         return None
-    return value
+    return decoded
 
 
 def metadata_problem(record: dict[str, Any]) -> str:
@@ -355,15 +358,7 @@ def sample_problem(metadata: Any) -> dict[str, Any] | None:
     none or it is not a record."""
     if not isinstance(metadata, dict):
         return None
-    value = metadata.get("problem")
-    if isinstance(value, dict):
-        return value
-    if not isinstance(value, str):
-        return None
-    try:
-        decoded = json.loads(value)
-    except ValueError:
-        return None
+    decoded = _from_text(metadata.get("problem"))
     return decoded if isinstance(decoded, dict) else None
 
 
@@ -376,7 +371,7 @@ def engine_from_record(record: dict[str, Any]) -> Engine:
         raise RecordError(f"{record.get('id', 'record')}: {exc}") from None
 
 
-def dumps_record(record: dict[str, Any]) -> str:
+def dumps_record(record: Any) -> str:
     """Canonical one-line JSON (stable key order as built, no spaces drift)."""
     return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
 

@@ -209,9 +209,9 @@ def read_episode() -> tuple[str, dict[str, Any], list[dict[str, Any]], dict[str,
             problems
         )
     # private copies, so that no strategy can alter what the solver recorded: the problem
-    # is decoded afresh from its JSON text; the store holds JSON values only, so a JSON
-    # round trip copies the rest (several times faster than copy.deepcopy)
-    return protocol, problem, _json_copy(turns), _json_copy(options)
+    # and the turns are decoded afresh from their JSON text; the store holds JSON values
+    # only, so a JSON round trip copies the options (several times faster than deepcopy)
+    return protocol, problem, turns, _json_copy(options)
 
 
 def _json_copy(value: Any) -> Any:

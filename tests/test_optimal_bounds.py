@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import itertools
 import math
-from functools import cache
 from typing import Any
 
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from infoseek.engine import Engine
@@ -31,31 +30,8 @@ from infoseek.minimax_bounds import (
     probe_worlds,
 )
 from infoseek.strategies import MinimaxSearch
+from tests.minimax_referee import SETTINGS, brute_minimax
 from tests.strategies import horn_problems
-
-SETTINGS = {
-    "deadline": None,
-    "suppress_health_check": [HealthCheck.filter_too_much, HealthCheck.too_slow],
-}
-
-
-def brute_value(referee: BruteForceEngine, candidates: list[str]):
-    """D(s): the worst-case questions of an optimal strategy (inf: none pins the target)."""
-
-    @cache
-    def value(items: frozenset) -> float:
-        state = dict(items)
-        if len(referee.target_values(state)) <= 1:
-            return 0
-        best = math.inf
-        for var in candidates:
-            if var not in state:
-                replies = referee.variable_values(var, state)
-                best = min(best, max(1 + value(frozenset({**state, var: r}.items()))
-                                     for r in replies))
-        return best
-
-    return lambda state: value(frozenset(state.items()))
 
 
 def free_of(candidates: list[str], state: dict) -> list[str]:
@@ -123,7 +99,7 @@ def world_sets(draw: Any) -> tuple[BruteForceEngine, list[str]]:
 
 def check_bounds(engine: Engine, referee: BruteForceEngine, candidates: list[str],
                  state: dict) -> None:
-    d = brute_value(referee, candidates)(state)
+    d = brute_minimax(referee, candidates)(state)
     k = brute_k(referee, candidates, state)
     assert d <= k
     free = free_of(candidates, state)
@@ -143,7 +119,7 @@ def check_bounds(engine: Engine, referee: BruteForceEngine, candidates: list[str
 
 def check_search(engine: Engine, referee: BruteForceEngine, candidates: list[str],
                  state: dict) -> None:
-    d = brute_value(referee, candidates)(state)
+    d = brute_minimax(referee, candidates)(state)
     bounded = MinimaxSearch(engine, candidates, bounds=True)
     plain = MinimaxSearch(engine, candidates, bounds=False)
     limit = len(candidates)
@@ -152,7 +128,7 @@ def check_search(engine: Engine, referee: BruteForceEngine, candidates: list[str
     assert depth == (None if d == math.inf else d)
     if question is not None:
         replies = referee.variable_values(question, state)
-        value = brute_value(referee, candidates)
+        value = brute_minimax(referee, candidates)
         assert 1 + max(value({**state, question: r}) for r in replies) == d
     for budget in range(limit + 1):
         assert bounded.within(state, budget) == (d <= budget)

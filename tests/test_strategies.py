@@ -1,7 +1,7 @@
 """The exact minimax reference strategy (`infoseek.strategies`) against a brute-force
 game-tree search.
 
-The brute force (written here, over the referee's worlds) asks every candidate
+The brute force (tests/minimax_referee.py, over the referee's worlds) asks every candidate
 variable, including ones whose value is already determined, and takes the worst case
 over every reply consistent with the state. `MinimaxSearch.best` must return the same
 worst-case question count, and following its choices must pin the target within that
@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import math
 import random
-from functools import cache
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from infoseek.analysis import minimal_sufficient_sets
@@ -24,32 +23,8 @@ from infoseek.engine import Engine
 from infoseek.engines.bruteforce import BruteForceEngine, horn_referee
 from infoseek.engines.horn import HornEngine
 from infoseek.strategies import MinimaxSearch, optimal_query, random_query
+from tests.minimax_referee import SETTINGS, brute_minimax
 from tests.strategies import horn_problems
-
-SETTINGS = {
-    "deadline": None,
-    "suppress_health_check": [HealthCheck.filter_too_much, HealthCheck.too_slow],
-}
-
-
-def brute_minimax(referee: BruteForceEngine, candidates: list[str]):
-    """Worst-case number of questions to pin the target from a state (inf if impossible)."""
-
-    @cache
-    def value(state_items: frozenset) -> float:
-        state = dict(state_items)
-        if len(referee.target_values(state)) <= 1:
-            return 0
-        best = math.inf
-        for var in candidates:
-            if var in state:
-                continue
-            replies = referee.variable_values(var, state)
-            worst = max(1 + value(frozenset({**state, var: r}.items())) for r in replies)
-            best = min(best, worst)
-        return best
-
-    return lambda state: value(frozenset(state.items()))
 
 
 def play_all(search: MinimaxSearch, referee: BruteForceEngine, state: dict, budget: int) -> int:

@@ -127,23 +127,15 @@ def _plant(rng: random.Random, target: str, pool: list[str], k: int, shape: Shap
     if k <= 3:
         groups: list[list[str]] = [leaves]
         root_body = list(leaves)
-    elif shape.flat_groups:
-        count = math.ceil(k / 3)
-        groups = [leaves[i::count] for i in range(count)]
-        root_body = []
-        for group in groups:
-            if len(group) == 1:
-                root_body.append(group[0])
-                continue
-            mid = pool.pop()
-            intermediates.append(mid)
-            rules.append(_rule(mid, group))
-            root_body.append(mid)
     else:
-        split = rng.randint(max(1, k - 3), min(3, k - 1))
-        groups = [leaves[:split], leaves[split:]]
+        if shape.flat_groups:
+            count = math.ceil(k / 3)
+            groups = [leaves[i::count] for i in range(count)]
+        else:
+            split = rng.randint(max(1, k - 3), min(3, k - 1))
+            groups = [leaves[:split], leaves[split:]]
         root_body = []
-        for group in groups:
+        for group in groups:  # each group of two or more under a forbidden intermediate
             if len(group) == 1:
                 root_body.append(group[0])
                 continue
