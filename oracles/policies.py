@@ -43,6 +43,7 @@ class Oracle:
     answers: dict[str, Any] = field(default_factory=dict)
     _world: dict[str, Any] | None = None
     hidden_world: dict[str, Any] | None = None
+    _values_memo: dict[tuple, frozenset] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.policy not in (*ORACLE_POLICIES, WORLD_POLICY):
@@ -121,7 +122,7 @@ class Oracle:
             value = self._world[var]
         else:
             def remaining(v: Any) -> int:
-                return len(self.engine.target_values({**self.answers, var: v}))
+                return len(self._target_values({**self.answers, var: v}))
 
             if self.policy == "adversarial":
                 value = max(options, key=remaining)  # first in domain order on ties
@@ -146,7 +147,7 @@ class Oracle:
         """(target values still possible, Known) after the replies, from one engine call:
         the values JSON-safe (a list in domain order, or `infoseek.engine.UNBOUNDED`,
         "many", when infinitely many remain)."""
-        values = self.engine.target_values(self.answers)
+        values = self._target_values(self.answers)
         return possible_values_record(values, self.engine.domain(self.engine.target)), (
             len(values) == 1)
 
@@ -154,4 +155,18 @@ class Oracle:
         return self.target_status()[0]
 
     def known(self) -> bool:
-        return len(self.engine.target_values(self.answers)) == 1
+        return len(self._target_values(self.answers)) == 1
+
+    def _target_values(self, assignment: dict[str, Any]) -> frozenset:
+        """The engine's target values under `assignment`, remembered for the episode: the
+        adversarial and cooperative policies weigh each possible reply by them, and the
+        status after the reply asks for the same assignment again."""
+        try:
+            key = tuple(assignment.items())
+            hash(key)
+        except TypeError:  # a value that cannot be a key: ask the engine
+            return self.engine.target_values(assignment)
+        values = self._values_memo.get(key)
+        if values is None:
+            values = self._values_memo[key] = self.engine.target_values(assignment)
+        return values

@@ -13,6 +13,7 @@ and the tool parser (`infoseek.solvers.tool_parsing`) share all of it.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 from collections.abc import Collection, Iterable, Mapping
@@ -46,7 +47,14 @@ def _lowered(names: Iterable[str]) -> frozenset[str]:
 
 def vocabulary(context: ParseContext, asked: Collection[str] = ()) -> Vocabulary:
     """One turn's view of the names: the episode's `context` and the variables validly
-    asked in earlier turns."""
+    asked in earlier turns. Everything but ``asked`` depends on the context alone, so it
+    is built once per context (`_episode_vocabulary`) and only ``asked`` is added per turn."""
+    base = context.derived("vocabulary", _episode_vocabulary)
+    return dataclasses.replace(base, asked=_lowered(asked)) if asked else base
+
+
+def _episode_vocabulary(context: ParseContext) -> Vocabulary:
+    """The vocabulary of `context` with nothing asked yet."""
     entity = context.entity
     lowered_entity = _collapse(entity.lower()) if isinstance(entity, str) else ""
     descriptions = context.descriptions
@@ -65,7 +73,7 @@ def vocabulary(context: ParseContext, asked: Collection[str] = ()) -> Vocabulary
         askable=_lowered(context.askable),
         observed=_lowered(context.observed),
         target=_collapse(context.target.lower()),
-        asked=_lowered(asked),
+        asked=frozenset(),
         queries_per_turn=max(1, int(context.queries_per_turn)),
     )
 

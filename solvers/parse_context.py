@@ -8,8 +8,9 @@ change from turn to turn, and they are passed beside it.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from infoseek.answers import AnswerSpec, answer_spec
 from infoseek.answers import answer_kind as registered_kind
@@ -52,3 +53,12 @@ class ParseContext:
             object.__setattr__(self, "answer", spec)
         else:
             registered_kind(self.answer)  # an unregistered kind fails here, naming the others
+
+    def derived(self, name: str, build: Callable[[ParseContext], Any]) -> Any:
+        """``build(self)``, computed once per context and kept under ``name``: a context
+        never changes, so what is derived from it alone (the parsers' vocabulary) is the
+        same in every turn of the episode."""
+        cache: dict[str, Any] = self.__dict__.setdefault("_derived", {})
+        if name not in cache:
+            cache[name] = build(self)
+        return cache[name]

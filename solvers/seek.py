@@ -54,7 +54,7 @@ from inspect_ai.model import (
     ChatMessageUser,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.tool import ToolDef, ToolFunction, tool
+from inspect_ai.tool import ToolFunction, tool
 from inspect_ai.util import store
 
 from infoseek.answers import answer_kind, answer_spec
@@ -101,26 +101,30 @@ _EMPTY_TURN = ParsedTurn(ACTION_INVALID, (), None, None, "empty")
 CONTEXT_OVERFLOW = STOP_REASONS["model_length"]
 
 
-@tool
-def ask():
-    async def execute(variable: str) -> str:
-        """Ask the examiner for the value of one attribute that is not given.
+_ASK_DOC = """Ask the examiner for the value of one {noun} that is not given.
 
-        Args:
-            variable: The exact name of the attribute to ask about.
-        """
+Args:
+    variable: The exact name of the {noun} to ask about.
+"""
+
+
+@tool(name=ASK_TOOL)
+def ask(noun: str = "attribute"):
+    """The `ask` tool, described with the domain's word for a variable (``noun``).
+
+    The words are the function's docstring, which Inspect reads once per tool and
+    caches; a `ToolDef` description override would be deep-copied on every generate."""
+
+    async def execute(variable: str) -> str:
         return "handled by the infoseek seek loop"
 
+    execute.__doc__ = _ASK_DOC.format(noun=noun)
     return execute
 
 
 def ask_tool(noun: str):
     """The `ask` tool, described with the domain's word for a variable."""
-    return ToolDef(ask(), name=ASK_TOOL,
-                   description=f"Ask the examiner for the value of one {noun} that "
-                   "is not given.",
-                   parameters={"variable": f"The exact name of the {noun} to ask about."}
-                   ).as_tool()
+    return ask(noun)
 
 
 @tool(name=ANSWER_TOOL)
@@ -384,8 +388,8 @@ def _kept_turn(message: ChatMessageAssistant, fmt: str,
                carry: bool) -> ChatMessageAssistant | None:
     text = message.text or ""
     if fmt == "tool" and message.tool_calls:
-        if carry:
-            return message
+        if carry or (message.content == "" and not message.metadata):
+            return message  # nothing to drop: the model's own message stays
         return ChatMessageAssistant(content="", tool_calls=message.tool_calls,
                                     model=message.model)
     actions = _action_only(text) if fmt == "text" else ""

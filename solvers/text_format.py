@@ -12,6 +12,7 @@ format the text-mode solver parses.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from infoseek.domains import domain_of
@@ -91,16 +92,32 @@ def storable_text(text: str) -> str:
 
 def storable(value: Any) -> Any:
     """A copy of a JSON-like value (str, list, tuple, dict) whose strings, keys included,
-    are `storable_text`; the value itself when nothing needed replacing."""
+    are `storable_text`; the value itself when nothing needed replacing.
+
+    A container is first written as JSON text in one go (C code, strings as they are): when
+    that text encodes as UTF-8, no string in it needs replacing and the value is returned
+    without walking it; otherwise, or when it cannot be written as JSON, it is walked."""
+    if isinstance(value, str):
+        return storable_text(value)
+    if isinstance(value, dict | list | tuple):
+        try:
+            json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
+        except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+            return _storable_walk(value)
+        return value
+    return value
+
+
+def _storable_walk(value: Any) -> Any:
     if isinstance(value, str):
         return storable_text(value)
     if isinstance(value, dict):
-        cleaned = {storable(k): storable(v) for k, v in value.items()}
+        cleaned = {_storable_walk(k): _storable_walk(v) for k, v in value.items()}
         same = all(a is b and c is d for (a, c), (b, d) in zip(value.items(), cleaned.items(),
                                                               strict=True))
         return value if same else cleaned
     if isinstance(value, list | tuple):
-        items = [storable(item) for item in value]
+        items = [_storable_walk(item) for item in value]
         if all(a is b for a, b in zip(value, items, strict=True)):
             return value
         return type(value)(items) if isinstance(value, tuple) else items

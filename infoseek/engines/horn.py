@@ -109,6 +109,11 @@ class HornEngine(Engine):
             d_occurs.append([c + m for c in occurs[v]])
         self._d_occurs = d_occurs
         self._d_facts = self.facts + [h + n if h != -1 else -1 for h in self.facts]
+        # The unit literals of A (a dict, so they never clash), read once; `_units` adds
+        # an assignment's to them.
+        observed_pos = [self.index[name] for name, value in self.observed.items() if value]
+        observed_neg = {self.index[name] for name, value in self.observed.items() if not value}
+        self._observed_units = (observed_pos, observed_neg)
 
     # ------------------------------------------------------------------ basics
     def domain(self, var: str) -> tuple[Any, ...]:
@@ -117,17 +122,20 @@ class HornEngine(Engine):
         return BOOL_DOMAIN
 
     def _units(self, assignment: Assignment | None) -> tuple[list[int], set[int]] | None:
-        """Positive and negative unit literals of A plus `assignment`; None if they clash."""
-        pos: list[int] = []
-        neg: set[int] = set()
-        for source in (self.observed, assignment or {}):
-            for name, value in source.items():
-                i = self.index[name]
-                if value:
-                    pos.append(i)
-                else:
-                    neg.add(i)
-        if any(i in neg for i in pos):
+        """Positive and negative unit literals of A plus `assignment`; None if they clash.
+        The lists of A alone are shared, not copied: callers never change them."""
+        pos, neg = self._observed_units
+        if not assignment:
+            return pos, neg
+        pos = list(pos)
+        neg = set(neg)
+        index = self.index
+        for name, value in assignment.items():
+            if value:
+                pos.append(index[name])
+            else:
+                neg.add(index[name])
+        if not neg.isdisjoint(pos):
             return None
         return pos, neg
 
@@ -138,11 +146,9 @@ class HornEngine(Engine):
         """Forward chaining; returns the least model or None on conflict."""
         true = [False] * size
         count = list(sizes)
-        stack = list(pos)
-        for h in facts:
-            if h == -1:
-                return None
-            stack.append(h)
+        if -1 in facts:  # a fact with no head: an empty clause
+            return None
+        stack = [*pos, *facts]
         while stack:
             v = stack.pop()
             if true[v]:
