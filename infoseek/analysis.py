@@ -10,11 +10,11 @@ engine and every refutation becomes a constraint that all sufficient sets must m
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from infoseek.engine import ANY, Assignment, Engine, ordered_values, require_enumerable
+from infoseek.engine import ANY, Assignment, Engine, World, ordered_values, require_enumerable
 
 
 def possible_target_values(engine: Engine, assignment: Assignment | None = None) -> list[Any]:
@@ -281,10 +281,11 @@ def task_level_k(
     if possible == frozenset((target_value,)):
         return 0
     binary = len(possible) == 2 and target_value in possible
+    sufficient = _sufficiency_memo(engine, base)
 
     def pins(subset: list[str]) -> bool:
         if binary:
-            return is_sufficient(engine, subset, base)
+            return sufficient(subset)
         rows = feasible_rows(engine, subset, base, target_value)
         return bool(rows) and all(
             engine.target_values({**base, **row}) == frozenset((target_value,))
@@ -316,6 +317,46 @@ def task_level_k(
     if best is None:
         raise ValueError("no MSS pins this target value; is the family sufficient?")
     return best
+
+
+
+WITNESSES_KEPT = 32
+"""How many recent distinguishing pairs `_sufficiency_memo` tries before it asks the engine."""
+
+
+def _sufficiency_memo(engine: Engine, base: dict[str, Any]) -> Callable[[Sequence[str]], bool]:
+    """`is_sufficient` under `base` (whose target values are not empty) for the many, much
+    overlapping sets one `task_level_k` call asks about: each set is decided once, and the
+    distinguishing pairs found are reused, since two feasible worlds that agree on T and
+    differ on the target show T insufficient without asking the engine again."""
+    decided: dict[frozenset[str], bool] = {}
+    pairs: list[tuple[World, World]] = []
+
+    def sufficient(subset: Sequence[str]) -> bool:
+        key = frozenset(subset)
+        known = decided.get(key)
+        if known is not None:
+            return known
+        if any(_agree(w1, w2, key) for w1, w2 in pairs):
+            decided[key] = False
+            return False
+        pair = engine.distinguishing_pair(list(subset), base)
+        if pair is NotImplemented:
+            result = is_sufficient(engine, subset, base)
+        else:
+            result = pair is None
+            if pair is not None:
+                pairs.insert(0, pair)
+                del pairs[WITNESSES_KEPT:]
+        decided[key] = result
+        return result
+
+    return sufficient
+
+
+def _agree(first: World, second: World, names: frozenset[str]) -> bool:
+    """Both worlds give every one of `names` the same value (a name either lacks: no)."""
+    return all(v in first and v in second and first[v] == second[v] for v in names)
 
 
 def restrict(assignment: Mapping[str, Any], names: Iterable[str]) -> dict[str, Any]:

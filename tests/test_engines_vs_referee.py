@@ -290,6 +290,23 @@ def test_horn_sufficiency_matches_referee(data) -> None:
     check_distinguishing_pair(referee, engine, subsets)
 
 
+@settings(max_examples=200, **SETTINGS)
+@given(st.data())
+def test_sufficiency_memo_decides_sets_in_any_order_like_the_referee(data) -> None:
+    """The memo `task_level_k` decides sufficiency with: each set once, and a set on which
+    an earlier distinguishing pair agrees is insufficient without a propagation. Sets come
+    in a drawn order, repeated and overlapping, so a pair is reused on later sets."""
+    problem, referee = feasible_problem(data)
+    engine = make_engine(problem, True)
+    names = problem.unobserved()
+    subsets = data.draw(st.lists(st.lists(st.sampled_from(names), unique=True, max_size=4)
+                                 if names else st.just([]), min_size=1, max_size=30),
+                        label="asked in this order")
+    sufficient = analysis._sufficiency_memo(engine, {})
+    for subset in subsets:
+        assert sufficient(subset) == referee_sufficient(referee, subset), subset
+
+
 @settings(max_examples=250, **SETTINGS)
 @given(st.data())
 def test_horn_mss_family_matches_referee(data) -> None:
