@@ -118,7 +118,7 @@ def check_shape(record: Any, where: str = "record") -> None:
     def bad(field: str, problem: str) -> RecordError:
         return RecordError(f"{where}: field {field!r} {problem}")
 
-    for field, value in record.items():
+    for field, value in ([] if _encodes(record) else record.items()):
         text = _unencodable(field) or _unencodable(value)
         if text is not None:
             raise bad(_encodable(field), f"holds text UTF-8 cannot encode (a lone surrogate "
@@ -155,6 +155,17 @@ def check_shape(record: Any, where: str = "record") -> None:
     if k > 0 and any(not s for s in family):
         raise bad("mss_family", f"holds an empty set, but k is {k}: with nothing asked "
                                 "the target is not known")
+
+
+def _encodes(value: Any) -> bool:
+    """True when every text in `value` encodes as UTF-8, decided in one go by writing it
+    as JSON text (C code, strings as they are); False when it does not or cannot be
+    written, and `_unencodable` then walks it to find the text."""
+    try:
+        json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
+    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
+        return False
+    return True
 
 
 def _unencodable(value: Any, depth: int = 0) -> str | None:

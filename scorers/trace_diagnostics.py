@@ -45,12 +45,16 @@ def _pattern(name: str) -> re.Pattern[str]:
 def trace_diagnostics(texts: Sequence[str], queryable: Iterable[str],
                       mss_variables: Iterable[str]) -> dict[str, Any]:
     """The diagnostics of one episode from its turns' reasoning texts (module docstring)."""
-    patterns = {name: _pattern(name) for name in queryable if str(name).strip()}
+    reasoning = [text for text in texts if (text or "").strip()]
+    # an empty text names nothing and states nothing: the name patterns are only built
+    # when there is text to read (most tool-format turns have none)
+    patterns = ({name: _pattern(name) for name in queryable if str(name).strip()}
+                if reasoning else {})
     mss = set(mss_variables)
     mentioned: list[str] = []
     awareness = 0
-    for text in texts:
-        for sentence in SENTENCE.split(text or ""):
+    for text in reasoning:
+        for sentence in SENTENCE.split(text):
             found = {name: m.start() for name, pattern in patterns.items()
                      if (m := pattern.search(sentence))}
             named = sorted(found, key=found.get)  # in the order the text names them
@@ -60,7 +64,7 @@ def trace_diagnostics(texts: Sequence[str], queryable: Iterable[str],
                 awareness += 1
     hits = sum(1 for name in mentioned if name in mss)
     return {
-        "reasoning_turns": sum(1 for text in texts if (text or "").strip()),
+        "reasoning_turns": len(reasoning),
         "mentioned": mentioned,
         "mss_mention_rate": hits / len(mentioned) if mentioned else 0.0,
         "awareness_statements": awareness,
