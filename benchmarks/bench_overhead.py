@@ -12,7 +12,9 @@ All evals run in this one process, alternately (logic, bare, replay, logic, ...)
 median time of each is printed with the ratios; wall time and the process CPU time,
 which is the steadier number on a shared machine (everything here runs on one core).
 Each timed run includes building the task, the whole `inspect_ai.eval` call and writing
-the log (to a temporary folder).
+the log (to a temporary folder); it starts after a full garbage collection (`gc.collect`),
+and no run's log is kept alive into the next, so no run pays for collecting another's
+objects.
 
 - `logic_mt`: k = 1..4, `per_k` problems each, two target values per problem (so
   `8 * per_k` samples), reference model `infoseek/random`, default options (tool format,
@@ -38,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import gc
 import os
 import pstats
 import statistics
@@ -191,7 +194,7 @@ def turn_replay_model():
 def run_logic_replayed(per_k: int, log_dir: str) -> Timing:
     """`logic_mt` played by `turn_replay_model`."""
     _TURN_AT.clear()
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu = clean_start()
     [log] = eval(logic_task(per_k), model=turn_replay_model(), log_dir=log_dir,
                  display="none", ctl_server=False)
     timing = (time.perf_counter() - wall, time.process_time() - cpu)
@@ -217,8 +220,15 @@ Timing = tuple[float, float]
 """(wall seconds, CPU seconds of this process)."""
 
 
+def clean_start() -> Timing:
+    """Collect the garbage the previous run left, then read the clocks: no timed run pays
+    for collecting another run's objects (the runs alternate in one process)."""
+    gc.collect()
+    return time.perf_counter(), time.process_time()
+
+
 def run_logic(per_k: int, log_dir: str) -> tuple[Timing, list[int], EvalLog]:
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu = clean_start()
     [log] = eval(logic_task(per_k), model="infoseek/random", log_dir=log_dir,
                  display="none", ctl_server=False)
     timing = (time.perf_counter() - wall, time.process_time() - cpu)
@@ -228,7 +238,7 @@ def run_logic(per_k: int, log_dir: str) -> tuple[Timing, list[int], EvalLog]:
 
 
 def run_replay(sample_ids: list[str], log_dir: str) -> Timing:
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu = clean_start()
     [log] = eval(replay_task(sample_ids), model=replay_model(), log_dir=log_dir,
                  display="none", ctl_server=False)
     timing = (time.perf_counter() - wall, time.process_time() - cpu)
@@ -237,7 +247,7 @@ def run_replay(sample_ids: list[str], log_dir: str) -> Timing:
 
 
 def run_bare(calls: list[int], log_dir: str) -> Timing:
-    wall, cpu = time.perf_counter(), time.process_time()
+    wall, cpu = clean_start()
     [log] = eval(bare_task(calls), model=mock_model(), log_dir=log_dir, display="none",
                  ctl_server=False)
     timing = (time.perf_counter() - wall, time.process_time() - cpu)
@@ -264,6 +274,7 @@ def main() -> None:
         _, calls, log = run_logic(args.per_k, logs)  # warm-up: fills the dataset cache
         sample_ids = record_conversations(log)
         record_turns(log)
+        del log  # the replay scripts keep what they need
         print(f"sizes: {len(calls)} samples (k = 1..4, per_k = {args.per_k}, 2 target "
               f"values each), {sum(calls)} generate calls "
               f"({statistics.fmean(calls):.1f} per sample); warm dataset cache")
@@ -280,7 +291,8 @@ def main() -> None:
         times: dict[str, list[Timing]] = {"logic_mt": [], "bare": [], "replay": [],
                                           "replayed": []}
         for _ in range(args.runs):
-            timing, again, _ = run_logic(args.per_k, logs)
+            timing, again, log = run_logic(args.per_k, logs)
+            del log  # only its timing is kept
             assert again == calls, "the random reference model is deterministic"
             times["logic_mt"].append(timing)
             times["bare"].append(run_bare(calls, logs))
