@@ -319,7 +319,6 @@ def task_level_k(
     return best
 
 
-
 WITNESSES_KEPT = 32
 """How many recent distinguishing pairs `_sufficiency_memo` tries before it asks the engine."""
 
@@ -342,7 +341,7 @@ def _sufficiency_memo(engine: Engine, base: dict[str, Any]) -> Callable[[Sequenc
             return False
         pair = engine.distinguishing_pair(list(subset), base)
         if pair is NotImplemented:
-            result = is_sufficient(engine, subset, base)
+            result = is_sufficient(engine, subset, base, use_fast_path=False)
         else:
             result = pair is None
             if pair is not None:

@@ -118,11 +118,13 @@ def check_shape(record: Any, where: str = "record") -> None:
     def bad(field: str, problem: str) -> RecordError:
         return RecordError(f"{where}: field {field!r} {problem}")
 
-    for field, value in ([] if _encodes(record) else record.items()):
-        text = _unencodable(field) or _unencodable(value)
-        if text is not None:
-            raise bad(_encodable(field), f"holds text UTF-8 cannot encode (a lone surrogate "
-                      f"in {_encodable(short_repr(text))}); write it as real characters")
+    if not all_text_encodes(record):
+        for field, value in record.items():
+            text = _unencodable(field) or _unencodable(value)
+            if text is not None:
+                raise bad(_encodable(field), f"holds text UTF-8 cannot encode (a lone "
+                          f"surrogate in {_encodable(short_repr(text))}); write it as real "
+                          "characters")
     record_id = record["id"]
     if not isinstance(record_id, (str, int)) or isinstance(record_id, bool):
         raise bad("id", "must be a string")
@@ -157,10 +159,11 @@ def check_shape(record: Any, where: str = "record") -> None:
                                 "the target is not known")
 
 
-def _encodes(value: Any) -> bool:
-    """True when every text in `value` encodes as UTF-8, decided in one go by writing it
-    as JSON text (C code, strings as they are); False when it does not or cannot be
-    written, and `_unencodable` then walks it to find the text."""
+def all_text_encodes(value: Any) -> bool:
+    """True when every text in the JSON-like `value` (keys included) encodes as UTF-8,
+    decided in one go by writing it as JSON text (C code, strings as they are); False
+    when one does not, or when it cannot be written as JSON: the caller then walks it
+    (`_unencodable` here, `infoseek.solvers.text_format.storable`)."""
     try:
         json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
     except (UnicodeEncodeError, TypeError, ValueError, RecursionError):

@@ -12,10 +12,10 @@ format the text-mode solver parses.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from infoseek.domains import domain_of
+from infoseek.records import all_text_encodes
 
 DEFAULT_ENTITY = "Alice"
 
@@ -92,20 +92,11 @@ def storable_text(text: str) -> str:
 
 def storable(value: Any) -> Any:
     """A copy of a JSON-like value (str, list, tuple, dict) whose strings, keys included,
-    are `storable_text`; the value itself when nothing needed replacing.
-
-    A container is first written as JSON text in one go (C code, strings as they are): when
-    that text encodes as UTF-8, no string in it needs replacing and the value is returned
-    without walking it; otherwise, or when it cannot be written as JSON, it is walked."""
-    if isinstance(value, str):
-        return storable_text(value)
-    if isinstance(value, dict | list | tuple):
-        try:
-            json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
-        except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
-            return _storable_walk(value)
+    are `storable_text`; the value itself when nothing needed replacing. A container whose
+    text all encodes (`infoseek.records.all_text_encodes`, one JSON write) is not walked."""
+    if isinstance(value, dict | list | tuple) and all_text_encodes(value):
         return value
-    return value
+    return _storable_walk(value)
 
 
 def _storable_walk(value: Any) -> Any:
