@@ -30,6 +30,12 @@ objects.
   plain solver appends the recorded replies; a scorer that returns 1. What `logic_mt`
   costs beyond it is the suite's own work: the seek loop, parsing, the oracle and the
   engine, the reference strategy, the store, the turn events and the scorers.
+- floor: the replay plus what the suite hands Inspect, made by no suite code: after each
+  recorded turn the same info event (the recorded payload), the recorded final store,
+  and four scorers with the seek scorers' names and metrics that return the recorded
+  scores. What Inspect itself spends on the per-turn events and the four scorers that
+  issue 22 keeps: floor / replay is Inspect's share of the ratio, logic_mt on recorded
+  turns / floor the suite's own code (loop, parsing, oracle, engine, scoring).
 
 Warm cache: the dataset cache (`$INFOSEEK_CACHE_DIR`, here a fresh temporary folder) is
 filled by an untimed warm-up run, so every timed `logic_mt` run reads the built split from
@@ -48,12 +54,13 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspect_ai import Task, eval
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.log import EvalLog
+from inspect_ai.log import EvalLog, transcript
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessage,
@@ -61,7 +68,7 @@ from inspect_ai.model import (
     ModelUsage,
     get_model,
 )
-from inspect_ai.scorer import Score, Target, mean, scorer
+from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.util import store
 
@@ -216,6 +223,89 @@ def replay_task(sample_ids: list[str]) -> Task:
                 scorer=always_one(), name="replay")
 
 
+_EVENTS: dict[str, list[tuple[Any, str | None]]] = {}
+"""sample id -> the (data, source) of every info event of the recorded run, in order."""
+_SCORES: dict[str, dict[str, Score]] = {}
+_STORES: dict[str, dict[str, Any]] = {}
+_GROUPS: dict[str, Any] = {}
+
+
+def record_outputs(log: EvalLog) -> None:
+    """Keep what the suite handed Inspect in every sample (turn events, final store,
+    scores, the metric group) for the floor task."""
+    for table in (_EVENTS, _SCORES, _STORES, _GROUPS):
+        table.clear()
+    for sample in log.samples or []:
+        sample_id = str(sample.id)
+        _EVENTS[sample_id] = [(e.data, e.source) for e in sample.events if e.event == "info"]
+        _SCORES[sample_id] = dict(sample.scores or {})
+        _STORES[sample_id] = dict(sample.store)
+        _GROUPS[sample_id] = sample.metadata["k"]
+
+
+@solver
+def replay_with_outputs():
+    """`replay_conversation` plus the recorded final store and, after each turn, the
+    recorded turn event."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        from infoseek.solvers.seek import answer, ask
+
+        sample_id = str(state.sample_id)
+        recorded, events = _RECORDED[sample_id], _EVENTS[sample_id]
+        state.messages = list(recorded[:2])
+        state.tools = [ask(), answer()]
+        sample_store = store()
+        sample_store.set(_REPLAY_ID, sample_id)
+        for key, value in _STORES[sample_id].items():
+            sample_store.set(key, value)
+        at, turn = 2, 0
+        while at < len(recorded):
+            sample_store.set(_REPLAY_AT, at)
+            state = await generate(state, tool_calls="none")
+            if turn < len(events):
+                data, source = events[turn]
+                transcript().info(data, source=source)
+            turn += 1
+            at += 1
+            while at < len(recorded) and recorded[at].role != "assistant":
+                state.messages.append(recorded[at])
+                at += 1
+        return state
+
+    return solve
+
+
+def recorded_scorers() -> list[Scorer]:
+    """Four scorers named and measured like `seek_scorers` that return the recorded
+    scores."""
+    from infoseek.scorers.group_metric import mean_by_group
+    from infoseek.scorers.seek_metrics import INVALID_METRIC_NAMES
+
+    reasons = tuple(name for name in INVALID_METRIC_NAMES if name != "invalid_total")
+
+    def recorded(name: str, metric: Any) -> Scorer:
+        @scorer(metrics=[metric], name=name)
+        def make() -> Scorer:
+            async def score(state: TaskState, target: Target) -> Score:
+                return _SCORES[str(state.sample_id)][name]
+
+            return score
+
+        return make()
+
+    return [recorded("answer", mean_by_group()), recorded("sufficiency", mean_by_group()),
+            recorded("queries", mean_by_group()),
+            recorded("invalid", mean_by_group(overall_only=reasons, skip_zero=reasons))]
+
+
+def floor_task(sample_ids: list[str]) -> Task:
+    samples = [Sample(id=sample_id, input="(replayed)", target="yes",
+                      metadata={"k": _GROUPS[sample_id]}) for sample_id in sample_ids]
+    return Task(dataset=MemoryDataset(samples), solver=replay_with_outputs(),
+                scorer=recorded_scorers(), name="floor")
+
+
 Timing = tuple[float, float]
 """(wall seconds, CPU seconds of this process)."""
 
@@ -255,6 +345,15 @@ def run_bare(calls: list[int], log_dir: str) -> Timing:
     return timing
 
 
+def run_floor(sample_ids: list[str], log_dir: str) -> Timing:
+    wall, cpu = clean_start()
+    [log] = eval(floor_task(sample_ids), model=replay_model(), log_dir=log_dir,
+                 display="none", ctl_server=False)
+    timing = (time.perf_counter() - wall, time.process_time() - cpu)
+    assert log.status == "success", log.error
+    return timing
+
+
 def _median(times: list[Timing], index: int) -> float:
     return statistics.median(t[index] for t in times)
 
@@ -274,6 +373,7 @@ def main() -> None:
         _, calls, log = run_logic(args.per_k, logs)  # warm-up: fills the dataset cache
         sample_ids = record_conversations(log)
         record_turns(log)
+        record_outputs(log)
         del log  # the replay scripts keep what they need
         print(f"sizes: {len(calls)} samples (k = 1..4, per_k = {args.per_k}, 2 target "
               f"values each), {sum(calls)} generate calls "
@@ -287,9 +387,10 @@ def main() -> None:
             return
         run_bare(calls, logs)  # warm-ups of the other paths (imports, first log write)
         run_replay(sample_ids, logs)
+        run_floor(sample_ids, logs)
         run_logic_replayed(args.per_k, logs)
         times: dict[str, list[Timing]] = {"logic_mt": [], "bare": [], "replay": [],
-                                          "replayed": []}
+                                          "floor": [], "replayed": []}
         for _ in range(args.runs):
             timing, again, log = run_logic(args.per_k, logs)
             del log  # only its timing is kept
@@ -297,12 +398,14 @@ def main() -> None:
             times["logic_mt"].append(timing)
             times["bare"].append(run_bare(calls, logs))
             times["replay"].append(run_replay(sample_ids, logs))
+            times["floor"].append(run_floor(sample_ids, logs))
             times["replayed"].append(run_logic_replayed(args.per_k, logs))
     labels = {"logic_mt": "logic_mt + infoseek/random", "bare": "bare task + mockllm/model",
-              "replay": "replay + mockllm/model", "replayed": "logic_mt + recorded turns"}
+              "replay": "replay + mockllm/model", "floor": "replay + the suite's outputs",
+              "replayed": "logic_mt + recorded turns"}
     for index, what in ((0, "wall"), (1, "CPU")):
         for name, label in labels.items():
-            print(f"{what:4s} {label:27s}: " + ", ".join(f"{t[index]:.2f}" for t in times[name])
+            print(f"{what:4s} {label:28s}: " + ", ".join(f"{t[index]:.2f}" for t in times[name])
                   + f" s (median {_median(times[name], index):.2f})")
         logic = _median(times["logic_mt"], index)
         print(f"{what:4s} ratio logic_mt / bare   (all overhead): "
@@ -312,6 +415,11 @@ def main() -> None:
         print(f"{what:4s} ratio replay / bare     (Inspect on the larger conversation): "
               f"{_median(times['replay'], index) / _median(times['bare'], index):.2f}")
         replayed, replay = _median(times["replayed"], index), _median(times["replay"], index)
+        floor = _median(times["floor"], index)
+        print(f"{what:4s} ratio floor / replay    (Inspect's own cost of the turn events and "
+              f"the four scorers): {floor / replay:.2f}")
+        print(f"{what:4s} ratio logic_mt on recorded turns / floor (the suite's own code): "
+              f"{replayed / floor:.2f}")
         print(f"{what:4s} ratio logic_mt on recorded turns / replay (the suite's own work, "
               f"no reference policy; target <= 1.3): {replayed / replay:.2f}; the suite's "
               f"own {(replayed - replay) * 1000 / sum(calls):.2f} ms per turn")
