@@ -18,6 +18,7 @@ propagation decides it and its least model is a witness pair.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import cached_property
 from typing import Any
 
 from infoseek.engine import ANY, Assignment, Engine, World
@@ -100,15 +101,6 @@ class HornEngine(Engine):
         self.occurs = occurs
         self.facts = [heads[c] for c in range(len(bodies)) if not bodies[c]]
         self.y = self.index[target]
-        # Doubled formula for the sufficiency fast path: copy 2 shifts indices by n.
-        self._d_heads = heads + [h + n if h != -1 else -1 for h in heads]
-        self._d_sizes = self.body_sizes + self.body_sizes
-        d_occurs: list[list[int]] = [list(o) for o in occurs]
-        m = len(bodies)
-        for v in range(n):
-            d_occurs.append([c + m for c in occurs[v]])
-        self._d_occurs = d_occurs
-        self._d_facts = self.facts + [h + n if h != -1 else -1 for h in self.facts]
         # The unit literals of A (a dict, so they never clash), read once; `_units` adds
         # an assignment's to them.
         observed_pos = [self.index[name] for name, value in self.observed.items() if value]
@@ -232,6 +224,16 @@ class HornEngine(Engine):
         return self._values_of(self.index[var], pos, neg)
 
     # ------------------------------------------------------- sufficiency fast path
+    @cached_property
+    def _doubled(self) -> tuple[list[int], list[int], list[list[int]], list[int]]:
+        """Heads, body sizes, occurrence lists and facts of the doubled formula (copy 2
+        shifts every index by n), built on first use: a seek episode rarely needs it."""
+        n, m = self.n, len(self.bodies)
+        heads = self.heads + [h + n if h != -1 else -1 for h in self.heads]
+        occurs = [list(o) for o in self.occurs] + [[c + m for c in o] for o in self.occurs]
+        facts = self.facts + [h + n if h != -1 else -1 for h in self.facts]
+        return heads, self.body_sizes + self.body_sizes, occurs, facts
+
     def distinguishing_pair(
         self, subset: Iterable[str], assignment: Assignment | None = None
     ) -> tuple[World, World] | None:
@@ -247,10 +249,9 @@ class HornEngine(Engine):
         d_neg = neg | {i + n for i in neg} | {self.y + n}
         if self.y in neg:
             return None
-        model = self._least_model(
-            d_pos, d_neg, self._d_heads, self._d_sizes, self._d_occurs, self._d_facts, 2 * n,
-            agree=agree, half=n,
-        )
+        heads, sizes, occurs, facts = self._doubled
+        model = self._least_model(d_pos, d_neg, heads, sizes, occurs, facts, 2 * n,
+                                  agree=agree, half=n)
         if model is None:
             return None
         w1 = {name: model[i] for i, name in enumerate(self.variables)}
