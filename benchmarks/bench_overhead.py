@@ -6,6 +6,7 @@ work with no reference-policy work) against the replay baseline: the ratio (medi
 
     python benchmarks/bench_overhead.py                 # 400 samples (per_k=50), 3 runs each
     python benchmarks/bench_overhead.py --per-k 10      # quicker: 80 samples
+    python benchmarks/bench_overhead.py --constant-floor  # also the floor with scorers returning 1
     python benchmarks/bench_overhead.py --profile       # one logic_mt run under cProfile
 
 All evals run in this one process, alternately (logic, bare, replay, logic, ...), and the
@@ -35,7 +36,11 @@ objects.
   and four scorers with the seek scorers' names and metrics that return the recorded
   scores. What Inspect itself spends on the per-turn events and the four scorers that
   issue 22 keeps: floor / replay is Inspect's share of the ratio, logic_mt on recorded
-  turns / floor the suite's own code (loop, parsing, oracle, engine, scoring).
+  turns / floor the suite's own code (loop, parsing, oracle, engine, scoring). With
+  `--constant-floor` also the floor whose four scorers return 1: Inspect's cost of four
+  scorers and the turn events whatever the scores hold.
+
+The tasks and models live in `benchmarks/overhead_tasks.py`.
 
 Warm cache: the dataset cache (`$INFOSEEK_CACHE_DIR`, here a fresh temporary folder) is
 filled by an untimed warm-up run, so every timed `logic_mt` run reads the built split from
@@ -58,253 +63,21 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from inspect_ai import Task, eval
-from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.log import EvalLog, transcript
-from inspect_ai.model import (
-    ChatCompletionChoice,
-    ChatMessage,
-    ModelOutput,
-    ModelUsage,
-    get_model,
+from inspect_ai import eval
+from inspect_ai.log import EvalLog
+
+from benchmarks.overhead_tasks import (
+    bare_task,
+    floor_task,
+    logic_task,
+    mock_model,
+    record_conversations,
+    record_outputs,
+    record_turns,
+    replay_model,
+    replay_task,
+    turn_replay_model,
 )
-from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
-from inspect_ai.solver import Generate, TaskState, solver
-from inspect_ai.util import store
-
-KS = [1, 2, 3, 4]
-
-
-def logic_task(per_k: int) -> Task:
-    from infoseek.inspect_tasks.logic_mt import logic_mt
-
-    return logic_mt(per_k=per_k, k=KS)
-
-
-@solver
-def call_generate_n_times():
-    """Calls generate as many times as the sample's metadata says, growing the history
-    the way a multi-turn loop does."""
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        from inspect_ai.model import ChatMessageUser
-
-        for turn in range(state.metadata["calls"]):
-            if turn:
-                state.messages.append(ChatMessageUser(content=f"reply {turn}"))
-            state = await generate(state)
-        return state
-
-    return solve
-
-
-@scorer(metrics=[mean()])
-def always_one():
-    async def score(state: TaskState, target: Target) -> Score:
-        return Score(value=1.0)
-
-    return score
-
-
-def mock_model():
-    def respond(messages, tools, tool_choice, config) -> ModelOutput:
-        output = ModelOutput.from_content("mockllm/model", "Question: is Alice kind?")
-        output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-        return output
-
-    return get_model("mockllm/model", custom_outputs=respond)
-
-
-def bare_task(calls: list[int]) -> Task:
-    samples = [Sample(id=f"s{i}", input="Is Alice kind?", target="yes",
-                      metadata={"calls": n}) for i, n in enumerate(calls)]
-    return Task(dataset=MemoryDataset(samples), solver=call_generate_n_times(),
-                scorer=always_one(), name="bare")
-
-
-_RECORDED: dict[str, list[ChatMessage]] = {}
-"""sample id -> the final message history of that `logic_mt` sample (the replay script)."""
-_REPLAY_ID = "bench:replay_id"
-_REPLAY_AT = "bench:replay_at"
-
-
-@solver
-def replay_conversation():
-    """Rebuild a recorded conversation: the recorded system prompt and problem, the
-    recorded tools, then for every recorded assistant turn one generate call (the mock
-    plays that turn back) followed by the recorded replies."""
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        from infoseek.solvers.seek import answer, ask
-
-        recorded = _RECORDED[str(state.sample_id)]
-        state.messages = list(recorded[:2])
-        state.tools = [ask(), answer()]
-        sample_store = store()
-        sample_store.set(_REPLAY_ID, str(state.sample_id))
-        at = 2
-        while at < len(recorded):
-            sample_store.set(_REPLAY_AT, at)
-            state = await generate(state, tool_calls="none")
-            at += 1
-            while at < len(recorded) and recorded[at].role != "assistant":
-                state.messages.append(recorded[at])
-                at += 1
-        return state
-
-    return solve
-
-
-def replay_model():
-    def respond(messages, tools, tool_choice, config) -> ModelOutput:
-        sample_store = store()
-        message = _RECORDED[sample_store.get(_REPLAY_ID)][sample_store.get(_REPLAY_AT)]
-        output = ModelOutput(model="mockllm/model",
-                             choices=[ChatCompletionChoice(message=message, stop_reason="stop")])
-        output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-        return output
-
-    return get_model("mockllm/model", custom_outputs=respond)
-
-
-_TURNS: dict[str, list[ChatMessage]] = {}
-"""sample id -> what the model returned at each generate call of the recorded run."""
-_TURN_AT: dict[str, int] = {}
-
-
-def record_turns(log: EvalLog) -> None:
-    """Keep every sample's model outputs, call by call, for `turn_replay_model`."""
-    _TURNS.clear()
-    for sample in log.samples or []:
-        _TURNS[str(sample.id)] = [e.output.message for e in sample.events
-                                  if e.event == "model"]
-
-
-def turn_replay_model():
-    """mockllm/model playing back the recorded run's outputs, call by call per sample: the
-    suite runs exactly as before (parsing, oracle, engine, store, events, scorers) with no
-    reference-policy work."""
-    from inspect_ai.solver._task_state import sample_state
-
-    def respond(messages, tools, tool_choice, config) -> ModelOutput:
-        sample_id = str(sample_state().sample_id)
-        at = _TURN_AT.get(sample_id, 0)
-        _TURN_AT[sample_id] = at + 1
-        output = ModelOutput(model="mockllm/model", choices=[ChatCompletionChoice(
-            message=_TURNS[sample_id][at], stop_reason="stop")])
-        output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)
-        return output
-
-    return get_model("mockllm/model", custom_outputs=respond)
-
-
-def run_logic_replayed(per_k: int, log_dir: str) -> Timing:
-    """`logic_mt` played by `turn_replay_model`."""
-    _TURN_AT.clear()
-    wall, cpu = clean_start()
-    [log] = eval(logic_task(per_k), model=turn_replay_model(), log_dir=log_dir,
-                 display="none", ctl_server=False)
-    timing = (time.perf_counter() - wall, time.process_time() - cpu)
-    assert log.status == "success", log.error
-    return timing
-
-
-def record_conversations(log: EvalLog) -> list[str]:
-    """Keep every sample's final history for the replay; returns the sample ids."""
-    _RECORDED.clear()
-    for sample in log.samples or []:
-        _RECORDED[str(sample.id)] = list(sample.messages)
-    return list(_RECORDED)
-
-
-def replay_task(sample_ids: list[str]) -> Task:
-    samples = [Sample(id=sample_id, input="(replayed)", target="yes") for sample_id in sample_ids]
-    return Task(dataset=MemoryDataset(samples), solver=replay_conversation(),
-                scorer=always_one(), name="replay")
-
-
-_EVENTS: dict[str, list[tuple[Any, str | None]]] = {}
-"""sample id -> the (data, source) of every info event of the recorded run, in order."""
-_SCORES: dict[str, dict[str, Score]] = {}
-_STORES: dict[str, dict[str, Any]] = {}
-_GROUPS: dict[str, Any] = {}
-
-
-def record_outputs(log: EvalLog) -> None:
-    """Keep what the suite handed Inspect in every sample (turn events, final store,
-    scores, the metric group) for the floor task."""
-    for table in (_EVENTS, _SCORES, _STORES, _GROUPS):
-        table.clear()
-    for sample in log.samples or []:
-        sample_id = str(sample.id)
-        _EVENTS[sample_id] = [(e.data, e.source) for e in sample.events if e.event == "info"]
-        _SCORES[sample_id] = dict(sample.scores or {})
-        _STORES[sample_id] = dict(sample.store)
-        _GROUPS[sample_id] = sample.metadata["k"]
-
-
-@solver
-def replay_with_outputs():
-    """`replay_conversation` plus the recorded final store and, after each turn, the
-    recorded turn event."""
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        from infoseek.solvers.seek import answer, ask
-
-        sample_id = str(state.sample_id)
-        recorded, events = _RECORDED[sample_id], _EVENTS[sample_id]
-        state.messages = list(recorded[:2])
-        state.tools = [ask(), answer()]
-        sample_store = store()
-        sample_store.set(_REPLAY_ID, sample_id)
-        for key, value in _STORES[sample_id].items():
-            sample_store.set(key, value)
-        at, turn = 2, 0
-        while at < len(recorded):
-            sample_store.set(_REPLAY_AT, at)
-            state = await generate(state, tool_calls="none")
-            if turn < len(events):
-                data, source = events[turn]
-                transcript().info(data, source=source)
-            turn += 1
-            at += 1
-            while at < len(recorded) and recorded[at].role != "assistant":
-                state.messages.append(recorded[at])
-                at += 1
-        return state
-
-    return solve
-
-
-def recorded_scorers() -> list[Scorer]:
-    """Four scorers named and measured like `seek_scorers` that return the recorded
-    scores."""
-    from infoseek.scorers.group_metric import mean_by_group
-    from infoseek.scorers.seek_metrics import INVALID_METRIC_NAMES
-
-    reasons = tuple(name for name in INVALID_METRIC_NAMES if name != "invalid_total")
-
-    def recorded(name: str, metric: Any) -> Scorer:
-        @scorer(metrics=[metric], name=name)
-        def make() -> Scorer:
-            async def score(state: TaskState, target: Target) -> Score:
-                return _SCORES[str(state.sample_id)][name]
-
-            return score
-
-        return make()
-
-    return [recorded("answer", mean_by_group()), recorded("sufficiency", mean_by_group()),
-            recorded("queries", mean_by_group()),
-            recorded("invalid", mean_by_group(overall_only=reasons, skip_zero=reasons))]
-
-
-def floor_task(sample_ids: list[str]) -> Task:
-    samples = [Sample(id=sample_id, input="(replayed)", target="yes",
-                      metadata={"k": _GROUPS[sample_id]}) for sample_id in sample_ids]
-    return Task(dataset=MemoryDataset(samples), solver=replay_with_outputs(),
-                scorer=recorded_scorers(), name="floor")
-
 
 Timing = tuple[float, float]
 """(wall seconds, CPU seconds of this process)."""
@@ -317,41 +90,36 @@ def clean_start() -> Timing:
     return time.perf_counter(), time.process_time()
 
 
-def run_logic(per_k: int, log_dir: str) -> tuple[Timing, list[int], EvalLog]:
+def timed_eval(task: Any, model: Any, log_dir: str) -> tuple[Timing, EvalLog]:
+    """One `inspect_ai.eval` call from a clean start: its timing and its log."""
     wall, cpu = clean_start()
-    [log] = eval(logic_task(per_k), model="infoseek/random", log_dir=log_dir,
-                 display="none", ctl_server=False)
+    [log] = eval(task, model=model, log_dir=log_dir, display="none", ctl_server=False)
     timing = (time.perf_counter() - wall, time.process_time() - cpu)
     assert log.status == "success", log.error
+    return timing, log
+
+
+def run_logic(per_k: int, log_dir: str) -> tuple[Timing, list[int], EvalLog]:
+    timing, log = timed_eval(logic_task(per_k), "infoseek/random", log_dir)
     calls = [sum(1 for e in s.events if e.event == "model") for s in log.samples]
     return timing, calls, log
 
 
+def run_logic_replayed(per_k: int, log_dir: str) -> Timing:
+    """`logic_mt` played by `turn_replay_model`."""
+    return timed_eval(logic_task(per_k), turn_replay_model(), log_dir)[0]
+
+
 def run_replay(sample_ids: list[str], log_dir: str) -> Timing:
-    wall, cpu = clean_start()
-    [log] = eval(replay_task(sample_ids), model=replay_model(), log_dir=log_dir,
-                 display="none", ctl_server=False)
-    timing = (time.perf_counter() - wall, time.process_time() - cpu)
-    assert log.status == "success", log.error
-    return timing
+    return timed_eval(replay_task(sample_ids), replay_model(), log_dir)[0]
 
 
 def run_bare(calls: list[int], log_dir: str) -> Timing:
-    wall, cpu = clean_start()
-    [log] = eval(bare_task(calls), model=mock_model(), log_dir=log_dir, display="none",
-                 ctl_server=False)
-    timing = (time.perf_counter() - wall, time.process_time() - cpu)
-    assert log.status == "success", log.error
-    return timing
+    return timed_eval(bare_task(calls), mock_model(), log_dir)[0]
 
 
-def run_floor(sample_ids: list[str], log_dir: str) -> Timing:
-    wall, cpu = clean_start()
-    [log] = eval(floor_task(sample_ids), model=replay_model(), log_dir=log_dir,
-                 display="none", ctl_server=False)
-    timing = (time.perf_counter() - wall, time.process_time() - cpu)
-    assert log.status == "success", log.error
-    return timing
+def run_floor(sample_ids: list[str], log_dir: str, constant: bool = False) -> Timing:
+    return timed_eval(floor_task(sample_ids, constant=constant), replay_model(), log_dir)[0]
 
 
 def _median(times: list[Timing], index: int) -> float:
@@ -363,6 +131,8 @@ def main() -> None:
     parser.add_argument("--per-k", type=int, default=50,
                         help="logic_mt problems per k (samples = 8 * per_k); default 50")
     parser.add_argument("--runs", type=int, default=3, help="timed runs of each; default 3")
+    parser.add_argument("--constant-floor", action="store_true",
+                        help="also time the floor with four scorers that return 1")
     parser.add_argument("--profile", action="store_true",
                         help="profile one warm logic_mt run instead (cProfile, top 40)")
     args = parser.parse_args()
@@ -400,11 +170,15 @@ def main() -> None:
             times["replay"].append(run_replay(sample_ids, logs))
             times["floor"].append(run_floor(sample_ids, logs))
             times["replayed"].append(run_logic_replayed(args.per_k, logs))
+            if args.constant_floor:
+                times.setdefault("constant", []).append(run_floor(sample_ids, logs, True))
     labels = {"logic_mt": "logic_mt + infoseek/random", "bare": "bare task + mockllm/model",
               "replay": "replay + mockllm/model", "floor": "replay + the suite's outputs",
-              "replayed": "logic_mt + recorded turns"}
+              "replayed": "logic_mt + recorded turns", "constant": "floor, scorers return 1"}
     for index, what in ((0, "wall"), (1, "CPU")):
         for name, label in labels.items():
+            if name not in times:
+                continue
             print(f"{what:4s} {label:28s}: " + ", ".join(f"{t[index]:.2f}" for t in times[name])
                   + f" s (median {_median(times[name], index):.2f})")
         logic = _median(times["logic_mt"], index)
@@ -420,6 +194,10 @@ def main() -> None:
               f"the four scorers): {floor / replay:.2f}")
         print(f"{what:4s} ratio logic_mt on recorded turns / floor (the suite's own code): "
               f"{replayed / floor:.2f}")
+        if "constant" in times:
+            print(f"{what:4s} ratio floor with scorers returning 1 / replay (Inspect's cost of "
+                  f"four scorers and the turn events as such): "
+                  f"{_median(times['constant'], index) / replay:.2f}")
         print(f"{what:4s} ratio logic_mt on recorded turns / replay (the suite's own work, "
               f"no reference policy; target <= 1.3): {replayed / replay:.2f}; the suite's "
               f"own {(replayed - replay) * 1000 / sum(calls):.2f} ms per turn")
