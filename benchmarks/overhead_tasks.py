@@ -79,23 +79,32 @@ _REPLAY_AT = "bench:replay_at"
 
 
 @solver
-def replay_conversation():
+def replay_conversation(outputs: bool = False):
     """Rebuild a recorded conversation: the recorded system prompt and problem, the
     recorded tools, then for every recorded assistant turn one generate call (the mock
-    plays that turn back) followed by the recorded replies."""
+    plays that turn back) followed by the recorded replies. With `outputs` (the floor)
+    also the recorded final store and, after each turn, the recorded turn event."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         from infoseek.solvers.seek import answer, ask
 
-        recorded = _RECORDED[str(state.sample_id)]
+        sample_id = str(state.sample_id)
+        recorded = _RECORDED[sample_id]
+        events = _EVENTS[sample_id] if outputs else []
         state.messages = list(recorded[:2])
         state.tools = [ask(), answer()]
         sample_store = store()
-        sample_store.set(_REPLAY_ID, str(state.sample_id))
-        at = 2
+        sample_store.set(_REPLAY_ID, sample_id)
+        for key, value in (_STORES[sample_id] if outputs else {}).items():
+            sample_store.set(key, value)
+        at, turn = 2, 0
         while at < len(recorded):
             sample_store.set(_REPLAY_AT, at)
             state = await generate(state, tool_calls="none")
+            if turn < len(events):
+                data, source = events[turn]
+                transcript().info(data, source=source)
+            turn += 1
             at += 1
             while at < len(recorded) and recorded[at].role != "assistant":
                 state.messages.append(recorded[at])
@@ -184,39 +193,6 @@ def record_outputs(log: EvalLog) -> None:
         _GROUPS[sample_id] = sample.metadata["k"]
 
 
-@solver
-def replay_with_outputs():
-    """`replay_conversation` plus the recorded final store and, after each turn, the
-    recorded turn event."""
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        from infoseek.solvers.seek import answer, ask
-
-        sample_id = str(state.sample_id)
-        recorded, events = _RECORDED[sample_id], _EVENTS[sample_id]
-        state.messages = list(recorded[:2])
-        state.tools = [ask(), answer()]
-        sample_store = store()
-        sample_store.set(_REPLAY_ID, sample_id)
-        for key, value in _STORES[sample_id].items():
-            sample_store.set(key, value)
-        at, turn = 2, 0
-        while at < len(recorded):
-            sample_store.set(_REPLAY_AT, at)
-            state = await generate(state, tool_calls="none")
-            if turn < len(events):
-                data, source = events[turn]
-                transcript().info(data, source=source)
-            turn += 1
-            at += 1
-            while at < len(recorded) and recorded[at].role != "assistant":
-                state.messages.append(recorded[at])
-                at += 1
-        return state
-
-    return solve
-
-
 def recorded_scorers() -> list[Scorer]:
     """Four scorers named and measured like `seek_scorers` that return the recorded
     scores."""
@@ -262,5 +238,5 @@ def floor_task(sample_ids: list[str], *, constant: bool = False) -> Task:
     scores (`constant`: four scorers returning 1 instead)."""
     samples = [Sample(id=sample_id, input="(replayed)", target="yes",
                       metadata={"k": _GROUPS[sample_id]}) for sample_id in sample_ids]
-    return Task(dataset=MemoryDataset(samples), solver=replay_with_outputs(),
+    return Task(dataset=MemoryDataset(samples), solver=replay_conversation(outputs=True),
                 scorer=constant_scorers() if constant else recorded_scorers(), name="floor")
