@@ -22,6 +22,8 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.util import store
 
+from infoseek.scorers.inspect_scorers import SEEK_SCORER_NAMES
+
 KS = [1, 2, 3, 4]
 
 
@@ -193,6 +195,20 @@ def record_outputs(log: EvalLog) -> None:
         _GROUPS[sample_id] = sample.metadata["k"]
 
 
+def _scorer(name: str, metric: Any, recorded: bool) -> Scorer:
+    """A scorer called `name` measured by `metric` that returns the sample's recorded
+    score (`recorded`) or 1."""
+
+    @scorer(metrics=[metric], name=name)
+    def make() -> Scorer:
+        async def score(state: TaskState, target: Target) -> Score:
+            return _SCORES[str(state.sample_id)][name] if recorded else Score(value=1.0)
+
+        return score
+
+    return make()
+
+
 def recorded_scorers() -> list[Scorer]:
     """Four scorers named and measured like `seek_scorers` that return the recorded
     scores."""
@@ -200,37 +216,15 @@ def recorded_scorers() -> list[Scorer]:
     from infoseek.scorers.seek_metrics import INVALID_METRIC_NAMES
 
     reasons = tuple(name for name in INVALID_METRIC_NAMES if name != "invalid_total")
-
-    def recorded(name: str, metric: Any) -> Scorer:
-        @scorer(metrics=[metric], name=name)
-        def make() -> Scorer:
-            async def score(state: TaskState, target: Target) -> Score:
-                return _SCORES[str(state.sample_id)][name]
-
-            return score
-
-        return make()
-
-    return [recorded("answer", mean_by_group()), recorded("sufficiency", mean_by_group()),
-            recorded("queries", mean_by_group()),
-            recorded("invalid", mean_by_group(overall_only=reasons, skip_zero=reasons))]
+    metrics = {"invalid": mean_by_group(overall_only=reasons, skip_zero=reasons)}
+    return [_scorer(name, metrics.get(name, mean_by_group()), recorded=True)
+            for name in SEEK_SCORER_NAMES]
 
 
 def constant_scorers() -> list[Scorer]:
     """Four scorers with the seek scorers' names that return 1 (one value, `mean`): what
     Inspect spends on four scorers as such, whatever they return."""
-
-    def constant(name: str) -> Scorer:
-        @scorer(metrics=[mean()], name=name)
-        def make() -> Scorer:
-            async def score(state: TaskState, target: Target) -> Score:
-                return Score(value=1.0)
-
-            return score
-
-        return make()
-
-    return [constant(name) for name in ("answer", "sufficiency", "queries", "invalid")]
+    return [_scorer(name, mean(), recorded=False) for name in SEEK_SCORER_NAMES]
 
 
 def floor_task(sample_ids: list[str], *, constant: bool = False) -> Task:
