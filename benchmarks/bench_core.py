@@ -31,8 +31,8 @@ from infoseek.builders.logic.logic_mt import build_problem, build_split
 from infoseek.engines.bruteforce import horn_referee, referee_mss_family
 from infoseek.oracles import Oracle
 from infoseek.records import askable_variables, dumps_record, engine_from_record
-from infoseek.solvers.parse_context import ParseContext
-from infoseek.solvers.parsing import parse_text_turn
+from infoseek.solvers.seek.parse_context import ParseContext
+from infoseek.solvers.seek.parsing import parse_text_turn
 
 
 def bench_build(per_k: int) -> None:

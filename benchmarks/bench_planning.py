@@ -6,7 +6,7 @@ plan per state is compared instead of the set of optimal plans.
     python benchmarks/bench_planning.py                 # 7,500 problems, 2 workers
     python benchmarks/bench_planning.py --count 500 --candidates 300 --referee 50
 
-The referee is plain Python over explicit sets of plans (tests/planning_referee.py): it
+The referee is plain Python over explicit sets of plans (tests/support/planning_referee.py): it
 re-checks a random sample of the records and its time is extrapolated to all of them.
 
 Timings on a shared machine vary; the ratio of the two times, measured in one run, is the
@@ -32,7 +32,7 @@ from infoseek.builders.planning.problems import padded_known_state, start
 from infoseek.engines.planning.engine import PlanningEngine, atom_text
 from infoseek.records import engine_from_record
 from infoseek.single_turn import bfs_pick, sufficient_options
-from tests.planning_referee import Referee
+from tests.support.planning_referee import Referee
 
 PUBLISHED_BFS = {3: 5.75, 5: 27.2, 10: 93.9}
 

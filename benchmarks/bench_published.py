@@ -29,14 +29,14 @@ from write_gsme_fixtures import EXT_COLUMNS, released_row
 from write_gsme_fixtures import MT_COLUMNS as GSME_COLUMNS
 
 from infoseek.builders.logic import logic_mt
-from infoseek.builders.math import gsme_mt, gsme_mt_ext
-from infoseek.builders.published import load_published
-from infoseek.builders.published.logic_rows import (
+from infoseek.builders.logic.released.rows import (
     MT_COLUMNS,
     QUESTBENCH_COLUMNS,
     mt_row_from_record,
     questbench_row_from_record,
 )
+from infoseek.builders.math import gsme_mt, gsme_mt_ext
+from infoseek.builders.published import load_published
 from infoseek.builders.published.verify import verify_source
 
 

@@ -1,7 +1,7 @@
 """The exact chance that `infoseek/random` has asked a whole MSS within its turn cap.
 
 `infoseek/random` asks, on each of its turns, one variable drawn uniformly from the
-askable ones it has not asked yet (`infoseek.solvers.seek_strategy`), and answers only at
+askable ones it has not asked yet (`infoseek.solvers.seek.strategy`), and answers only at
 the turn cap or when nothing is left. Its first `turns` questions are therefore a uniform
 random `turns`-subset of the `n` askable variables (all of them when n <= turns), and
 

@@ -13,7 +13,7 @@ where they leave the answer open; elsewhere by iterative deepening over the sear
 alone. Both give the same counts and the same questions.
 It enumerates replies, so it needs finite domains: over an unbounded engine it raises
 `UnboundedDomainError` (the seek reference model then uses the canonical-MSS strategy of
-`infoseek.solvers.seek_strategy`).
+`infoseek.solvers.seek.strategy`).
 
 `random`: ask a uniformly random valid, not-yet-asked variable.
 """

@@ -41,7 +41,7 @@ from typing import Any
 from inspect_ai import Task
 from inspect_ai.util import registry_info
 
-import infoseek.solvers.reference_models  # noqa: F401  (registers the `infoseek` model provider)
+import infoseek.solvers.reference.models  # noqa: F401  (registers the `infoseek` model provider)
 from infoseek.domains import task_modules
 from infoseek.inspect_tasks.inspect_private import register_recorded_scorer_names
 

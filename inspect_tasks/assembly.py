@@ -45,9 +45,9 @@ from infoseek.scorers.inspect_scorers import (
     seek_scorers,
 )
 from infoseek.solvers.dataset import memory_dataset, problem_samples, seek_samples
-from infoseek.solvers.problem_level import problem_level_solver
-from infoseek.solvers.prompts import K_PREDICTION_MAX
-from infoseek.solvers.seek import seek_solver
+from infoseek.solvers.problem_level.solver import problem_level_solver
+from infoseek.solvers.seek.prompts import K_PREDICTION_MAX
+from infoseek.solvers.seek.solver import seek_solver
 
 SEEK_DEFAULTS: dict[str, Any] = {
     "format": "tool", "max_turns": DEFAULT_MAX_TURNS, "queries_per_turn": 1, "budget": False,

@@ -4,7 +4,7 @@
     inspect eval inspect_tasks/incomplete_questions.py --model infoseek/optimal \\
         -T seed=1 -T count=50 -T variant=full
     inspect eval inspect_tasks/incomplete_questions.py --model infoseek/optimal \\
-        -T source=tests/fixtures/incomplete_questions.json
+        -T source=tests/support/fixtures/incomplete_questions.json
     inspect eval infoseek/incomplete_questions --model openai/gpt-4o -T source=q.json \\
         -T variant=raw --model-role user=openai/gpt-4o-mini --model-role judge=openai/gpt-4o
 
@@ -18,12 +18,12 @@ from inspect_ai import Task, task
 
 from infoseek.builders.math import incomplete_math
 from infoseek.builders.math.incomplete_math import DEFAULT_COUNT
-from infoseek.builders.published.incomplete import incomplete_records
+from infoseek.builders.math.released.incomplete import incomplete_records
 from infoseek.inspect_tasks.assembly import data_version
 from infoseek.inspect_tasks.task_errors import readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.scorers.incomplete import incomplete_scorer
-from infoseek.solvers.incomplete import (
+from infoseek.solvers.incomplete.solver import (
     FORMATS,
     VARIANTS,
     incomplete_options,

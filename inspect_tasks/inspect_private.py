@@ -3,8 +3,9 @@
 Inspect's public API (`inspect_ai`, `inspect_ai.scorer`, `inspect_ai.util`, ...) has no
 equivalent for the names below. Private names may change in any Inspect release, so
 `pyproject.toml` pins ``inspect-ai>=0.3.285,<0.4`` and the tests exercise each one
-(`tests/test_task_logs.py`, `tests/test_task_parameters.py`,
-`tests/test_scorer_layout.py`); `tests/test_packaging.py` checks that no other tracked file
+(`tests/tasks/test_task_logs.py`, `tests/tasks/test_task_parameters.py`,
+`tests/scorers/test_scorer_layout.py`); `tests/packaging/test_packaging.py` checks that no other
+tracked file
 imports from `inspect_ai._`. Moving to a new Inspect version means re-reading this module.
 
 `PrerequisiteError` (`inspect_ai._util.error`)
@@ -43,7 +44,7 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
     How `inspect log recover` and `inspect score` rebuild the scorers and metrics of a
     log from the arguments its header records (JSON: a tuple comes back as a list).
     `recovered_results` and `log_scorers` run exactly that path, so that the tests check
-    every infoseek metric survives it (`tests/test_metric_rebuild.py`).
+    every infoseek metric survives it (`tests/scorers/test_metric_rebuild.py`).
 """
 
 from __future__ import annotations

@@ -28,8 +28,12 @@ from infoseek.records import dumps_record
 from infoseek.scorers.single_turn import detection_scorer, single_turn_scorer
 from infoseek.single_turn import SingleTurnError
 from infoseek.solvers.dataset import rendered
-from infoseek.solvers.single_turn import few_shot_examples, single_turn_samples, single_turn_solver
-from infoseek.solvers.single_turn_text import FEW_SHOT_COUNT, PROMPT_SETTINGS
+from infoseek.solvers.single_turn.reading import FEW_SHOT_COUNT, PROMPT_SETTINGS
+from infoseek.solvers.single_turn.solver import (
+    few_shot_examples,
+    single_turn_samples,
+    single_turn_solver,
+)
 
 
 def render_for(builder: str, renderer: str):

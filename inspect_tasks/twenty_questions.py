@@ -29,7 +29,7 @@ from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.records import metadata_problem
 from infoseek.scorers.twenty_q import twenty_q_scorer
 from infoseek.solvers.dataset import memory_dataset
-from infoseek.solvers.twenty_q import LABEL_BATCH, MAX_TURNS, twenty_q_solver
+from infoseek.solvers.twenty_q.solver import LABEL_BATCH, MAX_TURNS, twenty_q_solver
 
 
 def game_samples(pool: str) -> list[Sample]:

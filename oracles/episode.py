@@ -1,6 +1,6 @@
 """One seek episode as a plain game (SPEC 3.1): the model's parsed turn in, the turn
 record and the examiner's replies out. No Inspect here; the seek solver
-(`infoseek.solvers.seek`) is the adapter that generates, parses and keeps the history.
+(`infoseek.solvers.seek.solver`) is the adapter that generates, parses and keeps the history.
 
 `play_turn` applies the rules of one turn:
 

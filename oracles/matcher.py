@@ -6,7 +6,7 @@ reply. The matcher sees the question and the names it may choose from, never a v
 it cannot leak one; its reply counts only when it is exactly one of those names (case,
 spacing, quotes and a final full stop aside). Anything else (``not sure``, a name not on
 the list, two names, a sentence) means no match: the question is then refused with
-reason ``not_sure`` and nothing is revealed. `infoseek.solvers.matcher` calls the role.
+reason ``not_sure`` and nothing is revealed. `infoseek.solvers.seek.matcher` calls the role.
 """
 
 from __future__ import annotations

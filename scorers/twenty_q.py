@@ -1,5 +1,5 @@
 """Scoring a Twenty Questions game from what the solver recorded (`STORE_TURNS`,
-`STORE_FINAL`; `infoseek.solvers.twenty_q`), never from the model's or the examiner's
+`STORE_FINAL`; `infoseek.solvers.twenty_q.solver`), never from the model's or the examiner's
 say-so. Value keys (NaN where a key does not apply):
 
 - ``accuracy``: the suite's verdict (the guess names the target through its aliases);

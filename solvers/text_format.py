@@ -6,7 +6,7 @@ Models without tools act through lines of text, one action per line:
     Answer: Alice is not kind.
 
 `render_text_action` writes such lines for a decision made by a reference strategy
-(`infoseek.solvers.reference_strategy.decide`), so the reference models speak exactly the
+(`infoseek.solvers.reference.strategy.decide`), so the reference models speak exactly the
 format the text-mode solver parses.
 """
 

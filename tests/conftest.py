@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import settings
 
-from tests.support import forbid_tokenizer
+from tests.support.common import forbid_tokenizer
 
 # Under CI the property tests draw the same examples every run: a red build is then
 # always reproducible, never a chance draw. Locally they explore new examples each run.

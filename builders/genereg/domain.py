@@ -18,7 +18,9 @@ DOMAIN = Domain(
                     default_per_k=genereg_mt.DEFAULT_PER_K, max_per_k=2_000),
     ),
     renderers={"seek": "infoseek.builders.genereg.genereg_text:render_genereg_problem"},
-    formats={"mt-infoseek-genereg": "infoseek.builders.published.genereg:MT_INFOSEEK_GENEREG"},
+    formats={
+        "mt-infoseek-genereg": "infoseek.builders.genereg.released.format:MT_INFOSEEK_GENEREG",
+    },
     oracles=("adversarial", "cooperative", "random"),
     task_modules=("infoseek.inspect_tasks.genereg_mt",),
 )

@@ -28,8 +28,8 @@ DOMAIN = Domain(
     ),
     renderers={"seek": "infoseek.builders.logic.logic_text:render_logic_problem"},
     formats={
-        "mt-infoseek-logic": "infoseek.builders.published.logic:MT_INFOSEEK_LOGIC",
-        "questbench-logic": "infoseek.builders.published.logic:QUESTBENCH_LOGIC",
+        "mt-infoseek-logic": "infoseek.builders.logic.released.format:MT_INFOSEEK_LOGIC",
+        "questbench-logic": "infoseek.builders.logic.released.format:QUESTBENCH_LOGIC",
     },
     oracles=("adversarial", "cooperative", "random"),
     task_modules=("infoseek.inspect_tasks.logic_mt", "infoseek.inspect_tasks.logic_k_prediction",

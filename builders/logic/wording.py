@@ -1,7 +1,7 @@
 """How the logic domain talks to the model: attributes of one entity, yes/no goals.
 
 Written for this project. The strings are `str.format` templates whose placeholders are
-listed on `infoseek.domains.Wording`; `infoseek.solvers.prompts` composes them with the
+listed on `infoseek.domains.Wording`; `infoseek.solvers.seek.prompts` composes them with the
 protocol's own lines (budget, final turn, corrections).
 """
 

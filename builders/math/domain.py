@@ -58,8 +58,8 @@ DOMAIN = Domain(
     ),
     renderers={"equations": render_equations_prompt, "words": render_words_prompt},
     formats={
-        "mt-infoseek-gsme": "infoseek.builders.published.gsme:MT_INFOSEEK_GSME",
-        "mt-infoseek-gsme-ext": "infoseek.builders.published.gsme:MT_INFOSEEK_GSME_EXT",
+        "mt-infoseek-gsme": "infoseek.builders.math.released.format:MT_INFOSEEK_GSME",
+        "mt-infoseek-gsme-ext": "infoseek.builders.math.released.format:MT_INFOSEEK_GSME_EXT",
     },
     oracles=("world",),
     task_modules=("infoseek.inspect_tasks.gsme_mt", "infoseek.inspect_tasks.gsme_mt_ext",

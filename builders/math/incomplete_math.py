@@ -48,7 +48,8 @@ BUILDER_VERSION = f"1.0.0+templates-{TEMPLATES_VERSION}"
 record's RNG seed; it changes only when bumped by hand, so the records stay byte-identical
 across template-file moves."""
 CACHE_VERSION = cache_version(BUILDER_VERSION)
-"""What the dataset cache keys on (`infoseek.builders.published.incomplete`): ``BUILDER_VERSION``
+"""What the dataset cache keys on (`infoseek.builders.math.released.incomplete`):
+``BUILDER_VERSION``
 plus the templates' content hash, so an edited template file is never served from a stale
 cache entry."""
 DEFAULT_COUNT = 200

@@ -24,7 +24,7 @@ row back in the released layout with our recomputed ground truth (`infoseek veri
 Posing: a format may offer `pose(record)`, the domain's rule for whether a released
 problem can be run as a task (`-T source=`) and in what form: the math formats check that
 the released values give the released answer and pose a rounded one exactly
-(`infoseek.builders.published.gsme_pose`); a format without it poses every record as read.
+(`infoseek.builders.math.released.pose`); a format without it poses every record as read.
 """
 
 from __future__ import annotations

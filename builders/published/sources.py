@@ -22,7 +22,7 @@ record read from, or written from, a released file: its provenance names the for
 The math formats refuse a hidden world (the released values) that contradicts the
 revealed values or does not give the released answer, and pose a released answer written
 as a rounded decimal with the exact value it stands for
-(`infoseek.builders.published.gsme_pose`).
+(`infoseek.builders.math.released.pose`).
 """
 
 from __future__ import annotations

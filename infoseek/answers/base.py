@@ -296,7 +296,7 @@ ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 
 # ------------------------------------------------ hedged, approximate and retracted answers
 # SPEC 3.8: hedges are never credited. Shared with the single-turn reader
-# (`infoseek.solvers.single_turn_text`), which builds its own doubt pattern from
+# (`infoseek.solvers.single_turn.reading`), which builds its own doubt pattern from
 # UNCERTAINTY_WORDS and its correction openers from CORRECTION_OPENERS.
 
 UNCERTAINTY_WORDS = (

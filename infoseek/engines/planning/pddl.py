@@ -1,7 +1,7 @@
 """The one door to pyperplan (GPL-3.0-or-later): parse the project's Blocks World PDDL and
 ground its operators, and pyperplan's own breadth-first search (the tests' cross-check).
 
-No other module of infoseek imports pyperplan (tests/test_planning_engine.py checks
+No other module of infoseek imports pyperplan (tests/engines/test_planning_engine.py checks
 that); the engine works on the grounded operators this module returns, as plain tuples.
 
 pyperplan's grounding iterates over Python sets, so the order of its operators (and so

@@ -1,0 +1,199 @@
+"""Turning one model turn into an action: ask some variables, or answer.
+
+Two reply formats are supported, both pure functions of the reply and the episode's
+`ParseContext` (`infoseek.solvers.seek.parse_context`: the problem's vocabulary, limits and
+answer kind; no Inspect imports, so the reference models and the tests use exactly the
+same code as the seek loop):
+
+* plain text, the published format: ``Question: Is Alice kind?`` lines (one query
+  per line) or a single ``Answer: ...`` line; any other text is reasoning and is
+  ignored;
+* tool calls: ``ask(variable=...)`` and ``answer(value=...)``
+  (:func:`infoseek.solvers.seek.tool_parsing.parse_tool_calls`, on the same vocabulary rules).
+
+Quantity problems (math) have ``descriptions`` ({name: text}) in their context: a
+question may then also read ``Question: What is <name>?`` (or ``how much`` / ``how
+many``, ``the value of``), and the subject may be a variable's description instead of
+its name. Answers are read by the context's answer kind from the registry
+`infoseek.answers` (SPEC 3.8): its ``answer`` `AnswerSpec` (a choice's options, a
+vector's names, a sequence's items), made from ``answer_kind`` (``"boolean"``, the
+default, ``"number"``, ...) when not given. One candidate value, a trailing justification
+allowed; hedges, ranges, two values and unevaluated expressions are ``ambiguous``, huge
+numbers ``out_of_range``. Quantities in ``not_leaf`` are refused with ``not_leaf``
+(derived quantities when only leaves may be asked).
+
+A question names its variable whatever the phrasing (``Is Alice a kind person?``); which
+variable, and whether it may be asked, is `infoseek.solvers.seek.naming`'s part.
+
+The context's ``templates`` (the template lines the prompt showed): a reply line that copies one
+(whitespace collapsed, emphasis dropped, case folded) makes the turn invalid with
+``template``. Everything that is rejected carries a reason from :data:`INVALID_REASONS`,
+so scorers can count invalid queries by kind; no text makes a parser raise.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+
+from infoseek import contract
+from infoseek.answers import answer_kind as registered_kind
+from infoseek.contract import ACTION_ANSWER, ACTION_ASK, ACTION_INVALID, ParsedQuery, ParsedTurn
+from infoseek.solvers.seek.answer_parsing import (
+    AnswerReading,
+    copied_template_line,
+    parse_boolean_answer,
+    parse_number_answer,
+    read_boolean_answer,
+    read_number_answer,
+)
+from infoseek.solvers.seek.naming import (
+    Vocabulary,
+    blocked_queries,
+    judge_queries,
+    resolve_name,
+    vocabulary,
+)
+from infoseek.solvers.seek.parse_context import ParseContext
+
+__all__ = [
+    "AnswerReading",
+    "INVALID_REASONS",
+    "QUANTITY_REASONS",
+    "ParseContext",
+    "ParsedQuery",
+    "ParsedTurn",
+    "parse_boolean_answer",
+    "parse_number_answer",
+    "parse_text_turn",
+    "read_boolean_answer",
+    "read_number_answer",
+]
+
+INVALID_REASONS: tuple[str, ...] = contract.INVALID_REASONS
+"""Every reason a rejected query or turn carries (`infoseek.contract`)."""
+
+QUANTITY_REASONS: tuple[str, ...] = ("not_leaf",)
+"""Reasons only problems with a ``not_leaf`` list produce (a derived quantity asked where
+only leaves may be asked); scorers count them like the others."""
+
+
+def _invalid_turn(
+    reason: str,
+    queries: tuple[ParsedQuery, ...] = (),
+    answer_raw: str | None = None,
+) -> ParsedTurn:
+    return ParsedTurn(ACTION_INVALID, queries, None, answer_raw, reason)
+
+
+# ----------------------------------------------------------------------- plain text
+
+_LINE_LEAD = " \t>#*_+-`"
+_MARKUP = " \t*_`"
+_NUMBERING = re.compile(r"\d{1,4}[.)]")
+_KEYWORD = re.compile(r"(?:final\s+)?(question|answer)(?:\s*\d{1,4})?", re.IGNORECASE)
+
+
+def _action_line(line: str) -> tuple[str, str] | None:
+    """``(keyword, content)`` for a ``Question:`` / ``Answer:`` line, else ``None``."""
+    rest = line.lstrip(_LINE_LEAD)
+    numbering = _NUMBERING.match(rest)
+    if numbering:
+        rest = rest[numbering.end() :].lstrip(_LINE_LEAD)
+    keyword = _KEYWORD.match(rest)
+    if keyword is None:
+        return None
+    rest = rest[keyword.end() :].lstrip(_MARKUP)
+    if not rest.startswith(":"):
+        return None
+    return keyword.group(1).lower(), rest[1:]
+
+
+def _raw_fragment(content: str) -> str:
+    return content.strip(_MARKUP)
+
+
+def parse_text_turn(text: str, context: ParseContext, asked: Collection[str] = ()) -> ParsedTurn:
+    """Parse a plain-text turn (``Question: ...`` lines or one ``Answer: ...``) against
+    the episode's `context`, ``asked`` being the variables asked in earlier turns.
+
+    Keywords are case-insensitive and may carry markdown emphasis, list bullets or
+    numbering (``1.``, ``1)``); an ``Answer:`` line with nothing after it takes the next
+    non-empty line (and is ``malformed`` when there is none); the answer also takes the
+    lines after it, up to a blank line or the next action line: a kind read over several
+    lines (`AnswerKind.multiline`: vector, sequence) reads them as its value, the others
+    as part of the justification (a second value there is ``ambiguous``). A line that
+    copies one of the context's ``templates`` makes the turn invalid with ``template``.
+    The answer is read by the context's answer kind.
+    """
+    if not isinstance(text, str) or not text.strip():
+        return _invalid_turn("empty")
+    if len(text) > context.max_chars:
+        return _invalid_turn("too_long")
+    lines = text.splitlines()
+    copied = copied_template_line(lines, context.templates)
+    if copied is not None:
+        return _invalid_turn("template", answer_raw=copied)
+    vocab = vocabulary(context, asked)
+
+    questions: list[str] = []
+    answers: list[str] = []
+    for index, line in enumerate(lines):
+        action = _action_line(line)
+        if action is None:
+            continue
+        keyword, content = action
+        if keyword == "question":
+            questions.append(_raw_fragment(content))
+            continue
+        content = _raw_fragment(content)
+        # the lines after it are part of the answer (SPEC 3.8: a second value there makes
+        # it ambiguous); a kind read over several lines reads them as its value
+        following = _continuation(lines[index + 1 :], skip_blank=not content.strip())
+        if following and not content.strip():
+            following[0] = _raw_fragment(following[0])
+        content = "\n".join([content, *following]).strip()
+        answers.append(content)
+
+    if not questions and not answers:
+        return _invalid_turn("no_action")
+
+    attempts = [(raw, *resolve_name(raw, vocab)) for raw in questions]
+    if answers and (questions or len(answers) > 1):
+        return _invalid_turn(
+            "multiple_actions", blocked_queries(attempts, vocab), "\n".join(answers)
+        )
+
+    if answers:
+        if not answers[0].strip():
+            return _invalid_turn("malformed", answer_raw=answers[0])
+        return _answer_turn(answers[0], vocab)
+    return ParsedTurn(ACTION_ASK, judge_queries(attempts, vocab), None, None, None)
+
+
+def _continuation(lines: list[str], *, skip_blank: bool) -> list[str]:
+    """The lines that continue a several-line answer: up to a blank line (blank lines
+    before the first one skipped when ``skip_blank``: the ``Answer:`` line held nothing)
+    or the next action line."""
+    kept: list[str] = []
+    for line in lines:
+        if not line.strip():
+            if kept or not skip_blank:
+                break
+            continue
+        if _action_line(line) is not None:
+            break
+        kept.append(line.strip())
+    return kept
+
+
+def _reading_turn(reading: AnswerReading, raw: str) -> ParsedTurn:
+    """The turn an answer reading amounts to: an answer, or invalid with its reason."""
+    if reading.reason is not None:
+        return _invalid_turn(reading.reason, answer_raw=raw)
+    return ParsedTurn(ACTION_ANSWER, (), reading.value, raw, None)
+
+
+def _answer_turn(raw: str, vocab: Vocabulary) -> ParsedTurn:
+    """The turn an answer text amounts to, read by the vocabulary's answer kind."""
+    return _reading_turn(registered_kind(vocab.answer).read_text(raw, vocab.answer), raw)

@@ -1,0 +1,371 @@
+"""The multi-turn seek loop (SPEC 3.1), in the tool format and the plain-text format:
+the Inspect adapter over the plain game of `infoseek.oracles.episode`.
+
+Each sample's metadata carries the problem record and the hidden target value
+(``target_value``, default the record's ``answer``), and for problems whose values cannot
+be enumerated the hidden world (``hidden_world``, default the record's). The solver
+builds the engine, the oracle and the episode (`Episode`) and the parse context
+(`infoseek.solvers.seek.parse_context.ParseContext`), then alternates model turns and the
+game: each turn is generated, parsed (`parse_text_turn` / `parse_tool_calls`), matched
+when a ``matcher`` role is bound (`infoseek.solvers.seek.matcher`), and played
+(`infoseek.oracles.episode.play_turn`), which gives the turn record and the replies.
+Nothing here depends on the domain: the askable set, the ``not_leaf`` refusals, the
+question and answer forms all come from the record and the engine. The store holds the
+record without its hidden fields.
+Before every generate call it writes the episode to the sample store, so a message or
+token limit that aborts the loop loses nothing, and so the reference models can read
+the problem without parsing the prompt.
+
+There is one turn record per model turn, the answering turn included: an episode with
+k valid question turns and one answer holds k + 1 records, numbered 1..k+1.
+
+History (SPEC 3.8): the model's own turn stays as it wrote it, with its reasoning
+dropped unless ``carry_reasoning``: in the text format its question/answer lines, in
+the tool format its tool calls. A turn without any action (no action line, no tool
+call) is kept as the model wrote it, so that the correction after it refers to words
+the model can see; an empty one, or one longer than `MAX_TURN_CHARS`, is dropped. The
+loop never writes words in the model's place. The text
+format never keeps native tool calls (no provider accepts a tool call without its tool
+reply); in the tool format every kept tool call gets exactly one tool reply. Every
+correction is a user or tool message in plain words
+(`infoseek.oracles.refusals.invalid_turn_message`).
+Text the loop keeps is made storable first (`infoseek.solvers.text_format.storable_text`), and a
+provider reply with no choices is an empty turn.
+
+A reply Inspect marks as stopped by the context window (``model_length``) or by the
+output token limit (``max_tokens``) ends the episode (`infoseek.contract.STOP_REASONS`):
+its turn record is invalid with reason ``context_overflow`` or ``truncated``, nothing in
+it is read (a cut line may hold a cut value), and no further call is made. The text of a
+context overflow is the provider's error, so it leaves the history; a truncated reply is
+the model's own and stays as any turn does. The forced final turn restates the answer
+line to write (`infoseek.solvers.seek.prompts.final_turn_prompt`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from inspect_ai.log import transcript
+from inspect_ai.model import (
+    ChatMessageAssistant,
+    ChatMessageSystem,
+    ChatMessageTool,
+    ChatMessageUser,
+)
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.tool import ToolFunction, tool
+from inspect_ai.util import store
+
+from infoseek.answers import answer_kind, answer_spec
+from infoseek.contract import (
+    ACTION_ANSWER,
+    ACTION_INVALID,
+    ANSWER_TOOL,
+    ASK_TOOL,
+    DEFAULT_FORBID_ALTERNATIVES,
+    DEFAULT_MAX_TURNS,
+    MAX_TURN_CHARS,
+    STORE_FINAL,
+    STORE_INITIAL,
+    STORE_OPTIONS,
+    STORE_PROBLEM,
+    STORE_PROTOCOL,
+    STORE_TURNS,
+    ParsedTurn,
+)
+from infoseek.domains import domain_of
+from infoseek.engine import possible_values_record
+from infoseek.oracles import ORACLE_POLICIES, WORLD_POLICY, Oracle
+from infoseek.oracles.episode import Episode, play_turn
+from infoseek.records import (
+    askable_variables,
+    engine_from_record,
+    not_leaf_variables,
+    sample_problem,
+    stored_problem,
+    stored_turns,
+)
+from infoseek.solvers.dataset import value_label
+from infoseek.solvers.seek import prompts
+from infoseek.solvers.seek.matcher import matched_turn
+from infoseek.solvers.seek.parse_context import ParseContext
+from infoseek.solvers.seek.parsing import parse_text_turn
+from infoseek.solvers.seek.tool_parsing import parse_tool_calls
+from infoseek.solvers.turns import (
+    CONTEXT_OVERFLOW,
+    drop_from_history,
+    generate_turn,
+    stopped_reason,
+)
+
+FORMATS = ("tool", "text")
+_ACTION_LINE = re.compile(r"^\W*(question|answer|final answer)\b", re.IGNORECASE)
+_EMPTY_TURN = ParsedTurn(ACTION_INVALID, (), None, None, "empty")
+
+
+_ASK_DOC = """Ask the examiner for the value of one {noun} that is not given.
+
+Args:
+    variable: The exact name of the {noun} to ask about.
+"""
+
+
+@tool(name=ASK_TOOL)
+def ask(noun: str = "attribute"):
+    """The `ask` tool, described with the domain's word for a variable (``noun``).
+
+    The words are the function's docstring, which Inspect reads once per tool and
+    caches; a `ToolDef` description override would be deep-copied on every generate."""
+
+    async def execute(variable: str) -> str:
+        return "handled by the infoseek seek loop"
+
+    execute.__doc__ = _ASK_DOC.format(noun=noun)
+    return execute
+
+
+def ask_tool(noun: str):
+    """The `ask` tool, described with the domain's word for a variable."""
+    return ask(noun)
+
+
+@tool(name=ANSWER_TOOL)
+def answer():
+    async def execute(value: str) -> str:
+        """Give your final answer and end the episode.
+
+        Args:
+            value: For a yes/no goal, "yes" if it holds and "no" if not; for a numeric
+                goal, the number; for a choice, exactly one of the listed options; for
+                named values, every name once, like "A=1, B=0"; for an ordered list,
+                the steps in order, like "first step; second step".
+        """
+        return "handled by the infoseek seek loop"
+
+    return execute
+
+
+def seek_options(
+    *, fmt: str = "tool", max_turns: int = DEFAULT_MAX_TURNS, queries_per_turn: int = 1,
+    budget: bool = False, force_ask: bool = False,
+    forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES, carry_reasoning: bool = False,
+    oracle: str = "adversarial", seed: int = 0,
+) -> dict[str, Any]:
+    """Validated solver options (raises ValueError naming the bad option)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
+    if oracle not in (*ORACLE_POLICIES, WORLD_POLICY):
+        raise ValueError(f"oracle must be one of {', '.join((*ORACLE_POLICIES, WORLD_POLICY))}; "
+                         f"got {oracle!r}")
+    for name, value in (("max_turns", max_turns), ("queries_per_turn", queries_per_turn)):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1; got {value!r}")
+    return {
+        "format": fmt, "max_turns": max_turns, "queries_per_turn": queries_per_turn,
+        "budget": bool(budget), "force_ask": bool(force_ask),
+        "forbid_alternatives": bool(forbid_alternatives),
+        "carry_reasoning": bool(carry_reasoning), "oracle": oracle, "seed": seed,
+    }
+
+
+def _action_only(text: str) -> str:
+    lines = [line for line in text.splitlines() if _ACTION_LINE.match(line)]
+    return "\n".join(lines)
+
+
+@solver
+def seek_solver(
+    *, fmt: str = "tool", max_turns: int = DEFAULT_MAX_TURNS, queries_per_turn: int = 1,
+    budget: bool = False, force_ask: bool = False,
+    forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES, carry_reasoning: bool = False,
+    oracle: str = "adversarial", seed: int = 0,
+) -> Solver:
+    """The seek loop (SPEC 3.1).
+
+    Args:
+        fmt: ``"tool"`` (``ask`` / ``answer`` tools) or ``"text"`` (``Question:`` /
+            ``Answer:`` lines).
+        max_turns: turn cap; after it one more turn asks for the final answer.
+        queries_per_turn: how many variables one turn may ask.
+        budget: state "T turns x q queries per turn" in the prompt.
+        force_ask: refuse an answer given before k questions were asked.
+        forbid_alternatives: variables of non-canonical MSSs may not be asked.
+        carry_reasoning: keep the model's earlier reasoning in the history.
+        oracle: the oracle policy (``infoseek.oracles.ORACLE_POLICIES`` or ``"world"``).
+        seed: oracle seed (the random policy's draws).
+    """
+    opts = seek_options(
+        fmt=fmt, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
+        force_ask=force_ask, forbid_alternatives=forbid_alternatives,
+        carry_reasoning=carry_reasoning, oracle=oracle, seed=seed,
+    )
+    fmt = opts["format"]
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        problem: dict[str, Any] = sample_problem(state.metadata)
+        episode, context = start_episode(problem, state.metadata, opts)
+        wording = episode.domain.wording
+        engine = episode.oracle.engine
+        sample_opts = {**opts, "target_index": state.metadata.get("target_index", 0)}
+        st = store()
+        st.set(STORE_PROTOCOL, "seek")
+        st.set(STORE_PROBLEM, stored_problem(problem))
+        st.set(STORE_OPTIONS, sample_opts)
+        st.set(STORE_INITIAL, possible_values_record(engine.target_values(),
+                                                     engine.domain(engine.target)))
+        st.set(STORE_TURNS, stored_turns([]))
+        state.messages.insert(0, ChatMessageSystem(content=prompts.seek_system_prompt(
+            wording, entity=episode.entity, target=context.target, fmt=fmt,
+            per_turn=opts["queries_per_turn"], max_turns=opts["max_turns"],
+            budget=opts["budget"], force_ask_k=episode.k if opts["force_ask"] else None)))
+        if fmt == "tool":
+            state.tools = [ask_tool(wording.noun), answer()]
+            state.tool_choice = "auto"
+        final_text = prompts.final_turn_prompt(
+            wording, entity=episode.entity, target=context.target, fmt=fmt,
+            multiline=answer_kind(context.answer).multiline)
+
+        turns: list[dict[str, Any]] = []
+        while not episode.over:
+            if episode.final_turn:
+                state.messages.append(ChatMessageUser(content=final_text))
+                if fmt == "tool":
+                    state.tool_choice = ToolFunction(name=ANSWER_TOOL)
+            st.set(STORE_OPTIONS, {**sample_opts, "final_turn": episode.final_turn})
+            message = await generate_turn(state, generate)
+            stop = stopped_reason(state, message)
+            if stop is not None:  # ends the episode; nothing in the reply is read
+                parsed = ParsedTurn(ACTION_INVALID, (), None, None, stop)
+            elif message is None:
+                parsed = _EMPTY_TURN
+            else:
+                parsed = parse_message(message, fmt, context, episode.asked)
+            parsed = await matched_turn(parsed, askable=context.askable, asked=episode.asked,
+                                        noun=wording.noun)
+            record, replies = play_turn(episode, parsed)
+            turns.append(record.to_dict())
+            st.set(STORE_TURNS, stored_turns(turns))  # records are never changed once stored
+            transcript().info(turn_event(turns[-1]),
+                              source=f"infoseek seek loop, turn {record.turn}")
+            if stop == CONTEXT_OVERFLOW:
+                message = drop_from_history(state, message)
+            message = _keep_in_history(state, message, fmt, opts["carry_reasoning"])
+            if record.action == ACTION_ANSWER:
+                st.set(STORE_FINAL, {"answer": record.answer, "turn": record.turn})
+            if not episode.over:
+                _append_replies(state, message, fmt, replies)
+        return state
+
+    return solve
+
+
+def start_episode(problem: dict[str, Any], metadata: dict[str, Any],
+                  opts: dict[str, Any]) -> tuple[Episode, ParseContext]:
+    """The episode of one sample (its oracle holds the hidden target value and world)
+    and the context its turns are parsed in."""
+    target_value = metadata.get("target_value", problem.get("answer"))
+    engine = engine_from_record(problem)
+    oracle = Oracle(engine, target_value, policy=opts["oracle"],
+                    seed=hash_seed(opts["seed"], problem["id"], target_value),
+                    hidden_world=metadata.get("hidden_world", problem.get("hidden_world")))
+    domain = domain_of(problem)
+    entity = problem.get("entity", "Alice")
+    target = problem["target"]
+    episode = Episode(oracle=oracle, domain=domain, entity=entity, fmt=opts["format"],
+                      max_turns=opts["max_turns"], k=int(problem.get("k", 0)),
+                      force_ask=opts["force_ask"])
+    context = ParseContext(
+        entity=entity, variables=problem["variables"],
+        askable=askable_variables(problem, opts["forbid_alternatives"]),
+        observed=list(problem["observed"]), target=target,
+        queries_per_turn=opts["queries_per_turn"], not_leaf=not_leaf_variables(problem),
+        descriptions=problem.get("descriptions"),
+        answer=answer_spec(domain.answer_kind, entity=entity, target=target,
+                           values=engine.target_values()),
+        templates=prompts.template_lines(domain.wording, entity=entity, fmt=opts["format"]))
+    return episode, context
+
+
+def parse_message(message: ChatMessageAssistant, fmt: str, context: ParseContext,
+                  asked: list[str]) -> ParsedTurn:
+    """The action one assistant message amounts to: its tool calls in the tool format,
+    its text in the text format."""
+    if fmt == "tool":
+        calls = [(c.function, None if c.parse_error else c.arguments)
+                 for c in (message.tool_calls or [])]
+        return parse_tool_calls(calls, context, asked)
+    return parse_text_turn(message.text or "", context, asked)
+
+
+def hash_seed(seed: int, problem_id: str, target_value: Any) -> str:
+    return f"{seed}:{problem_id}:{target_value!r}"
+
+
+def turn_event(record: dict[str, Any]) -> dict[str, Any]:
+    """The info event of one turn: a one-line summary, ``known`` and
+    ``possible_target_values`` first (Inspect View shows a dict as a JSON panel, top
+    keys first, collapsed), then the whole record under ``infoseek_turn``."""
+    values = record["possible_target_values"]
+    if isinstance(values, list):
+        possible = ", ".join(value_label(v) for v in values)
+    else:  # the UNBOUNDED marker: infinitely many values
+        possible = "infinitely many"
+    summary = (f"turn {record['turn']}: {record['action']}"
+               f"{' (' + record['reason'] + ')' if record.get('reason') else ''}"
+               f"; known: {'yes' if record['known'] else 'no'}; possible: {possible or 'none'}")
+    return {"summary": summary, "known": record["known"],
+            "possible_target_values": record["possible_target_values"],
+            "infoseek_turn": record}
+
+
+def _keep_in_history(state: TaskState, message: ChatMessageAssistant | None, fmt: str,
+                     carry: bool) -> ChatMessageAssistant | None:
+    """Put the model's turn in the history as it stays there (see the module docstring);
+    returns the kept message, or None when the turn was dropped."""
+    if message is None:
+        return None
+    if not state.messages or state.messages[-1] is not message:
+        return message  # not ours to rewrite
+    kept = _kept_turn(message, fmt, carry)
+    if kept is None:
+        state.messages.pop()
+    elif kept is not message:
+        state.messages[-1] = kept
+    return kept
+
+
+def _kept_turn(message: ChatMessageAssistant, fmt: str,
+               carry: bool) -> ChatMessageAssistant | None:
+    text = message.text or ""
+    if fmt == "tool" and message.tool_calls:
+        if carry or (message.content == "" and not message.metadata):
+            return message  # nothing to drop: the model's own message stays
+        return ChatMessageAssistant(content="", tool_calls=message.tool_calls,
+                                    model=message.model)
+    actions = _action_only(text) if fmt == "text" else ""
+    if actions and not carry:
+        return ChatMessageAssistant(content=actions, model=message.model)
+    if not text.strip() or (not actions and len(text) > MAX_TURN_CHARS):
+        return None
+    if message.tool_calls:  # the text format keeps no native tool call
+        return message.model_copy(update={"tool_calls": None})
+    return message
+
+
+def _append_replies(state: TaskState, message: ChatMessageAssistant | None, fmt: str,
+                    replies: list[str]) -> None:
+    """The loop's answer to a turn: one tool message per tool call the kept message
+    holds (tool format), and what is left, or everything, in one user message."""
+    calls = (message.tool_calls or []) if message is not None and fmt == "tool" else []
+    if calls:
+        # Every tool call needs a tool message; replies line up with the parsed queries.
+        for i, call in enumerate(calls):
+            text = replies[i] if i < len(replies) else (replies[-1] if replies else "")
+            state.messages.append(
+                ChatMessageTool(content=text, tool_call_id=call.id, function=call.function)
+            )
+        if len(replies) > len(calls):
+            state.messages.append(ChatMessageUser(content="\n".join(replies[len(calls):])))
+    else:
+        state.messages.append(ChatMessageUser(content="\n".join(replies)))

@@ -1,0 +1,127 @@
+"""Turning a model turn given as tool calls into an action (`ask(variable=...)` /
+`answer(value=...)`), with the same vocabulary and validity rules as the plain-text
+format of :mod:`infoseek.solvers.seek.parsing`. Whatever the arguments hold (deep nesting, huge
+integers, lone surrogates), parsing returns a turn and never raises."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Collection
+
+from infoseek.answers import answer_kind as registered_kind
+from infoseek.contract import ACTION_ASK, ANSWER_TOOL, ASK_TOOL, ParsedTurn
+from infoseek.solvers.seek.answer_parsing import copies_template
+from infoseek.solvers.seek.naming import blocked_queries, judge_queries, resolve_name, vocabulary
+from infoseek.solvers.seek.parse_context import ParseContext
+from infoseek.solvers.seek.parsing import _invalid_turn, _reading_turn
+
+_SHOWN_CHARS = 2000
+"""At most this many characters of a call's description are kept in the record."""
+
+__all__ = ["parse_tool_calls"]
+
+
+def _call_arguments(arguments: object) -> dict | None:
+    if isinstance(arguments, dict):
+        return arguments
+    if isinstance(arguments, str):
+        try:
+            decoded = json.loads(arguments)
+        except (ValueError, RecursionError):
+            return None
+        return decoded if isinstance(decoded, dict) else None
+    return None
+
+
+def _shown(value: object) -> str:
+    """A short printable form of anything (never raises: huge ints, deep nesting)."""
+    try:
+        text = json.dumps(value, sort_keys=True, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        try:
+            text = repr(value)
+        except Exception:  # a repr that fails must not fail the turn
+            text = f"<{type(value).__name__}>"
+    if len(text) > _SHOWN_CHARS:
+        text = text[:_SHOWN_CHARS] + "..."
+    return text
+
+
+def _describe_call(function: object, arguments: object) -> str:
+    name = function if isinstance(function, str) else _shown(function)
+    return f"{name}({_shown(arguments)})"
+
+
+def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
+                     asked: Collection[str] = ()) -> ParsedTurn:
+    """Parse a turn given as tool calls ``(function_name, arguments)`` against the
+    episode's `context`, ``asked`` being the variables asked in earlier turns.
+
+    ``ask`` takes ``{"variable": name}``, ``answer`` takes ``{"value": ...}`` (another
+    argument beside them, ``answer(value="S1", alternative="S2")``, is
+    ``bad_arguments``): text, or any JSON value the answer kind reads
+    (`AnswerKind.read_tool`: a boolean for yes/no, a number, an object of named values,
+    a list of steps); a value the kind does not
+    take is ``bad_arguments``. The kind is the context's. Every call other than
+    ``answer`` is recorded as a query, and only the first ``queries_per_turn`` of them
+    are processed. Arguments may arrive as a JSON string; anything that does not decode
+    to a dict is ``bad_arguments``. An empty answer value is ``empty``; a value that
+    copies one of the context's ``templates`` (with or without its ``Answer:`` keyword) is
+    ``template``.
+    """
+    vocab = vocabulary(context, asked)
+    kind = registered_kind(vocab.answer)
+    calls = list(calls or [])
+    if not calls:
+        return _invalid_turn("no_action")
+
+    attempts: list[tuple[str, str | None, str | None]] = []
+    answer_calls: list[tuple[str, object]] = []
+    for call in calls:
+        function, arguments = (
+            call if isinstance(call, tuple | list) and len(call) == 2 else (call, None)
+        )
+        name = function.strip().lower() if isinstance(function, str) else ""
+        raw = _describe_call(function, arguments)
+        if name == ANSWER_TOOL:
+            answer_calls.append((raw, arguments))
+            continue
+        if name != ASK_TOOL:
+            attempts.append((raw, None, "unknown_tool"))
+            continue
+        decoded = _call_arguments(arguments)
+        variable = decoded.get("variable") if decoded is not None else None
+        if not isinstance(variable, str) or set(decoded) - {"variable"}:
+            attempts.append((raw, None, "bad_arguments"))
+        elif len(variable) > context.max_chars:
+            attempts.append((raw, None, "too_long"))
+        else:
+            attempts.append((raw, *resolve_name(variable, vocab)))
+
+    if answer_calls and (attempts or len(answer_calls) > 1):
+        answer_raw = "\n".join(raw for raw, _ in answer_calls)
+        return _invalid_turn("multiple_actions", blocked_queries(attempts, vocab), answer_raw)
+
+    if answer_calls:
+        raw, arguments = answer_calls[0]
+        decoded = _call_arguments(arguments)
+        value = decoded.get("value") if decoded is not None else None
+        if value is not None and set(decoded) - {"value"}:
+            # answer(value="S1", alternative="S2"): an unknown argument is never read
+            return _invalid_turn("bad_arguments", answer_raw=raw)
+        if not isinstance(value, str):
+            if value is None:
+                return _invalid_turn("bad_arguments", answer_raw=raw)
+            reading = kind.read_tool(value, vocab.answer)
+            if reading.reason == "bad_arguments":
+                return _invalid_turn("bad_arguments", answer_raw=raw)
+            return _reading_turn(reading, _shown(value))
+        if len(value) > context.max_chars:
+            return _invalid_turn("too_long")
+        if not value.strip():
+            return _invalid_turn("empty", answer_raw=value)
+        if copies_template(value, context.templates):
+            return _invalid_turn("template", answer_raw=value)
+        return _reading_turn(kind.read_tool(value, vocab.answer), value)
+
+    return ParsedTurn(ACTION_ASK, judge_queries(attempts, vocab), None, None, None)

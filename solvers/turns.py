@@ -1,0 +1,71 @@
+"""The floor every protocol's solver stands on: one generate call per model turn and the
+reading of how it stopped.
+
+`generate_turn` makes the call and returns the model's message made storable (or None for
+a provider reply with no choices); `stopped_reason` says whether Inspect marked the reply
+as cut by the context window or the output token limit (`infoseek.contract.STOP_REASONS`);
+`drop_from_history` takes a context overflow's text (the provider's error, not the
+model's words) out of the conversation.
+"""
+
+from __future__ import annotations
+
+from inspect_ai.model import ChatMessageAssistant
+from inspect_ai.solver import Generate, TaskState
+
+from infoseek.contract import STOP_REASONS
+from infoseek.solvers.text_format import storable, storable_text
+
+CONTEXT_OVERFLOW = STOP_REASONS["model_length"]
+
+
+async def generate_turn(state: TaskState, generate: Generate) -> ChatMessageAssistant | None:
+    """One generate call; the model's message, made storable, or None for an empty reply.
+
+    A provider reply with no choices makes Inspect's generate raise IndexError after it
+    set ``state.output``; that is an empty turn here, and nothing joins the history. A
+    message with text UTF-8 cannot encode (a lone surrogate) is replaced, in the history
+    and in ``state.output``, by a copy with that text made storable: Inspect hashes the
+    messages it sends to a model with a strict encoder while writing the log."""
+    before = state.output
+    try:
+        await generate(state, tool_calls="none")
+    except IndexError:
+        # only Inspect's own `output.message` on a new, choice-less output is an empty turn
+        if state.output is before or state.output is None or state.output.choices:
+            raise
+        return None
+    message = state.output.message
+    cleaned = storable_message(message)
+    if cleaned is not message:
+        if state.messages and state.messages[-1] is message:
+            state.messages[-1] = cleaned
+        state.output.choices[0].message = cleaned
+        state.output.completion = storable_text(state.output.completion or "")
+    return cleaned
+
+
+def stopped_reason(state: TaskState, message: ChatMessageAssistant | None) -> str | None:
+    """The terminal reason of the reply just generated (`infoseek.contract.STOP_REASONS`:
+    ``context_overflow`` when Inspect marks it ``model_length``, ``truncated`` for
+    ``max_tokens``), or None for a reply that is read as usual."""
+    if message is None or state.output is None or not state.output.choices:
+        return None
+    return STOP_REASONS.get(state.output.stop_reason)
+
+
+def drop_from_history(state: TaskState, message: ChatMessageAssistant | None) -> None:
+    """Take a reply out of the history: a context overflow's text is the provider's
+    error message, not words of the model (``state.output`` and the transcript keep it)."""
+    if message is not None and state.messages and state.messages[-1] is message:
+        state.messages.pop()
+    return None
+
+
+def storable_message(message: ChatMessageAssistant) -> ChatMessageAssistant:
+    """``message`` itself when all its text encodes as UTF-8, else a storable copy."""
+    data = message.model_dump()
+    cleaned = storable(data)
+    if cleaned is data:
+        return message
+    return ChatMessageAssistant.model_validate(cleaned)

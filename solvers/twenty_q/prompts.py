@@ -1,0 +1,48 @@
+"""What the Twenty Questions game says: to the guesser, the examiner, the evaluator and
+the transfer reader (`infoseek.solvers.twenty_q.solver`)."""
+
+GUESSER_SYSTEM = (
+    "Let us play Twenty Questions. I am thinking of a thing, X: {pool_text}. Find out what "
+    "X is within {max_turns} turns.\n"
+    "Each turn, write exactly one of:\n"
+    "- one yes/no question about X, such as: Is X alive?\n"
+    "- one final guess, written as: Guess: <your guess>\n"
+    "A question \"Is X a <thing>?\" that names the thing wins if it is right. A final "
+    "guess ends the game, right or wrong. Write one question or one guess per turn, with "
+    "no explanation. I answer only Yes, No, Partially or Not applicable, or tell you that "
+    "you guessed it. On turn {max_turns} you must guess."
+)
+POOL_TEXT = {"common": "a common animal, place, food or object",
+             "thing": "an everyday object"}
+FINAL_TURN = ("This is turn {turn}, your last one: do not ask a question. Write your final "
+              "guess now as: Guess: <your guess>")
+TURN_NOTE = "Turn {turn} of {max_turns}."
+INVALID_NOTE = {
+    "empty": "Your reply was empty.",
+    "too_long": "Your reply was too long to read.",
+    "too_many": "Ask only one question per turn; none was answered.",
+    "multiple_actions": "Write either one question or one guess, not both.",
+    "no_action": "Write one yes/no question about X, or a guess as: Guess: <your guess>.",
+    "ambiguous": "Guess exactly one thing, not several or a hedge.",
+    "malformed": "Your guess could not be read as one thing.",
+}
+
+EXAMINER_SYSTEM = (
+    "We are playing Twenty Questions. You are the answerer; X is {target}. Answer each "
+    "question truthfully as X. Reply with exactly one of: Yes / No / Partially / Not "
+    "applicable, or, when the question or guess names X exactly, with: You guessed it. "
+    "X is {target}. Add nothing else: no explanation, no hint."
+)
+EVALUATOR_SYSTEM = (
+    "You label questions for a Twenty Questions benchmark. You get one yes/no question "
+    "about X and a numbered list of candidates. For each candidate, give the truthful "
+    "answer if X were exactly that candidate: Yes, No, or Pass (Pass when the question is "
+    "ambiguous, only partly true, depends on context, or cannot be answered cleanly with "
+    "Yes or No). Return exactly one line per candidate, in order, written as "
+    "<index>. <Yes|No|Pass>, and nothing else."
+)
+EVALUATOR_USER = "Question: {question}\nCandidates:\n{candidates}"
+TRANSFER_SYSTEM = (
+    "Here is a finished game of Twenty Questions about a hidden thing X ({pool_text}). "
+    "Read the questions and answers and name X. Reply with one line: Guess: <your guess>"
+)

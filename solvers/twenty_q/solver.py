@@ -1,0 +1,218 @@
+"""The Twenty Questions solver: the guesser's loop, the `examiner` role that answers it,
+the offline `evaluator` role that labels every asked question for every candidate of the
+declared pool, and trace transfer to a `transfer` role (SPEC 5.6).
+
+Roles (``--model-role examiner=...`` etc., or a task's ``model_roles``); each has a
+deterministic fallback over the attribute table (`infoseek.solvers.twenty_q.game`):
+
+- ``examiner`` sees the hidden target and the guesser's turn; its reply must be Yes, No,
+  Partially, Not applicable or the confirmation; anything else is recorded
+  (``examiner_raw``, ``examiner_valid: false``) and replaced by Not applicable. Without the
+  role, the table answers questions that name an attribute, Not applicable otherwise.
+- ``evaluator`` labels each question for all candidates, `label_batch` per call, with one
+  retry of a batch whose reply does not parse; a batch still unreadable is recorded as
+  ``fail`` labels (counted by the scorer). Without the role, the table labels.
+- ``transfer`` reads the finished dialogue and names X. Without it, the candidate the
+  labelled dialogue leaves (every label equal to the evidence) is named, when one is left.
+
+A win is decided here from the guess and the target's names, never from the examiner;
+its verdict (``examiner_confirmed``) is kept beside. Turns count every guesser turn, the
+winning one included. Turn records go to the store (`STORE_TURNS`) before every
+generate call; `STORE_FINAL` holds the outcome.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model, model_roles
+from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.util import store
+
+from infoseek.contract import (
+    STORE_FINAL,
+    STORE_OPTIONS,
+    STORE_PROBLEM,
+    STORE_PROTOCOL,
+    STORE_TURNS,
+)
+from infoseek.records import sample_problem, stored_problem, stored_turns
+from infoseek.solvers.text_format import storable_text
+from infoseek.solvers.turns import generate_turn
+from infoseek.solvers.twenty_q.game import (
+    CONFIRMED,
+    EVIDENCE,
+    FAILED,
+    GameTable,
+    batches,
+    consistent_candidates,
+    read_examiner,
+    read_guess,
+    read_labels,
+    read_turn,
+    table_answer,
+    table_labels,
+)
+from infoseek.solvers.twenty_q.prompts import (
+    EVALUATOR_SYSTEM,
+    EVALUATOR_USER,
+    EXAMINER_SYSTEM,
+    FINAL_TURN,
+    GUESSER_SYSTEM,
+    INVALID_NOTE,
+    POOL_TEXT,
+    TRANSFER_SYSTEM,
+    TURN_NOTE,
+)
+
+PROTOCOL = "twenty_questions"
+EXAMINER_ROLE, EVALUATOR_ROLE, TRANSFER_ROLE = "examiner", "evaluator", "transfer"
+MAX_TURNS = 20
+LABEL_BATCH = 25
+LABEL_ATTEMPTS = 2
+
+
+def _bound(role: str) -> bool:
+    return model_roles().get(role) is not None
+
+
+async def _ask(role: str, system: str, user: str) -> str:
+    output = await get_model(role=role).generate(
+        [ChatMessageSystem(content=system), ChatMessageUser(content=user)])
+    return storable_text(output.completion or "")
+
+
+async def examine(turn_text: str, named: str | None, target: str,
+                  table: GameTable) -> dict[str, Any]:
+    """The examiner's answer to one question or guess."""
+    if not _bound(EXAMINER_ROLE):
+        raw, source = table_answer(turn_text, named, target, table), "table"
+    else:
+        raw = await _ask(EXAMINER_ROLE, EXAMINER_SYSTEM.format(target=target), turn_text)
+        source = "model"
+    answer, valid = read_examiner(raw)
+    return {"examiner_raw": raw, "examiner_answer": answer, "examiner_valid": valid,
+            "examiner_source": source, "examiner_confirmed": answer == CONFIRMED,
+            "evidence": EVIDENCE[answer]}
+
+
+async def label_question(question: str, named: str | None, table: GameTable,
+                         batch: int) -> dict[str, Any]:
+    """Every candidate's label of one question, in pool order."""
+    if not _bound(EVALUATOR_ROLE):
+        return {"labels": table_labels(question, named, table), "label_source": "table",
+                "label_retries": 0}
+    labels: list[str] = []
+    retries = 0
+    for names in batches(table.candidates, batch):
+        listing = "\n".join(f"{i}. {n}" for i, n in enumerate(names, 1))
+        found = None
+        for attempt in range(LABEL_ATTEMPTS):
+            retries += attempt > 0
+            found = read_labels(await _ask(EVALUATOR_ROLE, EVALUATOR_SYSTEM, EVALUATOR_USER
+                                           .format(question=question, candidates=listing)),
+                                len(names))
+            if found is not None:
+                break
+        labels.extend(found if found is not None else [FAILED] * len(names))
+    return {"labels": labels, "label_source": "model", "label_retries": retries}
+
+
+def dialogue_text(turns: list[dict[str, Any]]) -> str:
+    return "\n".join(f"Q{t['turn']}: {t['question']}\nA{t['turn']}: {t['examiner_answer']}"
+                     for t in turns if t.get("question"))
+
+
+async def transfer(turns: list[dict[str, Any]], table: GameTable, pool: str) -> dict[str, Any]:
+    """Trace transfer: the `transfer` role (or the suite's belief) names X."""
+    asked = [t for t in turns if t.get("question")]
+    if _bound(TRANSFER_ROLE):
+        raw = await _ask(TRANSFER_ROLE, TRANSFER_SYSTEM.format(pool_text=POOL_TEXT[pool]),
+                         dialogue_text(turns) or "(no questions were asked)")
+        turn = read_turn(raw, table, final_turn=True)
+        return {"transfer_raw": raw, "transfer_guess": turn.guess, "transfer_source": "model",
+                "transfer_reason": turn.reason}
+    left = consistent_candidates(table, [(t["labels"], t["evidence"]) for t in asked])
+    return {"transfer_raw": None, "transfer_guess": left[0] if len(left) == 1 else None,
+            "transfer_source": "table",
+            "transfer_reason": None if len(left) == 1 else f"{len(left)} candidates left"}
+
+
+def game_prompt(pool: str, max_turns: int) -> str:
+    return GUESSER_SYSTEM.format(pool_text=POOL_TEXT[pool], max_turns=max_turns)
+
+
+@solver
+def twenty_q_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL_BATCH,
+                    seed: int = 0) -> Solver:
+    """The game, then labelling and trace transfer (module docstring)."""
+    if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
+        raise ValueError(f"max_turns must be an integer >= 1; got {max_turns!r}")
+    if not isinstance(label_batch, int) or isinstance(label_batch, bool) or label_batch < 1:
+        raise ValueError(f"label_batch must be an integer >= 1; got {label_batch!r}")
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        record = sample_problem(state.metadata)
+        target = record["answer"]
+        table = GameTable.from_record(record)
+        st = store()
+        turns: list[dict[str, Any]] = []
+        st.set(STORE_PROTOCOL, PROTOCOL)
+        st.set(STORE_PROBLEM, stored_problem(record))
+
+        def write(final_turn: bool) -> None:
+            st.set(STORE_OPTIONS, {"format": "text", "max_turns": max_turns, "seed": seed,
+                                   "final_turn": final_turn})
+            st.set(STORE_TURNS, stored_turns(turns))
+
+        state.messages = [ChatMessageSystem(content=game_prompt(record["pool"], max_turns)),
+                          ChatMessageUser(content=TURN_NOTE.format(turn=1, max_turns=max_turns)
+                                          + " Ask your first question.")]
+        win = False
+        for number in range(1, max_turns + 1):
+            final = number == max_turns
+            write(final)
+            message = await generate_turn(state, generate)
+            text = message.text if message is not None else ""
+            turn = read_turn(text, table, final_turn=final)
+            entry: dict[str, Any] = {
+                "turn": number, "action": turn.kind, "raw": storable_text(text or ""),
+                "question": turn.question, "guess": turn.guess, "guess_raw": turn.guess_raw,
+                "reason": turn.reason, "final_turn": final, "win": False}
+            if turn.kind != "invalid":
+                asked = turn.question or f"Is X {turn.guess_raw}?"
+                entry.update(await examine(asked, turn.guess, target, table))
+                entry["win"] = win = turn.guess == target
+            turns.append(entry)
+            write(final)
+            if win or turn.kind == "guess" or final:
+                break
+            reply = (INVALID_NOTE.get(turn.reason or "", INVALID_NOTE["no_action"])
+                     if turn.kind == "invalid" else entry["examiner_answer"])
+            nxt = number + 1
+            note = (FINAL_TURN.format(turn=nxt) if nxt == max_turns
+                    else TURN_NOTE.format(turn=nxt, max_turns=max_turns))
+            if message is None:
+                state.messages.append(ChatMessageUser(content=note))
+            else:
+                state.messages.append(ChatMessageUser(content=f"{reply}\n\n{note}"))
+        for entry in turns:
+            if entry.get("question"):
+                entry.update(await label_question(entry["question"], entry["guess"], table,
+                                                  label_batch))
+        final = {"win": win, "turns": len(turns), "target": target,
+                 **await transfer(turns, table, record["pool"])}
+        write(True)
+        st.set(STORE_FINAL, final)
+        return state
+
+    return solve
+
+
+def transfer_correct(final: dict[str, Any]) -> bool | None:
+    """Whether the transfer guess names the target (None: no transfer guess read)."""
+    return None if final.get("transfer_guess") is None else (
+        final["transfer_guess"] == final["target"])
+
+
+__all__ = ["read_guess", "twenty_q_solver"]

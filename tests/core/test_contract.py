@@ -1,0 +1,91 @@
+"""The contract module is the one definition of the names that cross the layers: the
+docs list exactly its names, the layers use its constants, and a real episode writes
+records with exactly its fields."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from inspect_ai import eval
+
+from infoseek import contract
+from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.records import turns_from_store
+from tests.support.common import assert_eval_success
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "contracts.md"
+
+LISTED = {
+    "Store keys": contract.STORE_KEYS,
+    "Protocols": contract.PROTOCOLS,
+    "Turn-record fields": contract.TURN_FIELDS,
+    "Query fields": contract.QUERY_FIELDS,
+    "Actions": contract.ACTIONS,
+    "Invalid reasons": contract.INVALID_REASONS,
+    "Answer kinds": contract.ANSWER_KINDS,
+}
+
+
+def documented() -> dict[str, list[str]]:
+    """The names each `- <Label>: ...` item of the docs' contract section lists."""
+    text = DOC.read_text(encoding="utf-8")
+    section = text.split("## Contract names (`infoseek/contract.py`)", 1)[1]
+    items = re.split(r"\n- ", section)[1:]
+    out = {}
+    for item in items:
+        label, _, rest = item.partition(":")
+        out[label.strip()] = re.findall(r"`([^`]+)`", rest)
+    return out
+
+
+def test_the_docs_list_exactly_the_contract_names():
+    docs = documented()
+    assert set(docs) == set(LISTED)
+    for label, names in LISTED.items():
+        assert docs[label] == list(names), label
+
+
+def test_no_name_is_defined_twice():
+    for label, names in LISTED.items():
+        assert len(set(names)) == len(names), label
+
+
+def test_every_layer_reads_the_contract():
+    from infoseek.scorers import incomplete as incomplete_scorer
+    from infoseek.scorers import inspect_scorers, seek_metrics
+    from infoseek.solvers.incomplete import solver as incomplete
+    from infoseek.solvers.reference import models as reference_models
+    from infoseek.solvers.seek import answer_parsing, parsing
+    from infoseek.solvers.seek import solver as seek
+
+    assert parsing.INVALID_REASONS is contract.INVALID_REASONS
+    assert seek_metrics.INVALID_REASONS is contract.INVALID_REASONS
+    assert answer_parsing.ANSWER_KINDS is contract.ANSWER_KINDS
+    # the layers name the store keys by the contract's own names, not by aliases
+    assert seek.STORE_TURNS is inspect_scorers.STORE_TURNS is contract.STORE_TURNS
+    assert reference_models.STORE_PROBLEM is inspect_scorers.STORE_PROBLEM
+    assert incomplete.STORE_INCOMPLETE_TURNS is incomplete_scorer.STORE_INCOMPLETE_TURNS
+    for module in (inspect_scorers, incomplete_scorer, seek, reference_models):
+        assert not [name for name in vars(module) if name.endswith("_KEY")], module
+    # every invalid reason gets its own count in the scores (none falls to "other")
+    assert {f"invalid_{r}" for r in contract.INVALID_REASONS} <= set(
+        seek_metrics.SCALAR_METRIC_NAMES)
+
+
+@pytest.mark.parametrize("fmt", ["tool", "text"])
+def test_a_real_episode_writes_exactly_the_contract_fields(fmt, tmp_path):
+    [log] = eval(logic_mt(k=[2], per_k=1, format=fmt), model="infoseek/optimal",
+                 log_dir=str(tmp_path), display="none")
+    assert_eval_success(log)
+    for sample in log.samples:
+        assert set(sample.store) <= set(contract.STORE_KEYS)
+        assert sample.store[contract.STORE_PROTOCOL] in contract.PROTOCOLS
+        turns = turns_from_store(sample.store[contract.STORE_TURNS])
+        assert turns
+        for turn in turns:
+            assert tuple(turn) == contract.TURN_FIELDS
+            assert turn["action"] in contract.ACTIONS
+            for query in turn["queries"]:
+                assert tuple(query) == contract.QUERY_FIELDS

@@ -1,0 +1,98 @@
+"""The domain registry (`infoseek.domains`): lookups, errors, and that the built-in
+declarations agree with what they point at."""
+
+from __future__ import annotations
+
+import pytest
+
+from infoseek import domains
+from infoseek.builders.datasets import domain_records
+from infoseek.builders.published import get_format
+from infoseek.contract import ANSWER_KINDS
+from infoseek.domains import (
+    BuilderSpec,
+    Domain,
+    UnknownDomain,
+    get_builder,
+    get_domain,
+    register_domain,
+    unregister_domain,
+)
+
+LOGIC = get_domain("logic")
+
+
+def test_unknown_names_list_what_is_registered() -> None:
+    with pytest.raises(UnknownDomain, match="registered: logic, math"):
+        get_domain("chess")
+    with pytest.raises(UnknownDomain, match="logic-mt"):
+        get_builder("chess-mt")
+    with pytest.raises(KeyError, match="has no renderer 'words'; it has seek"):
+        LOGIC.renderer("words")
+
+
+def test_a_taken_name_is_refused_and_a_declaration_must_be_a_domain() -> None:
+    with pytest.raises(ValueError, match="already registered"):
+        register_domain("logic", Domain(name="logic", answer_kind="boolean",
+                                        wording=LOGIC.wording))
+    register_domain("logic", "infoseek.builders.logic.domain:DOMAIN")  # the same again is fine
+    with pytest.raises(ValueError, match="answer kind 'colour'"):
+        Domain(name="x", answer_kind="colour", wording=LOGIC.wording)
+    register_domain("wrong", "infoseek.builders.logic.domain:DOMAIN")
+    try:
+        with pytest.raises(ValueError, match="not a Domain named 'wrong'"):
+            get_domain("wrong")
+    finally:
+        unregister_domain("wrong")
+    with pytest.raises(ValueError, match="'module:attribute'"):
+        register_domain("nothing", "no path")
+
+
+def test_a_registered_domain_is_seen_by_every_lookup() -> None:
+    spec = BuilderSpec(name="echo-mt", build=lambda seed, per_k, ks, **_: [], version="1",
+                       max_k=2, default_per_k=3, max_per_k=10)
+    register_domain("echo", Domain(name="echo", answer_kind="choice", wording=LOGIC.wording,
+                                   builders=(spec,), formats={"echo-csv": "x:y"},
+                                   task_modules=("tests.nowhere",)))
+    try:
+        assert "echo-mt" in domains.builder_names()
+        assert get_builder("echo-mt") == (get_domain("echo"), spec)
+        assert domains.format_home("echo-csv") == ("echo", "x:y")
+        assert "echo-csv" in domains.format_names() and domains.format_names("echo") == (
+            "echo-csv",)
+        assert "tests.nowhere" in domains.task_modules()
+        assert spec.ks == (1, 2)
+    finally:
+        unregister_domain("echo")
+    assert "echo-mt" not in domains.builder_names()
+
+
+@pytest.mark.parametrize("name", ["logic", "math"])
+def test_built_in_declarations_agree_with_their_parts(name) -> None:
+    domain = get_domain(name)
+    assert domain.answer_kind in ANSWER_KINDS
+    for format_name in domain.formats:
+        assert get_format(format_name).domain == name
+    for spec in domain.builders:
+        [record] = domain_records(spec.name, ks=[1], per_k=1, seed=0)
+        assert record["domain"] == name and record["k"] == 1
+        for variant in domain.renderers:
+            text = domain.renderer(variant)(record, forbid_alternatives=True)
+            assert record["target"] in text or name == "math"
+            assert isinstance(text, str) and text.strip()
+
+
+def test_the_ask_tool_uses_the_domains_word_for_a_variable() -> None:
+    from inspect_ai.tool import ToolDef
+
+    from infoseek.solvers.seek.solver import ask_tool
+
+    for name, noun in (("logic", "attribute"), ("math", "quantity")):
+        definition = ToolDef(ask_tool(get_domain(name).wording.noun))
+        assert definition.name == "ask" and noun in definition.description
+        assert noun in definition.parameters.properties["variable"].description
+
+
+def test_question_lines_fill_the_templates_placeholder() -> None:
+    assert LOGIC.wording.question("Bob", "cold") == "Question: Is Bob cold?"
+    assert get_domain("math").wording.question("", "A_2") == "Question: What is A_2?"

@@ -1,0 +1,250 @@
+"""What the log of every infoseek task says and allows: its version names the data it ran
+on, and `inspect score <log>` re-scores it with the same result.
+
+Every packaged task runs once, tiny (`limit=1`, `infoseek/optimal`), by its registry name.
+
+Versions: `eval.task_version` is ``"<builder>@<BuilderSpec.version>"`` of the builder the
+task reads (`infoseek.inspect_tasks.assembly.task_version`) and follows that version.
+
+Re-scoring: a log records each scorer without its package (`answer`, not
+`infoseek/answer`) and `inspect score` rebuilds it from that name; the entry point
+registers every infoseek scorer under it
+(`infoseek.inspect_tasks.inspect_private.register_recorded_scorer_names`). Each log goes
+through the `inspect` command in this process (the real CLI entry point, for speed);
+`logic_mt` also through `inspect score` in a fresh process, and so does a log of the task
+file (`inspect eval inspect_tasks/logic_mt.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import inspect
+import json
+import subprocess
+import sys
+from importlib.metadata import entry_points
+from pathlib import Path
+from typing import Any
+
+import pytest
+from inspect_ai import eval as inspect_eval
+from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.model import ChatMessageUser, ModelName
+from inspect_ai.scorer import CORRECT, Scorer, Target, scorer
+from inspect_ai.solver import TaskState
+from inspect_ai.util import registry_create, registry_info
+
+from infoseek import domains
+from infoseek.builders.math import incomplete_math
+from infoseek.inspect_tasks import assembly
+from infoseek.inspect_tasks._registry import PACKAGED_TASKS, RECORDED_SCORER_NAMES
+from infoseek.inspect_tasks.inspect_private import (
+    RecordedNameError,
+    register_recorded_scorer_names,
+)
+from tests.support.common import text_output
+
+ROOT = Path(__file__).resolve().parents[2]
+TINY = {"k": [1], "per_k": 1, "count": 1}
+"""The smallest split each task accepts (only the parameters a task has are passed)."""
+
+
+def tiny_task(name: str):
+    factory = PACKAGED_TASKS[name]
+    parameters = inspect.signature(factory).parameters
+    return factory(**{key: value for key, value in TINY.items() if key in parameters})
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    log_dir = tmp_path_factory.mktemp("score-logs")
+    names = sorted(PACKAGED_TASKS)
+    results = inspect_eval([tiny_task(name) for name in names], model="infoseek/optimal",
+                           limit=1, log_dir=str(log_dir), display="none")
+    assert [log.status for log in results] == ["success"] * len(names)
+    by_task = {log.eval.task: Path(log.location) for log in results}
+    assert sorted(by_task) == names
+    return by_task
+
+
+# ------------------------------------------------------------------ task versions
+
+BUILDER_OF = (("gsme_mt_ext", "gsme-mt-ext"), ("gsme_", "gsme-mt"), ("gsm_", "gsme-mt"),
+              ("logic_q", "logic-q"), ("logic_", "logic-mt"), ("planning_q", "planning-q"),
+              ("planning_", "planning-mt"), ("genereg_", "genereg"),
+              ("clinguide_", "clinguide"), ("twenty_questions", "twenty-q"))
+"""Which builder a task reads, by the first matching task-name prefix (the README's task
+sections); `incomplete_questions` reads the incomplete-math builder."""
+
+
+def expected_version(task: str) -> str:
+    if task == "incomplete_questions":
+        return f"{incomplete_math.BUILDER_NAME}@{incomplete_math.CACHE_VERSION}"
+    builder = next(b for prefix, b in BUILDER_OF if task.startswith(prefix))
+    return f"{builder}@{domains.get_builder(builder)[1].version}"
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGED_TASKS))
+def test_every_task_log_names_the_builder_version(name: str, logs: dict[str, Path]) -> None:
+    log = read_eval_log(str(logs[name]), header_only=True)
+    assert log.eval.task_version == expected_version(name)
+
+
+def test_the_version_follows_the_builder_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    names = ("logic_mt", "logic_mss", "logic_q")
+    before = {name: tiny_task(name).version for name in names}
+    real = assembly.get_builder
+
+    def bumped(builder: str):
+        domain, spec = real(builder)
+        if builder == "logic-mt":
+            spec = dataclasses.replace(spec, version="9.9.9-test")
+        return domain, spec
+
+    monkeypatch.setattr(assembly, "get_builder", bumped)
+    after = {name: tiny_task(name).version for name in names}
+    assert before["logic_mt"] == before["logic_mss"] == expected_version("logic_mt")
+    assert after["logic_mt"] == after["logic_mss"] == "logic-mt@9.9.9-test"
+    assert after["logic_q"] == before["logic_q"] == expected_version("logic_q")
+
+
+# ------------------------------------------------------------------ inspect score
+
+
+def scores_of(log: EvalLog) -> str:
+    """Everything the scorers produced, as comparable text (NaN compares equal to NaN)."""
+    samples = [{name: score.model_dump(exclude={"history"})
+                for name, score in sorted((sample.scores or {}).items())}
+               for sample in log.samples]
+    results = [score.model_dump() for score in log.results.scores]
+    return json.dumps({"samples": samples, "results": results}, sort_keys=True, default=str)
+
+
+def inspect_cli(arguments: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Run the `inspect` console script in this process (what the `inspect` executable
+    runs), failing on a non-zero exit."""
+    (command,) = entry_points(group="console_scripts", name="inspect")
+    monkeypatch.setattr(sys, "argv", ["inspect", *arguments])
+    monkeypatch.setattr(sys, "excepthook", sys.excepthook)  # the CLI installs its own
+    with pytest.raises(SystemExit) as exit_info:
+        command.load()()
+    assert exit_info.value.code in (0, None), arguments
+
+
+def score_arguments(log_file: Path, output: Path) -> list[str]:
+    return ["score", str(log_file), "--action", "overwrite", "--output-file", str(output),
+            "--display", "none"]
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGED_TASKS))
+def test_inspect_score_gives_back_the_scores_of_every_task(
+        name: str, logs: dict[str, Path], tmp_path: Path,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    original = read_eval_log(str(logs[name]))
+    assert original.eval.task_registry_name == f"infoseek/{name}"
+    assert original.eval.task_file is None  # nothing but the recorded names to go by
+    assert {s.name for s in original.eval.scorers} <= set(RECORDED_SCORER_NAMES)
+    monkeypatch.chdir(tmp_path)
+    rescored_file = tmp_path / "rescored.eval"
+    inspect_cli(score_arguments(logs[name], rescored_file), monkeypatch)
+    rescored = read_eval_log(str(rescored_file))
+    assert rescored.status == "success"
+    assert [s.name for s in rescored.eval.scorers] == [s.name for s in original.eval.scorers]
+    assert scores_of(rescored) == scores_of(original)
+
+
+def run(command: list[str], cwd: Path) -> None:
+    result = subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"{command}:\n{result.stdout[-2000:]}\n{result.stderr[-3000:]}"
+
+
+def test_inspect_score_command_in_a_fresh_process(logs: dict[str, Path],
+                                                  tmp_path: Path) -> None:
+    rescored_file = tmp_path / "rescored.eval"
+    run([sys.executable, "-m", "inspect_ai", *score_arguments(logs["logic_mt"],
+                                                              rescored_file)], cwd=tmp_path)
+    original = read_eval_log(str(logs["logic_mt"]))
+    rescored = read_eval_log(str(rescored_file))
+    assert [s.name for s in rescored.results.scores] == ["answer", "sufficiency", "queries",
+                                                          "invalid"]
+    assert scores_of(rescored) == scores_of(original)
+
+
+def test_inspect_score_on_a_log_of_the_task_file(tmp_path: Path) -> None:
+    """`inspect eval inspect_tasks/logic_mt.py` from the root, as the README runs it: the
+    log names the task file, and the recorded names still resolve to our scorers."""
+    log_dir = tmp_path / "logs"
+    run([sys.executable, "-m", "inspect_ai", "eval", "inspect_tasks/logic_mt.py",
+         "--model", "infoseek/optimal", "--limit", "1", "-T", "per_k=1",
+         "--log-dir", str(log_dir), "--display", "none"], cwd=ROOT)
+    (log_file,) = log_dir.glob("*.eval")
+    original = read_eval_log(str(log_file))
+    assert original.eval.task_file == "inspect_tasks/logic_mt.py"
+    rescored_file = tmp_path / "rescored.eval"
+    run([sys.executable, "-m", "inspect_ai", *score_arguments(log_file, rescored_file)],
+        cwd=ROOT)
+    assert scores_of(read_eval_log(str(rescored_file))) == scores_of(original)
+
+
+# ------------------------------------------------------- the names registered for logs
+
+
+def test_inspect_builtin_answer_still_resolves_by_name() -> None:
+    """`answer` is also Inspect's built-in `answer(pattern)`: called with its pattern, the
+    name still builds Inspect's scorer; with no argument (as a log of ours records it),
+    ours."""
+    assert "answer" in RECORDED_SCORER_NAMES
+    builtin = registry_create("scorer", "answer", pattern="letter")
+    ours = registry_create("scorer", "answer")
+    builtin_metrics = [registry_info(m).name for m in registry_info(builtin).metadata["metrics"]]
+    our_metrics = [registry_info(m).name for m in registry_info(ours).metadata["metrics"]]
+    assert builtin_metrics == ["inspect_ai/accuracy", "inspect_ai/stderr"]
+    assert our_metrics == ["infoseek/mean_by_group"]
+
+
+def test_the_builtin_answer_scores_as_before() -> None:
+    state = TaskState(model=ModelName("mockllm/model"), sample_id=1, epoch=1,
+                      input="pick one", messages=[ChatMessageUser(content="pick one")])
+    state.output = text_output("ANSWER: B")
+    builtin = registry_create("scorer", "answer", pattern="letter")
+    assert asyncio.run(builtin(state, Target("B"))).value == CORRECT
+    assert asyncio.run(builtin(state, Target("C"))).value != CORRECT
+
+
+@scorer(metrics=[], name="plugin_like/match")
+def clashing_scorer(threshold: float = 0.5) -> Scorer:
+    """Recorded as `match`, which is Inspect's built-in `match(location=...)`, and it takes
+    a parameter: sharing the name would take calls away from the built-in."""
+
+    async def score(state: Any, target: Target) -> Any:
+        raise AssertionError("never run")
+
+    return score
+
+
+def test_a_recorded_name_that_would_take_calls_from_a_builtin_is_refused() -> None:
+    with pytest.raises(RecordedNameError, match="'match'.*Give the infoseek scorer"):
+        register_recorded_scorer_names([clashing_scorer])
+
+
+@scorer(metrics=[], name="user_local_name_in_tests")
+def users_own() -> Scorer:
+    async def score(state: Any, target: Target) -> Any:
+        raise AssertionError("never run")
+
+    return score
+
+
+@scorer(metrics=[], name="plugin_like/user_local_name_in_tests")
+def packaged_namesake() -> Scorer:
+    async def score(state: Any, target: Target) -> Any:
+        raise AssertionError("never run")
+
+    return score
+
+
+def test_a_users_own_scorer_of_the_recorded_name_is_left_alone() -> None:
+    assert register_recorded_scorer_names([packaged_namesake]) == []
+    created = registry_create("scorer", "user_local_name_in_tests")
+    assert created.__qualname__.startswith("users_own")
