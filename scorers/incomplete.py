@@ -57,11 +57,11 @@ import math
 import re
 from typing import Any
 
-from inspect_ai.model import ChatMessageUser, get_model, model_roles
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from infoseek.contract import STOP_REASONS, STORE_INCOMPLETE_TURNS, STORE_OPTIONS
+from infoseek.oracles.roles import role_bound, role_reply
 from infoseek.scorers.inspect_scorers import mean_by_group
 
 JUDGE_ROLE = "judge"
@@ -238,12 +238,11 @@ def parse_judgement(text: str) -> dict[str, bool] | None:
 async def judge(question: str, condition: str,
                 turns: list[dict[str, Any]]) -> tuple[dict[str, bool] | None, dict[str, Any]]:
     """(ratings or None, details): the `judge` role when bound, else the rule."""
-    if model_roles().get(JUDGE_ROLE) is None:
+    if not role_bound(JUDGE_ROLE):
         return rule_judgement(turns), {"judge_source": "rule"}
     prompt = JUDGE_PROMPT.format(condition=condition,
                                  dialogue=render_dialogue(question, turns))
-    output = await get_model(role=JUDGE_ROLE).generate([ChatMessageUser(content=prompt)])
-    reply = output.completion or ""
+    reply = await role_reply(JUDGE_ROLE, prompt)
     return parse_judgement(reply), {"judge_source": "model", "judge_reply": reply}
 
 

@@ -5,15 +5,29 @@ reading of how it stopped.
 a provider reply with no choices); `stopped_reason` says whether Inspect marked the reply
 as cut by the context window or the output token limit (`infoseek.contract.STOP_REASONS`);
 `drop_from_history` takes a context overflow's text (the provider's error, not the
-model's words) out of the conversation.
+model's words) out of the conversation. `EpisodeWriter` writes the episode to the sample
+store under the contract's keys.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from inspect_ai.model import ChatMessageAssistant
 from inspect_ai.solver import Generate, TaskState
+from inspect_ai.util import store
 
-from infoseek.contract import STOP_REASONS
+from infoseek.contract import (
+    STOP_REASONS,
+    STORE_FINAL,
+    STORE_INITIAL,
+    STORE_OPTIONS,
+    STORE_PROBLEM,
+    STORE_PROTOCOL,
+    STORE_TURNS,
+)
+from infoseek.records import stored_turns
 from infoseek.solvers.text_format import storable, storable_text
 
 CONTEXT_OVERFLOW = STOP_REASONS["model_length"]
@@ -69,3 +83,33 @@ def storable_message(message: ChatMessageAssistant) -> ChatMessageAssistant:
     if cleaned is data:
         return message
     return ChatMessageAssistant.model_validate(cleaned)
+
+
+class EpisodeWriter:
+    """Writes one episode to the sample store under the contract's keys
+    (`infoseek.contract`: ``STORE_PROTOCOL``, ``STORE_PROBLEM``, ``STORE_OPTIONS``,
+    ``STORE_INITIAL``, ``STORE_TURNS``, ``STORE_FINAL``), the one writer every protocol's
+    solver uses. Made at the start of a sample, it writes the protocol and the problem (in
+    its stored form, without hidden fields); the solver then writes options and turns
+    before every generate call, so a limit that aborts the loop loses nothing. Turn
+    records are stored whole each time (`infoseek.records.stored_turns`) and never
+    changed once written."""
+
+    def __init__(self, protocol: str, problem: str) -> None:
+        self._store = store()
+        self._store.set(STORE_PROTOCOL, protocol)
+        self._store.set(STORE_PROBLEM, problem)
+
+    def options(self, options: dict[str, Any]) -> None:
+        self._store.set(STORE_OPTIONS, options)
+
+    def initial(self, possible: Any) -> None:
+        """The target values possible before any question (seek episodes)."""
+        self._store.set(STORE_INITIAL, possible)
+
+    def turns(self, turns: Iterable[dict[str, Any]]) -> None:
+        self._store.set(STORE_TURNS, stored_turns(turns))
+
+    def final(self, final: dict[str, Any]) -> None:
+        """The episode's final answer and the turn that gave it."""
+        self._store.set(STORE_FINAL, final)

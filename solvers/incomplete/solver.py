@@ -63,8 +63,6 @@ from inspect_ai.model import (
     ChatMessageSystem,
     ChatMessageTool,
     ChatMessageUser,
-    get_model,
-    model_roles,
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import tool
@@ -78,6 +76,7 @@ from infoseek.contract import (
     STORE_PROTOCOL,
     STORE_TURNS,
 )
+from infoseek.oracles.roles import role_bound, role_reply
 from infoseek.records import dumps_record, stored_turns
 from infoseek.solvers.incomplete.reading import (
     ParsedReply,
@@ -243,10 +242,6 @@ def ask_user():
     return execute
 
 
-def user_role_bound() -> bool:
-    return model_roles().get(USER_ROLE) is not None
-
-
 async def simulated_user_reply(question: str | None, record: dict[str, Any]) -> dict[str, Any]:
     """The user's reply to `question`: `{"user_reply", "user_source", "revealed"}`.
 
@@ -254,16 +249,13 @@ async def simulated_user_reply(question: str | None, record: dict[str, Any]) -> 
     else the deterministic rule.
     """
     condition = record["condition"]
-    if not user_role_bound():
+    if not role_bound(USER_ROLE):
         reply, revealed = rule_user_reply(question, condition)
         return {"user_reply": reply, "user_source": "rule", "revealed": revealed}
-    model = get_model(role=USER_ROLE)
-    output = await model.generate([
-        ChatMessageSystem(content=USER_SYSTEM.format(condition=condition)),
-        ChatMessageUser(content=question.strip() if question and question.strip()
-                        else "(The assistant asked an empty question.)"),
-    ])
-    reply = storable_text((output.completion or "").strip())
+    asked = (question.strip() if question and question.strip()
+             else "(The assistant asked an empty question.)")
+    text = await role_reply(USER_ROLE, asked, system=USER_SYSTEM.format(condition=condition))
+    reply = storable_text(text.strip())
     if len(reply) > MAX_USER_REPLY_CHARS or leaks_number(reply, record["answer"], condition):
         reply, revealed = rule_user_reply(question, condition)
         return {"user_reply": reply, "user_source": "model-replaced", "revealed": revealed}

@@ -6,19 +6,15 @@ from typing import Any
 
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import store
 
 from infoseek.contract import (
     DEFAULT_FORBID_ALTERNATIVES,
-    STORE_OPTIONS,
-    STORE_PROBLEM,
-    STORE_PROTOCOL,
-    STORE_TURNS,
 )
-from infoseek.records import sample_problem, stored_problem, stored_turns
+from infoseek.records import sample_problem, stored_problem
 from infoseek.solvers.seek import prompts
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
+    EpisodeWriter,
     drop_from_history,
     generate_turn,
     stopped_reason,
@@ -64,13 +60,11 @@ def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int 
                     else wording["size_free"].format(max_size=max_size))
             prompt = wording["mss_identification"].format(size_rule=rule, problem=text)
         state.messages = [ChatMessageUser(content=prompt)]
-        st = store()
-        st.set(STORE_PROTOCOL, protocol)
-        st.set(STORE_PROBLEM, stored_problem(problem))
-        st.set(STORE_TURNS, stored_turns([]))
-        st.set(STORE_OPTIONS, {"k_given": k_given, "max_size": max_size, "seed": seed,
-                                     "forbid_alternatives": forbid_alternatives,
-                                     "max_k": max_k, "format": "text"})
+        writer = EpisodeWriter(protocol, stored_problem(problem))
+        writer.turns([])
+        writer.options({"k_given": k_given, "max_size": max_size, "seed": seed,
+                        "forbid_alternatives": forbid_alternatives, "max_k": max_k,
+                        "format": "text"})
         message = await generate_turn(state, generate)  # no choices: an empty reply
         if stopped_reason(state, message) == CONTEXT_OVERFLOW:
             drop_from_history(state, message)  # the provider's error, not the model's words

@@ -15,10 +15,9 @@ import json
 import re
 from collections.abc import Sequence
 
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model, model_roles
-
 from infoseek.contract import ACTION_ASK, ParsedQuery, ParsedTurn
 from infoseek.oracles.matcher import MATCHER_ROLE, matcher_messages, read_matcher_reply
+from infoseek.oracles.roles import role_bound, role_reply
 
 
 def question_text(raw: str) -> str:
@@ -35,17 +34,10 @@ def question_text(raw: str) -> str:
     return raw
 
 
-def matcher_bound() -> bool:
-    """Whether the evaluation binds the ``matcher`` model role."""
-    return model_roles().get(MATCHER_ROLE) is not None
-
-
 async def match_question(question: str, names: Sequence[str], noun: str) -> str | None:
     """The listed name the matcher maps `question` to, or None."""
     system, user = matcher_messages(question, names, noun)
-    output = await get_model(role=MATCHER_ROLE).generate(
-        [ChatMessageSystem(content=system), ChatMessageUser(content=user)])
-    return read_matcher_reply(output.completion or "", names)
+    return read_matcher_reply(await role_reply(MATCHER_ROLE, user, system=system), names)
 
 
 async def matched_turn(parsed: ParsedTurn, *, askable: Sequence[str], asked: Sequence[str],
@@ -54,7 +46,7 @@ async def matched_turn(parsed: ParsedTurn, *, askable: Sequence[str], asked: Seq
     `parsed` itself when no matcher is bound or nothing needs matching."""
     if parsed.kind != ACTION_ASK or not any(q.reason == "unknown" for q in parsed.queries):
         return parsed
-    if not matcher_bound():
+    if not role_bound(MATCHER_ROLE):
         return parsed
     taken = set(asked) | {q.variable for q in parsed.queries if q.valid}
     queries: list[ParsedQuery] = []

@@ -55,7 +55,6 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 from inspect_ai.tool import ToolFunction, tool
-from inspect_ai.util import store
 
 from infoseek.answers import answer_kind, answer_spec
 from infoseek.contract import (
@@ -66,12 +65,6 @@ from infoseek.contract import (
     DEFAULT_FORBID_ALTERNATIVES,
     DEFAULT_MAX_TURNS,
     MAX_TURN_CHARS,
-    STORE_FINAL,
-    STORE_INITIAL,
-    STORE_OPTIONS,
-    STORE_PROBLEM,
-    STORE_PROTOCOL,
-    STORE_TURNS,
     ParsedTurn,
 )
 from infoseek.domains import domain_of
@@ -84,7 +77,6 @@ from infoseek.records import (
     not_leaf_variables,
     sample_problem,
     stored_problem,
-    stored_turns,
 )
 from infoseek.solvers.dataset import value_label
 from infoseek.solvers.seek import prompts
@@ -94,6 +86,7 @@ from infoseek.solvers.seek.parsing import parse_text_turn
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
+    EpisodeWriter,
     drop_from_history,
     generate_turn,
     stopped_reason,
@@ -208,13 +201,11 @@ def seek_solver(
         wording = episode.domain.wording
         engine = episode.oracle.engine
         sample_opts = {**opts, "target_index": state.metadata.get("target_index", 0)}
-        st = store()
-        st.set(STORE_PROTOCOL, "seek")
-        st.set(STORE_PROBLEM, stored_problem(problem))
-        st.set(STORE_OPTIONS, sample_opts)
-        st.set(STORE_INITIAL, possible_values_record(engine.target_values(),
-                                                     engine.domain(engine.target)))
-        st.set(STORE_TURNS, stored_turns([]))
+        writer = EpisodeWriter("seek", stored_problem(problem))
+        writer.options(sample_opts)
+        writer.initial(possible_values_record(engine.target_values(),
+                                              engine.domain(engine.target)))
+        writer.turns([])
         state.messages.insert(0, ChatMessageSystem(content=prompts.seek_system_prompt(
             wording, entity=episode.entity, target=context.target, fmt=fmt,
             per_turn=opts["queries_per_turn"], max_turns=opts["max_turns"],
@@ -232,7 +223,7 @@ def seek_solver(
                 state.messages.append(ChatMessageUser(content=final_text))
                 if fmt == "tool":
                     state.tool_choice = ToolFunction(name=ANSWER_TOOL)
-            st.set(STORE_OPTIONS, {**sample_opts, "final_turn": episode.final_turn})
+            writer.options({**sample_opts, "final_turn": episode.final_turn})
             message = await generate_turn(state, generate)
             stop = stopped_reason(state, message)
             if stop is not None:  # ends the episode; nothing in the reply is read
@@ -245,14 +236,14 @@ def seek_solver(
                                         noun=wording.noun)
             record, replies = play_turn(episode, parsed)
             turns.append(record.to_dict())
-            st.set(STORE_TURNS, stored_turns(turns))  # records are never changed once stored
+            writer.turns(turns)
             transcript().info(turn_event(turns[-1]),
                               source=f"infoseek seek loop, turn {record.turn}")
             if stop == CONTEXT_OVERFLOW:
                 message = drop_from_history(state, message)
             message = _keep_in_history(state, message, fmt, opts["carry_reasoning"])
             if record.action == ACTION_ANSWER:
-                st.set(STORE_FINAL, {"answer": record.answer, "turn": record.turn})
+                writer.final({"answer": record.answer, "turn": record.turn})
             if not episode.over:
                 _append_replies(state, message, fmt, replies)
         return state

@@ -22,16 +22,11 @@ from typing import Any
 from inspect_ai.dataset import Sample
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import store
 
 from infoseek.answers import answer_kind
 from infoseek.contract import (
     ACTION_ANSWER,
     ACTION_INVALID,
-    STORE_OPTIONS,
-    STORE_PROBLEM,
-    STORE_PROTOCOL,
-    STORE_TURNS,
 )
 from infoseek.domains import UnknownDomain, domain_of
 from infoseek.engine import json_value
@@ -40,7 +35,6 @@ from infoseek.records import (
     metadata_problem,
     sample_problem,
     stored_problem,
-    stored_turns,
 )
 from infoseek.single_turn import (
     AXES,
@@ -63,6 +57,7 @@ from infoseek.solvers.single_turn.reading import (
 )
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
+    EpisodeWriter,
     drop_from_history,
     generate_turn,
     stopped_reason,
@@ -180,12 +175,10 @@ def single_turn_solver(protocol: str, setting: str = "zs",
         meta = state.metadata
         record: dict[str, Any] = sample_problem(meta)
         state.messages = [ChatMessageUser(content=with_examples(state.input_text, shots))]
-        st = store()
-        st.set(STORE_PROTOCOL, protocol)
-        st.set(STORE_PROBLEM, stored_problem(record))
-        st.set(STORE_TURNS, stored_turns([]))
-        st.set(STORE_OPTIONS, {"choices": meta["choices"], "prompt": setting, "seed": seed,
-                               "format": "text"})
+        writer = EpisodeWriter(protocol, stored_problem(record))
+        writer.turns([])
+        writer.options({"choices": meta["choices"], "prompt": setting, "seed": seed,
+                        "format": "text"})
         message = await generate_turn(state, generate)
         text = message.text if message is not None else ""
         stop = stopped_reason(state, message)  # context overflow, or cut: not read
@@ -199,9 +192,8 @@ def single_turn_solver(protocol: str, setting: str = "zs",
         elif reading.valid:
             pick = json_value(pick)
         action = ACTION_ANSWER if reading.valid else ACTION_INVALID
-        st.set(STORE_TURNS, stored_turns([{"turn": 1, "action": action, "answer": pick,
-                                           "answer_raw": text[-2000:],
-                                           "reason": reading.reason}]))
+        writer.turns([{"turn": 1, "action": action, "answer": pick,
+                       "answer_raw": text[-2000:], "reason": reading.reason}])
         return state
 
     return solve

@@ -25,20 +25,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspect_ai.model import ChatMessageSystem, ChatMessageUser, get_model, model_roles
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.util import store
 
-from infoseek.contract import (
-    STORE_FINAL,
-    STORE_OPTIONS,
-    STORE_PROBLEM,
-    STORE_PROTOCOL,
-    STORE_TURNS,
-)
-from infoseek.records import sample_problem, stored_problem, stored_turns
+from infoseek.oracles.roles import role_bound, role_reply
+from infoseek.records import sample_problem, stored_problem
 from infoseek.solvers.text_format import storable_text
-from infoseek.solvers.turns import generate_turn
+from infoseek.solvers.turns import (
+    EpisodeWriter,
+    generate_turn,
+)
 from infoseek.solvers.twenty_q.game import (
     CONFIRMED,
     EVIDENCE,
@@ -72,20 +68,14 @@ LABEL_BATCH = 25
 LABEL_ATTEMPTS = 2
 
 
-def _bound(role: str) -> bool:
-    return model_roles().get(role) is not None
-
-
 async def _ask(role: str, system: str, user: str) -> str:
-    output = await get_model(role=role).generate(
-        [ChatMessageSystem(content=system), ChatMessageUser(content=user)])
-    return storable_text(output.completion or "")
+    return storable_text(await role_reply(role, user, system=system))
 
 
 async def examine(turn_text: str, named: str | None, target: str,
                   table: GameTable) -> dict[str, Any]:
     """The examiner's answer to one question or guess."""
-    if not _bound(EXAMINER_ROLE):
+    if not role_bound(EXAMINER_ROLE):
         raw, source = table_answer(turn_text, named, target, table), "table"
     else:
         raw = await _ask(EXAMINER_ROLE, EXAMINER_SYSTEM.format(target=target), turn_text)
@@ -99,7 +89,7 @@ async def examine(turn_text: str, named: str | None, target: str,
 async def label_question(question: str, named: str | None, table: GameTable,
                          batch: int) -> dict[str, Any]:
     """Every candidate's label of one question, in pool order."""
-    if not _bound(EVALUATOR_ROLE):
+    if not role_bound(EVALUATOR_ROLE):
         return {"labels": table_labels(question, named, table), "label_source": "table",
                 "label_retries": 0}
     labels: list[str] = []
@@ -126,7 +116,7 @@ def dialogue_text(turns: list[dict[str, Any]]) -> str:
 async def transfer(turns: list[dict[str, Any]], table: GameTable, pool: str) -> dict[str, Any]:
     """Trace transfer: the `transfer` role (or the suite's belief) names X."""
     asked = [t for t in turns if t.get("question")]
-    if _bound(TRANSFER_ROLE):
+    if role_bound(TRANSFER_ROLE):
         raw = await _ask(TRANSFER_ROLE, TRANSFER_SYSTEM.format(pool_text=POOL_TEXT[pool]),
                          dialogue_text(turns) or "(no questions were asked)")
         turn = read_turn(raw, table, final_turn=True)
@@ -155,15 +145,13 @@ def twenty_q_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL_BATCH,
         record = sample_problem(state.metadata)
         target = record["answer"]
         table = GameTable.from_record(record)
-        st = store()
         turns: list[dict[str, Any]] = []
-        st.set(STORE_PROTOCOL, PROTOCOL)
-        st.set(STORE_PROBLEM, stored_problem(record))
+        writer = EpisodeWriter(PROTOCOL, stored_problem(record))
 
         def write(final_turn: bool) -> None:
-            st.set(STORE_OPTIONS, {"format": "text", "max_turns": max_turns, "seed": seed,
-                                   "final_turn": final_turn})
-            st.set(STORE_TURNS, stored_turns(turns))
+            writer.options({"format": "text", "max_turns": max_turns, "seed": seed,
+                            "final_turn": final_turn})
+            writer.turns(turns)
 
         state.messages = [ChatMessageSystem(content=game_prompt(record["pool"], max_turns)),
                           ChatMessageUser(content=TURN_NOTE.format(turn=1, max_turns=max_turns)
@@ -203,7 +191,7 @@ def twenty_q_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL_BATCH,
         final = {"win": win, "turns": len(turns), "target": target,
                  **await transfer(turns, table, record["pool"])}
         write(True)
-        st.set(STORE_FINAL, final)
+        writer.final(final)
         return state
 
     return solve
