@@ -20,12 +20,12 @@ target the hidden value.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from infoseek.engine import Engine, is_listable, json_value, ordered_values, possible_values_record
 
-ORACLE_POLICIES = ("adversarial", "cooperative", "random")
 WORLD_POLICY = "world"  # every reply from the hidden world (needs `hidden_world`)
 UNSURE = "unsure"
 
@@ -64,7 +64,7 @@ class Oracle:
         elif self.target_value not in self.engine.target_values():
             raise ValueError("the hidden target value is impossible for this problem")
         self._rng = random.Random(f"oracle:{self.policy}:{self.seed}")
-        if self.policy == "random" and not self.world_backed:
+        if self.policy in POLICIES and POLICIES[self.policy].draws_world and not self.world_backed:
             self._world = self._draw_world()
 
     def _check_world(self) -> None:
@@ -115,21 +115,17 @@ class Oracle:
         options = self.consistent_values(var)
         if not options:
             raise RuntimeError("no consistent value; the oracle state is corrupt")
-        if self.policy == "random":
-            assert self._world is not None
-            if len(options) > 1 and self.unsure_rate and self._rng.random() < self.unsure_rate:
-                return UNSURE
-            value = self._world[var]
-        else:
-            def remaining(v: Any) -> int:
-                return len(self._target_values({**self.answers, var: v}))
-
-            if self.policy == "adversarial":
-                value = max(options, key=remaining)  # first in domain order on ties
-            else:
-                value = min(options, key=remaining)
+        policy = POLICIES[self.policy]
+        if (policy.draws_world and len(options) > 1 and self.unsure_rate
+                and self._rng.random() < self.unsure_rate):
+            return UNSURE
+        value = policy.choose(self, var, options)
         self.answers[var] = value
         return value
+
+    def remaining_target_values(self, var: str, value: Any) -> int:
+        """How many target values stay possible if `var` is answered `value`."""
+        return len(self._target_values({**self.answers, var: value}))
 
     def _world_value(self, var: str) -> Any:
         """`var`'s value in the hidden world (computed by the engine when the world
@@ -170,3 +166,37 @@ class Oracle:
         if values is None:
             values = self._values_memo[key] = self.engine.target_values(assignment)
         return values
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How an oracle picks its reply among the values still consistent (finite engines;
+    a world-backed oracle always replies from the hidden world)."""
+
+    choose: Callable[[Oracle, str, list[Any]], Any]
+    #: follows one full world drawn when the oracle is made, and may reply UNSURE (with
+    #: the oracle's `unsure_rate`) where more than one value is consistent
+    draws_world: bool = False
+
+
+def _most_remaining(oracle: Oracle, var: str, options: list[Any]) -> Any:
+    # the first value in domain order on ties
+    return max(options, key=lambda v: oracle.remaining_target_values(var, v))
+
+
+def _fewest_remaining(oracle: Oracle, var: str, options: list[Any]) -> Any:
+    return min(options, key=lambda v: oracle.remaining_target_values(var, v))
+
+
+def _drawn_world(oracle: Oracle, var: str, options: list[Any]) -> Any:
+    assert oracle._world is not None
+    return oracle._world[var]
+
+
+#: The oracle policies by name: a new policy is one entry here (and its docs).
+POLICIES: dict[str, Policy] = {
+    "adversarial": Policy(_most_remaining),
+    "cooperative": Policy(_fewest_remaining),
+    "random": Policy(_drawn_world, draws_world=True),
+}
+ORACLE_POLICIES: tuple[str, ...] = tuple(POLICIES)
