@@ -17,10 +17,8 @@ import functools
 from collections.abc import Collection, Iterable
 
 from infoseek import contract
-from infoseek.answers.base import EDGE_PUNCTUATION as _EDGE_PUNCTUATION
+from infoseek.answers.answer_text import collapse as _collapse
 from infoseek.answers.base import AnswerReading
-from infoseek.answers.base import collapse as _collapse
-from infoseek.answers.base import normalise as _normalise
 from infoseek.answers.boolean import read_boolean_answer
 from infoseek.answers.number import (
     MAX_ANSWER_DIGITS,
@@ -33,9 +31,6 @@ __all__ = [
     "MAX_ANSWER_DIGITS",
     "MAX_DECIMAL_EXPONENT",
     "AnswerReading",
-    "_EDGE_PUNCTUATION",
-    "_collapse",
-    "_normalise",
     "copied_template_line",
     "copies_template",
     "parse_boolean_answer",

@@ -21,8 +21,8 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 
 from infoseek.answers import AnswerSpec
+from infoseek.answers.answer_text import EDGE_PUNCTUATION, collapse, normalise
 from infoseek.contract import ParsedQuery
-from infoseek.solvers.seek.answer_parsing import _EDGE_PUNCTUATION, _collapse, _normalise
 from infoseek.solvers.seek.parse_context import ParseContext
 
 
@@ -43,7 +43,7 @@ class Vocabulary:
 
 
 def _lowered(names: Iterable[str]) -> frozenset[str]:
-    return frozenset(_collapse(n.lower()) for n in names if isinstance(n, str))
+    return frozenset(collapse(n.lower()) for n in names if isinstance(n, str))
 
 
 def vocabulary(context: ParseContext, asked: Collection[str] = ()) -> Vocabulary:
@@ -57,7 +57,7 @@ def vocabulary(context: ParseContext, asked: Collection[str] = ()) -> Vocabulary
 def _episode_vocabulary(context: ParseContext) -> Vocabulary:
     """The vocabulary of `context` with nothing asked yet."""
     entity = context.entity
-    lowered_entity = _collapse(entity.lower()) if isinstance(entity, str) else ""
+    lowered_entity = collapse(entity.lower()) if isinstance(entity, str) else ""
     descriptions = context.descriptions
     by_lower, by_description, name_pattern, by_surface = _naming(
         tuple(context.variables), tuple(context.observed), context.target,
@@ -73,7 +73,7 @@ def _episode_vocabulary(context: ParseContext) -> Vocabulary:
         by_lower=by_lower,
         askable=_lowered(context.askable),
         observed=_lowered(context.observed),
-        target=_collapse(context.target.lower()),
+        target=collapse(context.target.lower()),
         asked=frozenset(),
         queries_per_turn=max(1, int(context.queries_per_turn)),
     )
@@ -91,14 +91,14 @@ def _naming(
     by_lower: dict[str, str] = {}
     for name in [*variables, *observed, target]:
         if isinstance(name, str) and name.strip():
-            by_lower.setdefault(_collapse(name.lower()), name)
+            by_lower.setdefault(collapse(name.lower()), name)
     by_description: dict[str, str] | None = None
     if descriptions is not None:
         by_description = {}
         for name, text in descriptions:
-            lowered = _collapse(name.lower()) if isinstance(name, str) else None
+            lowered = collapse(name.lower()) if isinstance(name, str) else None
             if lowered in by_lower and isinstance(text, str) and text.strip():
-                key = _strip_article(_normalise(text).strip(_EDGE_PUNCTUATION))
+                key = _strip_article(normalise(text).strip(EDGE_PUNCTUATION))
                 by_description.setdefault(key, lowered)
     name_pattern, by_surface = _name_surfaces(by_lower, by_description or {}, entity)
     return by_lower, by_description, name_pattern, by_surface
@@ -112,7 +112,7 @@ def _name_surfaces(
     boundaries; and the map from a matched surface to its variable (``None``: entity)."""
     surfaces: dict[str, str | None] = {}
     for lowered in by_lower:
-        key = _normalise(lowered)
+        key = normalise(lowered)
         for form in (key, key.replace("_", " ")):
             if form:
                 surfaces.setdefault(form, lowered)
@@ -120,7 +120,7 @@ def _name_surfaces(
         if description:
             surfaces.setdefault(description, lowered)
     if entity:
-        surfaces[_normalise(entity)] = None
+        surfaces[normalise(entity)] = None
     surfaces.pop("", None)
     if not surfaces:
         return None, surfaces
@@ -139,7 +139,7 @@ def _named_variables(subject: str, vocab: Vocabulary) -> set[str]:
 
 def _question_subject(fragment: str, entity: str) -> str:
     """The part of a question that should be exactly one attribute name."""
-    subject = _normalise(fragment).strip(_EDGE_PUNCTUATION)
+    subject = normalise(fragment).strip(EDGE_PUNCTUATION)
     if entity:
         ent = re.escape(entity)
         subject = re.sub(rf"^(?:is\s+{ent}\s+|{ent}\s+is\s+|is\s+)", "", subject)
@@ -147,8 +147,8 @@ def _question_subject(fragment: str, entity: str) -> str:
             return ""  # only the person's name, no attribute
     else:
         subject = re.sub(r"^is\s+", "", subject)
-    subject = re.sub(r"\s+or\s+not$", "", subject.strip(_EDGE_PUNCTUATION))
-    return subject.strip(_EDGE_PUNCTUATION)
+    subject = re.sub(r"\s+or\s+not$", "", subject.strip(EDGE_PUNCTUATION))
+    return subject.strip(EDGE_PUNCTUATION)
 
 
 _QUANTITY_QUESTION = re.compile(
@@ -165,7 +165,7 @@ def _quantity_subject(subject: str, vocab: Vocabulary) -> str | None:
     points to, or None."""
     if vocab.by_description is None:
         return None
-    bare = _QUANTITY_QUESTION.sub("", subject).strip(_EDGE_PUNCTUATION)
+    bare = _QUANTITY_QUESTION.sub("", subject).strip(EDGE_PUNCTUATION)
     for candidate in (bare, _strip_article(bare)):
         if candidate in vocab.by_lower:
             return candidate

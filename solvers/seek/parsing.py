@@ -78,7 +78,7 @@ QUANTITY_REASONS: tuple[str, ...] = ("not_leaf",)
 only leaves may be asked); scorers count them like the others."""
 
 
-def _invalid_turn(
+def invalid_turn(
     reason: str,
     queries: tuple[ParsedQuery, ...] = (),
     answer_raw: str | None = None,
@@ -127,13 +127,13 @@ def parse_text_turn(text: str, context: ParseContext, asked: Collection[str] = (
     The answer is read by the context's answer kind.
     """
     if not isinstance(text, str) or not text.strip():
-        return _invalid_turn("empty")
+        return invalid_turn("empty")
     if len(text) > context.max_chars:
-        return _invalid_turn("too_long")
+        return invalid_turn("too_long")
     lines = text.splitlines()
     copied = copied_template_line(lines, context.templates)
     if copied is not None:
-        return _invalid_turn("template", answer_raw=copied)
+        return invalid_turn("template", answer_raw=copied)
     vocab = vocabulary(context, asked)
 
     questions: list[str] = []
@@ -156,17 +156,17 @@ def parse_text_turn(text: str, context: ParseContext, asked: Collection[str] = (
         answers.append(content)
 
     if not questions and not answers:
-        return _invalid_turn("no_action")
+        return invalid_turn("no_action")
 
     attempts = [(raw, *resolve_name(raw, vocab)) for raw in questions]
     if answers and (questions or len(answers) > 1):
-        return _invalid_turn(
+        return invalid_turn(
             "multiple_actions", blocked_queries(attempts, vocab), "\n".join(answers)
         )
 
     if answers:
         if not answers[0].strip():
-            return _invalid_turn("malformed", answer_raw=answers[0])
+            return invalid_turn("malformed", answer_raw=answers[0])
         return _answer_turn(answers[0], vocab)
     return ParsedTurn(ACTION_ASK, judge_queries(attempts, vocab), None, None, None)
 
@@ -187,13 +187,13 @@ def _continuation(lines: list[str], *, skip_blank: bool) -> list[str]:
     return kept
 
 
-def _reading_turn(reading: AnswerReading, raw: str) -> ParsedTurn:
+def reading_turn(reading: AnswerReading, raw: str) -> ParsedTurn:
     """The turn an answer reading amounts to: an answer, or invalid with its reason."""
     if reading.reason is not None:
-        return _invalid_turn(reading.reason, answer_raw=raw)
+        return invalid_turn(reading.reason, answer_raw=raw)
     return ParsedTurn(ACTION_ANSWER, (), reading.value, raw, None)
 
 
 def _answer_turn(raw: str, vocab: Vocabulary) -> ParsedTurn:
     """The turn an answer text amounts to, read by the vocabulary's answer kind."""
-    return _reading_turn(registered_kind(vocab.answer).read_text(raw, vocab.answer), raw)
+    return reading_turn(registered_kind(vocab.answer).read_text(raw, vocab.answer), raw)

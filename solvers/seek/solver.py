@@ -71,13 +71,8 @@ from infoseek.domains import domain_of
 from infoseek.engine import possible_values_record
 from infoseek.oracles import ORACLE_POLICIES, WORLD_POLICY, Oracle
 from infoseek.oracles.episode import Episode, play_turn
-from infoseek.records import (
-    askable_variables,
-    engine_from_record,
-    not_leaf_variables,
-    sample_problem,
-    stored_problem,
-)
+from infoseek.record_views import askable_variables, not_leaf_variables
+from infoseek.records import engine_from_record
 from infoseek.solvers.dataset import value_label
 from infoseek.solvers.seek import prompts
 from infoseek.solvers.seek.matcher import matched_turn
@@ -91,6 +86,7 @@ from infoseek.solvers.turns import (
     generate_turn,
     stopped_reason,
 )
+from infoseek.stored_forms import sample_problem, stored_problem
 
 FORMATS = ("tool", "text")
 _ACTION_LINE = re.compile(r"^\W*(question|answer|final answer)\b", re.IGNORECASE)

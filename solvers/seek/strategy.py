@@ -34,7 +34,9 @@ from typing import Any
 
 from infoseek.contract import DEFAULT_FORBID_ALTERNATIVES, DEFAULT_MAX_TURNS
 from infoseek.engine import Engine, is_listable, json_value
-from infoseek.records import askable_variables, dumps_record, engine_from_record
+from infoseek.jsonl import dumps_record
+from infoseek.record_views import askable_variables
+from infoseek.records import engine_from_record
 from infoseek.solvers.seek.ordered_strategy import ORDERED_MODELS, ordered_seek_decision
 from infoseek.strategies import MinimaxSearch
 

@@ -13,7 +13,7 @@ from infoseek.contract import ACTION_ASK, ANSWER_TOOL, ASK_TOOL, ParsedTurn
 from infoseek.solvers.seek.answer_parsing import copies_template
 from infoseek.solvers.seek.naming import blocked_queries, judge_queries, resolve_name, vocabulary
 from infoseek.solvers.seek.parse_context import ParseContext
-from infoseek.solvers.seek.parsing import _invalid_turn, _reading_turn
+from infoseek.solvers.seek.parsing import invalid_turn, reading_turn
 
 _SHOWN_CHARS = 2000
 """At most this many characters of a call's description are kept in the record."""
@@ -73,7 +73,7 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
     kind = registered_kind(vocab.answer)
     calls = list(calls or [])
     if not calls:
-        return _invalid_turn("no_action")
+        return invalid_turn("no_action")
 
     attempts: list[tuple[str, str | None, str | None]] = []
     answer_calls: list[tuple[str, object]] = []
@@ -100,7 +100,7 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
 
     if answer_calls and (attempts or len(answer_calls) > 1):
         answer_raw = "\n".join(raw for raw, _ in answer_calls)
-        return _invalid_turn("multiple_actions", blocked_queries(attempts, vocab), answer_raw)
+        return invalid_turn("multiple_actions", blocked_queries(attempts, vocab), answer_raw)
 
     if answer_calls:
         raw, arguments = answer_calls[0]
@@ -108,20 +108,20 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
         value = decoded.get("value") if decoded is not None else None
         if value is not None and set(decoded) - {"value"}:
             # answer(value="S1", alternative="S2"): an unknown argument is never read
-            return _invalid_turn("bad_arguments", answer_raw=raw)
+            return invalid_turn("bad_arguments", answer_raw=raw)
         if not isinstance(value, str):
             if value is None:
-                return _invalid_turn("bad_arguments", answer_raw=raw)
+                return invalid_turn("bad_arguments", answer_raw=raw)
             reading = kind.read_tool(value, vocab.answer)
             if reading.reason == "bad_arguments":
-                return _invalid_turn("bad_arguments", answer_raw=raw)
-            return _reading_turn(reading, _shown(value))
+                return invalid_turn("bad_arguments", answer_raw=raw)
+            return reading_turn(reading, _shown(value))
         if len(value) > context.max_chars:
-            return _invalid_turn("too_long")
+            return invalid_turn("too_long")
         if not value.strip():
-            return _invalid_turn("empty", answer_raw=value)
+            return invalid_turn("empty", answer_raw=value)
         if copies_template(value, context.templates):
-            return _invalid_turn("template", answer_raw=value)
-        return _reading_turn(kind.read_tool(value, vocab.answer), value)
+            return invalid_turn("template", answer_raw=value)
+        return reading_turn(kind.read_tool(value, vocab.answer), value)
 
     return ParsedTurn(ACTION_ASK, judge_queries(attempts, vocab), None, None, None)
