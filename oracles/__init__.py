@@ -2,8 +2,14 @@
 refusals and corrections it gives instead of a value, and one seek turn as a plain game
 (`infoseek.oracles.episode.play_turn`)."""
 
-from infoseek.oracles.policies import ORACLE_POLICIES, UNSURE, WORLD_POLICY, Oracle
+from infoseek.oracles.policies import (
+    ORACLE_POLICIES,
+    UNSURE,
+    WORLD_POLICY,
+    Oracle,
+    check_policy,
+)
 from infoseek.oracles.refusals import REFUSAL_REASONS, check_query, refusal_text
 
 __all__ = ["ORACLE_POLICIES", "REFUSAL_REASONS", "UNSURE", "WORLD_POLICY", "Oracle",
-           "check_query", "refusal_text"]
+           "check_policy", "check_query", "refusal_text"]

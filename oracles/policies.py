@@ -46,11 +46,7 @@ class Oracle:
     _values_memo: dict[tuple, frozenset] = field(default_factory=dict, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        if self.policy not in (*ORACLE_POLICIES, WORLD_POLICY):
-            raise ValueError(
-                f"unknown oracle policy {self.policy!r}; choose one of "
-                f"{', '.join((*ORACLE_POLICIES, WORLD_POLICY))}"
-            )
+        check_policy(self.policy)
         unbounded = not is_listable(self.engine.domain(self.engine.target))
         if (unbounded or self.policy == WORLD_POLICY) and self.hidden_world is None:
             raise ValueError("this oracle needs the hidden world (metadata 'hidden_world'): "
@@ -200,3 +196,12 @@ POLICIES: dict[str, Policy] = {
     "random": Policy(_drawn_world, draws_world=True),
 }
 ORACLE_POLICIES: tuple[str, ...] = tuple(POLICIES)
+
+
+def check_policy(name: Any) -> str:
+    """`name` when it names an oracle policy (a table entry or ``"world"``), else a
+    ValueError that lists them."""
+    known = (*POLICIES, WORLD_POLICY)
+    if name not in known:
+        raise ValueError(f"oracle must be one of {', '.join(known)}; got {name!r}")
+    return name

@@ -62,7 +62,7 @@ def check_query(
     """The refusal reason for asking about `name`, or None when it may be asked.
 
     `not_leaf` lists derived quantities of problems where only leaves may be asked
-    (`infoseek.records.not_leaf_variables`); they are refused with "not_leaf"."""
+    (`infoseek.record_views.not_leaf_variables`); they are refused with "not_leaf"."""
     if name not in variables:
         return "unknown"
     if name == target:

@@ -69,7 +69,7 @@ from infoseek.contract import (
 )
 from infoseek.domains import domain_of
 from infoseek.engine import possible_values_record
-from infoseek.oracles import ORACLE_POLICIES, WORLD_POLICY, Oracle
+from infoseek.oracles import Oracle, check_policy
 from infoseek.oracles.episode import Episode, play_turn
 from infoseek.record_views import askable_variables, not_leaf_variables
 from infoseek.records import engine_from_record
@@ -144,9 +144,7 @@ def seek_options(
     """Validated solver options (raises ValueError naming the bad option)."""
     if fmt not in FORMATS:
         raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
-    if oracle not in (*ORACLE_POLICIES, WORLD_POLICY):
-        raise ValueError(f"oracle must be one of {', '.join((*ORACLE_POLICIES, WORLD_POLICY))}; "
-                         f"got {oracle!r}")
+    check_policy(oracle)
     for name, value in (("max_turns", max_turns), ("queries_per_turn", queries_per_turn)):
         if not isinstance(value, int) or isinstance(value, bool) or value < 1:
             raise ValueError(f"{name} must be an integer >= 1; got {value!r}")
