@@ -1,11 +1,12 @@
 """Every `@task` documents its `-T` parameters in an `Args:` section of its docstring,
-and in a parameter table of the README.
+and in a parameter table of its family's page under docs/tasks/.
 
 Inspect users read `inspect info` and the docstring, so each task's docstring names
 exactly its parameters (none missing, none extra), and a default it states (`default 10`)
-is the signature's default. Newcomers read the README: every registered task has a column
-in one of its parameter tables (`| parameter | <tasks> ... | meaning |`), whose rows are
-exactly the task's parameters with their defaults.
+is the signature's default. Newcomers follow the README's table of task families to a
+page of docs/tasks/: every registered task has a column in one parameter table of those
+pages (`| parameter | <tasks> ... | meaning |`), whose rows are exactly the task's
+parameters with their defaults.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -22,10 +24,11 @@ from infoseek.inspect_tasks._registry import PACKAGED_TASKS
 
 ROOT = Path(__file__).resolve().parents[2]
 TASK_DIR = ROOT / "inspect_tasks"
-README = ROOT / "README.md"
+TASK_DOCS = ROOT / "docs" / "tasks"
+"""The task family pages, each holding the parameter tables of its tasks."""
 ENTRY = re.compile(r"^(\w+):\s*(.*)$")
 NOT_TAKEN = "—"
-"""A README table cell saying that a task does not take the row's parameter."""
+"""A parameter table cell saying that a task does not take the row's parameter."""
 
 
 def documented_args(doc: str | None) -> dict[str, str]:
@@ -81,13 +84,13 @@ def table_cells(line: str) -> list[str]:
     return [cell.strip() for cell in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
 
 
-def readme_parameter_tables(text: str) -> dict[str, dict[str, str]]:
+def parameter_tables(text: str, source: str = "text") -> dict[str, dict[str, str]]:
     """Task name -> {parameter: its default cell}, read from every table whose header is
     `| parameter | <tasks> | ... | meaning |`: each middle header cell names one or more
     tasks in backticks, and its cell in a row holds the default (`` `10` ``, or words such
     as `none` for no value) or `NOT_TAKEN` where those tasks lack the parameter. A task
     named in two columns, a row without a meaning or a parameter name not in backticks
-    raises AssertionError naming it."""
+    raises AssertionError naming it (and `source`, the file the text comes from)."""
     lines = text.splitlines()
     tables: dict[str, dict[str, str]] = {}
     for index, line in enumerate(lines):
@@ -96,18 +99,18 @@ def readme_parameter_tables(text: str) -> dict[str, dict[str, str]]:
             continue
         columns = [re.findall(r"`(\w+)`", cell) for cell in header[1:-1]]
         for names in columns:
-            assert names, f"README line {index + 1}: a column header names no task in backticks"
+            assert names, f"{source} line {index + 1}: a column header names no task in backticks"
             for name in names:
-                assert name not in tables, f"README: task {name!r} has two parameter tables"
+                assert name not in tables, f"{source}: task {name!r} has two parameter tables"
                 tables[name] = {}
         for offset, row in enumerate(lines[index + 2:], index + 3):
             if not row.startswith("|"):
                 break
             cells = table_cells(row)
-            assert len(cells) == len(header), f"README line {offset}: {len(cells)} cells"
+            assert len(cells) == len(header), f"{source} line {offset}: {len(cells)} cells"
             parameter = re.fullmatch(r"`(\w+)`", cells[0])
-            assert parameter, f"README line {offset}: parameter {cells[0]!r} not in backticks"
-            assert cells[-1], f"README line {offset}: {cells[0]} has no meaning"
+            assert parameter, f"{source} line {offset}: parameter {cells[0]!r} not in backticks"
+            assert cells[-1], f"{source} line {offset}: {cells[0]} has no meaning"
             for names, cell in zip(columns, cells[1:-1], strict=True):
                 if cell != NOT_TAKEN:
                     for name in names:
@@ -115,8 +118,24 @@ def readme_parameter_tables(text: str) -> dict[str, dict[str, str]]:
     return tables
 
 
+def documented_parameter_tables() -> dict[str, dict[str, str]]:
+    """`parameter_tables` of every page of docs/tasks/, merged: a task with tables on two
+    pages raises AssertionError naming both."""
+    tables: dict[str, dict[str, str]] = {}
+    where: dict[str, str] = {}
+    pages = sorted(TASK_DOCS.glob("*.md"))
+    assert pages, f"no task pages in {TASK_DOCS}"
+    for page in pages:
+        source = str(page.relative_to(ROOT))
+        for name, table in parameter_tables(page.read_text(encoding="utf-8"), source).items():
+            assert name not in tables, (
+                f"task {name!r} has parameter tables in {where[name]} and {source}")
+            tables[name], where[name] = table, source
+    return tables
+
+
 def default_cell_matches(cell: str, default: Any) -> bool:
-    """Whether a README default cell states `default`: the value in backticks as a `-T`
+    """Whether a documented default cell states `default`: the value in backticks as a `-T`
     value is written (`` `[1,2,3,4]` ``, `` `false` ``), or words (`none`, `detected`)
     for a parameter without a default value."""
     if default is None:
@@ -125,32 +144,52 @@ def default_cell_matches(cell: str, default: Any) -> bool:
 
 
 @pytest.mark.parametrize("name", sorted(PACKAGED_TASKS))
-def test_readme_table_lists_exactly_the_task_parameters_and_defaults(name):
+def test_task_page_table_lists_exactly_the_task_parameters_and_defaults(name):
     parameters = inspect.signature(PACKAGED_TASKS[name]).parameters
-    tables = readme_parameter_tables(README.read_text(encoding="utf-8"))
+    tables = documented_parameter_tables()
     assert name in tables, (
-        f"README.md has no parameter table column for the task {name!r}: add a column "
-        f"headed `{name}` to a `| parameter | ... | meaning |` table (or a table of its "
-        f"own) with a row for each of its parameters: {', '.join(parameters)}")
+        f"docs/tasks/ has no parameter table column for the task {name!r}: add a column "
+        f"headed `{name}` to a `| parameter | ... | meaning |` table of its family's page "
+        f"(or a table of its own) with a row for each of its parameters: "
+        f"{', '.join(parameters)}")
     documented = tables[name]
     missing = [p for p in parameters if p not in documented]
     extra = [p for p in documented if p not in parameters]
     assert not missing and not extra, (
-        f"README.md table column of {name!r}: missing {missing}, not parameters of the "
+        f"docs/tasks/ table column of {name!r}: missing {missing}, not parameters of the "
         f"task {extra} (write {NOT_TAKEN} in a row the task does not take)")
     for parameter in parameters.values():
         cell = documented[parameter.name]
         assert default_cell_matches(cell, parameter.default), (
-            f"README.md table column of {name!r}: {parameter.name} default {cell!r}, the "
+            f"docs/tasks/ table column of {name!r}: {parameter.name} default {cell!r}, the "
             f"signature has {parameter.default!r}")
 
 
-def test_readme_tables_name_only_registered_tasks():
-    documented = readme_parameter_tables(README.read_text(encoding="utf-8"))
+def test_task_page_tables_name_only_registered_tasks():
+    documented = documented_parameter_tables()
     assert sorted(set(documented) - set(PACKAGED_TASKS)) == []
 
 
-def test_readme_table_reader_reads_columns_defaults_and_absent_cells():
+def test_readme_links_every_task_page_with_a_parameter_table():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for page in sorted(TASK_DOCS.glob("*.md")):
+        if parameter_tables(page.read_text(encoding="utf-8"), page.name):
+            assert f"](docs/tasks/{page.name})" in readme, (
+                f"README.md's table of task families links no docs/tasks/{page.name}")
+
+
+def test_documented_tables_refuse_a_task_on_two_pages(tmp_path, monkeypatch):
+    table = "| parameter | `a` | meaning |\n|---|---|---|\n| `k` | `1` | degrees |\n"
+    (tmp_path / "one.md").write_text(table)
+    monkeypatch.setattr(sys.modules[__name__], "TASK_DOCS", tmp_path)
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    assert documented_parameter_tables() == {"a": {"k": "`1`"}}
+    (tmp_path / "two.md").write_text(table)
+    with pytest.raises(AssertionError, match="one.md and two.md"):
+        documented_parameter_tables()
+
+
+def test_table_reader_reads_columns_defaults_and_absent_cells():
     text = """Intro.
 
 | parameter | `a` | `b`, `c` | meaning |
@@ -163,8 +202,8 @@ def test_readme_table_reader_reads_columns_defaults_and_absent_cells():
 |---|---|---|
 """
     with pytest.raises(AssertionError, match="names no task"):
-        readme_parameter_tables(text)
-    tables = readme_parameter_tables(text.split("\n\n| parameter | default")[0])
+        parameter_tables(text)
+    tables = parameter_tables(text.split("\n\n| parameter | default")[0])
     assert tables == {"a": {"k": "`[1,2]`", "flag": "`false`", "source": "none"},
                       "b": {"k": "`[1,2]`", "source": "none"},
                       "c": {"k": "`[1,2]`", "source": "none"}}
@@ -174,7 +213,7 @@ def test_readme_table_reader_reads_columns_defaults_and_absent_cells():
     assert default_cell_matches("none", None)
     twice = "| parameter | `a` | `a` | meaning |\n|---|---|---|---|\n"
     with pytest.raises(AssertionError, match="two parameter tables"):
-        readme_parameter_tables(twice)
+        parameter_tables(twice)
 
 
 def test_every_task_file_function_is_registered():

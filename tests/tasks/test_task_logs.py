@@ -74,8 +74,8 @@ BUILDER_OF = (("gsme_mt_ext", "gsme-mt-ext"), ("gsme_", "gsme-mt"), ("gsm_", "gs
               ("logic_q", "logic-q"), ("logic_", "logic-mt"), ("planning_q", "planning-q"),
               ("planning_", "planning-mt"), ("genereg_", "genereg"),
               ("clinguide_", "clinguide"), ("twenty_questions", "twenty-q"))
-"""Which builder a task reads, by the first matching task-name prefix (the README's task
-sections); `incomplete_questions` reads the incomplete-math builder."""
+"""Which builder a task reads, by the first matching task-name prefix (the task pages of
+docs/tasks/); `incomplete_questions` reads the incomplete-math builder."""
 
 
 def expected_version(task: str) -> str:
