@@ -203,5 +203,5 @@ def check_policy(name: Any) -> str:
     ValueError that lists them."""
     known = (*POLICIES, WORLD_POLICY)
     if name not in known:
-        raise ValueError(f"oracle must be one of {', '.join(known)}; got {name!r}")
+        raise ValueError(f"unknown oracle policy {name!r}; choose one of {', '.join(known)}")
     return name
