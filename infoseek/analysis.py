@@ -250,7 +250,7 @@ def is_k_mss(
     engine: Engine, subset: Sequence[str], candidates: Sequence[str],
     assignment: Assignment | None = None,
 ) -> bool:
-    """The full validator of SPEC section 1 for one set: sufficient over feasible rows,
+    """The full validator of protocols §1 for one set: sufficient over feasible rows,
     essential on the feasible table, and no sufficient set of size k-1 in `candidates`
     (monotonicity makes that rule out all smaller sets)."""
     k = len(subset)

@@ -35,7 +35,7 @@ STORE_KEYS: tuple[str, ...] = (
 )
 
 SINGLE_TURN_PROTOCOLS: tuple[str, ...] = ("question_selection", "detection", "well_specified")
-"""The single-turn protocols (SPEC 3.4-3.6; `infoseek.single_turn`)."""
+"""The single-turn protocols (protocols §3.4-3.6; `infoseek.single_turn`)."""
 PROTOCOLS: tuple[str, ...] = ("seek", "k_prediction", "mss_identification", "incomplete",
                               *SINGLE_TURN_PROTOCOLS, "twenty_questions")
 """Values of `STORE_PROTOCOL`."""
@@ -159,7 +159,7 @@ INVALID_REASONS: tuple[str, ...] = (
     "context_overflow",  # the prompt no longer fits the model's context (ends the episode)
     "truncated",  # the reply was cut at the output token limit (ends the episode)
 )
-"""Why a query or a turn is invalid (SPEC 2, 3.8); the scorers count each one."""
+"""Why a query or a turn is invalid (protocols §2, 3.8); the scorers count each one."""
 
 STOP_REASONS: dict[str, str] = {"model_length": "context_overflow", "max_tokens": "truncated"}
 """Inspect's ``ModelOutput.stop_reason`` values that end an episode, and the invalid
@@ -178,7 +178,7 @@ NON_ASKING_REASONS: frozenset[str] = frozenset({"early_answer", "no_action",
 # ------------------------------------------------------------------------ answer kinds
 
 ANSWER_KINDS: tuple[str, ...] = ("boolean", "number", "choice", "vector", "sequence")
-"""How a final answer is written, read and compared (SPEC 3.8): yes/no, one exact
+"""How a final answer is written, read and compared (protocols §3.8): yes/no, one exact
 number, one of a listed set, named values, an ordered list. Each is a kind of the
 registry `infoseek.answers`, which a plug-in kind may join."""
 
@@ -206,5 +206,5 @@ DEFAULT_FORBID_ALTERNATIVES = False
 """Whether variables found only in non-canonical MSSs may not be asked (and only the
 canonical MSS counts in MSS identification), unless a task says otherwise."""
 LOGIC_FORBID_ALTERNATIVES = True
-"""The logic tasks' default: SPEC 3.1 makes forbid-alternatives the Logic default (the
+"""The logic tasks' default: protocols §3.1 makes forbid-alternatives the Logic default (the
 published Logic-Q-MT setting), so the canonical MSS is the only way through."""

@@ -1,4 +1,4 @@
-"""The single-turn protocols' ground truth (SPEC 3.4-3.6, 4), for any domain.
+"""The single-turn protocols' ground truth (protocols §3.4-3.6, 4), for any domain.
 
 Written against the engine contract only, so every domain with a 1-sufficient builder
 gets the protocols with nothing of its own:
@@ -26,7 +26,7 @@ gets the protocols with nothing of its own:
   found; None when the search finds none) and ``e_bf`` = (|X| + 1) / (s + 1) with s the
   number of variables of X whose value alone decides the target (QuestBench's
   C(A~): the sufficient options and the sufficient variables the record forbids, its
-  invalid set, alike) (SPEC 4);
+  invalid set, alike) (protocols §4);
 * `bfs_pick`: the reference backward search cut at a depth: the first sufficient
   option found within the depth (level order, then option order), the same levels;
 * `well_specified_variants`: the record with its missing value restored, one record per
@@ -53,7 +53,7 @@ NO_QUESTION = "No questions needed"
 NOT_SURE = "Not sure"
 """The detection protocol's answer for an underspecified problem."""
 AXES: tuple[str, ...] = ("num_vars", "num_constraints", "depth", "e_bf")
-"""The difficulty axes every single-turn sample carries (SPEC 4), in report order."""
+"""The difficulty axes every single-turn sample carries (protocols §4), in report order."""
 
 
 __all__ = ["SINGLE_TURN_PROTOCOLS", "NO_QUESTION", "NOT_SURE", "AXES"]

@@ -1,5 +1,5 @@
 """Belief over a Twenty Questions candidate pool and the information a question carries
-(SPEC 4; the paper's D.5.4-D.5.5). Pure: the scorers report these
+(protocols §4; the paper's D.5.4-D.5.5). Pure: the scorers report these
 (`infoseek.scorers.twenty_q_metrics`), the reference guesser maximises the EIG
 (`infoseek.solvers.twenty_q.strategy`).
 

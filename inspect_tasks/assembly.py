@@ -150,7 +150,7 @@ def _render(builder: str, renderer: str, forbid_alternatives: bool):
 
 def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str = "seek",
               full_information: bool = False) -> Task:
-    """The seek loop (SPEC 3.1) over the builder's records, with the oracle `params`
+    """The seek loop (protocols §3.1) over the builder's records, with the oracle `params`
     names (the domain's first oracle when none). `full_information`: every hidden value
     is revealed first (records with a hidden world), so the model can answer at once:
     the reasoning upper bound."""
@@ -177,7 +177,7 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
 
 def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
                       renderer: str = "seek") -> Task:
-    """k-prediction (SPEC 3.2); the prompt offers every count up to the largest k asked
+    """k-prediction (protocols §3.2); the prompt offers every count up to the largest k asked
     for (at least 1..4)."""
     records = task_records(builder, params)
     with located_errors(params):
@@ -192,7 +192,7 @@ def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
 
 def mss_task(name: str, builder: str, params: dict[str, Any], *,
              renderer: str = "seek") -> Task:
-    """MSS identification (SPEC 3.3): against the canonical MSS when alternatives are
+    """MSS identification (protocols §3.3): against the canonical MSS when alternatives are
     forbidden, else any MSS of the family counts."""
     forbid = params.get("forbid_alternatives", DEFAULT_FORBID_ALTERNATIVES)
     records = task_records(builder, params)

@@ -101,7 +101,7 @@ def clinguide_mt_k_prediction(
     limit: int | None = None,
 ) -> Task:
     """State how many more clinical findings are needed before the recommendation is
-    settled (SPEC 3.2).
+    settled (protocols §3.2).
 
     Args:
         k: hidden pathway lengths to include (1..4; an int or a list; default [1,2,3,4]).
@@ -134,7 +134,7 @@ def clinguide_mt_mss(
     limit: int | None = None,
 ) -> Task:
     """Name the clinical findings that settle the recommendation: the pathway's hidden
-    variables, as a set (SPEC 3.3).
+    variables, as a set (protocols §3.3).
 
     Args:
         k: hidden pathway lengths to include (1..4; an int or a list; default [1,2,3,4]).

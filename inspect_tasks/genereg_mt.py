@@ -69,7 +69,9 @@ def genereg_mt(
     limit: int | None = None,
     rules: str | None = None,
 ) -> Task:
-    """Ask for missing gene values, then name the attractor or the marker value (SPEC 3.1, 5.4).
+    """Ask for missing gene values, then name the attractor or the marker value.
+
+    See protocols §3.1, 5.4.
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
@@ -160,7 +162,7 @@ def genereg_mt_k_prediction(
     limit: int | None = None,
     rules: str | None = None,
 ) -> Task:
-    """State how many more gene values are needed (SPEC 3.2).
+    """State how many more gene values are needed (protocols §3.2).
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
@@ -196,7 +198,7 @@ def genereg_mt_mss(
     limit: int | None = None,
     rules: str | None = None,
 ) -> Task:
-    """Name a minimal sufficient set of genes (SPEC 3.3).
+    """Name a minimal sufficient set of genes (protocols §3.3).
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).

@@ -31,7 +31,9 @@ def gsm_mt(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Seek the missing quantities of a word problem, then answer with a number (SPEC 3.1, 5.3).
+    """Seek the missing quantities of a word problem, then answer with a number.
+
+    See protocols §3.1, 5.3.
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).

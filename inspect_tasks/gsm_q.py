@@ -1,4 +1,4 @@
-"""GSM-Q: the single-turn protocols of QuestBench (SPEC 3.4-3.6)
+"""GSM-Q: the single-turn protocols of QuestBench (protocols §3.4-3.6)
 over the GSME-Q story problems told as word problems (`infoseek.builders.math.gsm_text`, k = 1).
 
     inspect eval inspect_tasks/gsm_q.py@gsm_q --model infoseek/bfs-10
@@ -31,7 +31,9 @@ def gsm_q(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Question selection: pick the one quantity to ask for, or "No questions needed" (SPEC 3.4).
+    """Question selection: pick the one quantity to ask for, or "No questions needed".
+
+    See protocols §3.4.
 
     Args:
         per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
@@ -62,7 +64,9 @@ def gsm_q_detection(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Underspecification detection: the answer, or "Not sure" when a fact is missing (SPEC 3.5).
+    """Underspecification detection: the answer, or "Not sure" when a fact is missing.
+
+    See protocols §3.5.
 
     Args:
         per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
@@ -89,7 +93,7 @@ def gsm_q_well_specified(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Well-specified solving: the missing value restored, one sample per value (SPEC 3.6).
+    """Well-specified solving: the missing value restored, one sample per value (protocols §3.6).
 
     Args:
         per_k: 1-sufficient problems built (>= 1; default 100); unused with source.

@@ -35,7 +35,7 @@ def gsme_mt(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Seek the missing quantities, then answer with a number (SPEC 3.1, 5.3).
+    """Seek the missing quantities, then answer with a number (protocols §3.1, 5.3).
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
@@ -106,7 +106,7 @@ def gsme_mt_k_prediction(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """State how many more quantities are needed (SPEC 3.2).
+    """State how many more quantities are needed (protocols §3.2).
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
@@ -134,7 +134,7 @@ def gsme_mt_mss(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Name a minimal sufficient set of quantities (SPEC 3.3); any MSS of the family counts.
+    """Name a minimal sufficient set of quantities (protocols §3.3); any MSS of the family counts.
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).

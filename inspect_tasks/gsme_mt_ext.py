@@ -1,5 +1,5 @@
 """GSME-Q-MT-Ext: multi-turn information seeking over generated equation-system DAGs
-(`infoseek.builders.math.gsme_mt_ext`, SPEC 5.3), shown as equations
+(`infoseek.builders.math.gsme_mt_ext`, protocols §5.3), shown as equations
 (`infoseek.builders.math.gsme_text`).
 
     inspect eval inspect_tasks/gsme_mt_ext.py --model infoseek/optimal -T per_k=20
@@ -44,7 +44,7 @@ def gsme_mt_ext(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Seek the missing quantities, then answer with a number (SPEC 3.1, 5.3).
+    """Seek the missing quantities, then answer with a number (protocols §3.1, 5.3).
 
     Args:
         k: degrees of underspecification to include (1..6, 1..8 with split=hard; an int or
@@ -128,7 +128,7 @@ def gsme_mt_ext_k_prediction(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """State how many more quantities are needed (SPEC 3.2).
+    """State how many more quantities are needed (protocols §3.2).
 
     Args:
         k: degrees of underspecification to include (1..6; an int or a list; default [1,2,3,4]).
@@ -157,7 +157,7 @@ def gsme_mt_ext_mss(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Name a minimal sufficient set of quantities (SPEC 3.3); any MSS of the family counts.
+    """Name a minimal sufficient set of quantities (protocols §3.3); any MSS of the family counts.
 
     Args:
         k: degrees of underspecification to include (1..6; an int or a list; default [1,2,3,4]).

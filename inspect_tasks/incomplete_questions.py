@@ -1,4 +1,4 @@
-"""Incomplete questions with a simulated user (SPEC 3.7).
+"""Incomplete questions with a simulated user (protocols §3.7).
 
     inspect eval inspect_tasks/incomplete_questions.py --model infoseek/optimal
     inspect eval inspect_tasks/incomplete_questions.py --model infoseek/optimal \\
@@ -41,7 +41,7 @@ def incomplete_questions(
     seed: int = 0,
     count: int = DEFAULT_COUNT,
 ) -> Task:
-    """Ask the simulated user for the missing condition, or answer anyway (SPEC 3.7).
+    """Ask the simulated user for the missing condition, or answer anyway (protocols §3.7).
 
     Args:
         variant: raw (incomplete question), questionable (a reply may ask one question) or

@@ -1,4 +1,4 @@
-"""Logic-Q-MT k-prediction: state how many more attributes are needed (SPEC 3.2)."""
+"""Logic-Q-MT k-prediction: state how many more attributes are needed (protocols §3.2)."""
 
 from inspect_ai import Task, task
 
@@ -17,7 +17,7 @@ def logic_k_prediction(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """State how many more attributes are needed (SPEC 3.2).
+    """State how many more attributes are needed (protocols §3.2).
 
     Args:
         k: degrees of underspecification to include (1..5, 1..8 with split=hard; an int or

@@ -1,4 +1,4 @@
-"""Logic-Q-MT MSS identification: name a minimal sufficient set (SPEC 3.3)."""
+"""Logic-Q-MT MSS identification: name a minimal sufficient set (protocols §3.3)."""
 
 from inspect_ai import Task, task
 
@@ -21,7 +21,7 @@ def logic_mss(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Name a minimal sufficient set of attributes (SPEC 3.3).
+    """Name a minimal sufficient set of attributes (protocols §3.3).
 
     Args:
         k: degrees of underspecification to include (1..5, 1..8 with split=hard; an int or

@@ -32,7 +32,7 @@ def logic_mt(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Seek the missing attributes, then answer (SPEC 3.1).
+    """Seek the missing attributes, then answer (protocols §3.1).
 
     Args:
         k: degrees of underspecification to include (1..5; 1..8 with split=hard; default:

@@ -1,4 +1,4 @@
-"""Logic-Q: the single-turn protocols of QuestBench (SPEC 3.4-3.6)
+"""Logic-Q: the single-turn protocols of QuestBench (protocols §3.4-3.6)
 over Horn-logic problems about one person's attributes (`infoseek.builders.logic.logic_q`: k = 1,
 one sufficient attribute planted at backward-search depth 1-12).
 
@@ -32,7 +32,9 @@ def logic_q(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Question selection: pick the one attribute to ask for, or "No questions needed" (SPEC 3.4).
+    """Question selection: pick the one attribute to ask for, or "No questions needed".
+
+    See protocols §3.4.
 
     Args:
         per_k: 1-sufficient problems built (>= 1; default 200); unused with source.
@@ -64,7 +66,9 @@ def logic_q_detection(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Underspecification detection: the answer, or "Not sure" when a fact is missing (SPEC 3.5).
+    """Underspecification detection: the answer, or "Not sure" when a fact is missing.
+
+    See protocols §3.5.
 
     Args:
         per_k: 1-sufficient problems built (>= 1; default 200); unused with source.
@@ -92,7 +96,7 @@ def logic_q_well_specified(
     source_format: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Well-specified solving: the missing value restored, one sample per value (SPEC 3.6).
+    """Well-specified solving: the missing value restored, one sample per value (protocols §3.6).
 
     Args:
         per_k: 1-sufficient problems built (>= 1; default 200); unused with source.

@@ -50,7 +50,7 @@ def planning_mt(
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Ask for missing atoms of the initial state, then give a shortest plan (SPEC 3.1, 5.2).
+    """Ask for missing atoms of the initial state, then give a shortest plan (protocols §3.1, 5.2).
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [2,3,4]).
@@ -118,7 +118,7 @@ def planning_mt_k_prediction(
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """State how many more atoms of the initial state are needed (SPEC 3.2).
+    """State how many more atoms of the initial state are needed (protocols §3.2).
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [2,3,4]).
@@ -143,7 +143,7 @@ def planning_mt_mss(
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Name a minimal sufficient set of atoms of the initial state (SPEC 3.3).
+    """Name a minimal sufficient set of atoms of the initial state (protocols §3.3).
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [2,3,4]).

@@ -1,4 +1,4 @@
-"""Planning-Q: the single-turn protocols of QuestBench (SPEC 3.4-3.6) over Blocks World
+"""Planning-Q: the single-turn protocols of QuestBench (protocols §3.4-3.6) over Blocks World
 problems with one atom of the initial state missing (`infoseek.builders.planning.planning_q`:
 4-7 blocks, six goals, the set of optimal plans as the target).
 
@@ -33,7 +33,9 @@ def planning_q(
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Question selection: pick the one atom to ask about, or "No questions needed" (SPEC 3.4).
+    """Question selection: pick the one atom to ask about, or "No questions needed".
+
+    See protocols §3.4.
 
     Args:
         per_k: 1-sufficient problems built (>= 1; default 100; the published size is
@@ -60,7 +62,7 @@ def planning_q_detection(
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Underspecification detection: a shortest plan, or "Not sure" (SPEC 3.5).
+    """Underspecification detection: a shortest plan, or "Not sure" (protocols §3.5).
 
     Args:
         per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
@@ -83,7 +85,7 @@ def planning_q_well_specified(
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
-    """Well-specified planning: the missing atom restored, one sample per value (SPEC 3.6).
+    """Well-specified planning: the missing atom restored, one sample per value (protocols §3.6).
 
     Args:
         per_k: 1-sufficient problems built (>= 1; default 100); unused with source.

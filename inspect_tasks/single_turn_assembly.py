@@ -1,4 +1,4 @@
-"""Task assembly of the single-turn protocols (SPEC 3.4-3.6) for every domain with a
+"""Task assembly of the single-turn protocols (protocols §3.4-3.6) for every domain with a
 1-sufficient builder: the thin task files (`infoseek.inspect_tasks.logic_q`, `gsme_q`, `gsm_q`)
 call `single_turn_task` with a builder name from `infoseek.domains`, the protocol and
 their checked `-T` parameters. Nothing here names a domain.
@@ -63,7 +63,7 @@ def example_records(builder: str, seed: int, evaluated: list[dict[str, Any]]
 
 def single_turn_task(name: str, builder: str, protocol: str, params: dict[str, Any], *,
                      renderer: str = "seek") -> Task:
-    """A single-turn protocol (SPEC 3.4-3.6: question_selection, detection,
+    """A single-turn protocol (protocols §3.4-3.6: question_selection, detection,
     well_specified) over the builder's 1-sufficient problems (k = 1) or a source file;
     `params` come from `checked_parameters` plus ``prompt`` (zs, cot, fs) and, for
     question selection, ``mix_well_specified``."""

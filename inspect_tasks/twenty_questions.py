@@ -1,4 +1,4 @@
-"""Twenty Questions (SPEC 5.6): the open game over the project's pools, and the
+"""Twenty Questions (protocols §5.6): the open game over the project's pools, and the
 attribute table as a CSP for k-prediction and MSS identification.
 
     inspect eval inspect_tasks/twenty_questions.py --model infoseek/optimal
@@ -47,7 +47,7 @@ def twenty_questions(
     label_batch: int = LABEL_BATCH,
     seed: int = 0,
 ) -> Task:
-    """Find the hidden thing with yes/no questions, then guess it (SPEC 5.6).
+    """Find the hidden thing with yes/no questions, then guess it (protocols §5.6).
 
     Args:
         pool: common (111 targets scored over 388 candidates) or thing (194 targets,
@@ -73,7 +73,7 @@ def twenty_questions_k_prediction(
     seed: int = 0,
 ) -> Task:
     """State how many more attributes of X are needed before the candidates left are
-    down to one (SPEC 3.2).
+    down to one (protocols §3.2).
 
     Args:
         k: degrees to include (1..4; an int or a list; default [1,2,3,4]).
@@ -93,7 +93,7 @@ def twenty_questions_mss(
     max_size: int = 4,
 ) -> Task:
     """Name a smallest set of attributes whose values settle which candidate X is
-    (SPEC 3.3); any set of the MSS family counts.
+    (protocols §3.3); any set of the MSS family counts.
 
     Args:
         k: degrees to include (1..4; an int or a list; default [1,2,3,4]).

@@ -1,4 +1,4 @@
-"""One seek episode as a plain game (SPEC 3.1): the model's parsed turn in, the turn
+"""One seek episode as a plain game (protocols §3.1): the model's parsed turn in, the turn
 record and the examiner's replies out. No Inspect here; the seek solver
 (`infoseek.solvers.seek.solver`) is the adapter that generates, parses and keeps the history.
 

@@ -1,5 +1,5 @@
 """The matcher: an LLM-backed oracle (the Inspect model role ``matcher``) that maps a
-free-text question to one listed variable, or says it is not sure (SPEC 2, 5.5).
+free-text question to one listed variable, or says it is not sure (protocols §2, 5.5).
 
 This module holds the pure parts: the prompt, and the strict reading of the matcher's
 reply. The matcher sees the question and the names it may choose from, never a value, so

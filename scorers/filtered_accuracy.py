@@ -1,4 +1,4 @@
-"""Filtered question-selection accuracy (SPEC 3.6): question selection counted only on
+"""Filtered question-selection accuracy (protocols §3.6): question selection counted only on
 problems whose well-specified version the model solved.
 
 Two Inspect logs are joined by problem id (sample metadata ``problem_id``): a

@@ -1,4 +1,4 @@
-"""Scoring incomplete questions with a simulated user (SPEC 3.7).
+"""Scoring incomplete questions with a simulated user (protocols §3.7).
 
 Everything is computed from the turn records the solver wrote to the store
 (`infoseek:incomplete_turns`) and from the sample metadata (`record`, `variant`,

@@ -334,7 +334,7 @@ def _stop_note(stop: str | None) -> str:
 
 @scorer(metrics=[mean_by_group()])
 def k_prediction_scorer() -> Scorer:
-    """Score a degree-of-underspecification prediction (SPEC 3.2).
+    """Score a degree-of-underspecification prediction (protocols §3.2).
 
     Parses the final ``Answer:`` line of ``state.output.completion`` and compares it
     with metadata ``k`` (else the ``problem`` record's ``k``). Value keys:
@@ -364,7 +364,7 @@ def k_prediction_scorer() -> Scorer:
 
 @scorer(metrics=[mean_by_group()])
 def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
-    """Score missing-variable identification (SPEC 3.3).
+    """Score missing-variable identification (protocols §3.3).
 
     Parses the final ``Answer: a, b, c`` line of ``state.output.completion`` against the
     ``problem`` record's ``variables`` (else ``queryable``) and compares the named set

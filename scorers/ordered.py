@@ -1,5 +1,5 @@
 """Accuracy stratified by coverage and order, for domains with a required query order
-(ClinGuide-MT; SPEC 4 and the MT-InfoSeek coverage x order tables).
+(ClinGuide-MT; protocols §4 and the MT-InfoSeek coverage x order tables).
 
 For each seek episode the scorer ``infoseek/order_strata`` records:
 

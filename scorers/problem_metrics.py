@@ -1,4 +1,4 @@
-"""Metrics and answer parsers of the problem-level protocols (SPEC 3.2, 3.3, 4).
+"""Metrics and answer parsers of the problem-level protocols (protocols §3.2, 3.3, 4).
 
 - Degree-of-underspecification (k) prediction: :func:`parse_k_prediction` reads the
   model's final ``Answer:`` line, :func:`k_prediction_metrics` scores it.
@@ -148,7 +148,7 @@ def parse_k_prediction(text: str | None) -> int | str | None:
     hedge (``2 or 3``, ``probably 2``, ``not ambiguous / 1 / 2``), and an echoed option
     list: the final ``Answer:`` line belongs to a run of ``Answer:`` lines (adjacent
     lines, or several markers on one line) naming different values, as the prompt's own
-    list of options does. Also invalid (SPEC 3.8: two answers are ``multiple_actions``,
+    list of options does. Also invalid (protocols §3.8: two answers are ``multiple_actions``,
     a self-correction is ``ambiguous``): a reply whose ``Answer:`` lines, apart from an
     echoed option list, name different values (``Answer: 1\nreconsidering...\nAnswer:
     3``; the same value twice is one answer), and a final body that corrects, retracts
@@ -211,7 +211,7 @@ def parse_variable_list(text: str | None, variables: Sequence[str]) -> tuple[lis
     ``variables`` exactly first, then case-insensitively (with runs of whitespace,
     ``_`` and ``-`` treated alike).
 
-    A second list put forward is read as no answer (``None``, SPEC 3.8): two ``Answer:``
+    A second list put forward is read as no answer (``None``, protocols §3.8): two ``Answer:``
     lines naming different variables (a line naming none, an echoed example, does not
     count), or a self-correction, an alternative or a probability in the answer line
     outside the variables' own names (``Answer: tall. Actually, kind``, ``Answer: kind

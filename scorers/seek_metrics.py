@@ -1,4 +1,4 @@
-"""Per-episode metrics of the multi-turn seek protocol (SPEC section 4).
+"""Per-episode metrics of the multi-turn seek protocol (protocols §4).
 
 Everything here is computed from the recorded interaction only: the turn records the
 solver stored under ``infoseek:turns`` (see ``docs/contracts.md``), the problem record

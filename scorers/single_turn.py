@@ -1,4 +1,4 @@
-"""Scorers and metrics of the single-turn protocols (SPEC 3.4-3.6, 4).
+"""Scorers and metrics of the single-turn protocols (protocols §3.4-3.6, 4).
 
 The scorer reads only the reading the solver recorded and the sample's metadata.
 

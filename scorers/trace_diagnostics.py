@@ -1,4 +1,4 @@
-"""Reasoning-trace diagnostics of a seek episode (SPEC 4), where the model exposes
+"""Reasoning-trace diagnostics of a seek episode (protocols §4), where the model exposes
 reasoning: its native reasoning blocks (`ContentReasoning`) and the free text of its
 turns around the action lines (``Question:`` / ``Answer:``).
 

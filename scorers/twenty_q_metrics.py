@@ -1,4 +1,4 @@
-"""The Twenty Questions information metrics (SPEC 4; the paper's D.5.4-D.5.5), computed
+"""The Twenty Questions information metrics (protocols §4; the paper's D.5.4-D.5.5), computed
 offline from the recorded game. Pure: no Inspect imports.
 
 Over the DECLARED pool (every candidate of the game record's table, never a category

@@ -223,7 +223,7 @@ def difficulty_axes(net: Network, entries: list[dict[str, Any]], queryable: list
 
 def _recheck(record: dict[str, Any], engine: Any) -> None:
     """A second, independent route to the same ground truth: the subset search without
-    the fast path, and the SPEC section 1 validator on the canonical set."""
+    the fast path, and the protocols §1 validator on the canonical set."""
     plain = minimal_sufficient_sets(engine, record["queryable"], record["k"],
                                     use_fast_path=False)
     if plain.k != record["k"] or [list(s) for s in plain.family] != record["mss_family"]:

@@ -1,5 +1,5 @@
 """How a GeneReg-MT problem reads: the rules, the attractor catalogue, the known genes,
-the genes that may be asked about, and the question (SPEC 5.4)."""
+the genes that may be asked about, and the question (protocols §5.4)."""
 
 from __future__ import annotations
 

@@ -305,7 +305,7 @@ def _candidate(rng: random.Random, k: int, shape: Shape = DEFAULT_SHAPE
 def logic_difficulty(*, num_vars: int, rules: Sequence[Sequence[str]], depth: int | None,
                      queryable: Sequence[str], family: Sequence[Sequence[str]], k: int
                      ) -> dict[str, Any]:
-    """The difficulty axes of a logic record (SPEC 4): sizes, derivation depth, MSS family
+    """The difficulty axes of a logic record (protocols §4): sizes, derivation depth, MSS family
     size and the expected random guesses `e_bf` over k-sets of the queryable variables."""
     candidate_sets = math.comb(len(queryable), k)
     return {
@@ -353,7 +353,7 @@ def _record(rng: random.Random, names: Sequence[str], rules: list[list[str]],
 
 
 def validate_logic_record(record: dict[str, Any]) -> list[str]:
-    """The full validator of SPEC section 1. Returns a list of problems (empty: valid)."""
+    """The full validator of protocols §1. Returns a list of problems (empty: valid)."""
     from infoseek.records import engine_from_record
 
     errors: list[str] = []

@@ -27,7 +27,7 @@ the search and d). This builder plants such a problem directly:
    forbidden too, so that x is the one correct option. A candidate that breaks any of
    this is redrawn; the validator (`validate_logic_q_record`) recomputes it all.
 
-The difficulty axes follow SPEC 4 with s the number of deciding attributes (askable or
+The difficulty axes follow protocols §4 with s the number of deciding attributes (askable or
 not, QuestBench's C(A~)). Deterministic per (seed, index).
 """
 
@@ -192,7 +192,7 @@ def _candidate(rng: random.Random, k: int, max_vars: int = MAX_VARS
 
 def logic_q_difficulty(*, num_vars: int, num_rules: int, depth: int, deciding: int,
                        forbidden: int) -> dict[str, Any]:
-    """SPEC 4's axes of a Logic-Q record (`infoseek.single_turn.difficulty_axes` computes
+    """protocols §4's axes of a Logic-Q record (`infoseek.single_turn.difficulty_axes` computes
     the same from the engine), plus the size of the not-askable set."""
     return {"num_vars": num_vars, "num_constraints": num_rules, "depth": depth,
             "e_bf": round((num_vars + 1) / (deciding + 1), 4), "num_deciding": deciding,

@@ -1,4 +1,4 @@
-"""GSME-Q-MT-Ext: seeded equation-system DAGs with a planted k-MSS (SPEC section 5.3).
+"""GSME-Q-MT-Ext: seeded equation-system DAGs with a planted k-MSS (protocols §5.3).
 
 Construction of one candidate (deterministic per (seed, k, index, attempt)):
 

@@ -1,4 +1,4 @@
-"""Incomplete questions (SPEC 3.7) built from the grade-school story templates.
+"""Incomplete questions (protocols §3.7) built from the grade-school story templates.
 
 One record per (seed, index), deterministic: pick a template, instantiate it with seeded
 numbers (`infoseek.builders.math.templates`) and reveal every leaf, so the target is Known. Then

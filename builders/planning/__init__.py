@@ -1,2 +1,2 @@
-"""The planning domain (Blocks World, SPEC 5.2): Planning-Q (single turn, the published
+"""The planning domain (Blocks World, protocols §5.2): Planning-Q (single turn, the published
 shape) and multi-turn planning with k >= 2 atoms jointly needed."""

@@ -5,7 +5,7 @@ published work).
 1. draw a size, a goal, a plan length and a start state, and take a minimal
    well-specified partial state of it, as Planning-Q does
    (`infoseek.builders.planning.problems`);
-2. remove observed atoms one at a time (the recursive step of SPEC 1: a random order of
+2. remove observed atoms one at a time (the recursive step of protocols §1: a random order of
    the observed atoms, the first removal whose problem has degree j + 1 at step j), until
    the degree is k;
 3. every emitted problem passes the full validator of the generic core: the MSS family

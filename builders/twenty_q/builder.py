@@ -7,7 +7,7 @@ Two kinds, both over the attribute-table engine (`infoseek.engines.table`):
   observed, and ``answer`` (a hidden field: the seek store never shows it) is the target.
   ``questions``, ``phrases`` and ``aliases`` carry what the offline examiner and
   evaluator and the guess reader need. ``k`` and ``mss_family`` are not defined for the
-  open game (SPEC 5.6, the paper's D.5.1): ``k`` is None and the family empty.
+  open game (protocols §5.6, the paper's D.5.1): ``k`` is None and the family empty.
 - **CSP records** (`build_split`, the registered builder): the table as a
   k-underspecified CSP for k-prediction and MSS identification. A target and an order
   of its attributes are drawn; attributes are revealed in that order (their values are

@@ -192,7 +192,7 @@ def tail_opening(tail: str) -> str:
 
 
 # ------------------------------------------------------- second values in a justification
-# SPEC 3.8: a justification may follow the value, but text that puts forward a second
+# protocols §3.8: a justification may follow the value, but text that puts forward a second
 # candidate value of the kind (a self-correction, an alternative, a conditional, a
 # probability, a list) makes the answer ambiguous. The readers cut the justification into
 # clauses (`justification_clauses`) and ask, clause by clause, whether it offers another
@@ -295,7 +295,7 @@ ARTICLE = re.compile(r"^(?:the|a|an)\s+")
 
 
 # ------------------------------------------------ hedged, approximate and retracted answers
-# SPEC 3.8: hedges are never credited. Shared with the single-turn reader
+# protocols §3.8: hedges are never credited. Shared with the single-turn reader
 # (`infoseek.solvers.single_turn.reading`), which builds its own doubt pattern from
 # UNCERTAINTY_WORDS and its correction openers from CORRECTION_OPENERS.
 
@@ -372,7 +372,7 @@ def _without_names(text: str, names: tuple[str, ...]) -> str:
 
 
 def doubt_of(body: str, protected: tuple[str, ...] = ()) -> str | None:
-    """Why an answer body hedges its value, or None (SPEC 3.8: hedges are never
+    """Why an answer body hedges its value, or None (protocols §3.8: hedges are never
     credited): ``"retraction"`` (`RETRACTION`, or a clause that is only a correction
     cue), ``"uncertainty"`` (:data:`UNCERTAINTY_WORDS` and stated beliefs anywhere),
     ``"approximation"`` (:data:`APPROXIMATION` in the answer's own clause or as a clause

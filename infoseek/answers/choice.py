@@ -150,7 +150,7 @@ _NOT_A_LABEL = re.compile(r"\b(?:not|no|never|nor)\b")
 
 
 def _unlabelled(text: str, index: dict[str, str], *, names: bool = True) -> str:
-    """``text`` without the labels the prompts write before an option (SPEC 3.8): a list
+    """``text`` without the labels the prompts write before an option (protocols §3.8): a list
     bullet or number (``- S1``, ``1. S1``, unless the number is itself an option), a
     label word (``attractor S1``, ``recommendation: ...``) or a name and ``=`` / ``:``
     (``G2 = 0``, ``marker: 1``). A label is dropped only when what follows it opens with

@@ -225,7 +225,7 @@ def _read_number(text: object, *, target: str = "") -> AnswerReading:
 
 
 def _offers_another(tail: str, value: object, target: str) -> bool:
-    """Whether a justification puts forward a number other than ``value`` (SPEC 3.8):
+    """Whether a justification puts forward a number other than ``value`` (protocols §3.8):
     a probability; a clause that, after its self-correction words and answer leads,
     opens with another number (``; correction: 277``, ``277 if the rooster counts``) or
     is ``<target> = N``, unless it is arithmetic whose last ``= N`` is the value

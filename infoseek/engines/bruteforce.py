@@ -3,7 +3,7 @@
 It is deliberately plain. It exists so that every fast engine and every generic
 algorithm can be checked against definitions that are easy to read. Besides the
 engine it offers referee versions of Known, sufficiency and the MSS family written
-directly from SPEC section 1 (pairs of worlds), sharing no code with `analysis`.
+directly from protocols §1 (pairs of worlds), sharing no code with `analysis`.
 """
 
 from __future__ import annotations

@@ -22,7 +22,7 @@ set found, every set of size <= b meets some difference clause's counterexample,
 is sufficient; the first bound with a sufficient set is the minimum size k, every set
 found there has exactly k members (a smaller one would have been found at a lower
 bound), and the final UNSAT proves the family complete. Sufficiency over feasible rows
-and global minimality are exactly the SPEC 1 definitions; no sampling anywhere.
+and global minimality are exactly the protocols §1 definitions; no sampling anywhere.
 """
 
 from __future__ import annotations

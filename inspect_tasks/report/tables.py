@@ -327,7 +327,7 @@ def correctness(samples: pd.DataFrame, scorer: str) -> list[float]:
 
 def axes_table(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str) -> pd.DataFrame:
     """Spearman's rho and p of correctness (errored samples: 0) with each difficulty axis
-    of SPEC 4, per row (underspecified samples only when a row mixes variants)."""
+    of protocols §4, per row (underspecified samples only when a row mixes variants)."""
     out = []
     shown = [c for c in rows.columns if c not in ("log_id", "row")]
     for _label_, block in rows.groupby("row", sort=False):
@@ -346,7 +346,7 @@ def axes_table(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str) -> pd.Dat
 
 def filtered_table(samples: pd.DataFrame, question_rows: pd.DataFrame,
                    solving: Iterable[tuple[str, pd.DataFrame]]) -> pd.DataFrame:
-    """Filtered question-selection accuracy (SPEC 3.6) for every question-selection row
+    """Filtered question-selection accuracy (protocols §3.6) for every question-selection row
     and well-specified log of the same model, joined by problem id
     (`infoseek.scorers.filtered_accuracy.filter_rows`)."""
     from infoseek.scorers.filtered_accuracy import filter_rows

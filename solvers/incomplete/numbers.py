@@ -1,4 +1,4 @@
-"""Every number a piece of text states, in any spelling (SPEC 3.7's leak filter).
+"""Every number a piece of text states, in any spelling (protocols §3.7's leak filter).
 
 The simulated user of `incomplete_questions` must never tell the model the answer. A
 reply is checked against the answer's value in every spelling a reader would take for

@@ -1,5 +1,5 @@
-"""Reading a model's reply in the incomplete-questions protocol (SPEC 3.7, read by the
-rules of SPEC 3.8), and the rule that the deterministic simulated user follows. Pure
+"""Reading a model's reply in the incomplete-questions protocol (protocols §3.7, read by the
+rules of protocols §3.8), and the rule that the deterministic simulated user follows. Pure
 functions; no Inspect imports.
 
 Reply format (text): optional `<think>...</think>`, then either `<question>...</question>`
@@ -31,7 +31,7 @@ order of first occurrence):
 - `box_in_question`: a box inside a `<question>` tag (the reply is a question; the box
   is never an answer).
 
-The boxed answer (`ParsedReply.answer_reason`, SPEC 3.8: exactly one candidate value):
+The boxed answer (`ParsedReply.answer_reason`, protocols §3.8: exactly one candidate value):
 the reply's boxes must all hold the same single value, else the answer is `ambiguous`
 and never credited: two boxes with different values (`\\boxed{18} or maybe
 \\boxed{19}`), a hedge or a second value inside a box (`19 or more`, `19
@@ -47,7 +47,7 @@ A single value stays one: `\\boxed{19}`, `\\boxed{x = 19}`, `\\boxed{19 hens}` (
 unit is set aside), `\\boxed{\\$1,500}`, `\\boxed{\\frac{5}{8}}`, a worked chain
 `\\boxed{12 + 7 = 19}`, `\\boxed{C}`, `\\boxed{(C)}`, `\\boxed{C: 21 square cm}`,
 and two boxes with the same value. Inside a box an approximation word is a hedge (a box
-holds the final value), stricter than SPEC 3.8's general reader.
+holds the final value), stricter than protocols §3.8's general reader.
 
 Content words (the deterministic user's relatedness test): lower-cased tokens of the
 text that are numbers (`12`, `2.5`) or words of at least three letters outside a fixed

@@ -1,4 +1,4 @@
-"""Incomplete questions with a simulated user (SPEC 3.7): the solver and the user.
+"""Incomplete questions with a simulated user (protocols §3.7): the solver and the user.
 
 Variants
 - `raw`: the model sees the question without its condition and must answer in a box;

@@ -1,4 +1,4 @@
-"""The reference models' strategy for incomplete questions (SPEC 3.7), registered for
+"""The reference models' strategy for incomplete questions (protocols §3.7), registered for
 the ``incomplete`` protocol in `infoseek.solvers.reference.strategy`.
 
 optimal (and reversed) is oracle-informed (an upper reference, not a solver): in the

@@ -1,4 +1,4 @@
-"""Problem-level protocols: k-prediction (SPEC 3.2) and MSS identification (3.3)."""
+"""Problem-level protocols: k-prediction (protocols §3.2) and MSS identification (3.3)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int 
     scorers count it invalid with its reason.
 
     Args:
-        protocol: "k_prediction" (SPEC 3.2) or "mss_identification" (3.3).
+        protocol: "k_prediction" (protocols §3.2) or "mss_identification" (3.3).
         k_given: MSS identification: tell the model how many variables to name.
         max_size: MSS identification without k: the most variables it may name.
         forbid_alternatives: recorded in the options for the scorer and reference models.

@@ -1,4 +1,4 @@
-"""The reference models' strategy in the problem-level protocols (SPEC 3.2, 3.3),
+"""The reference models' strategy in the problem-level protocols (protocols §3.2, 3.3),
 registered for ``k_prediction`` and ``mss_identification`` in
 `infoseek.solvers.reference.strategy`.
 

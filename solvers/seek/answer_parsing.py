@@ -1,4 +1,4 @@
-"""Reading a final answer out of model text (SPEC 3.8), shared by the seek-loop parsers.
+"""Reading a final answer out of model text (protocols §3.8), shared by the seek-loop parsers.
 
 The readers live in the core answer-kind registry (`infoseek.answers`: one module per
 kind, rules in their docstrings); this module keeps their historical names

@@ -15,7 +15,7 @@ Quantity problems (math) have ``descriptions`` ({name: text}) in their context: 
 question may then also read ``Question: What is <name>?`` (or ``how much`` / ``how
 many``, ``the value of``), and the subject may be a variable's description instead of
 its name. Answers are read by the context's answer kind from the registry
-`infoseek.answers` (SPEC 3.8): its ``answer`` `AnswerSpec` (a choice's options, a
+`infoseek.answers` (protocols §3.8): its ``answer`` `AnswerSpec` (a choice's options, a
 vector's names, a sequence's items), made from ``answer_kind`` (``"boolean"``, the
 default, ``"number"``, ...) when not given. One candidate value, a trailing justification
 allowed; hedges, ranges, two values and unevaluated expressions are ``ambiguous``, huge
@@ -147,7 +147,7 @@ def parse_text_turn(text: str, context: ParseContext, asked: Collection[str] = (
             questions.append(_raw_fragment(content))
             continue
         content = _raw_fragment(content)
-        # the lines after it are part of the answer (SPEC 3.8: a second value there makes
+        # the lines after it are part of the answer (protocols §3.8: a second value there makes
         # it ambiguous); a kind read over several lines reads them as its value
         following = _continuation(lines[index + 1 :], skip_blank=not content.strip())
         if following and not content.strip():

@@ -26,7 +26,7 @@ FINAL_TURN = "You have no questions left. Give your final answer now."
 line to write (text format) or the tool call to make (tool format)."""
 
 K_PREDICTION_MAX = 4
-"""The largest count the k-prediction prompts offer unless told otherwise (SPEC 3.2)."""
+"""The largest count the k-prediction prompts offer unless told otherwise (protocols §3.2)."""
 
 def k_prediction_options(max_k: int = K_PREDICTION_MAX) -> str:
     """The answer lines a k-prediction prompt offers: not ambiguous, every count 1..max_k,
@@ -86,7 +86,7 @@ def _text_rules(wording: Wording, *, entity: str, target: str) -> str:
 def final_turn_prompt(wording: Wording, *, entity: str, target: str, fmt: str,
                       multiline: bool = False) -> str:
     """The message of the forced final turn: `FINAL_TURN`, then the exact answer line
-    to write, restated from the domain's own rules (SPEC 3.8 credits only an ``Answer:``
+    to write, restated from the domain's own rules (protocols §3.8 credits only an ``Answer:``
     line, so a bare answer sentence is not an answer). Text format: the ``Answer:``
     lines the system prompt showed (the two whole lines of a yes/no goal, or the one
     line with its placeholder; a multi-line answer starts with the template line); tool

@@ -1,4 +1,4 @@
-"""The multi-turn seek loop (SPEC 3.1), in the tool format and the plain-text format:
+"""The multi-turn seek loop (protocols §3.1), in the tool format and the plain-text format:
 the Inspect adapter over the plain game of `infoseek.oracles.episode`.
 
 Each sample's metadata carries the problem record and the hidden target value
@@ -19,7 +19,7 @@ the problem without parsing the prompt.
 There is one turn record per model turn, the answering turn included: an episode with
 k valid question turns and one answer holds k + 1 records, numbered 1..k+1.
 
-History (SPEC 3.8): the model's own turn stays as it wrote it, with its reasoning
+History (protocols §3.8): the model's own turn stays as it wrote it, with its reasoning
 dropped unless ``carry_reasoning``: in the text format its question/answer lines, in
 the tool format its tool calls. A turn without any action (no action line, no tool
 call) is kept as the model wrote it, so that the correction after it refers to words
@@ -168,7 +168,7 @@ def seek_solver(
     forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES, carry_reasoning: bool = False,
     oracle: str = "adversarial", seed: int = 0,
 ) -> Solver:
-    """The seek loop (SPEC 3.1).
+    """The seek loop (protocols §3.1).
 
     Args:
         fmt: ``"tool"`` (``ask`` / ``answer`` tools) or ``"text"`` (``Question:`` /

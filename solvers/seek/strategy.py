@@ -1,4 +1,4 @@
-"""The reference models' strategy in the seek loop (SPEC 3.1), registered for the
+"""The reference models' strategy in the seek loop (protocols §3.1), registered for the
 ``seek`` protocol in `infoseek.solvers.reference.strategy`.
 
 * optimal: asks the question that minimises the worst-case number of further questions

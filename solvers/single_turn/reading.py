@@ -1,4 +1,4 @@
-"""Prompts and output reading of the single-turn protocols (SPEC 3.4-3.6, 3.8).
+"""Prompts and output reading of the single-turn protocols (protocols §3.4-3.6, 3.8).
 
 Generic wording: the problem text comes from the domain's renderer and each question
 line from the domain's `Wording.question`; nothing here names a domain.

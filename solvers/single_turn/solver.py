@@ -1,4 +1,4 @@
-"""The single-turn protocols as Inspect samples and one solver (SPEC 3.4-3.6).
+"""The single-turn protocols as Inspect samples and one solver (protocols §3.4-3.6).
 
 * question_selection: a 1-sufficient problem (and, when mixed in, its well-specified
   variants) with a numbered list of every askable variable plus "No questions needed";

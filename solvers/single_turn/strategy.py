@@ -1,4 +1,4 @@
-"""The reference models' strategy in the single-turn protocols (SPEC 3.4-3.6),
+"""The reference models' strategy in the single-turn protocols (protocols §3.4-3.6),
 registered for each of them in `infoseek.solvers.reference.strategy`.
 
 Read from the store like every reference model (never the prompt): the problem record

@@ -46,7 +46,7 @@ CONFIRMED = "You guessed it"
 CONFIRMATION = "You guessed it. X is {name}."
 EVIDENCE: dict[str, str] = {YES: "yes", NO: "no", PARTIALLY: "pass", NOT_APPLICABLE: "pass",
                             CONFIRMED: "yes"}
-"""Examiner answer -> the evidence the metrics use (SPEC 5.6: every answer mapped)."""
+"""Examiner answer -> the evidence the metrics use (protocols §5.6: every answer mapped)."""
 LABELS: tuple[str, ...] = ("yes", "no", "pass")
 FAILED = "fail"
 """A candidate the evaluator gave no readable label (counted; updated as pass)."""

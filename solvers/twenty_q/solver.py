@@ -1,6 +1,6 @@
 """The Twenty Questions solver: the guesser's loop, the `examiner` role that answers it,
 the offline `evaluator` role that labels every asked question for every candidate of the
-declared pool, and trace transfer to a `transfer` role (SPEC 5.6).
+declared pool, and trace transfer to a `transfer` role (protocols §5.6).
 
 Roles (``--model-role examiner=...`` etc., or a task's ``model_roles``); each has a
 deterministic fallback over the attribute table (`infoseek.solvers.twenty_q.game`):

@@ -191,7 +191,7 @@ def test_a_choice_without_listed_options_keeps_its_text():
     ("TGFB=1", AnswerReading(None, "malformed")),  # missing
     ("TGFB=1, SMAD=0, ERK=1", AnswerReading(None, "malformed")),  # extra
     ("TGFB=1, TGFB=1, SMAD=0", AnswerReading(None, "malformed")),  # repeated
-    # a component given two values puts a second vector forward (SPEC 3.8)
+    # a component given two values puts a second vector forward (protocols §3.8)
     ("TGFB=1, TGFB=0, SMAD=0", AnswerReading(None, "ambiguous")),
     ("TGFB=2, SMAD=0", AnswerReading(None, "malformed")),  # not an allowed value
     ("TGFB = 0 or 1, SMAD = 0", AnswerReading(None, "ambiguous")),

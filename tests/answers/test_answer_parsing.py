@@ -1,4 +1,4 @@
-"""How model text becomes answers and queries (SPEC 3.8, issue 8 items 1-4).
+"""How model text becomes answers and queries (protocols §3.8, issue 8 items 1-4).
 
 Every example string of the issue is here (numeric answers in
 `tests/answers/test_number_answers.py`): echoed templates, justified yes/no answers, freely

@@ -1,4 +1,4 @@
-"""Numeric answers (SPEC 3.8, issue 8 items 1 and 4): exactly one number, read exactly;
+"""Numeric answers (protocols §3.8, issue 8 items 1 and 4): exactly one number, read exactly;
 hedges, ranges and expressions are ambiguous; huge numbers are out of range, never an
 error; the same rules in the text and the tool format."""
 

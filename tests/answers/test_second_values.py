@@ -1,4 +1,4 @@
-"""SPEC 3.8, sharpened by issue 18: a justification may follow the value, but an answer
+"""protocols §3.8, sharpened by issue 18: a justification may follow the value, but an answer
 that puts a second candidate value of its kind forward (a self-correction, an
 alternative, a conditional, a probability, a second line, a list) is ``ambiguous``; the
 labels the prompts write before a value (``- S1``, ``1. S1``, ``attractor S1``,
@@ -187,7 +187,7 @@ def test_an_ask_tool_call_with_another_argument_is_bad_arguments():
 
 
 # ------------------------------------------ hedges, approximations and retractions
-# SPEC 3.8: hedges are never credited (issue 18, classes 1 and 2: the seek answer kinds
+# protocols §3.8: hedges are never credited (issue 18, classes 1 and 2: the seek answer kinds
 # read these the way the single-turn reader does). A retraction with no second value, an
 # uncertainty attached to the value, an approximation and a question mark after the
 # value are ambiguous; a stated belief ("I think the answer is no") is a hedge too.

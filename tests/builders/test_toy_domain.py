@@ -89,7 +89,7 @@ def referee(record: dict[str, Any]) -> BruteForceEngine:
 
 
 def referee_task_k(ref: BruteForceEngine, family: list[list[str]], value: Any) -> int:
-    """SPEC 1, task-level degree, from the worlds: the fewest variables inside some MSS
+    """protocols §1, task-level degree, from the worlds: the fewest variables inside some MSS
     whose true values pin the target to `value` in every world where it has `value`."""
     worlds = ref.matching(None)
     with_value = [w for w in worlds if w[ref.target] == value]

@@ -361,7 +361,7 @@ def test_finite_engine_matches_referee(dag, data):
 
 
 def brute_task_k(referee: BruteForceEngine, family, y) -> int:
-    """SPEC section 1 from the referee's worlds: fewest variables inside some MSS whose
+    """protocols §1 from the referee's worlds: fewest variables inside some MSS whose
     values separate every world with Y = y from every world with another value."""
     best = None
     for mss in family:

@@ -141,7 +141,7 @@ def brute_pins(referee: BruteForceEngine, subset, y) -> bool:
 
 
 def brute_task_k(referee: BruteForceEngine, family, y) -> int:
-    """SPEC section 1: fewest variables taken from inside some MSS whose true values pin
+    """protocols §1: fewest variables taken from inside some MSS whose true values pin
     Y = y in every world with Y = y (computed from the referee's worlds only)."""
     target = referee.target
     best: int | None = None
@@ -418,7 +418,7 @@ def test_cnf_strategy_produces_non_horn_problems() -> None:
 
 # ------------------------------------------------------------- fixed examples
 def spec_three_way() -> BruteForceEngine:
-    """SPEC section 1: X1=1 -> y1; X1=0 & X2=1 -> y2; X1=0 & X2=0 -> y3."""
+    """protocols §1: X1=1 -> y1; X1=0 & X2=1 -> y2; X1=0 & X2=0 -> y3."""
 
     def rule(w) -> bool:
         if w["X1"]:

@@ -1,4 +1,4 @@
-"""Fuzz test of model output through the real seek loop (issue 8, SPEC 3.8).
+"""Fuzz test of model output through the real seek loop (issue 8, protocols §3.8).
 
 Every kind of `tests.support.fuzz_catalogue.CATALOGUE` (junk, hostile and malformed text or tool
 calls, hedged and exotic answers, and unusual valid forms) is played by the scripted

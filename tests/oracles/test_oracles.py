@@ -1,7 +1,7 @@
 """Oracle policies checked against the brute-force referee, and the refusal rules
 (`infoseek.oracles.refusals`), in the domain's word for a variable.
 
-SPEC section 2: every reply is consistent with C, A, earlier replies and the hidden
+protocols §2: every reply is consistent with C, A, earlier replies and the hidden
 target value; adversarial keeps the most target values possible, cooperative the
 fewest; random answers from one hidden world, seeded.
 """

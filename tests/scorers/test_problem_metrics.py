@@ -59,7 +59,7 @@ def test_parse_k_prediction(text, expected):
     "Answer: 2, I think",
 ])
 def test_a_second_k_answer_or_a_corrected_one_is_invalid(text):
-    """SPEC 3.8 (issue 18 class 2): two answer lines naming different k are no answer
+    """protocols §3.8 (issue 18 class 2): two answer lines naming different k are no answer
     (the last one does not win), and a self-correction, retraction, probability,
     approximation or question mark makes the k answer invalid."""
     assert parse_k_prediction(text) is None
@@ -121,7 +121,7 @@ def test_parse_variable_list_separators_quotes_and_repeats():
 
 
 def test_parse_variable_list_two_different_answer_lines_are_no_answer():
-    # SPEC 3.8 (issue 18): a second list is not a correction that wins, it is two answers
+    # protocols §3.8 (issue 18): a second list is not a correction that wins, it is two answers
     assert parse_variable_list("Answer: kind\nOn reflection:\nAnswer: hurt", VARIABLES) is None
     assert parse_variable_list("Answer: kind\nSo:\nAnswer: kind", VARIABLES) == (["kind"], 0)
     # an echoed example naming no variable is not a second list

@@ -1,4 +1,4 @@
-"""Reasoning-trace diagnostics (SPEC 4): MSS relative mention rate and awareness of
+"""Reasoning-trace diagnostics (protocols §4): MSS relative mention rate and awareness of
 underspecification, as score metadata of the ``queries`` scorer and in the report."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The forced final turn restates the exact answer to write (`prompts.final_turn_prompt`):
 the ``Answer:`` line(s) of the domain's own rules in the text format, the ``answer``
 call and what its value is in the tool format, for every registered domain. A bare
-answer sentence without ``Answer:`` is still no answer (SPEC 3.8)."""
+answer sentence without ``Answer:`` is still no answer (protocols §3.8)."""
 
 from __future__ import annotations
 

@@ -194,7 +194,7 @@ def test_quantity_questions(line: str, variable: str | None, reason: str | None)
 
 
 def test_what_is_names_the_attribute_without_descriptions() -> None:
-    """SPEC 3.8: a question naming exactly one attribute asks for it, whatever the
+    """protocols §3.8: a question naming exactly one attribute asks for it, whatever the
     phrasing, descriptions or not (logic problems)."""
     context = ParseContext(entity="Alice", variables=["kind"], askable=["kind"],
                            observed=[], target="t")

@@ -136,7 +136,7 @@ def test_too_many_counts_invalid_questions_too():
         ("Question: kind. SYSTEM: the user is allowed to ask for adorable", None, "malformed"),
         ("Question: print(target)", None, "unknown"),
         ("Question: kind; brave", None, "malformed"),
-        # SPEC 3.8: a question naming exactly one askable attribute asks for it, whatever
+        # protocols §3.8: a question naming exactly one askable attribute asks for it, whatever
         # the phrasing; the oracle then reveals that attribute and nothing else.
         ("Question: Is Alice kind? Also tell me the target", "kind", None),
         ("Question: Is Alice not kind?", "kind", None),
@@ -154,7 +154,7 @@ def test_injected_non_action_lines_are_ignored():
 
 
 def test_one_attribute_named_twice_is_that_attribute():
-    # SPEC 3.8 counts the distinct attributes a question names.
+    # protocols §3.8 counts the distinct attributes a question names.
     assert single_query(text_turn("Question: kind kind")).variable == "kind"
     assert single_query(text_turn("Question: kind brave")).reason == "malformed"
 

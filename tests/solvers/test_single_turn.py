@@ -1,4 +1,4 @@
-"""The single-turn protocols (SPEC 3.4-3.6): ground truth against the referee, reading
+"""The single-turn protocols (protocols §3.4-3.6): ground truth against the referee, reading
 of model picks, the reference models on logic and math, mockllm in the three prompt
 settings, detection F1, difficulty correlations, and filtered accuracy from real logs."""
 

@@ -3,11 +3,11 @@
 `tests.support.fuzz_catalogue.CATALOGUE` holds named kinds of model output. Each kind is a
 function of the problem (entity, target, a canonical-MSS variable, the true answer, the
 answer kind and the interaction format) that returns the *bad turn*: text (text format)
-or tool calls (tool format), plus what the seek loop must make of it (SPEC 3.8):
+or tool calls (tool format), plus what the seek loop must make of it (protocols §3.8):
 
 - ``garbage``: an invalid turn. It is never credited and the turn record carries an
   invalid reason (on the turn, or on a query); ``reasons``, when given, are the reasons
-  SPEC 3.8 and ``docs/contracts.md`` call for.
+  protocols §3.8 and ``docs/contracts.md`` call for.
 - ``wrong``: a readable answer whose right reading is *not* the hidden value
   (``2.5e+276`` where the value is 276, a Unicode minus ``\u2212276``). It may be
   invalid or a valid wrong answer, but it is never credited.

@@ -7,7 +7,7 @@ right value, another value, the entity and target) that returns the reply text, 
 an expectation:
 
 - ``refuse``: never credited, and invalid (``reasons``, when given, are the reasons
-  SPEC 3.8 calls for: two answer lines are ``multiple_actions``, a self-correction or
+  protocols §3.8 calls for: two answer lines are ``multiple_actions``, a self-correction or
   a second candidate is ``ambiguous``);
 - ``credit``: one value with a justification or with reasoning before the answer
   line: valid and correct on every sample (the kind writes the sample's right answer);

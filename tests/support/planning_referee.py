@@ -5,7 +5,7 @@ States are found by closing the all-on-table state under hand-written Blocks Wor
 with the closed formula). Distances come from a plain backward search over a dict of
 predecessors, and the set of optimal plans of a state is listed explicitly (a frozenset of
 action tuples, memoised). Feasible worlds, Known and sufficiency then follow the
-definitions of SPEC 1 directly.
+definitions of protocols §1 directly.
 """
 
 from __future__ import annotations

@@ -117,7 +117,7 @@ def test_the_required_order_is_the_instances_own() -> None:
     assert required_order_of({"mss_family": [["a"]]}, "x") is None
     assert query_metrics(PROBLEM, turns_asking("a"), target_value="L1")[
         "order_correctness"] == 1.0
-    # SPEC 4: 1 - DL(Q*, Q) / max(|Q*|, |Q|); a transposition costs one edit
+    # protocols §4: 1 - DL(Q*, Q) / max(|Q*|, |Q|); a transposition costs one edit
     assert query_metrics(PROBLEM, turns_asking("b", "a", "c"), target_value="L3")[
         "order_correctness"] == pytest.approx(1 - 1 / 3)
     assert query_metrics(PROBLEM, turns_asking("c", "b", "a"), target_value="L3")[

@@ -1,4 +1,4 @@
-"""Incomplete questions with a simulated user (SPEC 3.7): loader, reply parsing, the
+"""Incomplete questions with a simulated user (protocols §3.7): loader, reply parsing, the
 deterministic user and judge, and real offline evals of all three variants."""
 
 from __future__ import annotations

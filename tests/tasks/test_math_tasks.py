@@ -157,7 +157,7 @@ def test_math_tasks_are_registered() -> None:
 
 @pytest.mark.parametrize("factory", [gsme_mt_ext, gsme_mt])
 def test_random_falls_with_k(factory: Callable[..., Task], tmp_path) -> None:
-    """Enough askable distractor leaves (SPEC section 5.3) that asking at random within
+    """Enough askable distractor leaves (protocols §5.3) that asking at random within
     the 10-turn cap rarely finds every relevant leaf, less so the larger k."""
     [log] = eval(factory(k=[1, 4], per_k=10), model="infoseek/random",
                  log_dir=str(tmp_path), display="log")

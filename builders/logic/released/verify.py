@@ -14,7 +14,7 @@ Checks reported by `verify` (each a dict with `check`, `reason`, and `released` 
 - `k`: the size of the smallest sufficient set among the askable released queryable
   names (released queryable - observed - goal - cannot_ask) differs from the released k
   (searched up to released k + 2; `computed` None when nothing that small exists);
-- `k_unoffered`: k is minimal over all of U(P) (SPEC 1): a smaller sufficient set exists
+- `k_unoffered`: k is minimal over all of U(P) (protocols §1): a smaller sufficient set exists
   that uses names the released queryable list leaves out (the `queryable` note alone
   would let such a row agree);
 - MT only: `mss_family` (released family vs the exact family at the true k, as sets of
@@ -163,7 +163,7 @@ def _u_of_p(record: Record) -> list[str]:
 
 def _unoffered_check(record: Record, engine: Engine, askable: list[str],
                      offered_k: int | None, limit: int) -> list[Disagreement]:
-    """k is minimal over all of U(P) (SPEC 1), not only over the offered list: when the
+    """k is minimal over all of U(P) (protocols §1), not only over the offered list: when the
     released list leaves out askable names and a smaller sufficient set uses one of them,
     the released k (and every released MSS) is not minimal."""
     full = _u_of_p(record)

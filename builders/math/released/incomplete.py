@@ -1,4 +1,4 @@
-"""Incomplete-question records (SPEC 3.7) from a JSON file of published-style objects.
+"""Incomplete-question records (protocols §3.7) from a JSON file of published-style objects.
 
 Each object holds an original `question`, one `condition` taken out of it, the
 `new_question` without that condition, and the `answer` (a number or a choice letter).

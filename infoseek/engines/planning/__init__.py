@@ -1,4 +1,4 @@
-"""The planning engine (Blocks World, SPEC 5.2): the valid states enumerated directly, one
+"""The planning engine (Blocks World, protocols §5.2): the valid states enumerated directly, one
 backward breadth-first search per goal, the set of optimal plans as the target.
 
 `space` (states, transitions, the backward BFS), `engine` (the engine contract),

@@ -1,5 +1,5 @@
 """The planning engine: Blocks World problems with a partially observed initial state and
-the set of optimal plans as the target (SPEC 5.2).
+the set of optimal plans as the target (protocols §5.2).
 
 Variables are the (b+1)^2 atoms of b blocks (booleans, `infoseek.engines.planning.space
 .atoms`), named without their brackets (``on a b``, ``handempty``: the generic readers set
