@@ -1,71 +1,62 @@
-"""The domain registry: everything domain-specific above the core, declared once.
-
-A domain (``record["domain"]``: "logic", "math", ...) declares in one `Domain` value:
-
-- its builders (`BuilderSpec`: the name `infoseek build` takes, the version the cache
-  keys on, the k range, the default and largest problems per k, the build function);
-- its renderers (record -> prompt text), by variant name;
-- its wording (`Wording`: what a variable is called, how a question, an answer and an
-  oracle reply read, the reminder and problem-level prompts);
-- its answer kind (a kind registered in `infoseek.answers`: the contract's five, or a
-  plug-in one);
-- its released-data formats (format name -> ``"module:attribute"`` of the format);
-- the oracle policies its seek tasks accept, and the modules holding its Inspect tasks.
+"""The domain registry: every domain's declaration (`Domain`, from
+`infoseek.domain_declaration` and re-exported here), by name.
 
 The command line (`infoseek build`, `infoseek verify --format`), `source_format`
 detection, the ``infoseek/<task>`` names and the prompts all read this registry; none
-of them lists domains by hand. A domain joins with one line, `register_domain`, giving
-the declaration itself or a ``"module:attribute"`` path to it that is imported on first
-use (so the core names no outer module at import time). The built-in domains are
-registered at the bottom of this module; code of the tests (the toy domain) calls
-`register_domain` itself.
+of them lists domains by hand, and this module names no domain and no outer module.
 
-An installed package joins through the entry-point group ``infoseek.domains``
-(`ENTRY_POINT_GROUP`): each entry point ``<domain name> = "module:attribute"`` names a
-`Domain`. The first read of the registry (`domain_names`, `get_domain` and everything
-built on them) registers every such entry point by its path, importing nothing; a
-plug-in's declaration is imported when its domain is first used. Its module registers
-the plug-in's engine kinds (`infoseek.engines.register_engine`) as it is imported, and
-the engine registry imports the declaration of a record's domain before it calls the
-record's engine kind unknown (`import_plugin`), so a record read from a file finds its
-engine however early it is read (see docs/plugins.md).
+A domain joins through the entry-point group ``infoseek.domains`` (`ENTRY_POINT_GROUP`):
+each entry point ``<domain name> = "module:attribute"`` names a `Domain`. The six
+built-in domains are entry points of the infoseek distribution itself (pyproject.toml),
+declared exactly as an installed plug-in declares its own (docs/plugins.md). The first
+read of the registry (`domain_names`, `get_domain` and everything built on them)
+registers every entry point by its path, importing nothing; a declaration is imported
+when its domain is first used. A plug-in's module registers its engine kinds
+(`infoseek.engines.register_engine`) as it is imported, and the engine registry imports
+the declaration of a record's domain before it calls the record's engine kind unknown
+(`import_plugin`), so a record read from a file finds its engine however early it is
+read. Code (the tests' toy domain) may also call `register_domain` itself, with the
+declaration or a ``"module:attribute"`` path to it.
 
 A broken plug-in (a path that does not import, an attribute that is not a `Domain` of
 the entry point's name, a name another domain holds) does not take the other domains
-down: the listings (`all_domains`, `builder_names`, `task_modules`, ...) leave it out
-and log one warning naming the entry point, its distribution and the cause, and using
-it (`get_domain`, `get_builder` of a builder it would declare, a record of its domain)
-raises `PluginError` with that message.
-
-Callables in a declaration (build, render, reply) may also be ``"module:function"``
-paths; `resolve` imports them on first use.
+down: the listings (`all_domains`, `builder_names`, ...) leave it out and log one warning
+naming the entry point, its distribution and the cause, and using it (`get_domain`,
+`get_builder` of a builder it would declare, a record of its domain) raises `PluginError`
+with that message. A built-in domain (an entry point of `OWN_DISTRIBUTION`) that fails
+to load raises its error as it is: that is a bug of the suite, not a plug-in to skip.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
-import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any
 
-from infoseek.answers import answer_kind_names
+from infoseek.domain_declaration import (
+    BuilderSpec,
+    BuildFunction,
+    Domain,
+    Render,
+    Reply,
+    Wording,
+    resolve,
+)
 
-BuildFunction = Callable[..., list[dict[str, Any]]]
-"""``build(seed, per_k, ks, *, workers=None, progress=None) -> records``."""
-Render = Callable[..., str]
-"""``render(record, *, forbid_alternatives) -> prompt text``."""
-Reply = Callable[[str, str, Any], str]
-"""``reply(entity, variable, value) -> the oracle's answer to a question``."""
-
-
-_PLACEHOLDER = re.compile(r"<[^<>]+>")
+__all__ = [
+    "ENTRY_POINT_GROUP", "OWN_DISTRIBUTION", "BuildFunction", "BuilderSpec", "Domain",
+    "PluginError", "Render", "Reply", "UnknownDomain", "Wording", "all_domains",
+    "builder_names", "domain_names", "domain_of", "entry_point_origin", "format_home",
+    "format_names", "get_builder", "get_domain", "import_plugin", "is_built_in",
+    "load_plugins", "plugin_problems", "register_domain", "resolve", "unregister_domain",
+]
 
 ENTRY_POINT_GROUP = "infoseek.domains"
 """The entry-point group through which installed packages declare domains."""
+OWN_DISTRIBUTION = "infoseek"
+"""The distribution whose entry points are the built-in domains."""
 
 logger = logging.getLogger(__name__)
 
@@ -77,105 +68,6 @@ class UnknownDomain(ValueError):
 class PluginError(UnknownDomain):
     """An installed plug-in's domain cannot be used; the message names the entry point,
     its distribution and what went wrong."""
-
-
-@dataclass(frozen=True)
-class Wording:
-    """How a domain talks to the model. Strings are `str.format` templates; the
-    placeholders each one may use are listed beside it."""
-
-    noun: str
-    """What one variable is called ("attribute", "quantity")."""
-    intro: str
-    """The first paragraph of the seek system prompt."""
-    tool_rules: str
-    """Seek rules in the tool format: {per_turn}, {entity}, {target}."""
-    text_rules: str
-    """Seek rules in the text format: {per_turn}, {entity}, {target},
-    {question_template}, {answer_template}."""
-    question_template: str
-    """The example question line ({entity}); a reply copying it verbatim is a template."""
-    answer_template: str | None
-    """The example answer line with a placeholder, or None when the prompt shows the
-    answer lines whole (they are then real answers, not templates)."""
-    reminder_text: str
-    """How to act, said after an invalid text-format turn ({entity})."""
-    reminder_tool: str
-    """How to act, said after an invalid tool-format turn ({entity})."""
-    k_prediction: str
-    """The k-prediction prompt: {entity}, {problem}, {options}."""
-    mss_identification: str
-    """The MSS-identification prompt: {entity}, {problem}, {size_rule}."""
-    size_given: str
-    """The MSS size rule when k is told: {k}."""
-    size_free: str
-    """The MSS size rule otherwise: {max_size}."""
-    reply: Reply | str
-    """The oracle's reply to a question that got a value."""
-    unsure: str = "I am not sure about {variable}."
-    """The reply of an oracle that does not know: {entity}, {variable}."""
-
-    def question(self, entity: str, variable: str) -> str:
-        """A question line for `variable`: the question template with the variable in
-        place of its angle-bracket placeholder (what the reference models write)."""
-        line = self.question_template.format(entity=entity)
-        return _PLACEHOLDER.sub(lambda _: variable, line, count=1)
-
-
-@dataclass(frozen=True)
-class BuilderSpec:
-    """One problem builder of a domain."""
-
-    name: str
-    """What `infoseek build` and the dataset cache call it ("logic-mt")."""
-    build: BuildFunction | str
-    version: str
-    """What the cache keys on besides the parameters; it changes whenever the output
-    may (a builder version, or a content hash of its data files)."""
-    max_k: int
-    default_per_k: int
-    max_per_k: int
-    """The most problems per k `infoseek build` makes (a larger number is usually a
-    slip)."""
-    default_ks: tuple[int, ...] = (1, 2, 3, 4)
-
-    @property
-    def ks(self) -> tuple[int, ...]:
-        """The degrees of underspecification the builder can make."""
-        return tuple(range(1, self.max_k + 1))
-
-
-@dataclass(frozen=True)
-class Domain:
-    """Everything specific to one domain above the core (see the module docstring)."""
-
-    name: str
-    answer_kind: str
-    wording: Wording
-    builders: tuple[BuilderSpec, ...] = ()
-    renderers: Mapping[str, Render | str] = field(default_factory=dict)
-    formats: Mapping[str, str] = field(default_factory=dict)
-    """Released-data format name -> ``"module:attribute"`` of its `PublishedFormat`."""
-    oracles: tuple[str, ...] = ("adversarial", "cooperative", "random")
-    """The oracle policies the domain's seek tasks accept."""
-    task_modules: tuple[str, ...] = ()
-    """Modules whose ``@task`` functions are registered as ``infoseek/<task>``."""
-
-    def __post_init__(self) -> None:
-        if self.answer_kind not in answer_kind_names():
-            raise ValueError(f"domain {self.name!r}: answer kind {self.answer_kind!r} is "
-                             f"not one of {', '.join(answer_kind_names())}")
-
-    def renderer(self, variant: str) -> Render:
-        """The renderer registered under `variant` (e.g. "seek", "equations")."""
-        if variant not in self.renderers:
-            raise KeyError(f"domain {self.name!r} has no renderer {variant!r}; it has "
-                           f"{', '.join(self.renderers) or 'none'}")
-        return resolve(self.renderers[variant])
-
-    def reply(self, entity: str, variable: str, value: Any) -> str:
-        """The oracle's reply wording for a value it gives."""
-        return resolve(self.wording.reply)(entity, variable, value)
 
 
 _DOMAINS: dict[str, Domain | str] = {}
@@ -191,7 +83,7 @@ _entry_points_read = False
 
 
 def register_domain(name: str, declaration: Domain | str) -> None:
-    """Register a domain's declaration (a `Domain` or a ``"module:attribute"`` path to
+    """Register a domain's declaration in code (a `Domain` or a ``"module:attribute"`` path to
     one). Registering the same declaration again is allowed; another under a taken name
     is an error, except that the module an entry point names may register the `Domain`
     that the entry point's path points at (as plug-ins did before entry points)."""
@@ -201,6 +93,7 @@ def register_domain(name: str, declaration: Domain | str) -> None:
             or (isinstance(declaration, str) and ":" in declaration)):
         raise ValueError(f"domain {name!r}: the declaration must be a Domain or a "
                          f"'module:attribute' path; got {declaration!r}")
+    load_plugins()  # the entry points first: code cannot take a built-in's name
     current = _DOMAINS.get(name)
     from_entry_point = (name in _PLUGINS and isinstance(current, str)
                         and isinstance(declaration, Domain))
@@ -231,7 +124,8 @@ def entry_point_origin(entry_point: EntryPoint) -> str:
 
 def load_plugins(found: Iterable[EntryPoint] | None = None) -> None:
     """Register the domains that installed packages declare in `ENTRY_POINT_GROUP`, by
-    their paths (nothing is imported). Without `found` this reads the installed entry
+    their paths (nothing is imported): the built-in ones (`OWN_DISTRIBUTION`'s) first,
+    so no plug-in can take their names. Without `found` this reads the installed entry
     points once per process, on the first read of the registry; `found` registers the
     given ones (tests). An entry point that cannot be registered (its value is not a
     ``module:attribute`` path, or its name is another domain's) is logged and left out."""
@@ -241,7 +135,7 @@ def load_plugins(found: Iterable[EntryPoint] | None = None) -> None:
             return
         _entry_points_read = True
         found = entry_points(group=ENTRY_POINT_GROUP)
-    for entry_point in found:
+    for entry_point in sorted(found, key=lambda e: not is_built_in(e)):
         origin = entry_point_origin(entry_point)
         name, value = entry_point.name, entry_point.value
         if _PLUGINS.get(name) == origin or _already_registered(entry_point):
@@ -252,11 +146,18 @@ def load_plugins(found: Iterable[EntryPoint] | None = None) -> None:
             problem = f"domain {name!r} is already registered ({_DOMAINS[name]!r})"
         else:
             _DOMAINS[name] = value
-            _PLUGINS[name] = origin
+            if not is_built_in(entry_point):
+                _PLUGINS[name] = origin
             continue
         message = f"{origin} is left out: {problem}"
         _REFUSED.append(message)
         _warn_once(message)
+
+
+def is_built_in(entry_point: EntryPoint) -> bool:
+    """Whether `entry_point` is one of the suite's own (a built-in domain)."""
+    dist = getattr(entry_point, "dist", None)
+    return dist is not None and dist.name == OWN_DISTRIBUTION
 
 
 def _already_registered(entry_point: EntryPoint) -> bool:
@@ -316,14 +217,6 @@ def _load_declaration(name: str) -> Domain:
                    f"{getattr(found, 'name', found)!r}, not a Domain named {name!r}")
     _FAILED[name] = f"{origin} {problem}"
     raise PluginError(_FAILED[name])
-
-
-def resolve(spec: Any) -> Any:
-    """A declared value, importing a ``"module:attribute"`` path."""
-    if isinstance(spec, str) and ":" in spec:
-        module_name, _, attribute = spec.partition(":")
-        return getattr(importlib.import_module(module_name), attribute)
-    return spec
 
 
 def domain_names() -> tuple[str, ...]:
@@ -395,16 +288,3 @@ def format_home(name: str) -> tuple[str, str] | None:
         if name in domain.formats:
             return domain.name, domain.formats[name]
     return None
-
-
-def task_modules() -> tuple[str, ...]:
-    """Every domain's task modules, domain by domain."""
-    return tuple(m for d in all_domains() for m in d.task_modules)
-
-
-register_domain("logic", "infoseek.builders.logic.domain:DOMAIN")
-register_domain("math", "infoseek.builders.math.domain:DOMAIN")
-register_domain("genereg", "infoseek.builders.genereg.domain:DOMAIN")
-register_domain("clinguide", "infoseek.builders.clinguide.domain:DOMAIN")
-register_domain("planning", "infoseek.builders.planning.domain:DOMAIN")
-register_domain("twenty_q", "infoseek.builders.twenty_q.domain:DOMAIN")

@@ -8,25 +8,25 @@ infoseek/optimal`, a metric `infoseek/mean_by_group` recorded in a log) and, in 
 
 Importing it
 - registers the reference model provider (`infoseek/optimal`, `infoseek/random`),
-- imports every task module the registered domains declare
-  (`infoseek.domains.task_modules`), which registers their `@task`, `@solver` and
-  `@scorer` functions, and
+- imports every task module (`task_module_names`), which registers their `@task`,
+  `@solver` and `@scorer` functions, and
 - registers each infoseek scorer also under the name a log records for it (``answer``
   for ``infoseek/answer``; `RECORDED_SCORER_NAMES`), so that `inspect score <log>`
   rebuilds it: Inspect records scorers without their package and looks such a name up
   only among unqualified names and its own built-ins (why this needs a private Inspect
   call: `infoseek.inspect_tasks.inspect_private`).
 
-Nothing is re-registered by hand: the task modules live in the installed `infoseek`
-package (`infoseek.inspect_tasks.*`), so Inspect itself names each of them
-`infoseek/<name>`, as it names the tasks of any installed package. The task modules of
-installed plug-in domains (entry-point group ``infoseek.domains``, read by the domain
-registry) are imported here too; Inspect names their tasks after the plug-in's own
-top-level package (`<plugin>/<name>`), and `inspect eval <plugin>/<name>` finds them
-through the plug-in's own `inspect_ai` entry point (docs/plugins.md). A plug-in task
-module that fails to import is logged and left out, so it cannot hide the infoseek tasks.
-The module files keep working on their own (`inspect eval inspect_tasks/logic_mt.py`), as
-local tasks.
+Tasks and scorers are found one way: a walk of a package's modules (`package_modules`)
+that keeps the registry objects each module defines (`defined_in`). The tasks are those
+of `infoseek.inspect_tasks` (every module with `@task` functions; a new task file needs
+no registration) and those of installed plug-in domains: the modules that a
+distribution declaring a domain (entry-point group ``infoseek.domains``) names in its
+own ``inspect_ai`` entry point, the one Inspect itself uses to find them
+(docs/plugins.md). Nothing is re-registered by hand: Inspect names each task of the
+installed `infoseek` package `infoseek/<name>`, and a plug-in's after the plug-in's own
+top-level package (`<plugin>/<name>`). A plug-in task module that fails to import is
+logged and left out, so it cannot hide the infoseek tasks. The module files keep working
+on their own (`inspect eval inspect_tasks/logic_mt.py`), as local tasks.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ import importlib
 import logging
 import pkgutil
 from collections.abc import Callable, Iterable
+from importlib.metadata import entry_points
 from types import ModuleType
 from typing import Any
 
@@ -42,10 +43,13 @@ from inspect_ai import Task
 from inspect_ai.util import registry_info
 
 import infoseek.solvers.reference.models  # noqa: F401  (registers the `infoseek` model provider)
-from infoseek.domains import task_modules
+from infoseek.domains import ENTRY_POINT_GROUP, is_built_in
 from infoseek.inspect_tasks.inspect_private import register_recorded_scorer_names
 
 TASK_PREFIX = "infoseek"
+TASK_PACKAGE = "infoseek.inspect_tasks"
+SCORER_PACKAGE = "infoseek.scorers"
+INSPECT_ENTRY_POINT_GROUP = "inspect_ai"
 logger = logging.getLogger(__name__)
 
 NOT_INSTALLED = (
@@ -117,7 +121,7 @@ def import_task_modules(module_names: Iterable[str]) -> dict[str, Callable[..., 
 
 
 def import_domain_tasks(module_names: Iterable[str]) -> dict[str, Callable[..., Task]]:
-    """`import_task_modules` over every domain's task modules: a failure in one of the
+    """`import_task_modules` over every task module: a failure in one of the
     infoseek package propagates; one in a plug-in's module is logged as a warning naming
     the module, and the module is left out."""
     registered: dict[str, Callable[..., Task]] = {}
@@ -133,8 +137,38 @@ def import_domain_tasks(module_names: Iterable[str]) -> dict[str, Callable[..., 
     return registered
 
 
-REGISTERED_TASKS = import_domain_tasks(task_modules())
-"""Every task of every registered domain, by registry name (`infoseek/logic_mt`, ...)."""
+def package_modules(package_name: str) -> list[str]:
+    """The modules of `package_name`, by name, sorted: its own modules, not its
+    subpackages nor its private (``_``) modules."""
+    package = importlib.import_module(package_name)
+    return [f"{package_name}.{info.name}"
+            for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name)
+            if not info.ispkg and not info.name.startswith("_")]
+
+
+def plugin_task_modules() -> list[str]:
+    """The task modules of installed plug-in domains: what the ``inspect_ai`` entry points
+    of each distribution that declares a domain (other than infoseek itself) name."""
+    found: list[str] = []
+    seen: set[str] = set()
+    for entry_point in entry_points(group=ENTRY_POINT_GROUP):
+        dist = getattr(entry_point, "dist", None)
+        if dist is None or is_built_in(entry_point) or dist.name in seen:
+            continue
+        seen.add(dist.name)
+        found.extend(e.module for e in dist.entry_points
+                     if e.group == INSPECT_ENTRY_POINT_GROUP and e.module not in found)
+    return found
+
+
+def task_module_names() -> tuple[str, ...]:
+    """Every task module: those of the infoseek package, then the plug-ins'."""
+    return (*package_modules(TASK_PACKAGE), *plugin_task_modules())
+
+
+REGISTERED_TASKS = import_domain_tasks(task_module_names())
+"""Every task of the suite and of the installed plug-ins, by registry name
+(`infoseek/logic_mt`, `mapcolour/mapcolour_mt`, ...)."""
 
 PACKAGED_TASKS = {
     name.removeprefix(f"{TASK_PREFIX}/"): factory
@@ -144,18 +178,11 @@ PACKAGED_TASKS = {
 """The tasks infoseek itself ships, by bare name (`logic_mt`, ...)."""
 
 
-SCORER_PACKAGE = "infoseek.scorers"
-
-
 def package_scorers(package_name: str) -> list[Callable[..., Any]]:
     """The `@scorer` factories defined in the modules of `package_name` (imported here),
     in module then attribute order."""
-    package = importlib.import_module(package_name)
-    return [scorer
-            for module_info in sorted(pkgutil.iter_modules(package.__path__),
-                                      key=lambda m: m.name)
-            for _, scorer in defined_in(
-                importlib.import_module(f"{package_name}.{module_info.name}"), "scorer")]
+    return [scorer for module_name in package_modules(package_name)
+            for _, scorer in defined_in(importlib.import_module(module_name), "scorer")]
 
 
 RECORDED_SCORER_NAMES = register_recorded_scorer_names(package_scorers(SCORER_PACKAGE))

@@ -20,5 +20,4 @@ DOMAIN = Domain(
     renderers={"seek": "infoseek.builders.clinguide.render:render",
                "open": "infoseek.builders.clinguide.render:render_open_book"},
     oracles=("adversarial", "cooperative", "random"),
-    task_modules=("infoseek.inspect_tasks.clinguide_mt",),
 )

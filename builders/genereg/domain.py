@@ -22,5 +22,4 @@ DOMAIN = Domain(
         "mt-infoseek-genereg": "infoseek.builders.genereg.released.format:MT_INFOSEEK_GENEREG",
     },
     oracles=("adversarial", "cooperative", "random"),
-    task_modules=("infoseek.inspect_tasks.genereg_mt",),
 )

@@ -32,6 +32,4 @@ DOMAIN = Domain(
         "questbench-logic": "infoseek.builders.logic.released.format:QUESTBENCH_LOGIC",
     },
     oracles=("adversarial", "cooperative", "random"),
-    task_modules=("infoseek.inspect_tasks.logic_mt", "infoseek.inspect_tasks.logic_k_prediction",
-                  "infoseek.inspect_tasks.logic_mss", "infoseek.inspect_tasks.logic_q"),
 )

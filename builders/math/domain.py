@@ -62,7 +62,4 @@ DOMAIN = Domain(
         "mt-infoseek-gsme-ext": "infoseek.builders.math.released.format:MT_INFOSEEK_GSME_EXT",
     },
     oracles=("world",),
-    task_modules=("infoseek.inspect_tasks.gsme_mt", "infoseek.inspect_tasks.gsme_mt_ext",
-                  "infoseek.inspect_tasks.gsm_mt", "infoseek.inspect_tasks.incomplete_questions",
-                  "infoseek.inspect_tasks.gsme_q", "infoseek.inspect_tasks.gsm_q"),
 )

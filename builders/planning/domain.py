@@ -26,5 +26,4 @@ DOMAIN = Domain(
     ),
     renderers={"seek": "infoseek.builders.planning.render:render"},
     oracles=("adversarial", "cooperative", "random"),
-    task_modules=("infoseek.inspect_tasks.planning_q", "infoseek.inspect_tasks.planning_mt"),
 )

@@ -19,5 +19,4 @@ DOMAIN = Domain(
     ),
     renderers={"seek": "infoseek.builders.twenty_q.render:render"},
     oracles=("adversarial", "cooperative", "random"),
-    task_modules=("infoseek.inspect_tasks.twenty_questions",),
 )

@@ -3,6 +3,8 @@ declarations agree with what they point at."""
 
 from __future__ import annotations
 
+from dataclasses import fields
+
 import pytest
 
 from infoseek import domains
@@ -23,7 +25,7 @@ LOGIC = get_domain("logic")
 
 
 def test_unknown_names_list_what_is_registered() -> None:
-    with pytest.raises(UnknownDomain, match="registered: logic, math"):
+    with pytest.raises(UnknownDomain, match="registered: clinguide, genereg, logic, math"):
         get_domain("chess")
     with pytest.raises(UnknownDomain, match="logic-mt"):
         get_builder("chess-mt")
@@ -52,15 +54,13 @@ def test_a_registered_domain_is_seen_by_every_lookup() -> None:
     spec = BuilderSpec(name="echo-mt", build=lambda seed, per_k, ks, **_: [], version="1",
                        max_k=2, default_per_k=3, max_per_k=10)
     register_domain("echo", Domain(name="echo", answer_kind="choice", wording=LOGIC.wording,
-                                   builders=(spec,), formats={"echo-csv": "x:y"},
-                                   task_modules=("tests.nowhere",)))
+                                   builders=(spec,), formats={"echo-csv": "x:y"}))
     try:
         assert "echo-mt" in domains.builder_names()
         assert get_builder("echo-mt") == (get_domain("echo"), spec)
         assert domains.format_home("echo-csv") == ("echo", "x:y")
         assert "echo-csv" in domains.format_names() and domains.format_names("echo") == (
             "echo-csv",)
-        assert "tests.nowhere" in domains.task_modules()
         assert spec.ks == (1, 2)
     finally:
         unregister_domain("echo")
@@ -96,3 +96,30 @@ def test_the_ask_tool_uses_the_domains_word_for_a_variable() -> None:
 def test_question_lines_fill_the_templates_placeholder() -> None:
     assert LOGIC.wording.question("Bob", "cold") == "Question: Is Bob cold?"
     assert get_domain("math").wording.question("", "A_2") == "Question: What is A_2?"
+
+
+def test_the_built_in_domains_join_through_the_plug_in_entry_point_group() -> None:
+    """The six built-in domains are entry points of the infoseek distribution, in the
+    group docs/plugins.md gives plug-ins; the registry module names none of them."""
+    from importlib.metadata import entry_points
+    from pathlib import Path
+
+    built_in = {e.name: e for e in entry_points(group=domains.ENTRY_POINT_GROUP)
+                if domains.is_built_in(e)}
+    assert sorted(built_in) == ["clinguide", "genereg", "logic", "math", "planning",
+                                "twenty_q"]
+    for name, entry_point in built_in.items():
+        assert entry_point.value == f"infoseek.builders.{name}.domain:DOMAIN"
+        assert get_domain(name).name == name
+        assert name not in domains._PLUGINS  # a built-in's failure is not a plug-in's
+    source = Path(domains.__file__).read_text(encoding="utf-8")
+    assert "infoseek.builders" not in source and "inspect_tasks" not in source
+    assert "register_domain(\"" not in source
+
+
+def test_a_declaration_listing_task_modules_is_still_accepted() -> None:
+    """Plug-ins written when `Domain` listed its task modules keep working: the keyword
+    is accepted, and tasks are found through the plug-in's own inspect_ai entry point."""
+    old_style = Domain(name="old", answer_kind="choice", wording=LOGIC.wording,
+                       task_modules=("old_plugin.tasks",))
+    assert "task_modules" not in {f.name for f in fields(old_style)}

@@ -1,0 +1,134 @@
+"""What a domain declares (`Domain`): its builders (`BuilderSpec`), renderers, wording
+(`Wording`), answer kind, released-data formats and oracle policies. The registry of
+declarations is `infoseek.domains`, which re-exports these names; a declaration is plain
+data, and its callables (build, render, reply) may be ``"module:function"`` paths that
+`resolve` imports on first use, so declaring a domain imports none of its parts."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import InitVar, dataclass, field
+from typing import Any
+
+from infoseek.answers import answer_kind_names
+
+BuildFunction = Callable[..., list[dict[str, Any]]]
+"""``build(seed, per_k, ks, *, workers=None, progress=None) -> records``."""
+Render = Callable[..., str]
+"""``render(record, *, forbid_alternatives) -> prompt text``."""
+Reply = Callable[[str, str, Any], str]
+"""``reply(entity, variable, value) -> the oracle's answer to a question``."""
+
+
+_PLACEHOLDER = re.compile(r"<[^<>]+>")
+
+@dataclass(frozen=True)
+class Wording:
+    """How a domain talks to the model. Strings are `str.format` templates; the
+    placeholders each one may use are listed beside it."""
+
+    noun: str
+    """What one variable is called ("attribute", "quantity")."""
+    intro: str
+    """The first paragraph of the seek system prompt."""
+    tool_rules: str
+    """Seek rules in the tool format: {per_turn}, {entity}, {target}."""
+    text_rules: str
+    """Seek rules in the text format: {per_turn}, {entity}, {target},
+    {question_template}, {answer_template}."""
+    question_template: str
+    """The example question line ({entity}); a reply copying it verbatim is a template."""
+    answer_template: str | None
+    """The example answer line with a placeholder, or None when the prompt shows the
+    answer lines whole (they are then real answers, not templates)."""
+    reminder_text: str
+    """How to act, said after an invalid text-format turn ({entity})."""
+    reminder_tool: str
+    """How to act, said after an invalid tool-format turn ({entity})."""
+    k_prediction: str
+    """The k-prediction prompt: {entity}, {problem}, {options}."""
+    mss_identification: str
+    """The MSS-identification prompt: {entity}, {problem}, {size_rule}."""
+    size_given: str
+    """The MSS size rule when k is told: {k}."""
+    size_free: str
+    """The MSS size rule otherwise: {max_size}."""
+    reply: Reply | str
+    """The oracle's reply to a question that got a value."""
+    unsure: str = "I am not sure about {variable}."
+    """The reply of an oracle that does not know: {entity}, {variable}."""
+
+    def question(self, entity: str, variable: str) -> str:
+        """A question line for `variable`: the question template with the variable in
+        place of its angle-bracket placeholder (what the reference models write)."""
+        line = self.question_template.format(entity=entity)
+        return _PLACEHOLDER.sub(lambda _: variable, line, count=1)
+
+
+@dataclass(frozen=True)
+class BuilderSpec:
+    """One problem builder of a domain."""
+
+    name: str
+    """What `infoseek build` and the dataset cache call it ("logic-mt")."""
+    build: BuildFunction | str
+    version: str
+    """What the cache keys on besides the parameters; it changes whenever the output
+    may (a builder version, or a content hash of its data files)."""
+    max_k: int
+    default_per_k: int
+    max_per_k: int
+    """The most problems per k `infoseek build` makes (a larger number is usually a
+    slip)."""
+    default_ks: tuple[int, ...] = (1, 2, 3, 4)
+
+    @property
+    def ks(self) -> tuple[int, ...]:
+        """The degrees of underspecification the builder can make."""
+        return tuple(range(1, self.max_k + 1))
+
+
+@dataclass(frozen=True)
+class Domain:
+    """Everything specific to one domain above the core (see the module docstring)."""
+
+    name: str
+    answer_kind: str
+    wording: Wording
+    builders: tuple[BuilderSpec, ...] = ()
+    renderers: Mapping[str, Render | str] = field(default_factory=dict)
+    formats: Mapping[str, str] = field(default_factory=dict)
+    """Released-data format name -> ``"module:attribute"`` of its `PublishedFormat`."""
+    oracles: tuple[str, ...] = ("adversarial", "cooperative", "random")
+    """The oracle policies the domain's seek tasks accept."""
+    task_modules: InitVar[tuple[str, ...]] = ()
+    """Accepted and unused: a domain's tasks are found where Inspect finds them (the
+    modules of `infoseek.inspect_tasks`, and a plug-in's own ``inspect_ai`` entry point;
+    `infoseek.inspect_tasks._registry`). Plug-ins written when the declaration listed its
+    task modules keep working unchanged."""
+
+    def __post_init__(self, task_modules: tuple[str, ...] = ()) -> None:
+        if self.answer_kind not in answer_kind_names():
+            raise ValueError(f"domain {self.name!r}: answer kind {self.answer_kind!r} is "
+                             f"not one of {', '.join(answer_kind_names())}")
+
+    def renderer(self, variant: str) -> Render:
+        """The renderer registered under `variant` (e.g. "seek", "equations")."""
+        if variant not in self.renderers:
+            raise KeyError(f"domain {self.name!r} has no renderer {variant!r}; it has "
+                           f"{', '.join(self.renderers) or 'none'}")
+        return resolve(self.renderers[variant])
+
+    def reply(self, entity: str, variable: str, value: Any) -> str:
+        """The oracle's reply wording for a value it gives."""
+        return resolve(self.wording.reply)(entity, variable, value)
+
+
+def resolve(spec: Any) -> Any:
+    """A declared value, importing a ``"module:attribute"`` path."""
+    if isinstance(spec, str) and ":" in spec:
+        module_name, _, attribute = spec.partition(":")
+        return getattr(importlib.import_module(module_name), attribute)
+    return spec
