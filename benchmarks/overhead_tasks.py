@@ -22,7 +22,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import Generate, TaskState, solver
 from inspect_ai.util import store
 
-from infoseek.scorers.inspect_scorers import SEEK_SCORER_NAMES
+from infoseek.scorers.seek import SEEK_SCORER_NAMES
 
 KS = [1, 2, 3, 4]
 

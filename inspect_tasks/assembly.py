@@ -39,11 +39,8 @@ from infoseek.domains import get_builder
 from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.records import RecordError, check_shape
-from infoseek.scorers.inspect_scorers import (
-    k_prediction_scorer,
-    mss_identification_scorer,
-    seek_scorers,
-)
+from infoseek.scorers.problem_level import k_prediction_scorer, mss_identification_scorer
+from infoseek.scorers.seek import seek_scorers
 from infoseek.solvers.dataset import memory_dataset, problem_samples, seek_samples
 from infoseek.solvers.problem_level.solver import problem_level_solver
 from infoseek.solvers.seek.prompts import K_PREDICTION_MAX

@@ -1,9 +1,10 @@
-"""The per-group mean metric every infoseek scorer reports (:func:`mean_by_group`).
+"""The per-group mean metric every infoseek scorer reports (:func:`mean_by_group`), and
+every metric of a log read back as one dict (:func:`log_metrics`).
 
 Scores are dicts of floats; the metric reports the mean of every key overall and per
 group of a sample-metadata key (``k`` by default), with standard errors. NaN and None
 values are "not applicable" and skipped. Metric names are described in
-:mod:`infoseek.scorers.inspect_scorers`.
+:mod:`infoseek.scorers.seek`.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import math
 import statistics
 from typing import Any
 
+from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
 from infoseek.records import sample_problem
@@ -134,3 +136,15 @@ def mean_by_group(
         return result
 
     return compute
+
+
+def log_metrics(log: EvalLog) -> dict[str, float]:
+    """Every metric of a log, from all its scorers, as ``{name: value}`` (metric names
+    do not repeat across the seek scorers)."""
+    if log.results is None:
+        return {}
+    return {
+        name: metric.value
+        for eval_score in log.results.scores
+        for name, metric in eval_score.metrics.items()
+    }

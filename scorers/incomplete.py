@@ -62,7 +62,7 @@ from inspect_ai.solver import TaskState
 
 from infoseek.contract import STOP_REASONS, STORE_INCOMPLETE_TURNS, STORE_OPTIONS
 from infoseek.oracles.roles import role_bound, role_reply
-from infoseek.scorers.inspect_scorers import mean_by_group
+from infoseek.scorers.group_metric import mean_by_group
 
 JUDGE_ROLE = "judge"
 STOPPED: tuple[str, ...] = tuple(STOP_REASONS.values())

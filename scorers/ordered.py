@@ -25,14 +25,14 @@ from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric
 from inspect_ai.solver import TaskState
 
 from infoseek.records import sample_problem
-from infoseek.scorers.inspect_scorers import seek_episode
+from infoseek.scorers.seek import seek_episode
 from infoseek.scorers.seek_metrics import (
     answer_kind_of,
     answer_metrics,
     query_metrics,
     required_order_of,
-    valid_query_variables,
 )
+from infoseek.scorers.seek_turns import valid_query_variables
 
 STRATA: tuple[str, ...] = ("all_correct", "all_incorrect", "partial_correct",
                            "partial_incorrect")

@@ -27,8 +27,8 @@ from inspect_ai.solver import TaskState
 from infoseek.engines.planning.plan_kind import check_plan
 from infoseek.records import engine_from_record
 from infoseek.scorers.group_metric import mean_by_group
-from infoseek.scorers.inspect_scorers import seek_episode
-from infoseek.scorers.seek_metrics import final_answer
+from infoseek.scorers.seek import seek_episode
+from infoseek.scorers.seek_turns import final_answer
 
 PLAN_METRICS = ("plan_exact", "plan_credit", "plan_valid", "plan_answered")
 

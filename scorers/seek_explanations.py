@@ -1,6 +1,7 @@
 """One-line explanations of the seek scores: what Inspect View shows beside each value
-(`infoseek.scorers.inspect_scorers`), written from the recorded turns only, like the metrics of
-`infoseek.scorers.seek_metrics` they explain."""
+(`infoseek.scorers.seek`), written from the recorded turns only
+(`infoseek.scorers.seek_turns`), like the metrics of `infoseek.scorers.seek_metrics` they
+explain."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from infoseek.contract import TERMINAL_REASONS
-from infoseek.scorers.seek_metrics import (
-    _final_answer_turn,
-    _mss_family,
+from infoseek.scorers.seek_metrics import mss_family
+from infoseek.scorers.seek_turns import (
+    final_answer_turn,
     invalid_reason_counts,
     turns_before_answer,
     valid_query_variables,
@@ -34,7 +35,7 @@ def value_text(value: Any) -> str:
 
 def answer_explanation(turns: Sequence[dict], target_value: Any) -> str:
     """E.g. ``"answer yes vs target no"``; ``"no answer vs target no"``."""
-    answer_turn = _final_answer_turn(turns)
+    answer_turn = final_answer_turn(turns)
     if answer_turn is None:
         return f"no answer vs target {value_text(target_value)}"
     return f"answer {value_text(answer_turn.get('answer'))} vs target {value_text(target_value)}"
@@ -45,7 +46,7 @@ def turn_count_text(turns: Sequence[dict]) -> str:
     ``"5 turn(s) + answer (turn 6)"``, ``"10 turn(s), no answer"``, ``"3 turn(s), no
     answer: ended by context_overflow (...)"``."""
     before = turns_before_answer(turns)
-    answer_turn = _final_answer_turn(turns)
+    answer_turn = final_answer_turn(turns)
     if answer_turn is None:
         ended = turns[-1].get("reason") if turns and isinstance(turns[-1], dict) else None
         if ended in TERMINAL_REASONS:
@@ -73,7 +74,7 @@ def sufficiency_explanation(turns: Sequence[dict], values: dict[str, float | Non
 def query_explanation(problem: dict, turns: Sequence[dict]) -> str:
     """E.g. ``"valid queries: a, d; canonical MSS: a, b"``."""
     asked = valid_query_variables(turns)
-    family = _mss_family(problem)
+    family = mss_family(problem)
     canonical = ", ".join(family[0]) if family and family[0] else "none"
     return f"valid queries: {', '.join(asked) or 'none'}; canonical MSS: {canonical}"
 

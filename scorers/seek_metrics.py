@@ -6,13 +6,12 @@ and the hidden target value. Nothing the model *claims* (for instance "I now kno
 answer") enters a metric. The module is pure: no Inspect imports, so reports and tests
 can call it on logs read back from disk.
 
-Two entry points:
-
-- :func:`episode_metrics` returns the scalar metrics of one episode as a flat dict of
-  ``float | None`` (``None`` means "not applicable", e.g. the turn to sufficiency of an
-  episode that never became sufficient).
-- :func:`uncertainty_curves` returns the per-turn lists (number of target values still
-  possible, and its uniform-prior entropy), kept apart so the scalar dict stays flat.
+:func:`episode_metrics` returns the scalar metrics of one episode as a flat dict of
+``float | None`` (``None`` means "not applicable", e.g. the turn to sufficiency of an
+episode that never became sufficient). The turn records are read by
+:mod:`infoseek.scorers.seek_turns`, which also gives the per-turn lists
+(:func:`~infoseek.scorers.seek_turns.uncertainty_curves`: number of target values still
+possible, and its uniform-prior entropy), kept apart so the scalar dict stays flat.
 
 The same metrics come in the four groups the Inspect scorers report
 (:data:`SEEK_SCORE_GROUPS`): :func:`answer_metrics`, :func:`sufficiency_metrics`,
@@ -24,24 +23,24 @@ is re-exported here.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rapidfuzz.distance import DamerauLevenshtein
 
-from infoseek import contract
 from infoseek.domains import UnknownDomain, domain_of
 from infoseek.scorers.answer_match import answers_match
-
-INVALID_REASONS: tuple[str, ...] = contract.INVALID_REASONS
-"""Invalid-query reasons (`infoseek.contract`); each gets an ``invalid_<reason>`` count. A
-reason outside this list is counted under ``invalid_other``."""
-
-NON_ASKING_REASONS: frozenset[str] = contract.NON_ASKING_REASONS
-"""Invalid records that are not attempts to ask anything (a rejected early answer, a turn
-with no action). They still count as invalid, but do not make a turn a *query turn* for
-over-questioning."""
+from infoseek.scorers.seek_turns import (
+    INVALID_REASONS,
+    final_answer_turn,
+    invalid_reason_counts,
+    is_query_turn,
+    known_after,
+    possible_count,
+    queries_of,
+    turns_before_answer,
+    valid_query_variables,
+)
 
 SCALAR_METRIC_NAMES: tuple[str, ...] = (
     "accuracy",
@@ -82,114 +81,11 @@ is present only for problems with a ``required_order``."""
 
 
 # ---------------------------------------------------------------------------
-# counting possible target values
-
-
-UNBOUNDED = contract.UNBOUNDED
-"""The turn-record marker for "infinitely many target values are possible"."""
-
-
-def possible_count(possible: Any) -> int | None:
-    """How many target values a ``possible_target_values`` entry allows: the list's
-    length, or None for the `UNBOUNDED` marker (infinitely many)."""
-    if possible == UNBOUNDED:
-        return None
-    return len(possible)
-
-
-# ---------------------------------------------------------------------------
-# reading turn records
-
-
-def _queries(turn: dict) -> list[dict]:
-    queries = turn.get("queries") or []
-    return [query for query in queries if isinstance(query, dict)]
-
-
-def _is_valid(query: dict) -> bool:
-    return query.get("valid") is True
-
-
-def valid_query_variables(turns: Sequence[dict]) -> list[str]:
-    """Variables of the valid queries, in the order they were asked (repeats kept)."""
-    return [
-        str(query.get("variable"))
-        for turn in turns
-        for query in _queries(turn)
-        if _is_valid(query) and query.get("variable") is not None
-    ]
-
-
-def _is_query_turn(turn: dict) -> bool:
-    """A turn in which the model tried to ask something (validly or not)."""
-    if turn.get("action") == "answer":
-        return False
-    return any(
-        _is_valid(query) or query.get("reason") not in NON_ASKING_REASONS
-        for query in _queries(turn)
-    )
-
-
-def _known_after(turn: dict, previous: bool) -> bool:
-    """The recorded Known flag after ``turn``; falls back to the possible-values count,
-    then to the previous state when the record carries neither."""
-    known = turn.get("known")
-    if isinstance(known, bool):
-        return known
-    possible = turn.get("possible_target_values")
-    if isinstance(possible, list):
-        return len(possible) == 1
-    if possible == UNBOUNDED:
-        return False
-    return previous
-
-
-def _final_answer_turn(turns: Sequence[dict]) -> dict | None:
-    for turn in reversed(turns):
-        if turn.get("action") == "answer":
-            return turn
-    return None
-
-
-def final_answer(turns: Sequence[dict]) -> Any:
-    """The parsed answer of the last turn whose action is ``"answer"`` (else ``None``)."""
-    turn = _final_answer_turn(turns)
-    return None if turn is None else turn.get("answer")
-
-
-def invalid_reason_counts(turns: Sequence[dict]) -> dict[str, int]:
-    """Counts of invalid query records by reason (only reasons that occur).
-
-    A turn whose action is ``"invalid"`` or ``"none"`` and that recorded no invalid query
-    still cost a turn; it is counted once under the turn's own ``reason`` (for example
-    ``empty``, ``no_action``, ``early_answer``), as ``no_action`` for ``"none"`` without a
-    reason, and under ``other`` when no known reason was recorded.
-    """
-    counts: dict[str, int] = {}
-    for turn in turns:
-        invalid_queries = 0
-        for query in _queries(turn):
-            if _is_valid(query):
-                continue
-            invalid_queries += 1
-            reason = query.get("reason")
-            key = reason if reason in INVALID_REASONS else "other"
-            counts[key] = counts.get(key, 0) + 1
-        if not invalid_queries and turn.get("action") in ("invalid", "none"):
-            reason = turn.get("reason")
-            if reason in INVALID_REASONS:
-                key = reason
-            else:
-                key = "no_action" if turn.get("action") == "none" else "other"
-            counts[key] = counts.get(key, 0) + 1
-    return counts
-
-
-# ---------------------------------------------------------------------------
 # MSS comparisons
 
 
-def _mss_family(problem: dict) -> list[list[str]]:
+def mss_family(problem: dict) -> list[list[str]]:
+    """The problem's MSS family (canonical MSS first), its names as strings."""
     family = problem.get("mss_family") or []
     return [[str(name) for name in member] for member in family]
 
@@ -255,7 +151,7 @@ def answer_metrics(turns: Sequence[dict], target_value: Any, *,
     """``accuracy``: 1.0 iff the last ``answer`` turn's answer equals ``target_value``
     by the comparison of answer kind `kind` (see :func:`answers_match`; the problem's
     domain gives it, `answer_kind_of`); 0.0 when no answer was given."""
-    answer_turn = _final_answer_turn(turns)
+    answer_turn = final_answer_turn(turns)
     correct = answer_turn is not None and answers_match(answer_turn.get("answer"),
                                                         target_value, kind=kind)
     return {"accuracy": 1.0 if correct else 0.0}
@@ -272,10 +168,10 @@ def sufficiency_metrics(
     turn_to_sufficiency: float | None = 0.0 if initially_known else None
     over_questioning = 0.0
     for position, turn in enumerate(turns, start=1):
-        if known and _is_query_turn(turn):
+        if known and is_query_turn(turn):
             over_questioning = 1.0
-        known = _known_after(turn, known)
-        if _queries(turn):
+        known = known_after(turn, known)
+        if queries_of(turn):
             final_known = known
         if known and turn_to_sufficiency is None:
             turn_to_sufficiency = float(position)
@@ -296,7 +192,7 @@ def query_metrics(
     order (:func:`required_order_of` for `target_value`; the key is absent otherwise;
     definitions in :func:`episode_metrics`)."""
     metrics: dict[str, float | None] = {}
-    family = _mss_family(problem)
+    family = mss_family(problem)
     canonical = family[0] if family else []
     canonical_set = set(canonical)
     asked = valid_query_variables(turns)
@@ -401,42 +297,3 @@ def episode_metrics(
         **invalid_metrics(turns),
     }
     return {name: values.get(name) for name in SCALAR_METRIC_NAMES}
-
-
-# ---------------------------------------------------------------------------
-# turn counts and per-turn curves (the one-line explanations beside each score are in
-# infoseek.scorers.seek_explanations)
-
-
-def turns_before_answer(turns: Sequence[dict]) -> int:
-    """The ``total_turns`` count: turns whose action is not ``"answer"``."""
-    return sum(1 for turn in turns if turn.get("action") != "answer")
-
-
-def uncertainty_curves(
-    turns: list[dict], *, initial_possible: list | str
-) -> dict[str, list[float | None]]:
-    """Per-turn uncertainty about the target.
-
-    Returns ``{"uncertainty_curve": [...], "entropy_curve": [...]}``: the number of target
-    values still possible, first before any turn (``len(initial_possible)``) and then
-    after each turn (a turn record without ``possible_target_values`` repeats the
-    previous count), and ``log2`` of each count (uniform prior over the remaining values;
-    a count of 0, which only an infeasible record could give, has entropy 0).
-    Infinitely many values (the `UNBOUNDED` marker ``"many"``, unbounded engines) are
-    None in both curves (JSON null), so the curves stay JSON-safe.
-    """
-    counts: list[int | None] = [possible_count(initial_possible)]
-    for turn in turns:
-        possible = turn.get("possible_target_values")
-        if isinstance(possible, list) or possible == UNBOUNDED:
-            counts.append(possible_count(possible))
-        else:
-            counts.append(counts[-1])
-    return {
-        "uncertainty_curve": [None if count is None else float(count) for count in counts],
-        "entropy_curve": [
-            None if count is None else (math.log2(count) if count > 0 else 0.0)
-            for count in counts
-        ],
-    }

@@ -34,7 +34,8 @@ from infoseek.records import (
     sample_problem,
     turns_from_store,
 )
-from infoseek.scorers.inspect_scorers import log_metrics, seek_values
+from infoseek.scorers.group_metric import log_metrics
+from infoseek.scorers.seek import seek_values
 from tests.support.boolnet_referee import referee_for
 from tests.support.common import assert_eval_success
 

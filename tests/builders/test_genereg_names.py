@@ -33,8 +33,9 @@ from infoseek.engines.bruteforce import referee_mss_family, referee_sufficient
 from infoseek.inspect_tasks.genereg_mt import genereg_mt, genereg_mt_mss
 from infoseek.oracles.matcher import read_matcher_reply
 from infoseek.records import check_record, engine_from_record, turns_from_store
-from infoseek.scorers.inspect_scorers import log_metrics, seek_values
+from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.problem_metrics import parse_variable_list
+from infoseek.scorers.seek import seek_values
 from infoseek.solvers.seek.parsing import parse_text_turn
 from infoseek.solvers.seek.solver import seek_options, start_episode
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls

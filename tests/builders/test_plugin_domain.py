@@ -46,7 +46,7 @@ from infoseek.records import (
     turns_from_store,
     write_jsonl,
 )
-from infoseek.scorers.inspect_scorers import log_metrics
+from infoseek.scorers.group_metric import log_metrics
 from tests.support import FIXTURES
 
 FIXTURE = FIXTURES / "plugin"

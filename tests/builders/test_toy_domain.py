@@ -48,7 +48,8 @@ from infoseek.records import (
     sample_problem,
     turns_from_store,
 )
-from infoseek.scorers.inspect_scorers import log_metrics, seek_values
+from infoseek.scorers.group_metric import log_metrics
+from infoseek.scorers.seek import seek_values
 from infoseek.solvers.dataset import task_level_ks
 from tests.support import toy_domain as toy
 from tests.support.common import assert_eval_success, forbid_tokenizer, text_output

@@ -54,7 +54,8 @@ def test_no_name_is_defined_twice():
 
 def test_every_layer_reads_the_contract():
     from infoseek.scorers import incomplete as incomplete_scorer
-    from infoseek.scorers import inspect_scorers, seek_metrics
+    from infoseek.scorers import seek as seek_scorer
+    from infoseek.scorers import seek_metrics
     from infoseek.solvers.incomplete import solver as incomplete
     from infoseek.solvers.reference import models as reference_models
     from infoseek.solvers.seek import answer_parsing, parsing
@@ -64,10 +65,10 @@ def test_every_layer_reads_the_contract():
     assert seek_metrics.INVALID_REASONS is contract.INVALID_REASONS
     assert answer_parsing.ANSWER_KINDS is contract.ANSWER_KINDS
     # the layers name the store keys by the contract's own names, not by aliases
-    assert seek.STORE_TURNS is inspect_scorers.STORE_TURNS is contract.STORE_TURNS
-    assert reference_models.STORE_PROBLEM is inspect_scorers.STORE_PROBLEM
+    assert seek.STORE_TURNS is seek_scorer.STORE_TURNS is contract.STORE_TURNS
+    assert reference_models.STORE_PROBLEM is seek_scorer.STORE_PROBLEM
     assert incomplete.STORE_INCOMPLETE_TURNS is incomplete_scorer.STORE_INCOMPLETE_TURNS
-    for module in (inspect_scorers, incomplete_scorer, seek, reference_models):
+    for module in (seek_scorer, incomplete_scorer, seek, reference_models):
         assert not [name for name in vars(module) if name.endswith("_KEY")], module
     # every invalid reason gets its own count in the scores (none falls to "other")
     assert {f"invalid_{r}" for r in contract.INVALID_REASONS} <= set(

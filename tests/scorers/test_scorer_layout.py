@@ -15,7 +15,8 @@ from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext, gsme_mt_ext_full
 from infoseek.inspect_tasks.inspect_private import registry_unqualified_name
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.records import turns_from_store
-from infoseek.scorers.inspect_scorers import SEEK_SCORER_NAMES, log_metrics, seek_values
+from infoseek.scorers.group_metric import log_metrics
+from infoseek.scorers.seek import SEEK_SCORER_NAMES, seek_values
 from infoseek.scorers.seek_explanations import (
     sufficiency_explanation,
     turn_count_text,

@@ -9,14 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from infoseek.scorers.seek_metrics import (
-    INVALID_REASONS,
     SCALAR_METRIC_NAMES,
     answers_match,
     episode_metrics,
-    invalid_reason_counts,
     order_correctness,
-    uncertainty_curves,
 )
+from infoseek.scorers.seek_turns import INVALID_REASONS, invalid_reason_counts, uncertainty_curves
 
 BOTH = [False, True]
 

@@ -17,7 +17,7 @@ from infoseek.domains import domain_names, get_domain
 from infoseek.inspect_tasks.genereg_mt import genereg_mt
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.records import turns_from_store
-from infoseek.scorers.inspect_scorers import seek_values
+from infoseek.scorers.seek import seek_values
 from infoseek.solvers.seek import prompts
 from tests.support.common import assert_eval_success, loop_messages, text_output, tool_output
 

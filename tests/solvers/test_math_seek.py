@@ -34,8 +34,10 @@ from infoseek.records import (
     problem_from_store,
     turns_from_store,
 )
-from infoseek.scorers.inspect_scorers import log_metrics, seek_scorers, seek_values
-from infoseek.scorers.seek_metrics import answers_match, episode_metrics, uncertainty_curves
+from infoseek.scorers.group_metric import log_metrics
+from infoseek.scorers.seek import seek_scorers, seek_values
+from infoseek.scorers.seek_metrics import answers_match, episode_metrics
+from infoseek.scorers.seek_turns import uncertainty_curves
 from infoseek.solvers.reference.strategy import decide
 from infoseek.solvers.seek.parse_context import ParseContext
 from infoseek.solvers.seek.parsing import parse_number_answer, parse_text_turn

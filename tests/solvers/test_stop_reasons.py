@@ -18,8 +18,9 @@ from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mss import logic_mss
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.records import turns_from_store
-from infoseek.scorers.inspect_scorers import log_metrics, seek_values
-from infoseek.scorers.seek_metrics import invalid_reason_counts
+from infoseek.scorers.group_metric import log_metrics
+from infoseek.scorers.seek import seek_values
+from infoseek.scorers.seek_turns import invalid_reason_counts
 from tests.support.common import assert_eval_success, mock_usage, text_output, tool_output
 
 pytestmark = pytest.mark.usefixtures("no_tokenizer")

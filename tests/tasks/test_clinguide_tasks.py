@@ -20,9 +20,10 @@ from infoseek.inspect_tasks.clinguide_mt import (
 )
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
 from infoseek.records import sample_problem, turns_from_store
-from infoseek.scorers.inspect_scorers import log_metrics, seek_values
+from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.ordered import stratified_accuracy, stratum_values
 from infoseek.scorers.problem_metrics import parse_variable_list
+from infoseek.scorers.seek import seek_values
 from infoseek.scorers.seek_metrics import query_metrics, required_order_of
 from tests.support.common import assert_eval_success, forbid_tokenizer
 

@@ -24,7 +24,7 @@ from infoseek.inspect_tasks.gsme_mt_ext import (
 )
 from infoseek.oracles import refusals
 from infoseek.records import problem_from_store, sample_problem, turns_from_store
-from infoseek.scorers.inspect_scorers import log_metrics
+from infoseek.scorers.group_metric import log_metrics
 from infoseek.solvers.seek import prompts
 from tests.support.common import assert_eval_success
 

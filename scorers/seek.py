@@ -1,33 +1,28 @@
-"""Inspect scorers of the infoseek protocols (their per-``k`` metric:
+"""Inspect scorers of the multi-turn seek protocol (their per-``k`` metric:
 :mod:`infoseek.scorers.group_metric`).
 
-Scorers
--------
-- :func:`seek_scorers` returns the four scorers of a multi-turn seek episode, one per
-  group of :data:`infoseek.scorers.seek_metrics.SEEK_SCORE_GROUPS`, so the Inspect View shows four
-  short rows instead of one very wide one:
+:func:`seek_scorers` returns the four scorers of a seek episode, one per group of
+:data:`infoseek.scorers.seek_metrics.SEEK_SCORE_GROUPS`, so the Inspect View shows four
+short rows instead of one very wide one:
 
-  ========================  ==================================================================
-  scorer (name in the log)  value keys
-  ========================  ==================================================================
-  ``answer``                ``accuracy``
-  ``sufficiency``           ``final_sufficiency, turn_to_sufficiency, total_turns,
-                            over_questioning``
-  ``queries``               ``first_turn_hit, second_turn_hit, query_correctness,
-                            query_coverage, best_mss_hits`` (+ ``order_correctness`` on
-                            problems with a required order, absent elsewhere); metadata
-                            ``diagnostics`` (reasoning-trace diagnostics, not a value)
-  ``invalid``               ``invalid_total``, ``invalid_<reason>`` for every reason
-  ========================  ==================================================================
+========================  ==================================================================
+scorer (name in the log)  value keys
+========================  ==================================================================
+``answer``                ``accuracy``
+``sufficiency``           ``final_sufficiency, turn_to_sufficiency, total_turns,
+                          over_questioning``
+``queries``               ``first_turn_hit, second_turn_hit, query_correctness,
+                          query_coverage, best_mss_hits`` (+ ``order_correctness`` on
+                          problems with a required order, absent elsewhere); metadata
+                          ``diagnostics`` (reasoning-trace diagnostics, not a value)
+``invalid``               ``invalid_total``, ``invalid_<reason>`` for every reason
+========================  ==================================================================
 
-  They read the sample store (``infoseek:turns``, ``infoseek:problem``,
-  ``infoseek:initial_possible``, ``infoseek:options``) and the hidden ``target_value`` in
-  the sample metadata; the arithmetic is in :mod:`infoseek.scorers.seek_metrics`.
-  :func:`seek_values` merges one sample's four values back into one flat dict and
-  :func:`log_metrics` merges the metrics of a log.
-- :func:`k_prediction_scorer` and :func:`mss_identification_scorer` score the
-  problem-level protocols from the model's final completion and the ``problem`` record
-  in the sample metadata.
+They read the sample store (``infoseek:turns``, ``infoseek:problem``,
+``infoseek:initial_possible``, ``infoseek:options``) and the hidden ``target_value`` in
+the sample metadata (:class:`SeekEpisode`); the arithmetic is in
+:mod:`infoseek.scorers.seek_metrics`. :func:`seek_values` merges one sample's four values
+back into one flat dict.
 
 Each returns a :class:`Score` whose value is a flat dict of floats. A metric that does
 not apply to a sample (``None`` in :mod:`infoseek.scorers.seek_metrics`) is stored as NaN:
@@ -36,8 +31,8 @@ Inspect's epoch reducer would turn ``None`` into 0.0, whereas it skips NaN.
 Metric names in the EvalLog
 ---------------------------
 Every scorer uses :func:`infoseek.scorers.group_metric.mean_by_group` (grouped by the sample
-metadata key ``k``; importable from here too), so the scorer's entry of
-``log.results.scores`` (named after the scorer) holds, for every value key ``<name>``:
+metadata key ``k``), so the scorer's entry of ``log.results.scores`` (named after the
+scorer) holds, for every value key ``<name>``:
 
 - ``<name>``: mean over the samples where the value applies (NaN/None skipped);
 - ``<name>_stderr``: its standard error (sample standard deviation / sqrt(n); 0.0 for
@@ -47,9 +42,7 @@ metadata key ``k``; importable from here too), so the scorer's entry of
 A name is absent when no sample has a value for it (``second_turn_hit_k1`` when no k = 1
 episode made two valid queries). The ``invalid`` scorer reports ``invalid_total`` (with
 stderr and per ``k``) and, overall only, the count of each reason that occurred at least
-once. Value keys of the problem-level scorers: ``accuracy, under, over, unsure,
-invalid`` for k prediction; ``exact, jaccard, recall, invalid, unknown_names,
-predicted_size`` for MSS identification.
+once. :func:`infoseek.scorers.group_metric.log_metrics` merges the metrics of a log.
 """
 
 from __future__ import annotations
@@ -60,25 +53,12 @@ from collections.abc import Mapping
 from functools import cached_property
 from typing import Any
 
-from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from infoseek.contract import (
-    STOP_REASONS,
-    STORE_INITIAL,
-    STORE_OPTIONS,
-    STORE_PROBLEM,
-    STORE_TURNS,
-)
+from infoseek.contract import STORE_INITIAL, STORE_OPTIONS, STORE_PROBLEM, STORE_TURNS
 from infoseek.records import problem_from_store, sample_problem, turns_from_store
 from infoseek.scorers.group_metric import mean_by_group
-from infoseek.scorers.problem_metrics import (
-    k_prediction_metrics,
-    mss_identification_metrics,
-    parse_k_prediction,
-    parse_variable_list,
-)
 from infoseek.scorers.seek_explanations import (
     answer_explanation,
     invalid_explanation,
@@ -91,16 +71,11 @@ from infoseek.scorers.seek_metrics import (
     SEEK_SCORE_GROUPS,
     answer_kind_of,
     answer_metrics,
-    final_answer,
     invalid_metrics,
-    invalid_reason_counts,
     query_metrics,
     sufficiency_metrics,
-    uncertainty_curves,
 )
-
-# ---------------------------------------------------------------------------
-# helpers
+from infoseek.scorers.seek_turns import final_answer, invalid_reason_counts, uncertainty_curves
 
 
 def _nan_for_none(values: Mapping[str, float | None]) -> dict[str, float]:
@@ -128,14 +103,6 @@ def _forbid_alternatives(state: TaskState) -> bool:
     return bool(state.metadata.get("forbid_alternatives", True))
 
 
-def _problem_from_metadata(state: TaskState) -> dict:
-    return sample_problem(state.metadata) or {}
-
-
-# ---------------------------------------------------------------------------
-# seek protocol
-
-
 class SeekEpisode:
     """What the seek scorers read from one finished sample.
 
@@ -160,7 +127,7 @@ class SeekEpisode:
     @cached_property
     def problem(self) -> dict:
         return (problem_from_store(self._state.store.get(STORE_PROBLEM))
-                or _problem_from_metadata(self._state))
+                or sample_problem(self._state.metadata) or {})
 
     @cached_property
     def initial_possible(self) -> list | str:
@@ -300,114 +267,3 @@ def seek_values(scores: Mapping[str, Score] | None) -> dict[str, Any]:
         if score is not None and isinstance(score.value, dict):
             merged.update(score.value)
     return merged
-
-
-def log_metrics(log: EvalLog) -> dict[str, float]:
-    """Every metric of a log, from all its scorers, as ``{name: value}`` (metric names
-    do not repeat across the seek scorers)."""
-    if log.results is None:
-        return {}
-    return {
-        name: metric.value
-        for eval_score in log.results.scores
-        for name, metric in eval_score.metrics.items()
-    }
-
-
-# ---------------------------------------------------------------------------
-# problem-level protocols
-
-
-def stopped_reply(state: TaskState) -> str | None:
-    """The terminal reason of the sample's reply (`infoseek.contract.STOP_REASONS`:
-    ``context_overflow``, ``truncated``) when Inspect marks it stopped by the context
-    window or the output limit; such a reply is not read. None otherwise."""
-    output = state.output
-    if output is None or not output.choices:
-        return None
-    return STOP_REASONS.get(output.stop_reason)
-
-
-def _stop_note(stop: str | None) -> str:
-    return f"; the reply was not read: {stop}" if stop else ""
-
-
-@scorer(metrics=[mean_by_group()])
-def k_prediction_scorer() -> Scorer:
-    """Score a degree-of-underspecification prediction (protocols §3.2).
-
-    Parses the final ``Answer:`` line of ``state.output.completion`` and compares it
-    with metadata ``k`` (else the ``problem`` record's ``k``). Value keys:
-    ``accuracy, under, over, unsure, invalid``.
-    """
-
-    async def score(state: TaskState, target: Target) -> Score:
-        problem = _problem_from_metadata(state)
-        k = state.metadata.get("k", problem.get("k"))
-        stop = stopped_reply(state)
-        predicted = None if stop else parse_k_prediction(state.output.completion)
-        if k is None:
-            return Score.unscored(
-                reason="scoring_failed",
-                answer=None if predicted is None else str(predicted),
-                explanation="no k in the sample metadata or problem record",
-            )
-        values = k_prediction_metrics(predicted, int(k))
-        return Score(
-            value=values,
-            answer=None if predicted is None else str(predicted),
-            explanation=f"predicted {predicted!r}, true k = {int(k)}" + _stop_note(stop),
-        )
-
-    return score
-
-
-@scorer(metrics=[mean_by_group()])
-def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
-    """Score missing-variable identification (protocols §3.3).
-
-    Parses the final ``Answer: a, b, c`` line of ``state.output.completion`` against the
-    ``problem`` record's ``variables`` (else ``queryable``) and compares the named set
-    with the canonical MSS (``canonical_only``) or the best MSS of the family. With
-    ``canonical_only=None`` it follows metadata ``forbid_alternatives`` (default True).
-    Forbidding alternatives only singles out the canonical MSS when the record withholds
-    them (a non-empty ``alternative_only``): a record that names several MSSs but withholds
-    none (QuestBench Logic-Q, whose family is every sufficient single variable) is scored
-    against the best member.
-
-    Value keys: ``exact``, ``jaccard``, ``recall`` (0.0 when no answer line),
-    ``invalid`` (1.0 when there is no answer line), ``unknown_names`` (items naming no
-    variable), ``predicted_size`` (number of distinct variables named).
-    """
-
-    async def score(state: TaskState, target: Target) -> Score:
-        problem = _problem_from_metadata(state)
-        family = [list(member) for member in problem.get("mss_family") or []]
-        variables = list(problem.get("variables") or problem.get("queryable") or [])
-        use_canonical = (
-            canonical_only
-            if canonical_only is not None
-            else bool(state.metadata.get("forbid_alternatives", True))
-        ) and (len(family) <= 1 or bool(problem.get("alternative_only")))
-        stop = stopped_reply(state)
-        parsed = None if stop else parse_variable_list(state.output.completion, variables)
-        names, unknown = parsed if parsed is not None else ([], 0)
-        values = mss_identification_metrics(names, family, canonical_only=use_canonical)
-        if parsed is None:
-            values = dict.fromkeys(values, 0.0)
-        values["invalid"] = 1.0 if parsed is None else 0.0
-        values["unknown_names"] = float(unknown)
-        values["predicted_size"] = float(len(names))
-        reference = "canonical MSS" if use_canonical else "best MSS of the family"
-        canonical = family[0] if family else []
-        return Score(
-            value=values,
-            answer=", ".join(names) if parsed is not None else None,
-            explanation=(
-                f"named {names or 'nothing'} ({unknown} unknown) vs {reference}; "
-                f"canonical {canonical}" + _stop_note(stop)
-            ),
-            metadata={"canonical_only": use_canonical},
-        )
-
-    return score

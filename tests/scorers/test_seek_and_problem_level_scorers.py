@@ -13,13 +13,9 @@ from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.solver import Generate, TaskState, solver
 
 from infoseek.records import sample_problem
-from infoseek.scorers.inspect_scorers import (
-    k_prediction_scorer,
-    log_metrics,
-    mss_identification_scorer,
-    seek_scorers,
-    seek_values,
-)
+from infoseek.scorers.group_metric import log_metrics
+from infoseek.scorers.problem_level import k_prediction_scorer, mss_identification_scorer
+from infoseek.scorers.seek import seek_scorers, seek_values
 from tests.support.common import text_output
 
 BOTH = [False, True]
