@@ -29,8 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from infoseek.analysis import minimal_sufficient_sets, possible_target_values
 from infoseek.builders.logic.logic_mt import build_problem, build_split
 from infoseek.engines.bruteforce import horn_referee, referee_mss_family
+from infoseek.jsonl import dumps_record
 from infoseek.oracles import Oracle
-from infoseek.records import askable_variables, dumps_record, engine_from_record
+from infoseek.record_views import askable_variables
+from infoseek.records import engine_from_record
 from infoseek.solvers.seek.parse_context import ParseContext
 from infoseek.solvers.seek.parsing import parse_text_turn
 

@@ -130,7 +130,7 @@ def play_optimal(record: dict, value: object, bounds: bool | None,
     """(seconds per decision, stopped at `limit`) of one game of the optimal strategy
     against the adversarial oracle with the hidden target `value`."""
     from infoseek.oracles.policies import Oracle
-    from infoseek.records import askable_variables
+    from infoseek.record_views import askable_variables
     from infoseek.strategies import MinimaxSearch
 
     engine = engine_from_record(record)

@@ -72,7 +72,7 @@ def chance_by_k(records: Iterable[dict], turns: int,
     of records whose askable set is not (random asks all of it), and the askable counts'
     mean and least. The askable set is `askable_variables(record, forbid_alternatives)`,
     as the task computes it."""
-    from infoseek.records import askable_variables
+    from infoseek.record_views import askable_variables
 
     rows: dict[int, list[tuple[int, int, Fraction]]] = {}
     for record in records:

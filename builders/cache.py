@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from infoseek.records import jsonl_bytes, write_atomically
+from infoseek.jsonl import jsonl_bytes, write_atomically
 
 CACHE_FORMAT = 2
 """Bumped when what an entry holds changes for the same key: 2 since provenance.builder

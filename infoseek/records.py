@@ -1,16 +1,14 @@
 """Problem records: plain JSON dicts, the only interchange between layers.
 
-See docs/contracts.md for the fields. This module rebuilds engines from records and
-checks the fields every protocol relies on, failing with messages that say what to fix.
+See docs/contracts.md for the fields. This module checks the fields every protocol
+relies on, failing with messages that say what to fix, and rebuilds a record's engine.
+What each side may read of a record is `infoseek.record_views`; the forms records take
+in the sample store and metadata, `infoseek.stored_forms`; JSON Lines files of records,
+`infoseek.jsonl`.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
-from collections.abc import Iterable, Iterator
-from pathlib import Path
 from typing import Any
 
 from infoseek.analysis import task_level_k
@@ -22,6 +20,7 @@ from infoseek.engines import (
     check_engine_form,
     engine_kinds,
 )
+from infoseek.text import all_text_encodes, escaped_surrogates, first_unencodable, short_repr
 
 REQUIRED_FIELDS = ("id", "domain", "engine", "variables", "observed", "target", "queryable", "k",
                    "mss_family")
@@ -120,11 +119,11 @@ def check_shape(record: Any, where: str = "record") -> None:
 
     if not all_text_encodes(record):
         for field, value in record.items():
-            text = _unencodable(field) or _unencodable(value)
+            text = first_unencodable(field) or first_unencodable(value)
             if text is not None:
-                raise bad(_encodable(field), f"holds text UTF-8 cannot encode (a lone "
-                          f"surrogate in {_encodable(short_repr(text))}); write it as real "
-                          "characters")
+                raise bad(escaped_surrogates(field), "holds text UTF-8 cannot encode (a "
+                          f"lone surrogate in {escaped_surrogates(short_repr(text))}); write "
+                          "it as real characters")
     record_id = record["id"]
     if not isinstance(record_id, (str, int)) or isinstance(record_id, bool):
         raise bad("id", "must be a string")
@@ -157,46 +156,6 @@ def check_shape(record: Any, where: str = "record") -> None:
     if k > 0 and any(not s for s in family):
         raise bad("mss_family", f"holds an empty set, but k is {k}: with nothing asked "
                                 "the target is not known")
-
-
-def all_text_encodes(value: Any) -> bool:
-    """True when every text in the JSON-like `value` (keys included) encodes as UTF-8,
-    decided in one go by writing it as JSON text (C code, strings as they are); False
-    when one does not, or when it cannot be written as JSON: the caller then walks it
-    (`_unencodable` here, `infoseek.solvers.text_format.storable`)."""
-    try:
-        json.dumps(value, ensure_ascii=False, default=str).encode("utf-8")
-    except (UnicodeEncodeError, TypeError, ValueError, RecursionError):
-        return False
-    return True
-
-
-def _unencodable(value: Any, depth: int = 0) -> str | None:
-    """The first text inside `value` that UTF-8 cannot encode, or None."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return value
-        return None
-    if depth > 100:
-        return None
-    if isinstance(value, dict):
-        items: Iterable[Any] = (x for pair in value.items() for x in pair)
-    elif isinstance(value, (list, tuple)):
-        items = value
-    else:
-        return None
-    for item in items:
-        found = _unencodable(item, depth + 1)
-        if found is not None:
-            return found
-    return None
-
-
-def _encodable(text: str) -> str:
-    """`text` with lone surrogates written as ``\\udXXX`` escapes (printable)."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def _check_family_pins(record: dict[str, Any], engine: Engine, bad: Any) -> None:
@@ -233,12 +192,6 @@ def _check_target_values(record: dict[str, Any], engine: Engine, bad: Any) -> No
                   f"{', '.join(still) or 'none: the observations contradict the rules'})")
 
 
-def short_repr(value: Any, limit: int = 60) -> str:
-    """``repr(value)``, cut to ``limit`` characters for error messages."""
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
 def _check_engine(record: dict[str, Any], names: set[str], bad: Any) -> None:
     """The engine's kind is registered and the record has the form its engine needs
     (the check registered with the engine, `infoseek.engines.register_engine`)."""
@@ -252,130 +205,6 @@ def _check_engine(record: dict[str, Any], names: set[str], bad: Any) -> None:
         raise bad(exc.field, exc.problem) from None
 
 
-NOT_LEAF_KINDS = ("derived", "not_leaf")
-HIDDEN_FIELDS = ("answer", "hidden_world", "released", "released_text")
-"""Record fields that hold the hidden instance: kept out of what the model's side reads.
-`released` and `released_text` (records loaded from released files) keep the file's own
-values and wording, which for math include every quantity's value and the answer, and a
-text that may show a held-out value."""
-
-
-def candidate_query_names(record: dict[str, Any]) -> list[str]:
-    """Names listed in ``candidate_queries`` (entries are names or
-    ``{"name": ..., "kind": ...}`` objects), in record order."""
-    names = []
-    for entry in record.get("candidate_queries", ()) or ():
-        name = entry.get("name") if isinstance(entry, dict) else entry
-        if isinstance(name, str):
-            names.append(name)
-    return names
-
-
-def not_leaf_variables(record: dict[str, Any]) -> list[str]:
-    """Quantities refused with ``not_leaf`` (derived ones, where only leaves may be
-    asked), sorted: the record's ``not_leaf`` list when present, else the names whose
-    kind is "derived" in ``query_kinds`` ({name: kind}) or in ``candidate_queries``
-    entries of the form ``{"name": ..., "kind": ...}``. Empty for logic records."""
-    if "not_leaf" in record:
-        return sorted(set(record["not_leaf"] or ()))
-    found = {name for name, kind in (record.get("query_kinds") or {}).items()
-             if kind in NOT_LEAF_KINDS}
-    for entry in record.get("candidate_queries", ()) or ():
-        if isinstance(entry, dict) and entry.get("kind") in NOT_LEAF_KINDS:
-            found.add(entry.get("name"))
-    return sorted(n for n in found if isinstance(n, str))
-
-
-def askable_variables(record: dict[str, Any], forbid_alternatives: bool) -> list[str]:
-    """The variables the model may ask about, sorted: ``queryable`` plus the other
-    ``candidate_queries`` (distractors the oracle answers), minus ``forbidden``, minus
-    ``not_leaf`` quantities, minus ``alternative_only`` when alternatives are forbidden;
-    observed variables and the target are removed as a safeguard."""
-    excluded = set(record.get("forbidden", ()))
-    excluded.update(record.get("observed", {}))
-    excluded.add(record["target"])
-    excluded.update(not_leaf_variables(record))
-    if forbid_alternatives:
-        excluded.update(record.get("alternative_only", ()))
-    pool = set(record.get("queryable", ())) | set(candidate_query_names(record))
-    return sorted(pool - excluded)
-
-
-def public_record(record: dict[str, Any]) -> dict[str, Any]:
-    """The record without its hidden fields (`HIDDEN_FIELDS`): what the model's side may
-    read (the sample store, the reference models)."""
-    return {key: value for key, value in record.items() if key not in HIDDEN_FIELDS}
-
-
-def stored_problem(record: dict[str, Any]) -> str:
-    """The form a record takes in the sample store (``infoseek:problem``): its public
-    part (`public_record`) as one line of JSON. A single string, not a nested dict,
-    because Inspect snapshots and diffs the whole store at every span (each solver and
-    scorer); a string costs almost nothing there, a few thousand nested values do."""
-    return dumps_record(public_record(record))
-
-
-def _from_text(value: Any) -> Any:
-    """``value`` decoded when it is JSON text (``None`` for text that is not JSON),
-    else ``value`` itself: the stored forms below are JSON text, older logs hold the
-    values."""
-    if not isinstance(value, str):
-        return value
-    try:
-        return json.loads(value)
-    except ValueError:
-        return None
-
-
-def problem_from_store(value: Any) -> dict[str, Any] | None:
-    """The record that `stored_problem` wrote (a fresh dict on every call), or ``None``
-    when ``value`` is not one. A dict (an older store) is returned as a copy."""
-    if isinstance(value, dict):
-        return json.loads(json.dumps(value))
-    decoded = _from_text(value)
-    return decoded if isinstance(decoded, dict) else None
-
-
-def stored_turns(turns: Iterable[dict[str, Any]]) -> str:
-    """The form the turn records take in the sample store (``infoseek:turns``): one
-    line of JSON text holding the list, for the reason `stored_problem` gives (the store
-    is snapshotted and diffed at every solver and scorer span). `turns_from_store` reads
-    it back; every turn is also in the sample's transcript as its own info event."""
-    return dumps_record(list(turns))
-
-
-def turns_from_store(value: Any) -> list[dict[str, Any]] | None:
-    """The turn records `stored_turns` wrote, or a list of them (an older log, a store
-    written by hand), as fresh dicts on every call; ``[]`` for a missing value, ``None``
-    when ``value`` is not a list of records."""
-    if value is None:
-        return []
-    decoded = _from_text(json.dumps(value) if isinstance(value, list) else value)
-    if not isinstance(decoded, list) or not all(isinstance(t, dict) for t in decoded):
-        return None
-    return decoded
-
-
-def metadata_problem(record: dict[str, Any]) -> str:
-    """The form a record takes in sample metadata (``problem``): one line of JSON text
-    (`dumps_record`). Text for the reason `stored_problem` gives: Inspect deep-copies a
-    sample's metadata, snapshots it with the task state at every solver span and walks
-    it again for the sample's start event and the log; a string costs almost nothing
-    there, a few thousand nested values do. `sample_problem` reads it back."""
-    return dumps_record(record)
-
-
-def sample_problem(metadata: Any) -> dict[str, Any] | None:
-    """The problem record of a sample's metadata: decoded from the text
-    `metadata_problem` wrote (a fresh dict on every call), or the dict itself where the
-    metadata holds one (an older log, a sample built by hand); ``None`` when there is
-    none or it is not a record."""
-    if not isinstance(metadata, dict):
-        return None
-    decoded = _from_text(metadata.get("problem"))
-    return decoded if isinstance(decoded, dict) else None
-
-
 def engine_from_record(record: dict[str, Any]) -> Engine:
     """The record's engine, built by the factory registered for its ``engine.kind``
     (`infoseek.engines`)."""
@@ -383,70 +212,3 @@ def engine_from_record(record: dict[str, Any]) -> Engine:
         return build_engine(record)
     except UnknownEngineKind as exc:
         raise RecordError(f"{record.get('id', 'record')}: {exc}") from None
-
-
-def dumps_record(record: Any) -> str:
-    """Canonical one-line JSON (stable key order as built, no spaces drift)."""
-    return json.dumps(record, ensure_ascii=False, separators=(",", ":"))
-
-
-def write_atomically(path: str | Path, data: bytes, *, ordinary_mode: bool = False) -> None:
-    """Write ``data`` to a temporary file beside ``path``, then move it into place: a
-    failed write leaves no half file and an old ``path`` untouched. ``ordinary_mode``
-    gives the file the permissions of an ordinary new file (the temporary one is 0600)."""
-    folder = Path(path).resolve().parent
-    fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-        if ordinary_mode:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def jsonl_bytes(records: Iterable[dict[str, Any]]) -> bytes:
-    """The records as JSON Lines (`dumps_record` per line), UTF-8."""
-    return "".join(dumps_record(record) + "\n" for record in records).encode("utf-8")
-
-
-def write_jsonl(records: Iterable[dict[str, Any]], path: str | Path) -> int:
-    count = 0
-    with open(path, "w", encoding="utf-8", newline="\n") as fh:
-        for record in records:
-            fh.write(dumps_record(record) + "\n")
-            count += 1
-    return count
-
-
-def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
-    """The records of a JSONL file, one at a time (a caller that stops early reads no
-    further), each checked by `check_record`; errors name the file, line and field.
-    Whether the MSS family pins every target value is left to the task that makes the
-    samples: it searches each instance's task-level k anyway (at the same cost: about
-    25 ms a genereg record), and names the file and line the same way
-    (`infoseek.inspect_tasks.assembly.located_errors`)."""
-    path = Path(path)
-    if not path.exists():
-        raise RecordError(f"{path}: no such file")
-    with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise RecordError(f"{path}:{lineno}: not UTF-8 text (is this a JSONL file "
-                                  "of problem records?)") from None
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise RecordError(f"{path}:{lineno}: not valid JSON ({exc.msg})") from None
-            except RecursionError:
-                raise RecordError(f"{path}:{lineno}: JSON nested too deeply") from None
-            check_record(record, f"{path}:{lineno}", pins=False)
-            yield record

@@ -46,7 +46,8 @@ from typing import Any
 from infoseek.analysis import is_sufficient
 from infoseek.contract import SINGLE_TURN_PROTOCOLS
 from infoseek.engine import Engine, is_unbounded, json_value, ordered_values
-from infoseek.records import askable_variables, engine_from_record
+from infoseek.record_views import askable_variables
+from infoseek.records import engine_from_record
 
 NO_QUESTION = "No questions needed"
 """The last option of every question-selection prompt."""
@@ -241,4 +242,3 @@ def _id_label(value: Any) -> str:
     if value is False:
         return "no"
     return str(value).replace("/", "_")
-

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from infoseek.builders.clinguide.trees import GuidelineTree, load_trees
-from infoseek.records import askable_variables
+from infoseek.record_views import askable_variables
 
 
 def render(record: dict[str, Any], *, forbid_alternatives: bool = False) -> str:

@@ -20,7 +20,7 @@ from typing import Any
 from infoseek.builders.cache import cache_dir
 from infoseek.engines.boolnet.network import attractors, check_attractor, fixed_points
 from infoseek.engines.boolnet.rules import Network
-from infoseek.records import write_atomically
+from infoseek.jsonl import write_atomically
 
 STEADY = "steady"
 DYNAMIC = "dynamic"

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from infoseek.records import askable_variables
+from infoseek.record_views import askable_variables
 
 __all__ = [
     "askable_variables",

@@ -9,7 +9,7 @@ from typing import Any
 
 from infoseek.engines.planning.engine import atom_text
 from infoseek.engines.planning.pddl import block_names, domain_text
-from infoseek.records import askable_variables
+from infoseek.record_views import askable_variables
 
 
 def _atoms(names: list[str]) -> str:

@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import Any
 
 from infoseek.builders.published.reading import PublishedDataError, source_name
-from infoseek.records import short_repr
+from infoseek.text import short_repr
 
 
 @dataclass(frozen=True)

@@ -43,7 +43,7 @@ from infoseek.builders.published import (
     load_published,
 )
 from infoseek.builders.published.reading import is_url, peek_columns, resolve_source
-from infoseek.records import read_jsonl
+from infoseek.jsonl import read_jsonl
 
 RECORDS_FORMAT = "records"
 INTERACTION_FORMATS = ("tool", "text")

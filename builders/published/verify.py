@@ -199,7 +199,7 @@ def _check_correctable(fmt: Any) -> None:
 
 def _write_corrected(path: Path, rows: list[dict[str, Any]]) -> None:
     """The corrected rows as JSON Lines, written atomically."""
-    from infoseek.records import write_atomically
+    from infoseek.jsonl import write_atomically
 
     text = "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows)
     write_atomically(path, text.encode("utf-8"), ordinary_mode=True)

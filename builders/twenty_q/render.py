@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from infoseek.records import askable_variables
+from infoseek.record_views import askable_variables
 
 
 def render(record: dict[str, Any], *, forbid_alternatives: bool = False) -> str:

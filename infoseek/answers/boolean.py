@@ -8,23 +8,19 @@ from __future__ import annotations
 
 import re
 
-from infoseek.answers.base import (
+from infoseek.answers.answer_text import (
     ANSWER_LEAD,
     EDGE_PUNCTUATION,
     HEDGE,
     OPENING_HEDGE,
-    PROBABILITY,
-    AnswerKind,
-    AnswerReading,
-    AnswerSpec,
-    invalid,
-    justification_clauses,
     mentions,
     normalise,
-    read_undoubted,
     split_justification,
     tail_opening,
 )
+from infoseek.answers.base import AnswerKind, AnswerReading, AnswerSpec, invalid
+from infoseek.answers.doubts import read_undoubted
+from infoseek.answers.second_values import PROBABILITY, justification_clauses
 
 _POLARITY = re.compile(r"(yes|no|true|false)\b[\s,:\-]*")
 _POLARITY_WORD = re.compile(r"\b(?:yes|no|true|false)\b")
@@ -48,7 +44,7 @@ def read_boolean_answer(text: object, *, entity: str, target: str) -> AnswerRead
     (no value, a statement about another attribute, a yes/no word contradicting its
     statement). A hedged, approximate or retracted value (``no, I think``, ``I'm not
     sure, no``, ``no?``, ``no. Actually, I was wrong``) is ``ambiguous``
-    (`infoseek.answers.base.read_undoubted`).
+    (`infoseek.answers.doubts.read_undoubted`).
     """
     return read_undoubted(lambda body: _read_boolean(body, entity=entity, target=target),
                           text, (entity, target))

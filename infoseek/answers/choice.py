@@ -25,25 +25,20 @@ from __future__ import annotations
 import functools
 import re
 
-from infoseek.answers.base import (
+from infoseek.answers.answer_text import (
     ANSWER_LEAD,
     ARTICLE,
     EDGE_PUNCTUATION,
     HEDGE,
     OPENING_HEDGE,
-    PROBABILITY,
-    AnswerKind,
-    AnswerReading,
-    AnswerSpec,
-    bound_to_a_name,
-    invalid,
-    justification_clauses,
     name_pattern,
     normalise,
-    read_undoubted,
     split_justification,
     tail_opening,
 )
+from infoseek.answers.base import AnswerKind, AnswerReading, AnswerSpec, invalid
+from infoseek.answers.doubts import read_undoubted
+from infoseek.answers.second_values import PROBABILITY, bound_to_a_name, justification_clauses
 
 
 def option_key(text: str) -> str:
@@ -79,7 +74,7 @@ class ChoiceKind(AnswerKind):
 
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
         """Read an answer body; a hedged, approximate or retracted one is ``ambiguous``
-        (`infoseek.answers.base.read_undoubted`)."""
+        (`infoseek.answers.doubts.read_undoubted`)."""
         return read_undoubted(lambda text: self._read_body(text, spec), body,
                               tuple(str(option) for option in spec.options))
 

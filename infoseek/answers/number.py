@@ -12,7 +12,7 @@ Written as the number itself (`label`: ``42``, ``-3``, ``85/2``). Read by
   part is either a name (no digits: ``B + P``) or pure arithmetic (``10 + 32``); the final
   part must be one number, so an unevaluated ``T = 10 + 32`` is never credited;
 - a trailing justification, and the lines after the first, are set aside
-  (`infoseek.answers.base.split_justification`); one that opens with a hedge or puts
+  (`infoseek.answers.answer_text.split_justification`); one that opens with a hedge or puts
   another number forward makes the answer ``ambiguous`` (`_offers_another`: ``276;
   correction: 277``, ``276, 277 if ...``, ``276 with 60% probability``, ``T = 277``),
   while numbers stated of other names (``B = 10``) and a derivation ending in the value
@@ -23,7 +23,7 @@ Written as the number itself (`label`: ``42``, ``-3``, ``85/2``). Read by
   more``, ``maybe 42``, ``>42``), approximations (``about 42``, ``~42``, ``≈ 42``,
   ``42 or so``, ``42-ish``), uncertainty (``42 (not sure)``, ``42, I think``), a
   question mark after the value (``42?``) and retractions (``42. Actually, I was
-  wrong``): `infoseek.answers.base.read_undoubted`;
+  wrong``): `infoseek.answers.doubts.read_undoubted`;
 - ``malformed``: no number, a negated one (``not 42``), a zero denominator;
 - ``out_of_range``: more than :data:`MAX_ANSWER_DIGITS` significant digits, or a value
   of magnitude ``>= 10**MAX_DECIMAL_EXPONENT`` or non-zero and
@@ -45,19 +45,10 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from infoseek.answers.base import (
-    OPENING_HEDGE,
-    PROBABILITY,
-    AnswerKind,
-    AnswerReading,
-    AnswerSpec,
-    bound_to_a_name,
-    invalid,
-    justification_clauses,
-    read_undoubted,
-    split_justification,
-    tail_opening,
-)
+from infoseek.answers.answer_text import OPENING_HEDGE, split_justification, tail_opening
+from infoseek.answers.base import AnswerKind, AnswerReading, AnswerSpec, invalid
+from infoseek.answers.doubts import read_undoubted
+from infoseek.answers.second_values import PROBABILITY, bound_to_a_name, justification_clauses
 
 MAX_ANSWER_DIGITS = 60
 """A written number with more significant digits than this is ``out_of_range``."""
@@ -180,7 +171,7 @@ def read_number_answer(text: object, *, target: str = "") -> AnswerReading:
     when given, is the answer's own name (``T = 277`` in a justification offers 277). A
     hedged, approximate or retracted number (``about 19``, ``19?``, ``19 (not sure)``,
     ``19. Actually, I was wrong``) is ``ambiguous``
-    (`infoseek.answers.base.read_undoubted`)."""
+    (`infoseek.answers.doubts.read_undoubted`)."""
     return read_undoubted(lambda body: _read_number(body, target=target), text, (target,))
 
 

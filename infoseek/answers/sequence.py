@@ -28,22 +28,18 @@ import json
 import re
 from collections.abc import Sequence
 
-from infoseek.answers.base import (
+from infoseek.answers.answer_text import (
     ANSWER_LEAD,
     EDGE_PUNCTUATION,
     HEDGE,
     OPENING_HEDGE,
-    PROBABILITY,
-    SECOND_VALUE_CUE,
-    AnswerKind,
-    AnswerReading,
-    AnswerSpec,
     collapse,
-    invalid,
     normalise,
-    read_undoubted,
     tail_opening,
 )
+from infoseek.answers.base import AnswerKind, AnswerReading, AnswerSpec, invalid
+from infoseek.answers.doubts import read_undoubted
+from infoseek.answers.second_values import PROBABILITY, SECOND_VALUE_CUE
 
 try:  # the documented library for edit distances; the plain DP below is the fallback
     from rapidfuzz.distance import Levenshtein as _Levenshtein
@@ -115,7 +111,7 @@ class SequenceKind(AnswerKind):
 
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
         """Read an answer body; a hedged, approximate or retracted one is ``ambiguous``
-        (`infoseek.answers.base.read_undoubted`)."""
+        (`infoseek.answers.doubts.read_undoubted`)."""
         return read_undoubted(lambda text: self._read_body(text, spec), body,
                               tuple(str(item) for item in spec.items))
 

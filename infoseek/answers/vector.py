@@ -26,22 +26,17 @@ import json
 import re
 from collections.abc import Mapping
 
-from infoseek.answers.base import (
+from infoseek.answers.answer_text import (
     ANSWER_LEAD,
     EDGE_PUNCTUATION,
     HEDGE,
-    PROBABILITY,
-    SECOND_VALUE_CUE,
-    AnswerKind,
-    AnswerReading,
-    AnswerSpec,
     collapse,
-    invalid,
-    justification_clauses,
     name_pattern,
     normalise,
-    read_undoubted,
 )
+from infoseek.answers.base import AnswerKind, AnswerReading, AnswerSpec, invalid
+from infoseek.answers.doubts import read_undoubted
+from infoseek.answers.second_values import PROBABILITY, SECOND_VALUE_CUE, justification_clauses
 
 _JUSTIFICATION = re.compile(
     r"[(\[]|\b(?:because|since|as|given|due|thus|hence|therefore|which|according|based)\b"
@@ -143,7 +138,7 @@ class VectorKind(AnswerKind):
 
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
         """Read an answer body; a hedged, approximate or retracted one is ``ambiguous``
-        (`infoseek.answers.base.read_undoubted`)."""
+        (`infoseek.answers.doubts.read_undoubted`)."""
         return read_undoubted(lambda text: self._read_body(text, spec), body,
                               tuple(str(name) for name in spec.names))
 

@@ -331,7 +331,7 @@ def check_record_form(record: dict[str, Any], names: set[str]) -> None:
     are lists of literals over known variables, and ``target_values`` lists the target's
     possible values."""
     from infoseek.engines import EngineFormError
-    from infoseek.records import short_repr
+    from infoseek.text import short_repr
 
     clauses = record["engine"].get("clauses")
     if not isinstance(clauses, list):

@@ -164,7 +164,7 @@ def test_renderings_show_the_case_without_the_hidden_values(records) -> None:
 
 def test_infoseek_build_writes_checked_records(tmp_path, capsys, monkeypatch) -> None:
     from infoseek import cli
-    from infoseek.records import read_jsonl
+    from infoseek.jsonl import read_jsonl
 
     monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path / "cache"))
     out = tmp_path / "clinguide.jsonl"

@@ -26,16 +26,12 @@ from infoseek.inspect_tasks.genereg_mt import (
     genereg_mt_mss,
 )
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
+from infoseek.jsonl import read_jsonl
 from infoseek.oracles.policies import Oracle
-from infoseek.records import (
-    check_record,
-    engine_from_record,
-    read_jsonl,
-    sample_problem,
-    turns_from_store,
-)
+from infoseek.records import check_record, engine_from_record
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.seek import seek_values
+from infoseek.stored_forms import sample_problem, turns_from_store
 from tests.support.boolnet_referee import referee_for
 from tests.support.common import assert_eval_success
 

@@ -32,13 +32,14 @@ from infoseek.engines.boolnet.rules import (
 from infoseek.engines.bruteforce import referee_mss_family, referee_sufficient
 from infoseek.inspect_tasks.genereg_mt import genereg_mt, genereg_mt_mss
 from infoseek.oracles.matcher import read_matcher_reply
-from infoseek.records import check_record, engine_from_record, turns_from_store
+from infoseek.records import check_record, engine_from_record
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.problem_metrics import parse_variable_list
 from infoseek.scorers.seek import seek_values
 from infoseek.solvers.seek.parsing import parse_text_turn
 from infoseek.solvers.seek.solver import seek_options, start_episode
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls
+from infoseek.stored_forms import turns_from_store
 from tests.support import FIXTURES
 from tests.support.boolnet_referee import referee_for
 from tests.support.common import assert_eval_success

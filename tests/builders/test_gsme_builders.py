@@ -11,7 +11,8 @@ from infoseek.analysis import is_sufficient, minimal_sufficient_sets
 from infoseek.builders.math import gsm_text, gsme_mt, gsme_mt_ext
 from infoseek.builders.math.gsme_mt_ext import validate_math_record
 from infoseek.engines.arith.engine import is_unbounded, parse_rational
-from infoseek.records import dumps_record, engine_from_record
+from infoseek.jsonl import dumps_record
+from infoseek.records import engine_from_record
 
 
 @pytest.fixture(scope="module")

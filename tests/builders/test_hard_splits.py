@@ -20,7 +20,8 @@ from infoseek.builders.logic import logic_mt
 from infoseek.engines.bruteforce import horn_referee, referee_mss_family
 from infoseek.engines.horn import HornEngine
 from infoseek.engines.satmss import SatMss, cross_check_record, sat_mss
-from infoseek.records import check_record, dumps_record
+from infoseek.jsonl import dumps_record
+from infoseek.records import check_record
 
 
 @functools.cache

@@ -23,7 +23,8 @@ from infoseek.engines.bruteforce import (
     referee_sufficient,
 )
 from infoseek.engines.horn import HornEngine
-from infoseek.records import check_record, dumps_record, engine_from_record
+from infoseek.jsonl import dumps_record
+from infoseek.records import check_record, engine_from_record
 
 REFEREE_MAX_VARIABLES = 20
 SEARCH_INDICES = range(41)

@@ -18,7 +18,8 @@ from infoseek.engines.bruteforce import (
     referee_mss_family,
     referee_sufficient,
 )
-from infoseek.records import dumps_record, engine_from_record
+from infoseek.jsonl import dumps_record
+from infoseek.records import engine_from_record
 from infoseek.single_turn import backward_level
 from tests.support.backward_referee import referee_level
 
@@ -91,7 +92,7 @@ def test_the_built_split_has_the_published_shape():
 
 def test_infoseek_build_uses_the_builders_default_k(tmp_path, capsys):
     from infoseek.cli import main as cli_main
-    from infoseek.records import read_jsonl
+    from infoseek.jsonl import read_jsonl
 
     out = tmp_path / "logic_q.jsonl"
     assert cli_main(["build", "logic-q", "--out", str(out), "--per-k", "3", "--quiet",

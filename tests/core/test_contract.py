@@ -12,7 +12,7 @@ from inspect_ai import eval
 
 from infoseek import contract
 from infoseek.inspect_tasks.logic_mt import logic_mt
-from infoseek.records import turns_from_store
+from infoseek.stored_forms import turns_from_store
 from tests.support.common import assert_eval_success
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "contracts.md"

@@ -192,7 +192,8 @@ def test_a_hard_record_is_played_in_k_questions_from_the_bounds_alone() -> None:
     decision: the root's pick), and the game takes exactly k questions."""
     from infoseek.builders.logic.logic_mt import build_hard_problem
     from infoseek.oracles.policies import Oracle
-    from infoseek.records import askable_variables, engine_from_record
+    from infoseek.record_views import askable_variables
+    from infoseek.records import engine_from_record
 
     record = build_hard_problem(0, 5, 0)
     candidates = askable_variables(record, True)

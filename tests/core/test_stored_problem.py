@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from infoseek.records import HIDDEN_FIELDS, problem_from_store, stored_problem
+from infoseek.record_views import HIDDEN_FIELDS
+from infoseek.stored_forms import problem_from_store, stored_problem
 
 RECORD = {
     "id": "p1", "domain": "math", "target": "T", "variables": ["T", "B"],

@@ -25,9 +25,10 @@ from infoseek.builders.published.verify import CORRECTION_FIELD, verify_source
 from infoseek.engines.bruteforce import referee_mss_family, referee_sufficient
 from infoseek.inspect_tasks.genereg_mt import genereg_mt, genereg_mt_mss
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
-from infoseek.records import check_record, engine_from_record, sample_problem
+from infoseek.records import check_record, engine_from_record
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.seek import seek_values
+from infoseek.stored_forms import sample_problem
 from tests.support import FIXTURES
 from tests.support.boolnet_referee import referee_for
 from tests.support.common import assert_eval_success

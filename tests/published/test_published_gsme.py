@@ -13,7 +13,8 @@ from infoseek.builders.math.gsme_mt_ext import candidate_queries
 from infoseek.builders.math.released.format import MT_INFOSEEK_GSME, MT_INFOSEEK_GSME_EXT, verify
 from infoseek.builders.published import PublishedDataError, detect_format, load_published
 from infoseek.engines.arith.engine import ArithEngine
-from infoseek.records import check_record, engine_from_record, public_record
+from infoseek.record_views import public_record
+from infoseek.records import check_record, engine_from_record
 from tests.support.published_gsme import EXT_CSV, GSME, MT_CSV, W
 from tests.support.published_gsme import load_gsme as _load
 from tests.support.published_gsme import small_row as _row
@@ -247,7 +248,7 @@ def test_undecidable_is_reported_not_raised():
 
 
 def test_derived_quantities_are_refused_as_not_leaf():
-    from infoseek.records import askable_variables, not_leaf_variables
+    from infoseek.record_views import askable_variables, not_leaf_variables
 
     for path in (MT_CSV, EXT_CSV):
         for record in load_published(str(path)):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from infoseek.builders.math.released.format import CHECKS, verify
-from infoseek.records import sample_problem
+from infoseek.stored_forms import sample_problem
 from tests.support.published_gsme import EXT_CSV, MT_CSV, W
 from tests.support.published_gsme import load_gsme as _load
 from tests.support.published_gsme import small_row as _row
@@ -208,7 +208,7 @@ def test_the_math_posing_rule_follows_released_records_into_our_jsonl(tmp_path):
     from infoseek.builders.math.released.format import MT_INFOSEEK_GSME, MT_INFOSEEK_GSME_EXT
     from infoseek.builders.math.released.pose import pose
     from infoseek.builders.published.sources import source_records
-    from infoseek.records import write_jsonl
+    from infoseek.jsonl import write_jsonl
 
     assert MT_INFOSEEK_GSME.pose is pose and MT_INFOSEEK_GSME_EXT.pose is pose
     path = _write(tmp_path, [

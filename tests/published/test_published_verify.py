@@ -17,8 +17,8 @@ from infoseek.cli import main
 from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext
 from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mt import logic_mt
-from infoseek.records import problem_from_store, sample_problem
 from infoseek.scorers.group_metric import log_metrics
+from infoseek.stored_forms import problem_from_store, sample_problem
 from tests.support import FIXTURES
 
 FIXTURES = FIXTURES / "published"

@@ -17,7 +17,9 @@ from infoseek.builders.published.verify import verify_source
 from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext
 from infoseek.inspect_tasks.logic_mt import logic_mt as logic_mt_task
 from infoseek.inspect_tasks.task_errors import DataFileError
-from infoseek.records import RecordError, dumps_record, sample_problem
+from infoseek.jsonl import dumps_record
+from infoseek.records import RecordError
+from infoseek.stored_forms import sample_problem
 from tests.support import FIXTURES
 
 

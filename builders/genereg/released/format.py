@@ -47,7 +47,8 @@ from infoseek.builders.genereg.released.verify import correct_row, verify_row
 from infoseek.builders.published import PublishedFormat, Record
 from infoseek.builders.published.cells import RowRef, cell, int_cell
 from infoseek.engines.boolnet.rules import Network, RuleError, read_rules_file
-from infoseek.records import engine_from_record, short_repr
+from infoseek.records import engine_from_record
+from infoseek.text import short_repr
 
 FAMILIES = {"GeneReg-SS": STEADY, "GeneReg-Dyn": DYNAMIC}
 TARGET_TYPES = {"attractor_id": ATTRACTOR, "marker_gene": MARKER}

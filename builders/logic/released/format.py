@@ -48,7 +48,8 @@ from infoseek.builders.published.cells import (
     names_cell,
 )
 from infoseek.engines.horn import is_horn
-from infoseek.records import engine_from_record, short_repr
+from infoseek.records import engine_from_record
+from infoseek.text import short_repr
 
 ENTITY = "Alice"
 _TOKEN = re.compile(r"^[^\s'\"\[\](),]+$")

@@ -26,7 +26,7 @@ from infoseek.builders.published.cells import (
     literal_cell,
 )
 from infoseek.engines.arith.expr import encode_rational, names_in, parse_expression
-from infoseek.records import short_repr
+from infoseek.text import short_repr
 
 NAME = re.compile(r"[^\W\d]\w*")
 NUMBER_TEXT = r"[-+]?\$?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+)?"

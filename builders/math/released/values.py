@@ -19,7 +19,7 @@ from infoseek.builders.math.released.parse import (
     text_sections,
 )
 from infoseek.builders.published.cells import RowRef, cell, decode_literal, exact_number
-from infoseek.records import short_repr
+from infoseek.text import short_repr
 
 
 def values_cell(row: dict[str, Any], field: str, ref: RowRef, known: set[str]

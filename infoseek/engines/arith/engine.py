@@ -70,6 +70,7 @@ from infoseek.engines.arith.expr import (
     parse_expression,
     parse_rational,
 )
+from infoseek.engines.arith.rationals import RATIONALS, ManyValues
 from infoseek.engines.arith.solve import ArithUndecidable
 
 __all__ = [
@@ -81,36 +82,6 @@ __all__ = [
     "is_unbounded",
     "parse_rational",
 ]
-
-
-class ManyValues(frozenset):
-    """Infinitely many values are possible; the elements are two exact witnesses."""
-
-    unbounded = True
-
-    def __repr__(self) -> str:
-        return f"ManyValues({sorted(self)!r} and infinitely many more)"
-
-
-class _Rationals:
-    """The domain of a leaf without a finite domain: every rational; not listable."""
-
-    def __contains__(self, value: Any) -> bool:
-        try:
-            parse_rational(value)
-        except ValueError:
-            return False
-        return True
-
-    def __iter__(self):
-        raise TypeError("the rationals cannot be listed: this arithmetic engine has no "
-                        "finite domains (check is_unbounded on its value sets)")
-
-    def __repr__(self) -> str:
-        return "RATIONALS"
-
-
-RATIONALS: Any = _Rationals()
 
 
 def _show(name: str, rhs: str) -> str:
@@ -339,7 +310,7 @@ def check_record_form(record: dict[str, Any], names: set[str]) -> None:
     hidden world and answer as exact numbers over known quantities."""
     from infoseek.engines import EngineFormError
     from infoseek.engines.arith.expr import parse_rational
-    from infoseek.records import short_repr
+    from infoseek.text import short_repr
 
     if not isinstance(record["engine"].get("equations"), (list, dict)):
         raise EngineFormError("engine.equations",

@@ -27,6 +27,7 @@ from sympy import QQ
 from sympy.polys.fields import field as make_field
 
 from infoseek.engines.arith.expr import evaluate
+from infoseek.engines.arith.rationals import ManyValues
 from infoseek.engines.arith.solve import (
     ArithUndecidable,
     Branch,
@@ -161,8 +162,6 @@ class SymbolicWorlds:
 
     # ---------------------------------------------------------------- primitives
     def quantity_values(self, fixed: dict[str, Fraction], name: str) -> frozenset:
-        from infoseek.engines.arith.engine import ManyValues
-
         branches, undecided = self._branches(fixed)
         constants: set[Fraction] = set()
         for branch in branches:

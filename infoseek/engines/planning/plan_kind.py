@@ -34,14 +34,9 @@ import re
 from dataclasses import dataclass
 
 from infoseek.answers import register_answer_kind
-from infoseek.answers.base import (
-    ANSWER_LEAD,
-    AnswerReading,
-    AnswerSpec,
-    invalid,
-    normalise,
-    read_undoubted,
-)
+from infoseek.answers.answer_text import ANSWER_LEAD, normalise
+from infoseek.answers.base import AnswerReading, AnswerSpec, invalid
+from infoseek.answers.doubts import read_undoubted
 from infoseek.answers.sequence import EMPTY_SEQUENCE, SequenceKind
 from infoseek.engines.planning.pddl import ACTIONS, block_names, ground_operators
 from infoseek.engines.planning.space import goal_analysis, parse_value
