@@ -169,6 +169,7 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
         samples = seek_samples(records, _render(builder, renderer, forbid),
                                forbid_alternatives=forbid)
     return Task(dataset=samples_dataset(samples, name), solver=solver, scorer=seek_scorers(),
+                metadata={"report": "full_information" if full_information else "seek"},
                 name=name, version=task_version(builder))
 
 
@@ -184,6 +185,7 @@ def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
     return Task(dataset=samples_dataset(samples, name),
                 solver=problem_level_solver("k_prediction", seed=params.get("seed", 0),
                                             max_k=max_k),
+                metadata={"report": "k_prediction"},
                 scorer=k_prediction_scorer(), name=name, version=task_version(builder))
 
 
@@ -200,5 +202,6 @@ def mss_task(name: str, builder: str, params: dict[str, Any], *,
                                   max_size=params["max_size"], forbid_alternatives=forbid,
                                   seed=params.get("seed", 0))
     return Task(dataset=samples_dataset(samples, name), solver=solver,
+                metadata={"report": "mss"},
                 scorer=mss_identification_scorer(canonical_only=forbid), name=name,
                 version=task_version(builder))

@@ -63,6 +63,7 @@ def incomplete_questions(
         dataset=incomplete_samples(records, options),
         solver=incomplete_solver(variant=variant, max_interactions=max_interactions, fmt=format),
         scorer=incomplete_scorer(),
+        metadata={"report": "incomplete"},
         name="incomplete_questions",
         version=data_version(incomplete_math.BUILDER_NAME, incomplete_math.CACHE_VERSION),
     )

@@ -87,4 +87,5 @@ def single_turn_task(name: str, builder: str, protocol: str, params: dict[str, A
     return Task(dataset=samples_dataset(samples, name),
                 solver=single_turn_solver(protocol, setting, examples,
                                           params.get("seed", 0)),
+                metadata={"report": protocol},
                 scorer=scorer, name=name, version=task_version(builder))

@@ -62,6 +62,7 @@ def twenty_questions(
     return Task(dataset=memory_dataset(game_samples(pool), f"twenty_questions_{pool}"),
                 solver=twenty_q_solver(max_turns=max_turns, label_batch=label_batch,
                                        seed=seed),
+                metadata={"report": "twenty_questions"},
                 scorer=twenty_q_scorer(max_turns=max_turns), name="twenty_questions",
                 version=data_version(builder.BUILDER_NAME, builder.CACHE_VERSION))
 

@@ -1,18 +1,27 @@
-"""What the report shows for each task: one declaration per task, looked up by the task
-name a log records.
+"""What the report shows for each task: one declaration per report, found from what a
+log records.
 
 A declaration (:class:`TaskReport`) names the protocol, the task arguments that make a
 row's *setting* (oracle, budget, force-ask, prompt mode, ...), the metric tables (each a
 list of :class:`MetricSpec`, every metric reported per ``k`` with its standard error and
-sample count), the extra tables and the figures. A new task joins the report with one
-call, next to its task file or in :data:`TASK_REPORTS`::
+sample count), the extra tables and the figures.
 
-    register_task_report("planning_mt", SEEK_REPORT)
+Nobody lists tasks here. Each task names its report in its metadata,
+``Task(metadata={"report": "seek"})`` (`REPORT_KEY`; the task assembly of each protocol
+sets it), and Inspect records that in the log (``eval.metadata``). :func:`report_for`
+finds the declaration in this order:
 
-A task nobody declared is still reported when its log carries the scorers of a known
-protocol (:func:`report_for`): a seek task's four scorers, a k-prediction or MSS scorer,
-a single-turn scorer. A log of anything else is "not an infoseek log" and left out with
-one line.
+1. a declaration registered for the task by name (:func:`register_task_report`, for a
+   task that wants a report of its own);
+2. the report the log's metadata names (:data:`REPORTS`);
+3. for a log without it (written before tasks named their report), the report of the
+   protocol whose scorers the log carries: a seek task's four scorers, a k-prediction or
+   MSS scorer, a single-turn scorer, ...
+
+A task that adds a scorer to its protocol's gets that scorer's columns
+(:data:`SCORER_VARIANTS`: the seek report with ``order_strata`` for clinguide_mt, with
+``plan`` for planning_mt). A log of anything else is "not an infoseek log" and left out
+with one line.
 
 Errored samples (``sample.error``): Inspect leaves them out of its metrics. Here every
 metric whose higher values are better counts an errored sample as a failure
@@ -23,7 +32,10 @@ shows how many samples errored.
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -209,79 +221,83 @@ entropy, pass mass) are per-question or per-game measurements, not successes: an
 game has none and is left out of them, as it is of turns and the counts; accuracy,
 transfer accuracy and the examiner's wins count it as a failure."""
 
-TASK_REPORTS: dict[str, TaskReport] = {
-    "logic_mt": SEEK_REPORT,
-    "gsme_mt": SEEK_REPORT,
-    "gsme_mt_ext": SEEK_REPORT,
-    "gsm_mt": SEEK_REPORT,
-    "genereg_mt": SEEK_REPORT,
-    "clinguide_mt": ORDERED_SEEK_REPORT,
-    "gsme_mt_full": FULL_INFORMATION_REPORT,
-    "gsme_mt_ext_full": FULL_INFORMATION_REPORT,
-    "gsm_mt_full": FULL_INFORMATION_REPORT,
-    "genereg_mt_full": FULL_INFORMATION_REPORT,
-    "logic_k_prediction": K_PREDICTION_REPORT,
-    "gsme_mt_k_prediction": K_PREDICTION_REPORT,
-    "gsme_mt_ext_k_prediction": K_PREDICTION_REPORT,
-    "genereg_mt_k_prediction": K_PREDICTION_REPORT,
-    "clinguide_mt_k_prediction": K_PREDICTION_REPORT,
-    "logic_mss": MSS_REPORT,
-    "gsme_mt_mss": MSS_REPORT,
-    "gsme_mt_ext_mss": MSS_REPORT,
-    "genereg_mt_mss": MSS_REPORT,
-    "clinguide_mt_mss": MSS_REPORT,
-    "logic_q": QUESTION_SELECTION_REPORT,
-    "gsme_q": QUESTION_SELECTION_REPORT,
-    "gsm_q": QUESTION_SELECTION_REPORT,
-    "logic_q_detection": DETECTION_REPORT,
-    "gsme_q_detection": DETECTION_REPORT,
-    "gsm_q_detection": DETECTION_REPORT,
-    "logic_q_well_specified": WELL_SPECIFIED_REPORT,
-    "gsme_q_well_specified": WELL_SPECIFIED_REPORT,
-    "gsm_q_well_specified": WELL_SPECIFIED_REPORT,
-    "incomplete_questions": INCOMPLETE_REPORT,
-    "planning_mt": PLANNING_SEEK_REPORT,
-    "planning_mt_full": PLANNING_FULL_REPORT,
-    "planning_mt_k_prediction": K_PREDICTION_REPORT,
-    "planning_mt_mss": MSS_REPORT,
-    "planning_q": QUESTION_SELECTION_REPORT,
-    "planning_q_detection": DETECTION_REPORT,
-    "planning_q_well_specified": WELL_SPECIFIED_REPORT,
-    "twenty_questions": TWENTY_Q_REPORT,
-    "twenty_questions_k_prediction": K_PREDICTION_REPORT,
-    "twenty_questions_mss": MSS_REPORT,
-}
-"""The declaration of every task of the suite, by the task name its log records."""
+REPORT_KEY = "report"
+"""The key of ``Task(metadata=...)`` (``eval.metadata`` in the log) naming the report."""
 
-_BY_SCORERS: tuple[tuple[frozenset[str], TaskReport], ...] = (
-    (frozenset({"answer", "sufficiency", "queries", "invalid", "order_strata"}),
-     ORDERED_SEEK_REPORT),
-    (frozenset({"answer", "sufficiency", "queries", "invalid"}), SEEK_REPORT),
-    (frozenset({"k_prediction_scorer"}), K_PREDICTION_REPORT),
-    (frozenset({"mss_identification_scorer"}), MSS_REPORT),
-    (frozenset({"detection_scorer"}), DETECTION_REPORT),
-    (frozenset({"single_turn_scorer"}), QUESTION_SELECTION_REPORT),
-    (frozenset({"incomplete_scorer"}), INCOMPLETE_REPORT),
-    (frozenset({TWENTY_Q_SCORER}), TWENTY_Q_REPORT),
+REPORTS: dict[str, TaskReport] = {
+    "seek": SEEK_REPORT,
+    "full_information": FULL_INFORMATION_REPORT,
+    "k_prediction": K_PREDICTION_REPORT,
+    "mss": MSS_REPORT,
+    "question_selection": QUESTION_SELECTION_REPORT,
+    "detection": DETECTION_REPORT,
+    "well_specified": WELL_SPECIFIED_REPORT,
+    "incomplete": INCOMPLETE_REPORT,
+    "twenty_questions": TWENTY_Q_REPORT,
+}
+"""The declarations a task can name, one per protocol (and full-information seek)."""
+
+SCORER_VARIANTS: dict[tuple[str, str], TaskReport] = {
+    ("seek", "order_strata"): ORDERED_SEEK_REPORT,
+    ("seek", "plan"): PLANNING_SEEK_REPORT,
+    ("full_information", "plan"): PLANNING_FULL_REPORT,
+}
+"""(report, a scorer the log carries besides the protocol's) -> the declaration used."""
+
+_BY_SCORERS: tuple[tuple[frozenset[str], str], ...] = (
+    (frozenset({"answer", "sufficiency", "queries", "invalid"}), "seek"),
+    (frozenset({"k_prediction_scorer"}), "k_prediction"),
+    (frozenset({"mss_identification_scorer"}), "mss"),
+    (frozenset({"detection_scorer"}), "detection"),
+    (frozenset({"single_turn_scorer"}), "question_selection"),
+    (frozenset({"incomplete_scorer"}), "incomplete"),
+    (frozenset({TWENTY_Q_SCORER}), "twenty_questions"),
 )
+"""For logs that name no report: the protocol's report by the scorers it carries."""
+
+_BY_TASK: dict[str, TaskReport] = {}
+"""Declarations registered for one task by name (`register_task_report`)."""
 
 
 def register_task_report(task: str, report: TaskReport) -> None:
-    """Declare how `task` (the name its log records) is reported; replaces an earlier
-    declaration of the same task."""
+    """Declare how `task` (the name its log records) is reported, whatever report its
+    metadata names; replaces an earlier declaration of the same task."""
     if not isinstance(report, TaskReport):
         raise TypeError(f"register_task_report({task!r}, ...) needs a TaskReport, "
                         f"got {type(report).__name__}")
-    TASK_REPORTS[task] = report
+    _BY_TASK[task] = report
 
 
-def report_for(task: str, scorers: set[str] | frozenset[str]) -> TaskReport | None:
-    """The declaration of `task`; else the one whose scorers the log carries; else None
-    (not an infoseek log)."""
+def unregister_task_report(task: str) -> None:
+    """Forget a declaration registered for `task` (tests)."""
+    _BY_TASK.pop(task, None)
+
+
+def report_for(task: str, scorers: set[str] | frozenset[str],
+               metadata: Mapping[str, Any] | str | None = None) -> TaskReport | None:
+    """The declaration of a log of `task` carrying `scorers`, with the log's `metadata`
+    (a dict, or the JSON text of one as `evals_df` gives it), found as the module
+    docstring says; None: not an infoseek log."""
     name = task.split("/")[-1]
-    if name in TASK_REPORTS:
-        return TASK_REPORTS[name]
-    for needed, report in _BY_SCORERS:
-        if needed <= set(scorers):
-            return report
-    return None
+    if name in _BY_TASK:
+        return _BY_TASK[name]
+    declared = _recorded(metadata).get(REPORT_KEY)
+    if declared not in REPORTS:
+        declared = next((report for needed, report in _BY_SCORERS if needed <= set(scorers)),
+                        None)
+        if declared is None:
+            return None
+    for scorer in sorted(scorers):
+        if (declared, scorer) in SCORER_VARIANTS:
+            return SCORER_VARIANTS[declared, scorer]
+    return REPORTS[declared]
+
+
+def _recorded(metadata: Mapping[str, Any] | str | None) -> Mapping[str, Any]:
+    """A log's metadata as a mapping (empty when it has none or cannot be read)."""
+    if isinstance(metadata, str):
+        try:
+            metadata = json.loads(metadata)
+        except ValueError:
+            return {}
+    return metadata if isinstance(metadata, Mapping) else {}

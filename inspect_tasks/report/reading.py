@@ -150,7 +150,7 @@ def _read_one(path: Path) -> tuple[pd.Series, pd.DataFrame, TaskReport] | str:
     scorers: set[str] = set()
     for text in samples.get("scores_json", pd.Series(dtype=str)):
         scorers.update(json.loads(text or "{}"))
-    declaration = report_for(task, scorers)
+    declaration = report_for(task, scorers, row.get("metadata"))
     if declaration is None:
         return (f"not an infoseek log (task {task!r}, scorers "
                 f"{', '.join(sorted(scorers)) or 'none'}: no report declared for it)")

@@ -8,7 +8,7 @@ so every log records its setting as task arguments and the report puts one row p
 setting. Inspect's `eval_set` runs them: rerunning the same command in the same log
 folder resumes (finished logs are kept, failed ones retried).
 
-Recipes (``--task`` picks the seek task where a recipe varies a seek setting):
+Recipes (``--task`` picks the task where a recipe varies a setting):
 
 - ``oracles``: adversarial, cooperative and random oracles (MT-InfoSeek's oracle sweep);
 - ``budgets``: no budget, then "T turns x q queries per turn" 1x4, 2x2, 4x1 and 10x1
@@ -19,20 +19,33 @@ Recipes (``--task`` picks the seek task where a recipe varies a seek setting):
   selection (QuestBench), with the well-specified and detection tasks for filtered
   accuracy and F1;
 - ``suite``: every headline task at a modest size, for a one-page overview of a model.
+
+Which tasks a recipe can vary is read from the tasks themselves, never listed here
+(`Recipe.accepts`): a task qualifies when its ``@task`` function takes every parameter
+the recipe sets, its default for a swept parameter is one of the values swept (the math
+tasks take ``oracle`` but answer from the hidden world, ``oracle="world"``, so they have
+no oracle to vary), and the sibling tasks the recipe runs beside it
+(``<task>_well_specified``, ``<task>_detection``) exist and qualify too. A new domain's
+tasks are swept with no edit here; an installed plug-in's by their full name
+(``--task mapcolour/mapcolour_mt``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+import inspect
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-SEEK_TASKS = ("logic_mt", "genereg_mt", "clinguide_mt", "gsme_mt_ext", "gsme_mt", "gsm_mt")
-ORACLE_TASKS = ("logic_mt", "genereg_mt", "clinguide_mt")
-"""Seek tasks with a choice of oracle (the math tasks answer from the hidden world)."""
-FORBID_TASKS = ("logic_mt", "genereg_mt")
+Runs = list[tuple[str, dict[str, Any]]]
+TaskFactories = Mapping[str, Callable[..., Any]]
+
+ORACLES = ("adversarial", "cooperative", "random")
 BUDGETS = ((1, 4), (2, 2), (4, 1), (10, 1))
-PROMPT_TASKS = ("logic_q", "gsme_q", "gsm_q")
+PROMPT_MODES = ("zs", "cot", "fs")
+BOTH = (False, True)
+ANY_VALUE: tuple[Any, ...] = ()
+"""A parameter a recipe sets to values of its own (the turn caps of ``budgets``)."""
 
 
 class SweepError(ValueError):
@@ -43,57 +56,123 @@ class SweepError(ValueError):
 class Recipe:
     name: str
     description: str
-    tasks: tuple[str, ...]
-    """The tasks ``--task`` may pick (the first is the default); empty: fixed tasks."""
+    runs: Callable[[str, dict[str, Any]], Runs]
+    """``runs(task, size)``: the (task, arguments) runs for the chosen task."""
+    sets: Mapping[str, tuple[Any, ...]] = field(default_factory=dict)
+    """The parameters the runs set, each with the values it sweeps (`ANY_VALUE`: set to
+    values of the recipe's own). Empty: the recipe runs fixed tasks."""
+    default_task: str = ""
+    """The task run when ``--task`` is not given (when it qualifies)."""
+    siblings: tuple[str, ...] = ()
+    """Suffixes of the tasks run beside the chosen one (``_detection``)."""
+
+    def accepts(self, task: str, tasks: TaskFactories) -> bool:
+        """Whether the recipe can vary `task` (module docstring)."""
+        return bool(self.sets) and all(
+            takes_setting(tasks.get(name), self.sets)
+            for name in (task, *(task + suffix for suffix in self.siblings)))
+
+    def tasks(self, tasks: TaskFactories | None = None) -> tuple[str, ...]:
+        """The tasks ``--task`` may pick, the default first; empty for fixed tasks."""
+        tasks = sweep_tasks() if tasks is None else tasks
+        eligible = [name for name in tasks if self.accepts(name, tasks)]
+        eligible.sort(key=lambda name: name != self.default_task)
+        return tuple(eligible)
 
 
-RECIPES = {r.name: r for r in (
-    Recipe("oracles", "adversarial, cooperative and random oracles", ORACLE_TASKS),
-    Recipe("budgets", "no budget, 1x4, 2x2, 4x1 and 10x1 turns x queries", SEEK_TASKS),
-    Recipe("force_ask", "answers before k queries rejected, or not", SEEK_TASKS),
-    Recipe("forbid_alternatives", "non-canonical MSS variables askable, or not",
-           FORBID_TASKS),
-    Recipe("prompt_modes", "zero-shot, step-by-step and four-shot question selection",
-           PROMPT_TASKS),
-    Recipe("suite", "every headline task at a modest size", ()),
-)}
+def takes_setting(factory: Callable[..., Any] | None,
+                  sets: Mapping[str, tuple[Any, ...]]) -> bool:
+    """Whether a task function takes every parameter of `sets`, each defaulting (when it
+    has a default) to one of the values swept."""
+    if factory is None:
+        return False
+    parameters = inspect.signature(factory).parameters
+    for name, values in sets.items():
+        parameter = parameters.get(name)
+        if parameter is None:
+            return False
+        if values and parameter.default is not inspect.Parameter.empty \
+                and parameter.default not in values:
+            return False
+    return True
 
 
-def recipe_runs(name: str, task: str | None = None, per_k: int = 10
-                ) -> list[tuple[str, dict[str, Any]]]:
-    """The (task, arguments) runs of a recipe."""
-    if name not in RECIPES:
-        raise SweepError(f"unknown sweep {name!r}; choose one of {', '.join(RECIPES)}")
-    recipe = RECIPES[name]
-    if task is not None and task not in recipe.tasks:
-        raise SweepError(f"sweep {name} cannot vary {task}; --task takes "
-                         + (", ".join(recipe.tasks) if recipe.tasks else "nothing here"))
-    chosen = task or (recipe.tasks[0] if recipe.tasks else "")
-    size = {"per_k": per_k}
-    if name == "oracles":
-        return [(chosen, {**size, "oracle": o}) for o in ("adversarial", "cooperative",
-                                                          "random")]
-    if name == "budgets":
-        return [(chosen, dict(size))] + [
-            (chosen, {**size, "budget": True, "max_turns": turns, "queries_per_turn": q})
-            for turns, q in BUDGETS]
-    if name == "force_ask":
-        return [(chosen, {**size, "force_ask": flag}) for flag in (False, True)]
-    if name == "forbid_alternatives":
-        return [(chosen, {**size, "forbid_alternatives": flag}) for flag in (True, False)]
-    if name == "prompt_modes":
-        family = chosen
-        return [(t, {**size, "prompt": p}) for p in ("zs", "cot", "fs")
-                for t in (family, f"{family}_well_specified", f"{family}_detection")]
+def sweep_tasks() -> dict[str, Callable[..., Any]]:
+    """The registered tasks by the name ``--task`` takes: infoseek's bare (``logic_mt``),
+    an installed plug-in's in full (``mapcolour/mapcolour_mt``)."""
+    from infoseek.inspect_tasks._registry import REGISTERED_TASKS, TASK_PREFIX
+
+    return {name.removeprefix(f"{TASK_PREFIX}/"): factory
+            for name, factory in REGISTERED_TASKS.items()}
+
+
+def _settings(parameter: str, values: tuple[Any, ...]) -> Callable[[str, dict], Runs]:
+    return lambda task, size: [(task, {**size, parameter: value}) for value in values]
+
+
+def _budgets(task: str, size: dict[str, Any]) -> Runs:
+    return [(task, dict(size))] + [
+        (task, {**size, "budget": True, "max_turns": turns, "queries_per_turn": q})
+        for turns, q in BUDGETS]
+
+
+def _prompt_modes(family: str, size: dict[str, Any]) -> Runs:
+    return [(t, {**size, "prompt": p}) for p in PROMPT_MODES
+            for t in (family, f"{family}_well_specified", f"{family}_detection")]
+
+
+def _suite(_task: str, size: dict[str, Any]) -> Runs:
     return [
         ("logic_mt", dict(size)), ("gsme_mt_ext", dict(size)), ("genereg_mt", dict(size)),
-        ("clinguide_mt", {"per_k": max(per_k, 1)}),
+        ("clinguide_mt", {"per_k": max(size["per_k"], 1)}),
         ("logic_k_prediction", dict(size)), ("logic_mss", dict(size)),
         ("logic_mss", {**size, "k_given": True}),
         ("logic_q", dict(size)), ("logic_q_well_specified", dict(size)),
         ("logic_q_detection", dict(size)),
         ("gsme_mt_ext_k_prediction", dict(size)), ("gsme_mt_ext_mss", dict(size)),
     ]
+
+
+SEEK_DEFAULT = "logic_mt"
+
+RECIPES = {r.name: r for r in (
+    Recipe("oracles", "adversarial, cooperative and random oracles",
+           _settings("oracle", ORACLES), {"oracle": ORACLES}, SEEK_DEFAULT),
+    Recipe("budgets", "no budget, 1x4, 2x2, 4x1 and 10x1 turns x queries", _budgets,
+           {"budget": BOTH, "max_turns": ANY_VALUE, "queries_per_turn": ANY_VALUE},
+           SEEK_DEFAULT),
+    Recipe("force_ask", "answers before k queries rejected, or not",
+           _settings("force_ask", BOTH), {"force_ask": BOTH}, SEEK_DEFAULT),
+    Recipe("forbid_alternatives", "non-canonical MSS variables askable, or not",
+           _settings("forbid_alternatives", (True, False)), {"forbid_alternatives": BOTH},
+           SEEK_DEFAULT),
+    Recipe("prompt_modes", "zero-shot, step-by-step and four-shot question selection",
+           _prompt_modes, {"prompt": PROMPT_MODES}, "logic_q",
+           siblings=("_well_specified", "_detection")),
+    Recipe("suite", "every headline task at a modest size", _suite),
+)}
+
+
+def recipe_runs(name: str, task: str | None = None, per_k: int = 10,
+                tasks: TaskFactories | None = None) -> Runs:
+    """The (task, arguments) runs of a recipe; `tasks` (name -> task function, default
+    `sweep_tasks`) is where the tasks it may vary are looked for."""
+    if name not in RECIPES:
+        raise SweepError(f"unknown sweep {name!r}; choose one of {', '.join(RECIPES)}")
+    recipe = RECIPES[name]
+    size = {"per_k": per_k}
+    if not recipe.sets:
+        if task is not None:
+            raise SweepError(f"sweep {name} cannot vary {task}; --task takes nothing here")
+        return recipe.runs("", size)
+    choices = recipe.tasks(tasks)
+    if task is not None and task not in choices:
+        raise SweepError(f"sweep {name} cannot vary {task}; --task takes "
+                         + (", ".join(choices) or "no registered task"))
+    if task is None and not choices:
+        raise SweepError(f"sweep {name}: no registered task takes "
+                         + ", ".join(recipe.sets))
+    return recipe.runs(task or choices[0], size)
 
 
 def run_sweep(name: str, models: Sequence[str], log_dir: str, *, task: str | None = None,
@@ -103,14 +182,13 @@ def run_sweep(name: str, models: Sequence[str], log_dir: str, *, task: str | Non
     finished."""
     from inspect_ai import eval_set
 
-    from infoseek.inspect_tasks._registry import PACKAGED_TASKS
-
-    runs = recipe_runs(name, task, per_k)
-    missing = sorted({t for t, _ in runs if t not in PACKAGED_TASKS})
+    registered = sweep_tasks()
+    runs = recipe_runs(name, task, per_k, registered)
+    missing = sorted({t for t, _ in runs if t not in registered})
     if missing:
         raise SweepError(f"sweep {name} needs tasks that are not registered: "
                          + ", ".join(missing))
-    tasks = [PACKAGED_TASKS[t](**args) for t, args in runs]
+    tasks = [registered[t](**args) for t, args in runs]
     options: dict[str, Any] = {}
     if max_samples is not None:
         options["max_samples"] = max_samples

@@ -125,6 +125,19 @@ def test_a_broken_plugin_is_named_and_the_other_builders_work(site, tmp_path) ->
     assert len(out.read_text().splitlines()) == 1
 
 
+def test_the_plugin_tasks_are_found_through_its_own_entry_point(site) -> None:
+    """The registry finds the plug-in's tasks where Inspect does (its `inspect_ai` entry
+    point), and the sweeps take them by their signatures."""
+    script = ("from infoseek.inspect_tasks._registry import REGISTERED_TASKS\n"
+              "from infoseek.inspect_tasks.report.sweeps import RECIPES\n"
+              "print(sorted(n for n in REGISTERED_TASKS if not n.startswith('infoseek/')))\n"
+              "print('mapcolour/mapcolour_mt' in RECIPES['oracles'].tasks())\n")
+    done = run(site, "-c", script)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "['mapcolour/mapcolour_mt', 'mapcolour/mapcolour_mt_k_prediction']", "True"]
+
+
 def test_inspect_eval_runs_the_plugin_tasks_by_name(site, built) -> None:
     optimal = run(site, "-m", "inspect_ai", "eval", "mapcolour/mapcolour_mt",
                   "mapcolour/mapcolour_mt_k_prediction", "--model", "infoseek/optimal",

@@ -30,12 +30,13 @@ from infoseek.inspect_tasks._registry import PACKAGED_TASKS
 from infoseek.inspect_tasks.report import build_report, register_task_report
 from infoseek.inspect_tasks.report.declarations import (
     SEEK_REPORT,
-    TASK_REPORTS,
     report_for,
+    unregister_task_report,
 )
 from infoseek.inspect_tasks.report.published import PublishedDataError, _check, published
 from infoseek.inspect_tasks.report.tables import MIN_STRATUM, display_frame
 from infoseek.records import turns_from_store
+from tests.report.test_derived_lists import EXPECTED_REPORTS
 from tests.support.browser import find_chromium, load_page
 from tests.support.common import text_output
 
@@ -104,7 +105,7 @@ def test_every_task_gets_its_tables_and_figures(report) -> None:
     tasks = {s.task: s for s in report.sections}
     assert sorted(tasks) == sorted(TASKS)
     for task, section in tasks.items():
-        for spec in TASK_REPORTS[task].tables:
+        for spec in EXPECTED_REPORTS[task].tables:
             assert (report.out / "tables" / f"{task}.{spec.name}.csv").is_file(), task
             assert (report.out / "tables" / f"{task}.{spec.name}.md").is_file(), task
         for _title, path in section.figures:
@@ -150,7 +151,7 @@ def test_long_form_csvs_hold_every_sample_and_every_turn(report, logs) -> None:
 
 
 def _label_of(report, task: str, model: str) -> str:
-    frame = table(report, f"{task}.{TASK_REPORTS[task].tables[0].name}")
+    frame = table(report, f"{task}.{EXPECTED_REPORTS[task].tables[0].name}")
     runs = frame[(frame["kind"] == "run") & (frame["model"] == model)]
     assert len(runs) == 1
     return runs.iloc[0]["label"]
@@ -161,7 +162,7 @@ def _label_of(report, task: str, model: str) -> str:
 def test_table_numbers_are_recomputed_from_the_logs(report, logs, task: str) -> None:
     """Mean, stderr and n of every metric per k, recomputed sample by sample from the log
     (`read_eval_log`), equal the CSV; and equal Inspect's own metric of the log."""
-    declaration = TASK_REPORTS[task]
+    declaration = EXPECTED_REPORTS[task]
     group_key = declaration.group_key
     for model in MODELS:
         log = read_eval_log(str(logs[f"{task}@{model}"]))
@@ -306,13 +307,12 @@ def test_the_data_file_is_checked() -> None:
 # ------------------------------------------------------------------ declarations
 
 
-def test_a_new_task_joins_with_one_declaration(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(TASK_REPORTS, "planning_mt_example", SEEK_REPORT)
-    assert report_for("planning_mt_example", set()) is SEEK_REPORT
-    monkeypatch.delitem(TASK_REPORTS, "planning_mt_example")
+def test_a_new_task_joins_with_one_declaration() -> None:
     register_task_report("planning_mt_example", SEEK_REPORT)
-    assert report_for("infoseek/planning_mt_example", set()) is SEEK_REPORT
-    monkeypatch.delitem(TASK_REPORTS, "planning_mt_example")
+    try:
+        assert report_for("infoseek/planning_mt_example", set()) is SEEK_REPORT
+    finally:
+        unregister_task_report("planning_mt_example")
     # undeclared, but with the seek scorers: reported as a seek task
     assert report_for("someone_elses_seek", {"answer", "sufficiency", "queries",
                                              "invalid"}) is SEEK_REPORT

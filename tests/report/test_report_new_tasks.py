@@ -21,9 +21,10 @@ from inspect_ai.log import EvalError, read_eval_log, write_eval_log
 
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
 from infoseek.inspect_tasks.report import build_report
-from infoseek.inspect_tasks.report.declarations import TASK_REPORTS, report_for
+from infoseek.inspect_tasks.report.declarations import report_for
 from infoseek.inspect_tasks.report.published import published
 from infoseek.inspect_tasks.report.tables import axis_correlations
+from tests.report.test_derived_lists import EXPECTED_REPORTS
 from tests.report.test_report import _check_cell, _chromium
 from tests.support.browser import load_page
 
@@ -88,12 +89,12 @@ def _runs(frame: pd.DataFrame, model: str, **settings: object) -> pd.Series:
 
 def test_every_planning_and_twenty_questions_task_is_declared(report) -> None:
     assert set(NEW_TASKS) == set(TASKS) | {"twenty_questions"}
-    assert set(NEW_TASKS) <= set(TASK_REPORTS)
+    assert set(NEW_TASKS) <= set(EXPECTED_REPORTS)
     sections = {s.task: s for s in report.sections}
     assert sorted(sections) == NEW_TASKS and report.skipped == []
     for task, section in sections.items():
-        assert [t.name for t in section.tables][:len(TASK_REPORTS[task].tables)] == \
-            [spec.name for spec in TASK_REPORTS[task].tables], task
+        assert [t.name for t in section.tables][:len(EXPECTED_REPORTS[task].tables)] == \
+            [spec.name for spec in EXPECTED_REPORTS[task].tables], task
         for _title, path in section.figures:
             assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     figures = {Path(p).name for s in report.sections for _t, p in s.figures}
@@ -109,7 +110,7 @@ def test_every_planning_and_twenty_questions_task_is_declared(report) -> None:
         set(headline.columns)
     # a twenty_questions log nobody declared by name is still read by its scorer
     assert report_for("my_twenty_questions_variant", {"twenty_questions"}) \
-        is TASK_REPORTS["twenty_questions"]
+        is EXPECTED_REPORTS["twenty_questions"]
 
 
 # ------------------------------------------------------------------ numbers from the logs
@@ -129,7 +130,7 @@ def test_table_numbers_are_recomputed_from_the_logs(report, logs, name: str,
     """Mean, stderr and n of every metric per group (k, variant or pool), recomputed
     sample by sample from the log, equal the CSV and Inspect's own metric."""
     task = _key_of(name)
-    declaration = TASK_REPORTS[task]
+    declaration = EXPECTED_REPORTS[task]
     group_key = declaration.group_key
     log = read_eval_log(str(logs[f"{name}@{model}"]))
     settings = {} if task != "twenty_questions" else {

@@ -16,7 +16,7 @@ from infoseek.inspect_tasks.report.sweeps import RECIPES, SweepError, recipe_run
 
 @pytest.mark.parametrize("name", sorted(RECIPES))
 def test_every_run_of_every_recipe_is_a_registered_task_with_its_parameters(name: str) -> None:
-    choices = RECIPES[name].tasks or (None,)
+    choices = RECIPES[name].tasks() or (None,)
     for task in choices:
         runs = recipe_runs(name, task, per_k=3)
         assert runs
@@ -49,7 +49,9 @@ def test_bad_requests_name_what_to_fix() -> None:
     with pytest.raises(SweepError, match="unknown sweep 'nope'"):
         recipe_runs("nope")
     with pytest.raises(SweepError, match="cannot vary gsme_mt_ext"):
-        recipe_runs("oracles", "gsme_mt_ext")
+        recipe_runs("oracles", "gsme_mt_ext")  # the math tasks answer from the hidden world
+    with pytest.raises(SweepError, match="cannot vary logic_mt; --task takes nothing here"):
+        recipe_runs("suite", "logic_mt")
 
 
 def test_a_sweep_runs_and_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
