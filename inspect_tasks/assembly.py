@@ -12,13 +12,8 @@ the samples (`infoseek.solvers.dataset`) and put solver and scorers together. No
 a domain.
 
 Every task carries a version (Inspect's `Task(version=...)`, `eval.task_version` in the
-log) naming the data it runs on: ``"<builder>@<version>"``, the builder's name (what
-`infoseek build` takes) and the version the dataset cache keys on (`BuilderSpec.version`:
-the builder's version and, for builders reading data files, their content hash), e.g.
-``"logic-mt@1.0.0"`` or ``"genereg@genereg-3+be9e04dc36a4"`` (`task_version`). It changes
-whenever the built records may. With ``-T source=...`` the records come from that file
-(named in the log's task arguments); the version still names the builder that reads and
-checks them.
+log): the suite's eval version and the data it runs on, ``"1-A/logic-mt@1.1.0"``
+(`registered_task_version`; the format is `infoseek.inspect_tasks.versions`).
 """
 
 from __future__ import annotations
@@ -38,6 +33,7 @@ from infoseek.contract import DEFAULT_FORBID_ALTERNATIVES, DEFAULT_MAX_TURNS
 from infoseek.domains import get_builder
 from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
+from infoseek.inspect_tasks.versions import task_version
 from infoseek.records import RecordError, check_shape
 from infoseek.scorers.problem_level import k_prediction_scorer, mss_identification_scorer
 from infoseek.scorers.seek import seek_scorers
@@ -54,15 +50,10 @@ SEEK_DEFAULTS: dict[str, Any] = {
 """Seek options a task does not offer as parameters take these values."""
 
 
-def data_version(builder: str, version: str) -> str:
-    """A task version: ``"<builder>@<version>"`` (see the module docstring)."""
-    return f"{builder}@{version}"
-
-
-def task_version(builder: str) -> str:
-    """The version of a task over the registered builder `builder`
-    (``"logic-mt@1.0.0"``)."""
-    return data_version(builder, get_builder(builder)[1].version)
+def registered_task_version(builder: str) -> str:
+    """The version of a task over the registered builder `builder`: the eval version and
+    the builder's data version (``"1-A/logic-mt@1.1.0"``; `versions.task_version`)."""
+    return task_version(builder, get_builder(builder)[1].version)
 
 
 def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
@@ -170,7 +161,7 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
                                forbid_alternatives=forbid)
     return Task(dataset=samples_dataset(samples, name), solver=solver, scorer=seek_scorers(),
                 metadata={"report": "full_information" if full_information else "seek"},
-                name=name, version=task_version(builder))
+                name=name, version=registered_task_version(builder))
 
 
 def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
@@ -186,7 +177,7 @@ def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
                 solver=problem_level_solver("k_prediction", seed=params.get("seed", 0),
                                             max_k=max_k),
                 metadata={"report": "k_prediction"},
-                scorer=k_prediction_scorer(), name=name, version=task_version(builder))
+                scorer=k_prediction_scorer(), name=name, version=registered_task_version(builder))
 
 
 def mss_task(name: str, builder: str, params: dict[str, Any], *,
@@ -204,4 +195,4 @@ def mss_task(name: str, builder: str, params: dict[str, Any], *,
     return Task(dataset=samples_dataset(samples, name), solver=solver,
                 metadata={"report": "mss"},
                 scorer=mss_identification_scorer(canonical_only=forbid), name=name,
-                version=task_version(builder))
+                version=registered_task_version(builder))

@@ -19,9 +19,9 @@ from inspect_ai import Task, task
 from infoseek.builders.math import incomplete_math
 from infoseek.builders.math.incomplete_math import DEFAULT_COUNT
 from infoseek.builders.math.released.incomplete import incomplete_records
-from infoseek.inspect_tasks.assembly import data_version
 from infoseek.inspect_tasks.task_errors import readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
+from infoseek.inspect_tasks.versions import task_version
 from infoseek.scorers.incomplete import incomplete_scorer
 from infoseek.solvers.incomplete.solver import (
     FORMATS,
@@ -65,5 +65,5 @@ def incomplete_questions(
         scorer=incomplete_scorer(),
         metadata={"report": "incomplete"},
         name="incomplete_questions",
-        version=data_version(incomplete_math.BUILDER_NAME, incomplete_math.CACHE_VERSION),
+        version=task_version(incomplete_math.BUILDER_NAME, incomplete_math.CACHE_VERSION),
     )

@@ -18,9 +18,9 @@ from infoseek.builders.datasets import domain_records
 from infoseek.domains import get_builder
 from infoseek.inspect_tasks.assembly import (
     located_errors,
+    registered_task_version,
     samples_dataset,
     task_records,
-    task_version,
 )
 from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.inspect_tasks.task_parameters import check_choice
@@ -88,4 +88,4 @@ def single_turn_task(name: str, builder: str, protocol: str, params: dict[str, A
                 solver=single_turn_solver(protocol, setting, examples,
                                           params.get("seed", 0)),
                 metadata={"report": protocol},
-                scorer=scorer, name=name, version=task_version(builder))
+                scorer=scorer, name=name, version=registered_task_version(builder))

@@ -21,11 +21,11 @@ from infoseek.builders.twenty_q import builder
 from infoseek.builders.twenty_q.pools import POOL_NAMES
 from infoseek.inspect_tasks.assembly import (
     checked_parameters,
-    data_version,
     k_prediction_task,
     mss_task,
 )
 from infoseek.inspect_tasks.task_parameters import check_parameters
+from infoseek.inspect_tasks.versions import task_version
 from infoseek.records import metadata_problem
 from infoseek.scorers.twenty_q import twenty_q_scorer
 from infoseek.solvers.dataset import memory_dataset
@@ -64,7 +64,7 @@ def twenty_questions(
                                        seed=seed),
                 metadata={"report": "twenty_questions"},
                 scorer=twenty_q_scorer(max_turns=max_turns), name="twenty_questions",
-                version=data_version(builder.BUILDER_NAME, builder.CACHE_VERSION))
+                version=task_version(builder.BUILDER_NAME, builder.CACHE_VERSION))
 
 
 @task

@@ -3,8 +3,9 @@ on, and `inspect score <log>` re-scores it with the same result.
 
 Every packaged task runs once, tiny (`limit=1`, `infoseek/optimal`), by its registry name.
 
-Versions: `eval.task_version` is ``"<builder>@<BuilderSpec.version>"`` of the builder the
-task reads (`infoseek.inspect_tasks.assembly.task_version`) and follows that version.
+Versions: `eval.task_version` is ``"<eval version>/<builder>@<BuilderSpec.version>"``, the
+eval version and the data version of the builder the task reads
+(`infoseek.inspect_tasks.versions.task_version`), and follows that version.
 
 Re-scoring: a log records each scorer without its package (`answer`, not
 `infoseek/answer`) and `inspect score` rebuilds it from that name; the entry point
@@ -43,6 +44,7 @@ from infoseek.inspect_tasks.inspect_private import (
     RecordedNameError,
     register_recorded_scorer_names,
 )
+from infoseek.inspect_tasks.versions import EVAL_VERSION, task_version
 from tests.support.common import text_output
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -80,9 +82,9 @@ docs/tasks/); `incomplete_questions` reads the incomplete-math builder."""
 
 def expected_version(task: str) -> str:
     if task == "incomplete_questions":
-        return f"{incomplete_math.BUILDER_NAME}@{incomplete_math.CACHE_VERSION}"
+        return task_version(incomplete_math.BUILDER_NAME, incomplete_math.CACHE_VERSION)
     builder = next(b for prefix, b in BUILDER_OF if task.startswith(prefix))
-    return f"{builder}@{domains.get_builder(builder)[1].version}"
+    return task_version(builder, domains.get_builder(builder)[1].version)
 
 
 @pytest.mark.parametrize("name", sorted(PACKAGED_TASKS))
@@ -105,7 +107,7 @@ def test_the_version_follows_the_builder_version(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(assembly, "get_builder", bumped)
     after = {name: tiny_task(name).version for name in names}
     assert before["logic_mt"] == before["logic_mss"] == expected_version("logic_mt")
-    assert after["logic_mt"] == after["logic_mss"] == "logic-mt@9.9.9-test"
+    assert after["logic_mt"] == after["logic_mss"] == f"{EVAL_VERSION}/logic-mt@9.9.9-test"
     assert after["logic_q"] == before["logic_q"] == expected_version("logic_q")
 
 

@@ -1,0 +1,42 @@
+"""The version every infoseek task carries (Inspect's `Task(version=...)`, kept in the log
+as `eval.task_version`; Inspect accepts an int or a string, and `eval-set` compares it when
+it decides whether an earlier log still counts).
+
+Format: ``"<eval version>/<builder>@<data version>"``, e.g. ``"1-A/logic-mt@1.1.0"`` or
+``"1-A/gsme-mt@1.1.0+templates-1.0.0+0dfd177f02a1"``:
+
+- the **eval version** `EVAL_VERSION`, ``"N-X"`` as `inspect_evals` numbers its evals. N (a
+  whole number) moves when results stop being comparable with earlier logs: a prompt
+  text, a scorer, a metric or how a reply is read changed. X (a capital letter) moves when
+  only the interface changed and results stay comparable: a new parameter whose default
+  keeps today's behaviour, a renamed file or option. Moving N resets X to ``A``. One eval
+  version covers every task of the suite: the tasks share their prompts, readers and
+  scorers.
+- after the ``/``, the **data version**: the builder's name (what `infoseek build` takes)
+  and the version its dataset cache keys on (`infoseek.domains.BuilderSpec.version`: the
+  builder's version and, for builders reading data files, their content hash). It moves
+  whenever the built records may. With ``-T source=...`` the records come from that file
+  (named in the log's task arguments); the version still names the builder that reads
+  and checks them.
+
+`EVAL_FINGERPRINT` pins what N vouches for: a hash of the prompt texts that reach the
+model, the scorer names and the metric names of every task
+(`tests/tasks/test_eval_version.py` computes it and says what to do when it moves).
+"""
+
+from __future__ import annotations
+
+EVAL_VERSION = "1-A"
+"""The eval version, ``"N-X"`` (module docstring). Move N, and reset X to ``A``, when a
+prompt, scorer or metric changes; move X alone for an interface-only change."""
+
+EVAL_FINGERPRINT = "d50de08eb8931221"
+"""The hash of the prompt texts, scorer names and metric names that `EVAL_VERSION`'s N
+vouches for (`tests/tasks/test_eval_version.py`): when the test reports a new hash, move N
+(results are no longer comparable) and set this to the new hash."""
+
+
+def task_version(builder: str, data_version: str) -> str:
+    """A task's version: ``"<EVAL_VERSION>/<builder>@<data_version>"`` (module docstring),
+    e.g. ``task_version("logic-mt", "1.1.0") == "1-A/logic-mt@1.1.0"``."""
+    return f"{EVAL_VERSION}/{builder}@{data_version}"
