@@ -27,18 +27,8 @@ clause opening with a correction or an alternative (``3. Actually, the last one`
 is ``unknown``; a reply without an ``Answer:`` line must be nothing but a pick
 (otherwise ``malformed``); nothing recognisable is ``malformed``.
 
-A value (`read_value`) is read by the domain's answer kind, which also refuses a
-justification that puts a second value forward (``no. Actually, yes.``, ``276;
-correction: 277``, a second line: the rule of every protocol, `infoseek.answers`); on top
-of it a probability or uncertainty anywhere in the answer, or a later clause opening
-with a correction or an alternative (``no. Actually, I was wrong.``), is ``ambiguous``.
-"Not sure" may be followed by an explanation (``Not sure whether Rosa is mellow``, ``Not
-sure, because 1 fact is missing``): its clauses are read as a justification, where a
-value after ``because`` / ``since`` / ``whether`` / a bracket, a label (``rule 3``) or
-a count (``1 fact``) is a fact. "Not sure" with a value before it, offered as one of
-alternatives (``yes or Not sure``, ``Not sure / no``), or with an explanation that
-states or offers a value (``Not sure, but yes``, ``Not sure; Rosa is mellow``) or opens
-a clause with a correction, is ``ambiguous``. No text makes a reader raise.
+A value and "Not sure" (`read_value`) are read by `infoseek.solvers.single_turn.values`,
+over the answer part and the clause patterns defined here.
 """
 
 from __future__ import annotations
@@ -47,10 +37,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from infoseek.answers import answer_kind, answer_spec
-from infoseek.answers.base import CORRECTION_OPENERS, HEDGE, UNCERTAINTY_WORDS, normalise
+from infoseek.answers.answer_text import HEDGE, normalise
+from infoseek.answers.doubts import CORRECTION_OPENERS, UNCERTAINTY_WORDS
 from infoseek.contract import MAX_TURN_CHARS
-from infoseek.domains import UnknownDomain, domain_of
+from infoseek.domains import domain_of
 from infoseek.single_turn import NO_QUESTION, NOT_SURE
 
 PROMPT_SETTINGS: tuple[str, ...] = ("zs", "cot", "fs")
@@ -63,40 +53,25 @@ stays linear)."""
 _INLINE_MARKER = re.compile(r"(?i)(?<![\w-])(?:final\s+)?answer[\s*_`]*[:：]")
 _NUMBER = re.compile(r"(?<![\w./-])(?:option\s*|choice\s*|#)?[\(\[]?\s*(\d{1,6})\s*[\)\]]?"
                      r"(?![\w/%]|\.\d)", re.IGNORECASE)
-_LABELLED = re.compile(r"\b(?:rules?|facts?|steps?|lines?|premises?|examples?|equations?|"
+LABELLED = re.compile(r"\b(?:rules?|facts?|steps?|lines?|premises?|examples?|equations?|"
                        r"conditions?)\s*(?:#|no\.?|number)?\s*$", re.IGNORECASE)
-_COUNTED = re.compile(r"\s*(?:rules?|facts?|steps?|premises?|equations?|conditions?|"
+"""Text just before a number that makes it a label of something else (``rule 3``)."""
+COUNTED = re.compile(r"\s*(?:rules?|facts?|steps?|premises?|equations?|conditions?|"
                       r"attributes?|variables?|quantities|quantity|values?|unknowns?)\b",
                       re.IGNORECASE)
+"""Text just after a number that makes it a count of something else (``1 fact``)."""
 _NO_QUESTION = re.compile(r"\bno\s+questions?\s+(?:is\s+|are\s+)?needed\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|never|except|ignore)\b|n't\b", re.IGNORECASE)
 _FILLER = re.compile(r"\b(?:option|choice|question|number|the|my|i|choose|pick|final|is|"
                      r"answer)\b", re.IGNORECASE)
-_NOT_SURE = re.compile(r"\bnot\s+sure\b", re.IGNORECASE)
-_OR_NOT = re.compile(r"\s+or\s+not\b(?!\s+sure)")
-"""``whether X or not``: one question, no alternative."""
 _HEAD_END = re.compile(
     r"[(\[;:—–]|\s-\s|[.!?](?=\s|$)|\b(?:because|since|as|given|due|so|thus|hence|"
     r"therefore|which|according|based|from|by|per|via|using|considering|with|where|when|"
     r"after|i\.e|e\.g)\b")
-_SEGMENT_BREAK = re.compile(r"[.!?](?=\s|$)|[;:()\[\]—–]|,(?=\s)|\s-\s")
-_DOUBT = re.compile(rf"\b(?:{UNCERTAINTY_WORDS}|probability|chance|odds|percent)\b|%|"
+DOUBT = re.compile(rf"\b(?:{UNCERTAINTY_WORDS}|probability|chance|odds|percent)\b|%|"
                     r"\bnot\s+sure\b")
 """Uncertainty or a probability anywhere in an answer: not one value."""
 _CORRECTION = re.compile(rf"(?:^|[.;:,!?()\[\]—–]|\bbut\b)\s*(?:{CORRECTION_OPENERS})\b")
-_OFFER = re.compile(
-    r"\b(?:or|either|nor|but|though|although|however|maybe|perhaps|possibly|probably|"
-    r"likely|guess|might|may|could|would|should|actually|correction|otherwise|else|"
-    r"instead|rather|alternatively|unless|if|then|answer|wait|mean|mistake|wrong|sorry|"
-    r"oops|probability|chance|odds)\b|%|(?:^|\s)/|/(?:\s|$)|(?<=[a-z])/(?=[a-z])")
-"""A clause holding a value and one of these offers the value as an answer."""
-_JUSTIFY = re.compile(
-    r"\b(?:because|since|as|given|due|from|by|via|using|considering|with|where|when|"
-    r"after|per|based|according|whether|without|needs?|needed|missing|i\.e|e\.g)\b")
-"""A value after one of these in its clause is a fact of the justification."""
-_NUMBER_TOKEN = re.compile(r"(?<![\w.])[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
-                           r"(?:e[+-]?\d+)?(?:\s*/\s*\d+)?(?![\w%]|\.\d)")
-_OPERATORS = ("+", "-", "*", "×", "÷", "^", "/")
 
 _QUESTION_PROMPT = (
     "{problem}\n\n"
@@ -108,7 +83,6 @@ _DETECTION_PROMPT = (
     "If the facts above settle the goal, give its answer. If they do not, because a fact "
     "is missing, answer \"{not_sure}\".\n\n{instruction}")
 _WELL_SPECIFIED_PROMPT = "{problem}\n\nGive the answer to the goal.\n\n{instruction}"
-
 _INSTRUCTIONS = {
     ("question_selection", "zs"): "Reply with one line: \"Answer: \" followed by the "
                                   "number of your choice.",
@@ -201,9 +175,16 @@ def _words(text: str) -> str:
     return " " + re.sub(r"[^a-z0-9_]+", " ", normalise(text)) + " "
 
 
-def _flat(body: str) -> str:
+def flat_answer(body: str) -> str:
     """`body` normalised, each line break kept as a clause break (``;``)."""
     return normalise(re.sub(r"[ \t]*(?:\r?\n)+[ \t]*", " ; ", body))
+
+
+def doubts(text: str) -> bool:
+    """Whether text after an answer takes it back or offers another: a clause that opens
+    with a correction or an alternative (``actually``, ``correction``, ``wait``,
+    ``or``, ``otherwise`` ...)."""
+    return bool(_CORRECTION.search(text))
 
 
 # ------------------------------------------------------------------ question selection
@@ -217,8 +198,8 @@ def _option_picks(body: str, record: dict[str, Any], choices: list[str]
     picks: set[int] = set()
     unknown = False
     for match in _NUMBER.finditer(body):
-        if _LABELLED.search(body[max(0, match.start() - 24):match.start()]) or \
-                _COUNTED.match(body, match.end()):
+        if LABELLED.search(body[max(0, match.start() - 24):match.start()]) or \
+                COUNTED.match(body, match.end()):
             continue
         number = int(match.group(1))
         if 1 <= number <= len(choices):
@@ -281,10 +262,10 @@ def _doubted_pick(body: str, record: dict[str, Any], choices: list[str]) -> bool
     no hedge and no negation (``probably 3``, ``not 3``, ``3 is not it``); the
     justification after it may say anything about the facts (``9 (its value is not
     given)``), but not doubt the pick (`_doubts`)."""
-    text = _without_options(_flat(body), record, choices)
+    text = _without_options(flat_answer(body), record, choices)
     head, tail = _split_head(text)
-    return bool(HEDGE.search(head) or _NEGATION.search(head) or _DOUBT.search(text)
-                or _doubts(tail))
+    return bool(HEDGE.search(head) or _NEGATION.search(head) or DOUBT.search(text)
+                or doubts(tail))
 
 
 def _split_head(text: str) -> tuple[str, str]:
@@ -298,162 +279,6 @@ def _split_head(text: str) -> tuple[str, str]:
 def _bare_pick(body: str, record: dict[str, Any], choices: list[str]) -> bool:
     """Whether a reply without an ``Answer:`` line is nothing but a pick (a number form,
     an option's text or name, "No questions needed"): anything else is not an answer."""
-    rest = _without_options(_flat(body), record, choices)
+    rest = _without_options(flat_answer(body), record, choices)
     rest = _FILLER.sub(" ", _NUMBER.sub(" ", rest))
     return not re.search(r"[a-z]", rest)
-
-
-# ----------------------------------------------------------------- values, "Not sure"
-
-
-def _segments(body: str) -> list[tuple[str, str]]:
-    """`body` cut at clause breaks (sentence ends, ``;``, ``:``, brackets, dashes,
-    ``, ``, line breaks): ``(opener, clause)`` pairs, the clause normalised and the
-    opener the break before it ("" for the first)."""
-    text = _flat(body)
-    pieces, opener, last = [], "", 0
-    for match in _SEGMENT_BREAK.finditer(text):
-        pieces.append((opener, text[last:match.start()].strip()))
-        opener, last = match.group().strip() or ",", match.end()
-    pieces.append((opener, text[last:].strip()))
-    return [(o, c) for o, c in pieces if c]
-
-
-def _candidates(kind_name: str, clause: str, kind: Any, spec: Any) -> list[tuple[int, Any]]:
-    """``(position, value)`` of every value of the answer kind that `clause` (normalised)
-    states. Boolean: ``yes`` / ``true``, a ``no`` / ``false`` that ends its clause or
-    phrase (``no rule`` is not one), and the target stated of the entity, unless asked
-    (after ``whether`` / ``if``). Number: every number that is no operand of arithmetic
-    (``40 + 3``), no label or count of something else (``rule 3``, ``1 fact``) and no
-    value of another quantity (``games = 3``); a chain gives its result. Other kinds:
-    the clause itself when the kind reads it."""
-    if kind_name == "boolean":
-        return _boolean_candidates(clause, spec)
-    if kind_name == "number":
-        return _number_candidates(clause, kind, spec)
-    reading = kind.read_text(clause, spec)
-    return [(0, reading.value)] if reading.valid else []
-
-
-def _boolean_candidates(clause: str, spec: Any) -> list[tuple[int, Any]]:
-    found = [(m.start(), True) for m in re.finditer(r"\b(?:yes|true)\b", clause)]
-    found += [(m.start(), False) for m in
-              re.finditer(r"\b(?:no|false)\b(?=\s*(?:[,.;:!?)\]]|$))", clause)]
-    target = normalise(spec.target) if isinstance(spec.target, str) else ""
-    if target:
-        pattern = rf"\b(?:is|are|be|being)\s+(not\s+)?{re.escape(target)}(?![\w-])"
-        for match in re.finditer(pattern, clause):
-            if not re.search(r"\b(?:whether|if)\b", clause[:match.start()]):
-                found.append((match.start(), match.group(1) is None))
-        if re.fullmatch(rf"(?:{re.escape(normalise(spec.entity or ''))}\s+)?(?:not\s+)?"
-                        rf"{re.escape(target)}", clause):
-            found.append((0, not clause.startswith("not ") and " not " not in clause))
-    return found
-
-
-def _number_candidates(clause: str, kind: Any, spec: Any) -> list[tuple[int, Any]]:
-    clause = clause.replace("\u2212", "-")
-    offset = 0
-    if "=" in clause:
-        left, _, _ = clause.partition("=")
-        name = left.strip()
-        if re.fullmatch(r"[a-z_][a-z0-9_ ]*", name) and not re.search(
-                r"\b(?:answer|total|result|target)\b", name) and \
-                name.split()[-1] != normalise(spec.target or ""):
-            return []  # the value of another quantity: a fact
-        offset = clause.rindex("=") + 1
-    found = []
-    for match in _NUMBER_TOKEN.finditer(clause, offset):
-        before = clause[:match.start()].rstrip()
-        after = clause[match.end():].lstrip()
-        if before.endswith(_OPERATORS) or after.startswith(_OPERATORS):
-            continue  # an operand of arithmetic: working, not a value
-        if _LABELLED.search(before[-24:]) or _COUNTED.match(clause, match.end()):
-            continue  # "rule 3", "1 fact": a label or a count of something else
-        reading = kind.read_text(match.group(), spec)
-        if reading.valid:
-            found.append((match.start(), reading.value))
-    return found
-
-
-def _doubts(text: str) -> bool:
-    """Whether text after an answer takes it back or offers another: a clause that opens
-    with a correction or an alternative (``actually``, ``correction``, ``wait``,
-    ``or``, ``otherwise`` ...)."""
-    return bool(_CORRECTION.search(text))
-
-
-def _offered(clause: str, opener: str, position: int) -> bool:
-    """Whether a value at `position` of `clause` is put forward as an answer: the clause
-    offers, hedges or corrects (``but``, ``or``, ``maybe``, ``could``, ``if``,
-    ``actually`` ...), or the value stands as a statement of its own; a value inside a
-    justification (``because 1 fact is missing``, a bracket) is a fact."""
-    if _OFFER.search(clause):
-        return True
-    if opener in ("(", "["):
-        return False
-    return not _JUSTIFY.search(clause[:position])
-
-
-def _takes_back(body: str) -> bool:
-    """Whether an answer the kind read as one value hedges it or takes it back: any
-    probability or uncertainty (``43, I guess``), or a clause after the first that
-    opens with a correction or an alternative (``no. Actually, I was wrong there.``).
-    A second value in the justification is the kind's to find (`infoseek.answers`: the
-    same rule as in the seek protocols)."""
-    if _DOUBT.search(_flat(body)):
-        return True
-    return any(_doubts(clause) for _, clause in _segments(body)[1:])
-
-
-def _read_not_sure(body: str, kind_name: str, kind: Any, spec: Any) -> str | None:
-    """None when a reply holding "Not sure" is one "Not sure" (an explanation may follow:
-    ``Not sure whether Rosa is mellow``, ``Not sure, because 1 fact is missing``), else
-    ``ambiguous``: "Not sure" offered as one of alternatives (``yes or Not sure``, ``Not
-    sure / no``), a value before it, or an explanation that offers a value (``Not sure,
-    but yes``) or takes it back."""
-    text = _OR_NOT.sub(" ", _flat(body))
-    first = _NOT_SURE.search(text)
-    pre, post = text[:first.start()], _NOT_SURE.sub(" ", text[first.end():])
-    if re.search(r"(?:\b(?:or|either|nor)|/)\W*$", pre) or \
-            re.match(r"\W*(?:\b(?:or|nor)\b|/)", post):
-        return "ambiguous"
-    if _candidates(kind_name, pre, kind, spec) or re.search(r"\b(?:or|either)\b", pre):
-        return "ambiguous"
-    for opener, clause in _segments(post):
-        if _doubts(clause):
-            return "ambiguous"
-        if any(_offered(clause, opener, position)
-               for position, _ in _candidates(kind_name, clause, kind, spec)):
-            return "ambiguous"
-    return None
-
-
-def read_value(text: Any, record: dict[str, Any], *, allow_not_sure: bool) -> Reading:
-    """The target value a reply gives, or "Not sure" (when allowed), read with the
-    answer kind of the record's domain (module docstring)."""
-    body, reason = answer_part(text)
-    if reason is not None:
-        return Reading(reason=reason)
-    try:
-        kind_name = domain_of(record).answer_kind
-    except UnknownDomain:
-        kind_name = "boolean"
-    kind, spec = answer_kind(kind_name), _spec(kind_name, record)
-    if _NOT_SURE.search(_flat(body)):
-        reason = _read_not_sure(body, kind_name, kind, spec)
-        if reason is not None:
-            return Reading(reason=reason)
-        return Reading(pick=NOT_SURE) if allow_not_sure else Reading(reason="malformed")
-    reading = kind.read_text(body, spec)
-    if not reading.valid:
-        return Reading(reason=reading.reason)
-    if _takes_back(body):
-        return Reading(reason="ambiguous")
-    return Reading(pick=reading.value)
-
-
-def _spec(kind: str, record: dict[str, Any]):
-    values = record.get("target_values")
-    return answer_spec(kind, entity=record.get("entity", ""), target=record.get("target", ""),
-                       values=values if values else None)

@@ -30,12 +30,7 @@ from infoseek.contract import (
 )
 from infoseek.domains import UnknownDomain, domain_of
 from infoseek.engine import json_value
-from infoseek.records import (
-    engine_from_record,
-    metadata_problem,
-    sample_problem,
-    stored_problem,
-)
+from infoseek.records import engine_from_record
 from infoseek.single_turn import (
     AXES,
     NO_QUESTION,
@@ -52,9 +47,9 @@ from infoseek.solvers.single_turn.reading import (
     Reading,
     problem_prompt,
     read_choice,
-    read_value,
     with_examples,
 )
+from infoseek.solvers.single_turn.values import read_value
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
     EpisodeWriter,
@@ -62,6 +57,7 @@ from infoseek.solvers.turns import (
     generate_turn,
     stopped_reason,
 )
+from infoseek.stored_forms import metadata_problem, sample_problem, stored_problem
 
 Render = Callable[[dict[str, Any]], str]
 

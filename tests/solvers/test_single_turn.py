@@ -24,7 +24,7 @@ from infoseek.inspect_tasks.gsme_q import gsme_q, gsme_q_detection, gsme_q_well_
 from infoseek.inspect_tasks.logic_q import logic_q, logic_q_detection, logic_q_well_specified
 from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
-from infoseek.records import engine_from_record, sample_problem
+from infoseek.records import engine_from_record
 from infoseek.scorers.filtered_accuracy import FilterError, filter_rows, filtered_accuracy
 from infoseek.single_turn import (
     NO_QUESTION,
@@ -38,7 +38,9 @@ from infoseek.single_turn import (
     sufficient_options,
     well_specified_variants,
 )
-from infoseek.solvers.single_turn.reading import option_text, read_choice, read_value
+from infoseek.solvers.single_turn.reading import option_text, read_choice
+from infoseek.solvers.single_turn.values import read_value
+from infoseek.stored_forms import sample_problem
 from tests.support import FIXTURES
 from tests.support.backward_referee import referee_level
 from tests.support.common import assert_eval_success, text_output
@@ -319,7 +321,7 @@ def test_bad_parameters_fail_fast():
 
 
 def test_a_record_that_is_not_one_sufficient_is_a_one_line_error(tmp_path):
-    from infoseek.records import write_jsonl
+    from infoseek.jsonl import write_jsonl
 
     path = tmp_path / "k2.jsonl"
     write_jsonl(domain_records("logic-mt", ks=[2], per_k=1, seed=0), path)
