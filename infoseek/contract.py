@@ -17,7 +17,7 @@ STORE_PROTOCOL = "infoseek:protocol"
 """Which protocol wrote the episode: one of `PROTOCOLS`."""
 STORE_PROBLEM = "infoseek:problem"
 """The problem record without its hidden fields, as one line of JSON
-(`infoseek.records.stored_problem`; read back with `problem_from_store`)."""
+(`infoseek.stored_forms.stored_problem`; read back with `problem_from_store`)."""
 STORE_TURNS = "infoseek:turns"
 """The turn records so far, written before every generate call."""
 STORE_OPTIONS = "infoseek:options"
@@ -26,12 +26,9 @@ STORE_INITIAL = "infoseek:initial_possible"
 """Target values possible before the first turn (or `UNBOUNDED`)."""
 STORE_FINAL = "infoseek:final"
 """The final answer and the turn that gave it."""
-STORE_INCOMPLETE_TURNS = "infoseek:incomplete_turns"
-"""The incomplete-questions protocol's own turn records."""
 
 STORE_KEYS: tuple[str, ...] = (
     STORE_PROTOCOL, STORE_PROBLEM, STORE_TURNS, STORE_OPTIONS, STORE_INITIAL, STORE_FINAL,
-    STORE_INCOMPLETE_TURNS,
 )
 
 SINGLE_TURN_PROTOCOLS: tuple[str, ...] = ("question_selection", "detection", "well_specified")
@@ -132,6 +129,51 @@ QUERY_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(QueryRecord
 
 UNBOUNDED = "many"
 """`possible_target_values` (and `STORE_INITIAL`) when infinitely many values remain."""
+
+
+@dataclass(frozen=True)
+class IncompleteTurnRecord:
+    """One incomplete-questions turn as the sample store holds it (`STORE_TURNS`,
+    through `to_dict`): the model's reply as read (``behaviour``, its answer boxes, the
+    question it asked, what was set aside), the simulated user's reply to the question
+    (``None`` until the user replied), and what the turn did to the episode
+    (``reminded``: answered by a reminder; ``final``: it ended the episode;
+    ``final_turn``: the model had no question left)."""
+
+    turn: int
+    response: str
+    tool_calls: tuple[dict[str, Any], ...]
+    """``{"function", "arguments"}`` of each tool call of the reply, in order."""
+    behaviour: str
+    boxed: str | None
+    boxes: tuple[str, ...]
+    answer_reason: str | None
+    set_aside: tuple[str, ...]
+    question: str | None
+    question_via: str | None
+    extra_questions: int
+    says_assume_or_suppose: bool
+    says_lets_say: bool
+    user_reply: str | None
+    user_source: str | None
+    revealed: bool | None
+    reminded: bool
+    final_turn: bool
+    final: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form: one key per `INCOMPLETE_TURN_FIELDS`, in that order, the
+        tuples as lists."""
+        stored = {name: getattr(self, name) for name in INCOMPLETE_TURN_FIELDS}
+        stored["tool_calls"] = [dict(call) for call in self.tool_calls]
+        stored["boxes"] = list(self.boxes)
+        stored["set_aside"] = list(self.set_aside)
+        return stored
+
+
+INCOMPLETE_TURN_FIELDS: tuple[str, ...] = tuple(
+    field.name for field in fields(IncompleteTurnRecord))
+"""The fields of one incomplete-questions turn record (`STORE_TURNS`)."""
 
 # ------------------------------------------------------------------ invalid reasons
 

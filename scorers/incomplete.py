@@ -1,7 +1,7 @@
 """Scoring incomplete questions with a simulated user (protocols §3.7).
 
 Everything is computed from the turn records the solver wrote to the store
-(`infoseek:incomplete_turns`) and from the sample metadata (`record`, `variant`,
+(`infoseek:turns`) and from the sample metadata (`record`, `variant`,
 `max_interactions`); never from the model's say-so.
 
 Value keys of `incomplete_scorer` (one dict per sample; NaN where a key does not apply):
@@ -60,9 +60,10 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from infoseek.contract import STOP_REASONS, STORE_INCOMPLETE_TURNS, STORE_OPTIONS
+from infoseek.contract import STOP_REASONS, STORE_OPTIONS, STORE_TURNS
 from infoseek.oracles.roles import role_bound, role_reply
 from infoseek.scorers.group_metric import mean_by_group
+from infoseek.stored_forms import turns_from_store
 
 JUDGE_ROLE = "judge"
 STOPPED: tuple[str, ...] = tuple(STOP_REASONS.values())
@@ -276,7 +277,7 @@ def incomplete_scorer() -> Scorer:
         options = state.store.get(STORE_OPTIONS) or {}
         max_interactions = int(options.get("max_interactions",
                                            state.metadata.get("max_interactions", 0)))
-        turns: list[dict[str, Any]] = list(state.store.get(STORE_INCOMPLETE_TURNS) or [])
+        turns: list[dict[str, Any]] = turns_from_store(state.store.get(STORE_TURNS)) or []
         final = turns[-1] if turns else {}
         behaviour = final.get("behaviour", "no_answer_tag")
         boxed = final.get("boxed")

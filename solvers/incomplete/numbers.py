@@ -19,9 +19,10 @@ it, not only as a standalone decimal:
 - a simple arithmetic expression, evaluated exactly (`12+7`, `12 + 7`, `(30 - 11)`,
   `twelve plus seven`, `2 times 9.5`, `38 divided by 2`): numbers joined by `+ - * / ^`
   (also `x`, `×`, `·`, `÷`, `\\times`, `\\cdot`, `\\div`, `**`) and parentheses, with
-  the usual precedence. Evaluation is a bounded shunting-yard over `Fraction`s (never
-  `eval`): a run of more than `MAX_RUN_TOKENS` tokens, one whose values leave +-10^120,
-  a power above 60, a division by zero or unbalanced parentheses is skipped.
+  the usual precedence, evaluated exactly by `infoseek.solvers.incomplete.arithmetic`
+  (a bounded shunting-yard over `Fraction`s, never `eval`: a run of more than
+  `MAX_RUN_TOKENS` tokens, one whose values leave +-10^120, a power above 60, a division
+  by zero or unbalanced parentheses is skipped).
 
 Roman numerals, words in other languages and a value spread over sentences are not
 read. Linear in the text: one tokenising pass, one pass over the tokens.
@@ -34,12 +35,12 @@ import re
 import unicodedata
 from fractions import Fraction
 
-MAX_DIGITS = 60
-"""A digit run longer than this (or an exponent beyond it) is not read as a value."""
-MAX_RUN_TOKENS = 41
-"""A run of numbers and operators longer than this (21 numbers) is no simple expression:
-it is not evaluated (its numbers still count one by one)."""
-_LIMIT = Fraction(10) ** 120
+from infoseek.solvers.incomplete.arithmetic import (
+    MAX_DIGITS,
+    VALUE_LIMIT,
+    Token,
+    expression_values,
+)
 
 _UNITS = {w: i for i, w in enumerate(
     "zero one two three four five six seven eight nine".split())}
@@ -111,11 +112,10 @@ def _literal(digits: str, exponent: str | None) -> Fraction | None:
         if abs(power) > MAX_DIGITS:
             return None
         value *= Fraction(10) ** power
-    return value if abs(value) <= _LIMIT else None
+    return value if abs(value) <= VALUE_LIMIT else None
 
 
 # Token kinds: ("num", value, literal) ("op", symbol) ("word", lower) ("gap", None).
-Token = tuple
 
 
 def _tokens(text: str) -> list[Token]:
@@ -190,7 +190,7 @@ def _number_words(tokens: list[Token], values: list[Fraction]) -> list[Token]:
                                            or word == "dozen"):
             factor = 12 if word == "dozen" else _SCALES.get(word, 100)
             scaled = out.pop()[1] * factor
-            out.append(("num", scaled, True) if abs(scaled) <= _LIMIT else ("gap", None))
+            out.append(("num", scaled, True) if abs(scaled) <= VALUE_LIMIT else ("gap", None))
             i += 1
             continue
         if word == "a" and word_at(i + 1) == "dozen":
@@ -310,124 +310,6 @@ def _skip_to_word(tokens: list[Token], j: int) -> int:
     return j
 
 
-_PRECEDENCE = {"+": 1, "-": 1, "*": 2, "/": 2, "^": 3}
-
-
-def _apply(op: str, left: Fraction, right: Fraction) -> Fraction | None:
-    if op == "+":
-        result = left + right
-    elif op == "-":
-        result = left - right
-    elif op == "*":
-        result = left * right
-    elif op == "/":
-        if right == 0:
-            return None
-        result = left / right
-    else:
-        if right.denominator != 1 or abs(right) > MAX_DIGITS or (left == 0 and right < 0):
-            return None
-        result = left ** int(right)
-    if abs(result) > _LIMIT or result.denominator > _LIMIT:
-        return None
-    return result
-
-
-def _evaluate(run: list[Token]) -> Fraction | None:
-    """The value of one run of num / op tokens (shunting-yard; unary minus and plus
-    bind tightest but below ^), or None when it is not a well-formed expression."""
-    values: list[Fraction] = []
-    ops: list[str] = []
-    expect_value = True
-
-    def reduce_once() -> bool:
-        op = ops.pop()
-        if op == "neg":
-            if not values:
-                return False
-            values.append(-values.pop())
-            return True
-        if len(values) < 2:
-            return False
-        right, left = values.pop(), values.pop()
-        result = _apply(op, left, right)
-        if result is None:
-            return False
-        values.append(result)
-        return True
-
-    for token in run:
-        if token[0] == "num":
-            if not expect_value:
-                return None
-            values.append(token[1])
-            expect_value = False
-            continue
-        symbol = token[1]
-        if symbol == "(":
-            if not expect_value or len(ops) > 64:
-                return None
-            ops.append("(")
-        elif symbol == ")":
-            if expect_value:
-                return None
-            while ops and ops[-1] != "(":
-                if not reduce_once():
-                    return None
-            if not ops:
-                return None
-            ops.pop()
-        elif expect_value and symbol in "+-":
-            if symbol == "-":
-                ops.append("neg")
-        elif expect_value:
-            return None
-        else:
-            while ops and ops[-1] != "(" and (
-                    ops[-1] == "neg" and symbol != "^"
-                    or ops[-1] != "neg" and (_PRECEDENCE[ops[-1]] > _PRECEDENCE[symbol]
-                                             or _PRECEDENCE[ops[-1]] == _PRECEDENCE[symbol]
-                                             and symbol != "^")):
-                if not reduce_once():
-                    return None
-            ops.append(symbol)
-            expect_value = True
-    if expect_value:
-        return None
-    while ops:
-        if ops[-1] == "(" or not reduce_once():
-            return None
-    return values[0] if len(values) == 1 else None
-
-
-def _expression_values(tokens: list[Token]) -> list[Fraction]:
-    """The values of the maximal runs of numbers and operators that hold an operator
-    (a run that does not parse whole is retried without its edge operators)."""
-    found: list[Fraction] = []
-    run: list[Token] = []
-    for token in [*tokens, ("gap", None)]:
-        if token[0] == "num" or token[0] == "op" and token[1] != "%":
-            run.append(token)
-            continue
-        if token[0] == "op":  # a percent sign: the number before it, over 100
-            if run and run[-1][0] == "num":
-                found.append(run[-1][1] / 100)
-        if len(run) <= MAX_RUN_TOKENS and any(t[0] == "op" for t in run) and any(
-                t[0] == "num" for t in run):
-            trimmed = run
-            value = _evaluate(trimmed)
-            while value is None and trimmed and trimmed[-1][0] == "op" and trimmed[-1][1] != ")":
-                trimmed = trimmed[:-1]
-                value = _evaluate(trimmed)
-            while value is None and trimmed and trimmed[0][0] == "op" and trimmed[0][1] not in "(-":
-                trimmed = trimmed[1:]
-                value = _evaluate(trimmed)
-            if value is not None:
-                found.append(value)
-        run = []
-    return found
-
-
 def stated_values(text: str | None, *, expressions: bool = True) -> list[Fraction]:
     """Every value `text` states (module docstring), in order, repeats kept; with
     `expressions=False` only the numbers as written (digits, words, ordinals,
@@ -438,11 +320,6 @@ def stated_values(text: str | None, *, expressions: bool = True) -> list[Fractio
     tokens = _number_words(_tokens(text), values)
     values.extend(t[1] for t in tokens if t[0] == "num")
     if expressions:
-        values.extend(_expression_values(tokens))
+        values.extend(expression_values(tokens))
     return values
 
-
-def states_value(text: str | None, value: Fraction, *, rel_tol: float = 1e-9) -> bool:
-    """Whether `text` states `value` in any spelling (relative tolerance `rel_tol`)."""
-    tolerance = Fraction(rel_tol) * max(Fraction(1), abs(value))
-    return any(abs(v - value) <= tolerance for v in stated_values(text))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from infoseek.solvers.incomplete.reading import content_words
+from infoseek.solvers.incomplete.user import content_words
 
 
 def incomplete_move(model_name: str, protocol: str, problem: dict[str, Any],

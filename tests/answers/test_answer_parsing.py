@@ -18,7 +18,9 @@ from infoseek.scorers import incomplete
 from infoseek.scorers.incomplete import JUDGE_PROMPT, parse_judgement
 from infoseek.scorers.problem_metrics import UNSURE, parse_k_prediction, parse_variable_list
 from infoseek.scorers.seek_metrics import answers_match
+from infoseek.solvers.incomplete import boxes as incomplete_boxes
 from infoseek.solvers.incomplete import reading as incomplete_text
+from infoseek.solvers.incomplete import user as incomplete_user
 from infoseek.solvers.seek.answer_parsing import (
     AnswerReading,
     read_boolean_answer,
@@ -315,9 +317,9 @@ def test_no_parser_raises_on_any_text(text):
     parse_variable_list(text, LOGIC["variables"])
     parse_judgement(text)
     incomplete_text.parse_reply(text, [text])
-    incomplete_text.content_words(text)
-    incomplete_text.condition_revealed(text, "There are 12 hens.")
-    incomplete_text.leaks_number(text, 42, "There are 12 hens.")
+    incomplete_user.content_words(text)
+    incomplete_user.condition_revealed(text, "There are 12 hens.")
+    incomplete_user.leaks_number(text, 42, "There are 12 hens.")
     incomplete.to_number(text)
     assert isinstance(incomplete.answers_match(text, "42"), bool)
     assert isinstance(answers_match(text, 42), bool)
@@ -376,7 +378,7 @@ def test_one_megabyte_texts_are_read_quickly():
     assert parse_k_prediction(megabyte) is None
     parse_variable_list(megabyte, LOGIC["variables"])
     parse_judgement("acquired: " + "x" * 1_000_000)
-    assert incomplete_text.extract_boxed("\\boxed{" * 150_000) is None
+    assert incomplete_boxes.extract_boxed("\\boxed{" * 150_000) is None
     assert incomplete_text.question_tags(
         "<question>a" + " " * 1_000_000 + "b</question>") == ["a" + " " * 1_000_000 + "b"]
     assert incomplete_text.question_tags("<question>a" + " " * 1_000_000 + "b") == []

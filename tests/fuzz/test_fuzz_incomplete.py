@@ -24,10 +24,10 @@ from inspect_ai.model import (
 )
 from inspect_ai.util import store
 
-from infoseek.contract import STOP_REASONS
+from infoseek.contract import STOP_REASONS, STORE_TURNS
 from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
-from infoseek.records import problem_from_store
 from infoseek.solvers.incomplete.numbers import stated_values
+from infoseek.stored_forms import problem_from_store, turns_from_store
 from tests.support.common import assert_eval_success, text_output, tool_output
 from tests.support.incomplete_fuzz_catalogue import KINDS, RECORDS, Call, Kind, Stopped
 
@@ -67,7 +67,7 @@ def _play_group(kinds: list[Kind], fmt: str,
 
     def model(input, tools, tool_choice, config) -> ModelOutput:
         kind = _sample_kind()
-        done = len(store().get("infoseek:incomplete_turns") or [])
+        done = len(turns_from_store(store().get(STORE_TURNS)) or [])
         turns = kind.model
         turn = turns[done] if done < len(turns) else "<answer>I cannot tell.</answer>"
         return _model_output(turn, fmt, done)
@@ -129,7 +129,7 @@ def test_kind(name: str, played) -> None:
     if played["__format__"] not in kind.formats:
         pytest.skip(f"{name} is not played in the {played['__format__']} format")
     sample, log, user_calls = played[name]
-    turns = sample.store["infoseek:incomplete_turns"]
+    turns = turns_from_store(sample.store[STORE_TURNS])
     value = sample.scores[SCORER].value
     final = turns[-1]
     record = sample.metadata["record"]

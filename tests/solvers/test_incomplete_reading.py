@@ -14,20 +14,21 @@ from hypothesis import strategies as st
 from inspect_ai import eval
 from inspect_ai.model import ChatMessageTool, get_model
 
+from infoseek.contract import STORE_TURNS
 from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
 from infoseek.scorers.incomplete import cross_check, parse_judgement
-from infoseek.solvers.incomplete.numbers import MAX_RUN_TOKENS, stated_values
+from infoseek.solvers.incomplete.arithmetic import MAX_RUN_TOKENS
+from infoseek.solvers.incomplete.boxes import box_reason
+from infoseek.solvers.incomplete.numbers import stated_values
+from infoseek.solvers.incomplete.prompts import PROMPT_ECHOES, system_prompt
 from infoseek.solvers.incomplete.reading import (
     SET_ASIDE_REASONS,
     answer_kind_of,
-    answer_value,
-    box_reason,
-    condition_revealed,
-    leaks_number,
     parse_reply,
     question_tags,
 )
-from infoseek.solvers.incomplete.solver import PROMPT_ECHOES, system_prompt
+from infoseek.solvers.incomplete.user import answer_value, condition_revealed, leaks_number
+from infoseek.stored_forms import turns_from_store
 from tests.support import FIXTURES
 from tests.support.common import assert_eval_success, text_output, tool_output
 
@@ -298,12 +299,13 @@ def test_an_unclosed_or_echoed_tag_is_no_action(text, reason) -> None:
 
 
 def test_every_tag_of_our_prompts_and_corrections_is_an_echo() -> None:
+    from infoseek.solvers.incomplete import prompts
     from infoseek.solvers.incomplete import solver as incomplete
 
     texts = [system_prompt(v, f, 5) for v in incomplete.VARIANTS for f in incomplete.FORMATS]
-    texts += [incomplete.NO_QUESTIONS_LEFT, incomplete.NO_TAG_REMINDER_TEXT,
-              incomplete.NO_TAG_REMINDER_TOOL, incomplete.NO_TAG_REMINDER_FINAL,
-              incomplete.ONE_QUESTION_ONLY]
+    texts += [prompts.NO_QUESTIONS_LEFT, prompts.NO_TAG_REMINDER_TEXT,
+              prompts.NO_TAG_REMINDER_TOOL, prompts.NO_TAG_REMINDER_FINAL,
+              prompts.ONE_QUESTION_ONLY]
     for text in texts:
         assert read(text).behaviour == "no_answer_tag", text
         assert read(text, "choice").behaviour == "no_answer_tag", text
@@ -352,7 +354,7 @@ def test_the_reply_goes_to_the_tool_call_that_asked(tmp_path) -> None:
                  log_dir=str(tmp_path), display="none", ctl_server=False)
     assert_eval_success(log)
     [sample] = log.samples
-    first = sample.store["infoseek:incomplete_turns"][0]
+    first = turns_from_store(sample.store[STORE_TURNS])[0]
     assert first["question"] == "How many hens did he buy?"
     assert first["set_aside"] == ["echoed_tag"]
     tool_messages = [m.text for m in sample.messages if isinstance(m, ChatMessageTool)]

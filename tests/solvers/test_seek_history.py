@@ -32,18 +32,18 @@ from inspect_ai.model import (
 
 from infoseek.builders.datasets import domain_records
 from infoseek.builders.math.gsme_text import CANDIDATES_HEADING, render_equations
-from infoseek.contract import MAX_TURN_CHARS
+from infoseek.contract import MAX_TURN_CHARS, STORE_TURNS
 from infoseek.domains import get_domain
 from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
 from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.oracles import refusals
-from infoseek.records import turns_from_store
-from infoseek.solvers.incomplete import solver as incomplete
+from infoseek.solvers.incomplete import prompts as incomplete_prompts
 from infoseek.solvers.problem_level.solver import problem_level_solver
 from infoseek.solvers.seek import prompts
 from infoseek.solvers.seek.parsing import INVALID_REASONS
 from infoseek.solvers.text_format import storable_text
+from infoseek.stored_forms import turns_from_store
 from tests.support import FIXTURES
 from tests.support.common import (
     assert_eval_success,
@@ -175,7 +175,7 @@ def test_incomplete_solver_survives_surrogates_and_no_choices(tmp_path) -> None:
                no_choices_output(), text_output("<answer>\\boxed{3}</answer>")]
     log = run(incomplete_questions(source=str(FIXTURE)), outputs, tmp_path)
     [sample] = log.samples
-    turns = sample.store[incomplete.STORE_INCOMPLETE_TURNS]
+    turns = turns_from_store(sample.store[STORE_TURNS])
     assert "\ufffd" in turns[0]["question"] and "\ufffd" in turns[0]["response"]
     assert turns[1]["response"] == "" and turns[1]["reminded"] is True
     assert turns[2]["boxed"] == "3" and turns[2]["final"] is True
@@ -324,19 +324,19 @@ def test_incomplete_reminds_once_after_a_reply_without_tags(tmp_path) -> None:
                text_output("<answer>\\boxed{3}</answer>")]
     log = run(incomplete_questions(source=str(FIXTURE)), outputs, tmp_path)
     [sample] = log.samples
-    turns = sample.store[incomplete.STORE_INCOMPLETE_TURNS]
+    turns = turns_from_store(sample.store[STORE_TURNS])
     assert [t["behaviour"] for t in turns] == ["no_answer_tag", "no_answer_tag"]
     assert [t["reminded"] for t in turns] == [True, False]
     assert [t["final"] for t in turns] == [False, True]
     assert all(t["user_reply"] is None for t in turns)  # a reminder is not an interaction
     users = [m.text for m in sample.messages if isinstance(m, ChatMessageUser)]
-    assert users[-1] == incomplete.NO_TAG_REMINDER_TEXT
+    assert users[-1] == incomplete_prompts.NO_TAG_REMINDER_TEXT
 
 
 def test_incomplete_raw_variant_is_not_reminded(tmp_path) -> None:
     log = run(incomplete_questions(source=str(FIXTURE), variant="raw"),
               [text_output("No tags here."), text_output("<answer>\\boxed{3}</answer>")], tmp_path)
-    assert len(log.samples[0].store[incomplete.STORE_INCOMPLETE_TURNS]) == 1
+    assert len(turns_from_store(log.samples[0].store[STORE_TURNS])) == 1
 
 
 def test_reference_models_answer_yes_or_no_and_use_no_tokens(tmp_path) -> None:

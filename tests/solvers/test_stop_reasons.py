@@ -12,15 +12,15 @@ from inspect_ai import eval
 from inspect_ai.model import ChatMessageAssistant, ModelOutput, get_model
 
 from infoseek.builders.datasets import domain_records
-from infoseek.contract import NON_ASKING_REASONS, STOP_REASONS, TERMINAL_REASONS
+from infoseek.contract import NON_ASKING_REASONS, STOP_REASONS, STORE_TURNS, TERMINAL_REASONS
 from infoseek.inspect_tasks.genereg_mt import genereg_mt
 from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mss import logic_mss
 from infoseek.inspect_tasks.logic_mt import logic_mt
-from infoseek.records import turns_from_store
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.seek import seek_values
 from infoseek.scorers.seek_turns import invalid_reason_counts
+from infoseek.stored_forms import turns_from_store
 from tests.support.common import assert_eval_success, mock_usage, text_output, tool_output
 
 pytestmark = pytest.mark.usefixtures("no_tokenizer")
@@ -182,7 +182,7 @@ def test_a_stopped_reply_ends_the_incomplete_episode(tmp_path, variant, fmt, sto
     reply = text_output(content) if stop_reason is None else stopped(content, stop_reason)
     outputs = ([_hens_question(fmt)] if asks else []) + [reply, text_output(HENS_ANSWER)]
     log, sample, calls = _incomplete(tmp_path, variant, fmt, outputs)
-    turns = sample.store["infoseek:incomplete_turns"]
+    turns = turns_from_store(sample.store[STORE_TURNS])
     score = sample.scores["incomplete_scorer"]
     assert len(calls) == len(turns) == 1 + asks  # no call after the stopped reply
     if asks:
@@ -219,7 +219,7 @@ def test_a_stopped_ask_user_call_is_not_asked(tmp_path, stop_reason):
     cut.choices[0].stop_reason = stop_reason
     log, sample, calls = _incomplete(tmp_path, "questionable", "tool",
                                      [cut, text_output(HENS_ANSWER)])
-    [turn] = sample.store["infoseek:incomplete_turns"]
+    [turn] = turns_from_store(sample.store[STORE_TURNS])
     reason = STOP_REASONS[stop_reason]
     assert len(calls) == 1 and turn["behaviour"] == reason and turn["question"] is None
     assert turn["tool_calls"][0]["function"] == "ask_user"  # recorded, never asked

@@ -26,19 +26,20 @@ from infoseek.builders.math.released.incomplete import (
     incomplete_records,
     load_incomplete_questions,
 )
+from infoseek.contract import STORE_TURNS
 from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
-from infoseek.records import problem_from_store, turns_from_store
 from infoseek.scorers.incomplete import answers_match, parse_judgement, rule_judgement, to_number
-from infoseek.solvers.incomplete import solver as incomplete_solver_module
-from infoseek.solvers.incomplete.reading import (
+from infoseek.solvers.incomplete import prompts as incomplete_prompts
+from infoseek.solvers.incomplete.boxes import extract_boxed
+from infoseek.solvers.incomplete.reading import parse_reply
+from infoseek.solvers.incomplete.user import (
     USER_UNKNOWN,
     condition_revealed,
     content_words,
-    extract_boxed,
     leaks_number,
-    parse_reply,
     rule_user_reply,
 )
+from infoseek.stored_forms import problem_from_store, turns_from_store
 from tests.support import FIXTURES
 from tests.support.common import assert_eval_success, mock_usage, text_output
 
@@ -62,9 +63,8 @@ def task(**kwargs: Any) -> Task:
 
 
 def turns_of(sample: EvalSample) -> list[dict[str, Any]]:
-    turns = sample.store["infoseek:incomplete_turns"]
-    assert turns_from_store(sample.store["infoseek:turns"]) == turns
-    return turns
+    assert "infoseek:incomplete_turns" not in sample.store  # one key holds the turns
+    return turns_from_store(sample.store[STORE_TURNS])
 
 
 def values(sample: EvalSample) -> dict[str, float]:
@@ -403,7 +403,7 @@ def test_mockllm_plays_model_user_and_judge(tmp_path) -> None:
 
     def main_model(input, tools, tool_choice, config) -> ModelOutput:
         # the solver wrote every earlier turn to the store before this call
-        seen_turns.append(len(store().get("infoseek:incomplete_turns")))
+        seen_turns.append(len(turns_from_store(store().get(STORE_TURNS))))
         assert store().get("infoseek:protocol") == "incomplete"
         return text_output(next(main_replies))
 
@@ -482,7 +482,7 @@ def test_tool_format_and_the_question_cap(tmp_path) -> None:
     tool_replies = [m.text for m in sample.messages if isinstance(m, ChatMessageTool)]
     assert len(tool_replies) == 2
     assert "80 kilometres per hour" in tool_replies[0]
-    assert incomplete_solver_module.NO_QUESTIONS_LEFT in tool_replies[1]
+    assert incomplete_prompts.NO_QUESTIONS_LEFT in tool_replies[1]
     score = values(sample)
     assert score["behaviour_asked_question"] == 1.0 and score["accuracy"] == 0.0
     assert score["interactions"] == 2.0 and score["interactions_eq_2"] == 1.0

@@ -1,0 +1,140 @@
+"""One incomplete-questions episode as a plain game (protocols §3.7): the model's parsed
+reply in, the turn record and what the model is told next out. No Inspect here; the
+solver (`infoseek.solvers.incomplete.solver`) is the adapter that generates, parses,
+asks the simulated user and keeps the history.
+
+`play_turn` applies the rules of one turn:
+
+* in the `questionable` variant a question (`asked_question`) is answered by the user
+  while the model has questions left (`IncompleteEpisode.final_turn` is false): the
+  episode goes on, and the solver hands the user's reply to `user_replied`, which fills
+  it into the turn record and says what the model is told (the reply, and that no
+  question is left once the last one is used);
+* in the `questionable` variant the first reply with neither an answer tag nor a
+  question (`no_answer_tag`) gets one reminder in plain words (`reminded`; it costs no
+  question), also on the final turn;
+* anything else ends the episode (`final`): an answer, a question with none left, a
+  second reply without an answer, every reply in `raw` and `full`, and a reply Inspect
+  marked as stopped at the context window or the output limit (`stopped_reply`: nothing
+  in it is read).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from infoseek.contract import STOP_REASONS, IncompleteTurnRecord
+from infoseek.solvers.incomplete.prompts import (
+    NO_QUESTIONS_LEFT,
+    NO_TAG_REMINDER_FINAL,
+    NO_TAG_REMINDER_TEXT,
+    NO_TAG_REMINDER_TOOL,
+)
+from infoseek.solvers.incomplete.reading import ParsedReply
+
+QUESTIONABLE = "questionable"
+"""The variant in which the model may ask the user."""
+
+
+@dataclass
+class IncompleteEpisode:
+    """The state of one episode: its rules (variant, question cap, format), the questions
+    the user answered, whether the one reminder was sent, and the turns played."""
+
+    variant: str
+    max_interactions: int
+    fmt: str
+    """``"text"`` or ``"tool"``: how the reminders tell the model to ask."""
+    turns: list[IncompleteTurnRecord] = field(default_factory=list)
+    asked: int = 0
+    """The questions the user answered so far."""
+    reminded: bool = False
+
+    @property
+    def may_ask(self) -> bool:
+        return self.variant == QUESTIONABLE
+
+    @property
+    def uses_tools(self) -> bool:
+        """Whether the model asks with the `ask_user` tool (else with a tag)."""
+        return self.may_ask and self.fmt == "tool"
+
+    @property
+    def final_turn(self) -> bool:
+        """Whether the model has no question left for its next reply."""
+        return not self.may_ask or self.asked >= self.max_interactions
+
+
+@dataclass(frozen=True)
+class UserReply:
+    """The simulated user's reply to a question: its text, who wrote it (``rule``,
+    ``model``, ``model-replaced``) and whether it conveys the condition."""
+
+    text: str
+    source: str
+    revealed: bool
+
+
+@dataclass(frozen=True)
+class Step:
+    """What one turn did: its record, whether the user must now reply to the question it
+    asked (then `user_replied` says what the model is told), and otherwise what the model
+    is told next (a reminder), or ``None`` when the episode is over."""
+
+    record: IncompleteTurnRecord
+    asks_user: bool
+    told: str | None
+
+
+def stopped_reply(reason: str) -> ParsedReply:
+    """What a reply Inspect marks as stopped amounts to: nothing read (no box, no
+    question, no hedge word), its behaviour and `answer_reason` the stop reason
+    (`context_overflow` or `truncated`; `STOP_REASONS`)."""
+    if reason not in STOP_REASONS.values():
+        raise ValueError(f"not a stop reason: {reason!r}")
+    return ParsedReply(behaviour=reason, boxed=None, question=None, question_via=None,
+                       extra_questions=0, says_assume_or_suppose=False,
+                       says_lets_say=False, answer_reason=reason)
+
+
+def play_turn(episode: IncompleteEpisode, parsed: ParsedReply, *, response: str,
+              tool_calls: tuple[dict[str, Any], ...] = ()) -> Step:
+    """Play one model reply (module docstring): the episode records it
+    (``episode.turns``, ``episode.reminded``) and the step says what comes next.
+    `response` is the reply's text, `tool_calls` its ``{"function", "arguments"}``."""
+    final_turn = episode.final_turn
+    asks_user = (episode.may_ask and not final_turn
+                 and parsed.behaviour == "asked_question")
+    remind = (episode.may_ask and not episode.reminded
+              and parsed.behaviour == "no_answer_tag")
+    record = IncompleteTurnRecord(
+        turn=len(episode.turns) + 1, response=response, tool_calls=tuple(tool_calls),
+        behaviour=parsed.behaviour, boxed=parsed.boxed, boxes=tuple(parsed.boxes),
+        answer_reason=parsed.answer_reason, set_aside=tuple(parsed.set_aside),
+        question=parsed.question, question_via=parsed.question_via,
+        extra_questions=parsed.extra_questions,
+        says_assume_or_suppose=parsed.says_assume_or_suppose,
+        says_lets_say=parsed.says_lets_say,
+        user_reply=None, user_source=None, revealed=None,
+        reminded=remind, final_turn=final_turn, final=not (asks_user or remind))
+    episode.turns.append(record)
+    told = None
+    if remind:
+        episode.reminded = True
+        told = NO_TAG_REMINDER_FINAL if final_turn else (
+            NO_TAG_REMINDER_TOOL if episode.uses_tools else NO_TAG_REMINDER_TEXT)
+    return Step(record=record, asks_user=asks_user, told=told)
+
+
+def user_replied(episode: IncompleteEpisode, reply: UserReply) -> str:
+    """Record the user's reply to the question of the last turn (which `play_turn` said
+    asks the user) and count the question; what the model is told: the reply, and that
+    it has no question left once the last one is used."""
+    last = episode.turns[-1]
+    episode.turns[-1] = replace(last, user_reply=reply.text, user_source=reply.source,
+                                revealed=reply.revealed)
+    episode.asked += 1
+    if episode.asked >= episode.max_interactions:
+        return f"{reply.text}\n\n{NO_QUESTIONS_LEFT}"
+    return reply.text
