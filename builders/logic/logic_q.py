@@ -43,7 +43,7 @@ from infoseek.analysis import (
     minimal_sufficient_sets,
 )
 from infoseek.builders.jobs import build_split_with, first_valid_problem
-from infoseek.builders.logic.logic_mt import horn_problem_fields
+from infoseek.builders.logic.logic_record import horn_problem_fields
 from infoseek.builders.logic.logic_vocab import pick_variables
 from infoseek.engines.horn import HornEngine, format_literal
 from infoseek.single_turn import backward_level

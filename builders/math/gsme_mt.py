@@ -9,9 +9,9 @@ revealed) until the problem has about 15-20 askable leaves, reveal every other l
 the main template, and keep the candidate only when the exact
 search over all unrevealed leaves gives k (templates or draws where S is not a k-MSS are
 retried with the next attempt; templates without enough relevant leaves for k are
-skipped). Every record passes `infoseek.builders.math.gsme_mt_ext.validate_math_record`.
+skipped). Every record passes `infoseek.builders.math.math_record.validate_math_record`.
 
-Record fields are those of `infoseek.builders.math.gsme_mt_ext.math_record`, plus ``template``,
+Record fields are those of `infoseek.builders.math.math_record.math_record`, plus ``template``,
 ``theme``, ``characters`` and ``sentences`` (for the word-problem renderer).
 """
 
@@ -25,7 +25,7 @@ from typing import Any
 
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.builders.jobs import build_split_with, first_valid_problem
-from infoseek.builders.math.gsme_mt_ext import math_record, validate_math_record
+from infoseek.builders.math.math_record import math_record, validate_math_record
 from infoseek.builders.math.templates import (
     TEMPLATES,
     TEMPLATES_VERSION,

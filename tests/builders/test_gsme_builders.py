@@ -9,7 +9,7 @@ import pytest
 
 from infoseek.analysis import is_sufficient, minimal_sufficient_sets
 from infoseek.builders.math import gsm_text, gsme_mt, gsme_mt_ext
-from infoseek.builders.math.gsme_mt_ext import validate_math_record
+from infoseek.builders.math.math_record import validate_math_record
 from infoseek.engines.arith.engine import is_unbounded, parse_rational
 from infoseek.jsonl import dumps_record
 from infoseek.records import engine_from_record

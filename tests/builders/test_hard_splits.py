@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.builders.logic import logic_mt
+from infoseek.builders.logic.logic_record import validate_logic_record
+from infoseek.builders.math.math_record import validate_math_record
 from infoseek.engines.bruteforce import horn_referee, referee_mss_family
 from infoseek.engines.horn import HornEngine
 from infoseek.engines.satmss import SatMss, cross_check_record, sat_mss
@@ -37,7 +39,7 @@ def test_hard_records_are_valid_and_within_the_caps(k: int, index: int) -> None:
     assert len(record["variables"]) <= 150
     assert len(record["engine"]["clauses"]) <= 300
     assert 1 <= record["derivation_depth"] <= 10
-    assert logic_mt.validate_logic_record(record) == []
+    assert validate_logic_record(record) == []
     assert cross_check_record(record) == []
     result = sat_mss(record)
     assert result.k == k
@@ -136,7 +138,7 @@ def test_gsme_mt_ext_hard_records_are_valid_and_within_the_caps(k: int) -> None:
     from infoseek.builders.math import gsme_mt_ext
 
     record = gsme_mt_ext.build_hard_problem(0, k, 0)
-    assert gsme_mt_ext.validate_math_record(record) == []
+    assert validate_math_record(record) == []
     assert record["k"] == k and record["provenance"]["builder"] == "gsme-mt-ext-hard"
     assert record["difficulty"]["depth"] <= 10
     assert dumps_record(gsme_mt_ext.build_hard_problem(0, k, 0)) == dumps_record(record)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from infoseek.builders.logic.logic_mt import build_problem, build_split, validate_logic_record
+from infoseek.builders.logic.logic_mt import build_problem, build_split
+from infoseek.builders.logic.logic_record import validate_logic_record
 from infoseek.builders.logic.logic_text import render_logic_problem
 from infoseek.engines.bruteforce import (
     BruteForceEngine,
@@ -190,7 +191,7 @@ def test_build_is_the_same_in_another_process() -> None:
     (set iteration order differs) builds the same records."""
     cases = [(1, 0), (2, 5), (3, 1), (4, 2)]
     script = ("from infoseek.builders.logic.logic_mt import build_problem; "
-              "from infoseek.records import dumps_record; "
+              "from infoseek.jsonl import dumps_record; "
               f"print('\\n'.join(dumps_record(build_problem(0, k, i)) for k, i in {cases!r}))")
     root = Path(__file__).resolve().parents[2]
     other = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True,

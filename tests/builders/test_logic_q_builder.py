@@ -109,7 +109,7 @@ def test_same_bytes_in_a_fresh_interpreter_with_another_hash_seed():
     import sys
 
     code = ("from infoseek.builders.logic import logic_q; "
-            "from infoseek.records import dumps_record;"
+            "from infoseek.jsonl import dumps_record;"
             "print('\\n'.join(dumps_record(r) for r in logic_q.build_split(seed=7, per_k=4)))")
     here = "\n".join(dumps_record(r) for r in logic_q.build_split(seed=7, per_k=4))
     env = {**os.environ, "PYTHONHASHSEED": "12345"}

@@ -9,7 +9,7 @@ import re
 import pytest
 
 from infoseek.builders.math import gsm_text, gsme_text
-from infoseek.builders.math.gsme_mt_ext import candidate_queries
+from infoseek.builders.math.math_record import candidate_queries
 from infoseek.builders.math.released.format import MT_INFOSEEK_GSME, MT_INFOSEEK_GSME_EXT, verify
 from infoseek.builders.published import PublishedDataError, detect_format, load_published
 from infoseek.engines.arith.engine import ArithEngine

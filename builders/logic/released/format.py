@@ -35,7 +35,7 @@ from typing import Any
 from infoseek.analysis import (
     possible_target_values,
 )
-from infoseek.builders.logic.logic_mt import logic_difficulty
+from infoseek.builders.logic.logic_record import logic_difficulty
 from infoseek.builders.logic.released.verify import verify_mt, verify_questbench
 from infoseek.builders.published import PublishedFormat, Record
 from infoseek.builders.published.cells import (

@@ -28,7 +28,7 @@ literals, parsing in `infoseek.builders.math.released.parse` and `gsme_values`):
   and ``graph`` (not used: the equations define the problem); ``Possible Questions
   Forbid Alternatives`` is kept when present.
 
-Records are those of `infoseek.builders.math.gsme_mt_ext.math_record` with ``mss_family`` the
+Records are those of `infoseek.builders.math.math_record.math_record` with ``mss_family`` the
 released
 held-out set, plus ``released`` (the released values, exactly encoded) and
 ``released_text`` (the Rewritten Problem). `verify` re-derives everything with the exact
@@ -40,7 +40,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from infoseek.builders.math.gsme_mt_ext import candidate_queries, math_difficulty
+from infoseek.builders.math.math_record import candidate_queries, math_difficulty
 from infoseek.builders.math.released.parse import (
     answer_value,
     csp_cell,
