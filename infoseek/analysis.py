@@ -10,7 +10,7 @@ engine and every refutation becomes a constraint that all sufficient sets must m
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -281,7 +281,7 @@ def task_level_k(
     if possible == frozenset((target_value,)):
         return 0
     binary = len(possible) == 2 and target_value in possible
-    sufficient = _sufficiency_memo(engine, base)
+    sufficient = sufficiency_memo(engine, base)
 
     def pins(subset: list[str]) -> bool:
         if binary:
@@ -320,10 +320,10 @@ def task_level_k(
 
 
 WITNESSES_KEPT = 32
-"""How many recent distinguishing pairs `_sufficiency_memo` tries before it asks the engine."""
+"""How many recent distinguishing pairs `sufficiency_memo` tries before it asks the engine."""
 
 
-def _sufficiency_memo(engine: Engine, base: dict[str, Any]) -> Callable[[Sequence[str]], bool]:
+def sufficiency_memo(engine: Engine, base: dict[str, Any]) -> Callable[[Sequence[str]], bool]:
     """`is_sufficient` under `base` (whose target values are not empty) for the many, much
     overlapping sets one `task_level_k` call asks about: each set is decided once, and the
     distinguishing pairs found are reused, since two feasible worlds that agree on T and
@@ -356,7 +356,3 @@ def _sufficiency_memo(engine: Engine, base: dict[str, Any]) -> Callable[[Sequenc
 def _agree(first: World, second: World, names: frozenset[str]) -> bool:
     """Both worlds give every one of `names` the same value (a name either lacks: no)."""
     return all(v in first and v in second and first[v] == second[v] for v in names)
-
-
-def restrict(assignment: Mapping[str, Any], names: Iterable[str]) -> dict[str, Any]:
-    return {n: assignment[n] for n in names if n in assignment}

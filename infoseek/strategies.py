@@ -20,13 +20,11 @@ It enumerates replies, so it needs finite domains: over an unbounded engine it r
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from infoseek.analysis import is_sufficient, minimal_sufficient_sets
 from infoseek.engine import (
-    Assignment,
     Engine,
     is_listable,
     ordered_values,
@@ -159,14 +157,3 @@ class MinimaxSearch:
                 return depth
         return upper
 
-
-def optimal_query(
-    engine: Engine, assignment: Assignment, candidates: Sequence[str], max_depth: int,
-    search: MinimaxSearch | None = None,
-) -> tuple[str | None, int | None]:
-    search = search or MinimaxSearch(engine, candidates)
-    return search.best(dict(assignment), max_depth)
-
-
-def random_query(rng: random.Random, candidates: Sequence[str]) -> str | None:
-    return rng.choice(list(candidates)) if candidates else None

@@ -60,14 +60,6 @@ def check_source_format(source_format: Any, domain: str) -> str | None:
     return source_format
 
 
-def check_interaction_format(format: Any) -> None:
-    """`format` is the interaction format; a data format name there is a common slip."""
-    if format in format_names() or format == RECORDS_FORMAT:
-        raise ValueError(
-            f"format={format!r} is a data file format: pass it as source_format={format} "
-            f"(format= chooses the interaction: {' or '.join(INTERACTION_FORMATS)})")
-
-
 def source_records(source: str, *, domain: str, source_format: str | None = None,
                    ks: list[int] | None = None, limit: int | None = None,
                    inputs: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:

@@ -316,9 +316,6 @@ class HornEngine(Engine):
         return [tuple(self.variables[i] for i in ([h] if h != -1 else []) + list(b))
                 for h, b in zip(self.heads, self.bodies)]
 
-    def clause_variables(self) -> list[set[int]]:
-        return [set(b) | ({h} if h != -1 else set()) for h, b in zip(self.heads, self.bodies)]
-
 
 def from_record(record: dict[str, Any]) -> HornEngine:
     """The engine of a record whose ``engine.kind`` is ``"horn"`` (`infoseek.engines`)."""

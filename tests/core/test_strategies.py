@@ -11,7 +11,6 @@ many questions whatever the replies.
 from __future__ import annotations
 
 import math
-import random
 from typing import Any
 
 import pytest
@@ -22,7 +21,7 @@ from infoseek.analysis import minimal_sufficient_sets
 from infoseek.engine import Engine
 from infoseek.engines.bruteforce import BruteForceEngine, horn_referee
 from infoseek.engines.horn import HornEngine
-from infoseek.strategies import MinimaxSearch, optimal_query, random_query
+from infoseek.strategies import MinimaxSearch
 from tests.support.minimax_referee import SETTINGS, brute_minimax
 from tests.support.strategies import horn_problems
 
@@ -89,7 +88,7 @@ def test_minimax_from_an_intermediate_state(data) -> None:
     state = {v: world[v] for v in asked}
     value = brute_minimax(referee, candidates)
     expected = value(state)
-    question, depth = optimal_query(engine, state, candidates, len(candidates))
+    question, depth = MinimaxSearch(engine, candidates).best(dict(state), len(candidates))
     if expected == 0:
         assert (question, depth) == (None, 0)
     elif expected == math.inf:
@@ -140,15 +139,6 @@ def test_mux_without_the_selector_is_impossible() -> None:
     differ."""
     engine = mux_engine()
     assert MinimaxSearch(engine, ["X2", "X3"]).best({}, 5) == (None, None)
-
-
-def test_random_query_is_seeded() -> None:
-    candidates = [f"x{i}" for i in range(10)]
-    picks = [random_query(random.Random(7), candidates) for _ in range(3)]
-    assert len(set(picks)) == 1 and picks[0] in candidates
-    many = {random_query(random.Random(seed), candidates) for seed in range(30)}
-    assert len(many) > 1
-    assert random_query(random.Random(0), []) is None
 
 
 @pytest.mark.parametrize("depth", [1, 2, 3])

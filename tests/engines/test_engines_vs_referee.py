@@ -302,7 +302,7 @@ def test_sufficiency_memo_decides_sets_in_any_order_like_the_referee(data) -> No
     subsets = data.draw(st.lists(st.lists(st.sampled_from(names), unique=True, max_size=4)
                                  if names else st.just([]), min_size=1, max_size=30),
                         label="asked in this order")
-    sufficient = analysis._sufficiency_memo(engine, {})
+    sufficient = analysis.sufficiency_memo(engine, {})
     for subset in subsets:
         assert sufficient(subset) == referee_sufficient(referee, subset), subset
 

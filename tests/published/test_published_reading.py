@@ -29,7 +29,7 @@ from infoseek.builders.published.cells import (
     unique_ids,
 )
 from infoseek.builders.published.reading import file_kind, read_rows, resolve_source
-from infoseek.builders.published.sources import check_interaction_format, source_records
+from infoseek.builders.published.sources import source_records
 from tests.support import FIXTURES
 
 
@@ -147,9 +147,6 @@ def test_task_source_options_fail_fast(tmp_path) -> None:
         source_records(path, domain="logic", source_format="mt-infoseek-gsme")
     with pytest.raises(ValueError, match="limit must be a positive integer"):
         source_records(path, domain="logic", limit=0)
-    with pytest.raises(ValueError, match="pass it as source_format=mt-infoseek-logic"):
-        check_interaction_format("mt-infoseek-logic")
-    check_interaction_format("text")
 
 
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):

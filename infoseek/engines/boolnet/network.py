@@ -36,10 +36,6 @@ class Attractor:
 
     states: tuple[int, ...]
 
-    @property
-    def is_fixed_point(self) -> bool:
-        return len(self.states) == 1
-
 
 def bits_of(codes: np.ndarray, n: int) -> np.ndarray:
     """The (rows, n) bool matrix of state codes."""

@@ -38,7 +38,7 @@ from infoseek.answers.answer_text import ANSWER_LEAD, normalise
 from infoseek.answers.base import AnswerReading, AnswerSpec, invalid
 from infoseek.answers.doubts import read_undoubted
 from infoseek.answers.sequence import EMPTY_SEQUENCE, SequenceKind
-from infoseek.engines.planning.pddl import ACTIONS, block_names, ground_operators
+from infoseek.engines.planning.pddl import ACTIONS, ground_operators
 from infoseek.engines.planning.space import goal_analysis, parse_value
 
 NAME = "plan"
@@ -257,12 +257,6 @@ class PlanKind(SequenceKind):
             if found is not None:
                 return {"items": tuple(op.name for op in ground_operators(found.count))}
         return {}
-
-
-def action_names(count: int) -> tuple[str, ...]:
-    """Every ground action over `count` blocks (the items of a plan), sorted."""
-    block_names(count)
-    return tuple(op.name for op in ground_operators(count))
 
 
 KIND = register_answer_kind(PlanKind(), replace=True)

@@ -79,14 +79,6 @@ def state_atoms(towers: tuple[tuple[str, ...], ...], held: str | None) -> list[s
     return true
 
 
-def arm_empty_count(count: int) -> int:
-    """a(n) by the closed formula of the module docstring (the tests compare)."""
-    from math import comb, factorial
-
-    return sum(comb(count - 1, k - 1) * factorial(count) // factorial(k)
-               for k in range(1, count + 1)) if count else 1
-
-
 @dataclass(frozen=True)
 class BlocksSpace:
     """Every valid state of `count` blocks and every transition between them."""
