@@ -162,12 +162,15 @@ def print_random_chance(records: list[dict], ks: list[int]) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--per-k", type=int, default=200)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seed", type=int, default=0)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--per-k", type=int, default=200, help="problems per k (default 200)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="worker processes of the build (default 2)")
+    parser.add_argument("--seed", type=int, default=0, help="build seed (default 0)")
     parser.add_argument("--eval", action="store_true",
-                        help="score the reference models per k instead (docstring)")
+                        help="instead of the build and the two methods' times, run "
+                        "logic_mt(split=\"hard\") under the reference models and print, "
+                        "per k, their mean sufficiency, accuracy and questions asked")
     parser.add_argument("--models", default="optimal,random",
                         help="with --eval: the reference models to score, comma-separated")
     parser.add_argument("--plain-limit", type=float, default=0.0,

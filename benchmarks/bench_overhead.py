@@ -127,7 +127,7 @@ def _median(times: list[Timing], index: int) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--per-k", type=int, default=50,
                         help="logic_mt problems per k (samples = 8 * per_k); default 50")
     parser.add_argument("--runs", type=int, default=3, help="timed runs of each; default 3")

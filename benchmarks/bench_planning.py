@@ -83,13 +83,17 @@ def classes(engine: PlanningEngine) -> tuple[str, str]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--count", type=int, default=7500)
-    parser.add_argument("--workers", type=int, default=2)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--count", type=int, default=7500,
+                        help="planning-q problems to build (default 7500, the published size)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="worker processes of the build (default 2)")
     parser.add_argument("--referee", type=int, default=200,
-                        help="records the brute-force referee re-checks (random sample)")
+                        help="records the brute-force referee re-checks (a random sample; "
+                        "default 200)")
     parser.add_argument("--candidates", type=int, default=1000,
-                        help="start states whose single-atom candidates are classified")
+                        help="start states whose single-atom candidates are classified "
+                        "(default 1000)")
     args = parser.parse_args()
 
     started = time.perf_counter()

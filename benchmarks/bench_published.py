@@ -23,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests" / "fixtures" / "published"))
+sys.path.insert(0, str(ROOT / "tests" / "support" / "fixtures" / "published"))
 
 from write_gsme_fixtures import EXT_COLUMNS, released_row
 from write_gsme_fixtures import MT_COLUMNS as GSME_COLUMNS
@@ -60,8 +60,9 @@ def measure(label: str, path: Path, fmt: str, out: Path) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true",
+                        help="25 problems per k of every split instead of the defaults")
     args = parser.parse_args()
     logic_per_k = 25 if args.quick else logic_mt.DEFAULT_PER_K
     ext_per_k = 25 if args.quick else gsme_mt_ext.DEFAULT_PER_K

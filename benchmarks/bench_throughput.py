@@ -49,8 +49,10 @@ def run(name: str, per_k: int | None, log_dir: str, limit: int | None = None):
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--per-k", type=int, default=5)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--per-k", type=int, default=5,
+                        help="problems per k of each task (default 5; clinguide_mt: its "
+                        "default)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["INFOSEEK_CACHE_DIR"] = str(Path(tmp) / "cache")
