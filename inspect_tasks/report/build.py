@@ -22,64 +22,34 @@ import subprocess
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from infoseek.inspect_tasks.report import figures
 from infoseek.inspect_tasks.report.declarations import TableSpec, TaskReport
-from infoseek.inspect_tasks.report.published import reference_rows, reference_strata
-from infoseek.inspect_tasks.report.reading import Logs, ReportError, read_logs
-from infoseek.inspect_tasks.report.tables import (
-    axes_table,
+from infoseek.inspect_tasks.report.extra_tables import (
     by_turn_table,
     detection_table,
-    display_frame,
     filtered_table,
+    order_strata_display,
+    order_strata_table,
+)
+from infoseek.inspect_tasks.report.page import write_page
+from infoseek.inspect_tasks.report.published import reference_rows, reference_strata
+from infoseek.inspect_tasks.report.reading import Logs, ReportError, read_logs
+from infoseek.inspect_tasks.report.sections import Report, Section, Table
+from infoseek.inspect_tasks.report.tables import (
+    axes_table,
+    display_frame,
     groups_of,
     markdown,
     metric_table,
-    order_strata_display,
-    order_strata_table,
     row_table,
     setting_labels,
 )
 
 VIEWER = "viewer"
-
-
-@dataclass
-class Table:
-    name: str
-    title: str
-    frame: pd.DataFrame
-    """The numbers, as written to CSV."""
-    display: pd.DataFrame
-    """The text cells, as written to Markdown and HTML."""
-    csv: Path
-    md: Path
-
-
-@dataclass
-class Section:
-    task: str
-    protocol: str
-    tables: list[Table] = field(default_factory=list)
-    figures: list[tuple[str, Path]] = field(default_factory=list)
-    links: dict[str, str] = field(default_factory=dict)
-    """Row label -> transcript URL (its first log in the viewer bundle)."""
-
-
-@dataclass
-class Report:
-    out: Path
-    sections: list[Section]
-    skipped: list[str]
-    logs: pd.DataFrame
-    samples: int
-    errored: int
-    bundle: Path | None
 
 
 def _write_table(out: Path, task: str, name: str, title: str, frame: pd.DataFrame,
@@ -288,8 +258,6 @@ def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool =
                  progress: Callable[[int, int], None] | None = None,
                  notice: Callable[[str], None] | None = None) -> Report:
     """Read the logs, write every table, figure and page (module docstring)."""
-    from infoseek.inspect_tasks.report.page import write_page
-
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ReportError(f"{out} is a file; --out names the folder to write")

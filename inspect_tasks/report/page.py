@@ -11,12 +11,10 @@ from __future__ import annotations
 import base64
 import html
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pandas as pd
 
-if TYPE_CHECKING:
-    from infoseek.inspect_tasks.report.build import Report, Section
+from infoseek.inspect_tasks.report.sections import Report, Section
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }

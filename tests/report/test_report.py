@@ -220,7 +220,7 @@ def test_detection_and_filtered_accuracy_from_the_logs(report, logs) -> None:
 def test_order_strata_show_small_strata_as_a_dash(report) -> None:
     frame = table(report, "clinguide_mt.order_strata")
     shown = display_frame(frame)
-    from infoseek.inspect_tasks.report.tables import order_strata_display
+    from infoseek.inspect_tasks.report.extra_tables import order_strata_display
 
     shown = order_strata_display(frame)
     seen_dash = seen_number = False
