@@ -1,18 +1,19 @@
 """GSM-Q-MT (verbal): the GSME-Q-MT story problems (`infoseek.builders.math.gsme_mt`) as word
-problems
-(`infoseek.builders.math.gsm_text`): one sentence per revealed value and per equation, the held-out
-values left out, then the list of quantities that may be asked.
+problems (`infoseek.builders.math.gsm_text`): one sentence per revealed value and per
+equation, the held-out values left out, then the list of quantities that may be asked.
 
     inspect eval inspect_tasks/gsm_mt.py --model infoseek/optimal -T per_k=20
 
 Tasks: `gsm_mt` (seek loop, world-backed oracle, numeric answers) and `gsm_mt_full`
-(every value given: the reasoning upper bound).
+(every value given: the reasoning upper bound). The logic is `infoseek.inspect_tasks.gsme_mt`'s
+(`story_seek_task`); this file declares the tasks, so that
+`inspect eval inspect_tasks/gsm_mt.py` finds them.
 """
 
 from inspect_ai import Task, task
 
 from infoseek.contract import DEFAULT_MAX_TURNS, FULL_INFORMATION_MAX_TURNS
-from infoseek.inspect_tasks.assembly import checked_parameters, seek_task
+from infoseek.inspect_tasks.gsme_mt import story_seek_task
 
 
 @task
@@ -54,11 +55,7 @@ def gsm_mt(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, oracle=oracle,
-        format=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
-        force_ask=force_ask, carry_reasoning=carry_reasoning, source=source,
-        source_format=source_format, limit=limit)
-    return seek_task("gsm_mt", "gsme-mt", params, renderer="words")
+    return story_seek_task("gsm_mt", "words", locals())
 
 
 @task
@@ -89,7 +86,4 @@ def gsm_mt_full(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, format=format,
-        max_turns=max_turns, carry_reasoning=carry_reasoning, source=source,
-        source_format=source_format, limit=limit)
-    return seek_task("gsm_mt_full", "gsme-mt", params, renderer="words", full_information=True)
+    return story_seek_task("gsm_mt_full", "words", locals(), full_information=True)

@@ -8,17 +8,15 @@ Tasks: `gsm_q` (pick the one question that settles the goal), `gsm_q_detection` 
 answer or "Not sure", over well-specified and 1-sufficient variants) and
 `gsm_q_well_specified` (the missing value restored: the reasoning ceiling). Join the
 question-selection and well-specified logs with `infoseek filter QS_LOG WS_LOG`.
+
+The GSME-Q tasks told in words: the logic is `infoseek.inspect_tasks.gsme_q`'s
+(`story_single_turn_task`); this file declares the tasks, so that
+`inspect eval inspect_tasks/gsm_q.py` finds them.
 """
 
 from inspect_ai import Task, task
 
-from infoseek.inspect_tasks.assembly import checked_parameters
-from infoseek.inspect_tasks.single_turn_assembly import single_turn_task
-
-
-def _params(per_k, seed, source, source_format, limit):
-    return checked_parameters("gsme-mt", k=1, per_k=per_k, seed=seed, source=source,
-                              source_format=source_format, limit=limit)
+from infoseek.inspect_tasks.gsme_q import story_single_turn_task
 
 
 @task
@@ -48,11 +46,7 @@ def gsm_q(
         source_format: with source: mt-infoseek-gsme or records (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = checked_parameters("gsme-mt", k=1, per_k=per_k, seed=seed, source=source,
-                                source_format=source_format, limit=limit,
-                                mix_well_specified=mix_well_specified)
-    return single_turn_task("gsm_q", "gsme-mt", "question_selection",
-                            {**params, "prompt": prompt}, renderer="words")
+    return story_single_turn_task("gsm_q", "question_selection", "words", locals())
 
 
 @task
@@ -79,9 +73,7 @@ def gsm_q_detection(
         source_format: with source: mt-infoseek-gsme or records (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = _params(per_k, seed, source, source_format, limit)
-    return single_turn_task("gsm_q_detection", "gsme-mt", "detection",
-                            {**params, "prompt": prompt}, renderer="words")
+    return story_single_turn_task("gsm_q_detection", "detection", "words", locals())
 
 
 @task
@@ -106,6 +98,4 @@ def gsm_q_well_specified(
         source_format: with source: mt-infoseek-gsme or records (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = _params(per_k, seed, source, source_format, limit)
-    return single_turn_task("gsm_q_well_specified", "gsme-mt", "well_specified",
-                            {**params, "prompt": prompt}, renderer="words")
+    return story_single_turn_task("gsm_q_well_specified", "well_specified", "words", locals())

@@ -6,7 +6,13 @@
 Tasks: `gsme_mt` (seek loop, world-backed oracle, numeric answers), `gsme_mt_full`
 (every value given: the reasoning upper bound), `gsme_mt_k_prediction` and `gsme_mt_mss`
 (problem level).
+
+GSM-Q-MT (`infoseek.inspect_tasks.gsm_mt`) is the seek pair over the same problems told as
+word problems: both files declare their seek tasks over `story_seek_task`, and only the
+renderer differs.
 """
+
+from typing import Any
 
 from inspect_ai import Task, task
 
@@ -17,6 +23,19 @@ from infoseek.inspect_tasks.assembly import (
     mss_task,
     seek_task,
 )
+
+BUILDER = "gsme-mt"
+"""The builder every GSME-Q-MT and GSM-Q-MT task reads."""
+
+
+def story_seek_task(name: str, renderer: str, parameters: dict[str, Any], *,
+                    full_information: bool = False) -> Task:
+    """The seek task `name` over the story problems, told by `renderer` (``equations`` for
+    GSME-Q-MT, ``words`` for GSM-Q-MT), from the task function's own `-T` `parameters`;
+    `full_information`: every held-out value given (`assembly.seek_task`)."""
+    params = checked_parameters(BUILDER, **parameters)
+    return seek_task(name, BUILDER, params, renderer=renderer,
+                     full_information=full_information)
 
 
 @task
@@ -56,11 +75,7 @@ def gsme_mt(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, oracle=oracle,
-        format=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
-        force_ask=force_ask, carry_reasoning=carry_reasoning, source=source,
-        source_format=source_format, limit=limit)
-    return seek_task("gsme_mt", "gsme-mt", params, renderer="equations")
+    return story_seek_task("gsme_mt", "equations", locals())
 
 
 @task
@@ -91,10 +106,7 @@ def gsme_mt_full(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, format=format,
-        max_turns=max_turns, carry_reasoning=carry_reasoning, source=source,
-        source_format=source_format, limit=limit)
-    return seek_task("gsme_mt_full", "gsme-mt", params, renderer="equations", full_information=True)
+    return story_seek_task("gsme_mt_full", "equations", locals(), full_information=True)
 
 
 @task
@@ -118,9 +130,9 @@ def gsme_mt_k_prediction(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, source=source,
+    params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, source=source,
         source_format=source_format, limit=limit)
-    return k_prediction_task("gsme_mt_k_prediction", "gsme-mt", params, renderer="equations")
+    return k_prediction_task("gsme_mt_k_prediction", BUILDER, params, renderer="equations")
 
 
 @task
@@ -149,6 +161,6 @@ def gsme_mt_mss(
             (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = checked_parameters("gsme-mt", k=k, per_k=per_k, seed=seed, k_given=k_given,
+    params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, k_given=k_given,
         max_size=max_size, source=source, source_format=source_format, limit=limit)
-    return mss_task("gsme_mt_mss", "gsme-mt", params, renderer="equations")
+    return mss_task("gsme_mt_mss", BUILDER, params, renderer="equations")

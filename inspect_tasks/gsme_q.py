@@ -8,17 +8,33 @@ Tasks: `gsme_q` (pick the one question that settles the goal), `gsme_q_detection
 answer or "Not sure", over well-specified and 1-sufficient variants) and
 `gsme_q_well_specified` (the missing value restored: the reasoning ceiling). Join the
 question-selection and well-specified logs with `infoseek filter QS_LOG WS_LOG`.
+
+GSM-Q (`infoseek.inspect_tasks.gsm_q`) is the same three tasks over the same problems told
+as word problems: both files declare their tasks over `story_single_turn_task`, and only
+the renderer differs.
 """
+
+from typing import Any
 
 from inspect_ai import Task, task
 
 from infoseek.inspect_tasks.assembly import checked_parameters
 from infoseek.inspect_tasks.single_turn_assembly import single_turn_task
 
+BUILDER = "gsme-mt"
+"""The builder every GSME-Q and GSM-Q task reads (its 1-sufficient problems, k = 1)."""
 
-def _params(per_k, seed, source, source_format, limit):
-    return checked_parameters("gsme-mt", k=1, per_k=per_k, seed=seed, source=source,
-                              source_format=source_format, limit=limit)
+
+def story_single_turn_task(name: str, protocol: str, renderer: str,
+                           parameters: dict[str, Any]) -> Task:
+    """The single-turn task `name` (`protocol`: question_selection, detection or
+    well_specified) over the story problems, told by `renderer` (``equations`` for
+    GSME-Q, ``words`` for GSM-Q), from the task function's own `-T` `parameters`."""
+    given = dict(parameters)
+    prompt = given.pop("prompt")
+    params = checked_parameters(BUILDER, k=1, **given)
+    return single_turn_task(name, BUILDER, protocol, {**params, "prompt": prompt},
+                            renderer=renderer)
 
 
 @task
@@ -48,11 +64,7 @@ def gsme_q(
         source_format: with source: mt-infoseek-gsme or records (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = checked_parameters("gsme-mt", k=1, per_k=per_k, seed=seed, source=source,
-                                source_format=source_format, limit=limit,
-                                mix_well_specified=mix_well_specified)
-    return single_turn_task("gsme_q", "gsme-mt", "question_selection",
-                            {**params, "prompt": prompt}, renderer="equations")
+    return story_single_turn_task("gsme_q", "question_selection", "equations", locals())
 
 
 @task
@@ -79,9 +91,7 @@ def gsme_q_detection(
         source_format: with source: mt-infoseek-gsme or records (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = _params(per_k, seed, source, source_format, limit)
-    return single_turn_task("gsme_q_detection", "gsme-mt", "detection",
-                            {**params, "prompt": prompt}, renderer="equations")
+    return story_single_turn_task("gsme_q_detection", "detection", "equations", locals())
 
 
 @task
@@ -106,6 +116,4 @@ def gsme_q_well_specified(
         source_format: with source: mt-infoseek-gsme or records (default: detected).
         limit: with source only: read just the first N problems of the file (>= 1; default: all).
     """
-    params = _params(per_k, seed, source, source_format, limit)
-    return single_turn_task("gsme_q_well_specified", "gsme-mt", "well_specified",
-                            {**params, "prompt": prompt}, renderer="equations")
+    return story_single_turn_task("gsme_q_well_specified", "well_specified", "equations", locals())
