@@ -2,8 +2,7 @@
 pins a hash of what the N of `EVAL_VERSION` vouches for, so that a change to it without
 moving N fails here.
 
-What the hash covers, for every packaged task run once, tiny (``k=1, per_k=1, count=1``,
-`limit=1`, `infoseek/optimal`):
+What the hash covers, for every packaged task run once, tiny (`tests.tasks.tiny_runs`):
 
 - the prompt texts that reach the model: every message of the sample's last model call
   (the system prompt, the problem as the task renders and frames it, the oracle's replies
@@ -26,27 +25,17 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import inspect
 import json
 from typing import Any
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.log._transcript import ModelEvent
 
 from infoseek.domains import all_domains
 from infoseek.inspect_tasks import versions
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
-
-TINY = {"k": [1], "per_k": 1, "count": 1}
-"""The smallest split each task accepts (only the parameters a task has are passed)."""
-
-
-def tiny_task(name: str):
-    factory = PACKAGED_TASKS[name]
-    parameters = inspect.signature(factory).parameters
-    return factory(**{key: value for key, value in TINY.items() if key in parameters})
+from tests.tasks.tiny_runs import run_tiny_tasks, tiny_task
 
 
 def domain_wordings() -> dict[str, dict[str, str]]:
@@ -81,14 +70,9 @@ def fingerprint(surface: dict[str, Any]) -> str:
 
 @pytest.fixture(scope="module")
 def surface(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
-    log_dir = tmp_path_factory.mktemp("version-logs")
-    names = sorted(PACKAGED_TASKS)
-    logs = inspect_eval([tiny_task(name) for name in names], model="infoseek/optimal",
-                        limit=1, log_dir=str(log_dir), display="none")
-    assert [log.status for log in logs] == ["success"] * len(names)
-    tasks = {log.eval.task.removeprefix("infoseek/"): task_surface(
-        read_eval_log(log.location, resolve_attachments=True)) for log in logs}
-    assert sorted(tasks) == names
+    runs = run_tiny_tasks(tmp_path_factory.mktemp("version-logs"))
+    tasks = {name: task_surface(read_eval_log(log.location, resolve_attachments=True))
+             for name, log in runs.items()}
     return {"tasks": tasks, "wordings": domain_wordings()}
 
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import inspect
 import json
 import subprocess
 import sys
@@ -29,7 +28,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai import eval as inspect_eval
 from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ChatMessageUser, ModelName
 from inspect_ai.scorer import CORRECT, Scorer, Target, scorer
@@ -46,28 +44,15 @@ from infoseek.inspect_tasks.inspect_private import (
 )
 from infoseek.inspect_tasks.versions import EVAL_VERSION, task_version
 from tests.support.common import text_output
+from tests.tasks.tiny_runs import run_tiny_tasks, tiny_task
 
 ROOT = Path(__file__).resolve().parents[2]
-TINY = {"k": [1], "per_k": 1, "count": 1}
-"""The smallest split each task accepts (only the parameters a task has are passed)."""
-
-
-def tiny_task(name: str):
-    factory = PACKAGED_TASKS[name]
-    parameters = inspect.signature(factory).parameters
-    return factory(**{key: value for key, value in TINY.items() if key in parameters})
 
 
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    log_dir = tmp_path_factory.mktemp("score-logs")
-    names = sorted(PACKAGED_TASKS)
-    results = inspect_eval([tiny_task(name) for name in names], model="infoseek/optimal",
-                           limit=1, log_dir=str(log_dir), display="none")
-    assert [log.status for log in results] == ["success"] * len(names)
-    by_task = {log.eval.task: Path(log.location) for log in results}
-    assert sorted(by_task) == names
-    return by_task
+    runs = run_tiny_tasks(tmp_path_factory.mktemp("score-logs"))
+    return {name: Path(log.location) for name, log in runs.items()}
 
 
 # ------------------------------------------------------------------ task versions
