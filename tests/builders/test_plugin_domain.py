@@ -39,14 +39,10 @@ from infoseek.builders.published.sources import source_records
 from infoseek.engines.bruteforce import BruteForceEngine, referee_mss_family
 from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
-from infoseek.records import (
-    RecordError,
-    check_record,
-    engine_from_record,
-    turns_from_store,
-    write_jsonl,
-)
+from infoseek.jsonl import write_jsonl
+from infoseek.records import RecordError, check_record, engine_from_record
 from infoseek.scorers.group_metric import log_metrics
+from infoseek.stored_forms import turns_from_store
 from tests.support import FIXTURES
 
 FIXTURE = FIXTURES / "plugin"
@@ -103,7 +99,7 @@ def test_a_record_read_first_finds_the_plugin_engine(site, built) -> None:
     """Nothing has used the domain when the file is read: the engine registry imports the
     plug-in's declaration (which registers the kind) before it calls the kind unknown."""
     script = ("from infoseek import engines\n"
-              "from infoseek.records import read_jsonl\n"
+              "from infoseek.jsonl import read_jsonl\n"
               "print('map-colouring' in engines.engine_kinds())\n"
               "print(len(list(read_jsonl('maps.jsonl'))))\n"
               "print('map-colouring' in engines.engine_kinds())\n")
