@@ -35,7 +35,7 @@ from infoseek.inspect_tasks.report.declarations import (
 )
 from infoseek.inspect_tasks.report.published import PublishedDataError, _check, published
 from infoseek.inspect_tasks.report.tables import MIN_STRATUM, display_frame
-from infoseek.records import turns_from_store
+from infoseek.stored_forms import turns_from_store
 from tests.report.test_derived_lists import EXPECTED_REPORTS
 from tests.support.browser import find_chromium, load_page
 from tests.support.common import text_output
