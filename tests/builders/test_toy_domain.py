@@ -40,17 +40,12 @@ from infoseek.inspect_tasks.assembly import (
     mss_task,
     seek_task,
 )
-from infoseek.records import (
-    RecordError,
-    check_record,
-    engine_from_record,
-    read_jsonl,
-    sample_problem,
-    turns_from_store,
-)
+from infoseek.jsonl import read_jsonl
+from infoseek.records import RecordError, check_record, engine_from_record
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.seek import seek_values
 from infoseek.solvers.dataset import task_level_ks
+from infoseek.stored_forms import sample_problem, turns_from_store
 from tests.support import toy_domain as toy
 from tests.support.common import assert_eval_success, forbid_tokenizer, text_output
 
