@@ -23,8 +23,8 @@ from infoseek.inspect_tasks.assembly import (
     seek_task,
 )
 from infoseek.inspect_tasks.task_parameters import check_choice
-from infoseek.records import sample_problem
 from infoseek.scorers.ordered import order_strata_scorer
+from infoseek.stored_forms import sample_problem
 
 DISTRACTOR_LEVELS = (0, 10, 20)
 BOOKS = {"closed": "seek", "open": "open"}

@@ -24,7 +24,7 @@ from infoseek.inspect_tasks.assembly import (
 )
 from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.inspect_tasks.task_parameters import check_choice
-from infoseek.records import dumps_record
+from infoseek.jsonl import dumps_record
 from infoseek.scorers.single_turn import detection_scorer, single_turn_scorer
 from infoseek.single_turn import SingleTurnError
 from infoseek.solvers.dataset import rendered

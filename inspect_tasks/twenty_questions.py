@@ -26,10 +26,10 @@ from infoseek.inspect_tasks.assembly import (
 )
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.inspect_tasks.versions import task_version
-from infoseek.records import metadata_problem
 from infoseek.scorers.twenty_q import twenty_q_scorer
 from infoseek.solvers.dataset import memory_dataset
 from infoseek.solvers.twenty_q.solver import LABEL_BATCH, MAX_TURNS, twenty_q_solver
+from infoseek.stored_forms import metadata_problem
 
 
 def game_samples(pool: str) -> list[Sample]:

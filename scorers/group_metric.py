@@ -16,7 +16,7 @@ from typing import Any
 from inspect_ai.log import EvalLog
 from inspect_ai.scorer import Metric, SampleScore, Value, metric
 
-from infoseek.records import sample_problem
+from infoseek.stored_forms import sample_problem
 
 
 def _as_float(value: Any) -> float | None:

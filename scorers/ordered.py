@@ -24,7 +24,6 @@ from typing import Any
 from inspect_ai.scorer import Metric, SampleScore, Score, Scorer, Target, metric, scorer
 from inspect_ai.solver import TaskState
 
-from infoseek.records import sample_problem
 from infoseek.scorers.seek import seek_episode
 from infoseek.scorers.seek_metrics import (
     answer_kind_of,
@@ -33,6 +32,7 @@ from infoseek.scorers.seek_metrics import (
     required_order_of,
 )
 from infoseek.scorers.seek_turns import valid_query_variables
+from infoseek.stored_forms import sample_problem
 
 STRATA: tuple[str, ...] = ("all_correct", "all_incorrect", "partial_correct",
                            "partial_incorrect")

@@ -16,7 +16,6 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from infoseek.contract import STOP_REASONS
-from infoseek.records import sample_problem
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.problem_metrics import (
     k_prediction_metrics,
@@ -24,6 +23,7 @@ from infoseek.scorers.problem_metrics import (
     parse_k_prediction,
     parse_variable_list,
 )
+from infoseek.stored_forms import sample_problem
 
 
 def stopped_reply(state: TaskState) -> str | None:

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from infoseek.answers.base import PROBABILITY, RETRACTION, SECOND_VALUE_CUE
+from infoseek.answers.doubts import RETRACTION
+from infoseek.answers.second_values import PROBABILITY, SECOND_VALUE_CUE
 
 UNSURE = "unsure"
 """Parsed form of the answer "ambiguous but not sure how many"."""
@@ -132,7 +133,7 @@ def _k_value(body: str) -> object:
 def _takes_k_back(tail: str) -> bool:
     """Whether a k answer's justification corrects, retracts or hedges it: a
     self-correction or alternative cue (``actually``, ``or``, ``wait`` ...,
-    `infoseek.answers.base.SECOND_VALUE_CUE`), a retraction (``I was wrong``, ``let me
+    `infoseek.answers.second_values.SECOND_VALUE_CUE`), a retraction (``I was wrong``, ``let me
     reconsider``) or a probability (``60% sure``), as the seek answers read them."""
     return bool(SECOND_VALUE_CUE.search(tail) or RETRACTION.search(tail)
                 or PROBABILITY.search(tail))

@@ -57,7 +57,6 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from infoseek.contract import STORE_INITIAL, STORE_OPTIONS, STORE_PROBLEM, STORE_TURNS
-from infoseek.records import problem_from_store, sample_problem, turns_from_store
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.seek_explanations import (
     answer_explanation,
@@ -76,6 +75,7 @@ from infoseek.scorers.seek_metrics import (
     sufficiency_metrics,
 )
 from infoseek.scorers.seek_turns import final_answer, invalid_reason_counts, uncertainty_curves
+from infoseek.stored_forms import problem_from_store, sample_problem, turns_from_store
 
 
 def _nan_for_none(values: Mapping[str, float | None]) -> dict[str, float]:

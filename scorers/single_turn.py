@@ -38,9 +38,9 @@ from scipy.stats import spearmanr
 from infoseek.answers import answer_kind
 from infoseek.contract import STORE_TURNS
 from infoseek.domains import UnknownDomain, domain_of
-from infoseek.records import sample_problem, turns_from_store
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.single_turn import AXES, NOT_SURE
+from infoseek.stored_forms import sample_problem, turns_from_store
 
 
 def _value(score: SampleScore, key: str) -> float | None:

@@ -28,9 +28,9 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from infoseek.contract import STORE_FINAL, STORE_TURNS
-from infoseek.records import sample_problem, turns_from_store
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.twenty_q_metrics import game_metrics
+from infoseek.stored_forms import sample_problem, turns_from_store
 
 CURVES = ("entropy_t", "neig_t", "pass_mass_t")
 

@@ -13,7 +13,9 @@ from typing import Any
 from inspect_ai.dataset import MemoryDataset, Sample
 
 from infoseek.analysis import task_level_k
-from infoseek.records import RecordError, engine_from_record, metadata_problem, short_repr
+from infoseek.records import RecordError, engine_from_record
+from infoseek.stored_forms import metadata_problem
+from infoseek.text import short_repr
 
 RENDER_ERRORS = (KeyError, TypeError, ValueError, AttributeError, IndexError)
 """What a domain renderer raises on a record that lacks a field it reads (a clinguide

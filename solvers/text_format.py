@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from infoseek.domains import domain_of
-from infoseek.records import all_text_encodes
+from infoseek.text import all_text_encodes
 
 DEFAULT_ENTITY = "Alice"
 
@@ -93,7 +93,7 @@ def storable_text(text: str) -> str:
 def storable(value: Any) -> Any:
     """A copy of a JSON-like value (str, list, tuple, dict) whose strings, keys included,
     are `storable_text`; the value itself when nothing needed replacing. A container whose
-    text all encodes (`infoseek.records.all_text_encodes`, one JSON write) is not walked."""
+    text all encodes (`infoseek.text.all_text_encodes`, one JSON write) is not walked."""
     if isinstance(value, dict | list | tuple) and all_text_encodes(value):
         return value
     return _storable_walk(value)

@@ -27,8 +27,8 @@ from infoseek.contract import (
     STORE_PROTOCOL,
     STORE_TURNS,
 )
-from infoseek.records import stored_turns
 from infoseek.solvers.text_format import storable, storable_text
+from infoseek.stored_forms import stored_turns
 
 CONTEXT_OVERFLOW = STOP_REASONS["model_length"]
 
@@ -92,7 +92,7 @@ class EpisodeWriter:
     solver uses. Made at the start of a sample, it writes the protocol and the problem (in
     its stored form, without hidden fields); the solver then writes options and turns
     before every generate call, so a limit that aborts the loop loses nothing. Turn
-    records are stored whole each time (`infoseek.records.stored_turns`) and never
+    records are stored whole each time (`infoseek.stored_forms.stored_turns`) and never
     changed once written."""
 
     def __init__(self, protocol: str, problem: str) -> None:

@@ -26,7 +26,7 @@ from inspect_ai.analysis import SampleColumn, evals_df, samples_df
 
 from infoseek.contract import STORE_TURNS
 from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
-from infoseek.records import turns_from_store
+from infoseek.stored_forms import turns_from_store
 
 SETTING_PREFIX = "task_arg_"
 INSPECT_INDEX_FILES = frozenset({"logs.json", "eval-set.json", "listing.json"})

@@ -10,7 +10,6 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 from infoseek.contract import (
     DEFAULT_FORBID_ALTERNATIVES,
 )
-from infoseek.records import sample_problem, stored_problem
 from infoseek.solvers.seek import prompts
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
@@ -19,6 +18,7 @@ from infoseek.solvers.turns import (
     generate_turn,
     stopped_reason,
 )
+from infoseek.stored_forms import sample_problem, stored_problem
 
 PROTOCOLS = ("k_prediction", "mss_identification")
 

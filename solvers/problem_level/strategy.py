@@ -15,7 +15,7 @@ import random
 from typing import Any
 
 from infoseek.contract import DEFAULT_FORBID_ALTERNATIVES
-from infoseek.records import askable_variables
+from infoseek.record_views import askable_variables
 
 K_CHOICES: tuple[Any, ...] = (0, 1, 2, 3, 4, "unsure")
 

@@ -43,10 +43,10 @@ from infoseek.contract import (
     STORE_TURNS,
 )
 from infoseek.domains import UnknownDomain, domain_of
-from infoseek.records import problem_from_store, turns_from_store
 from infoseek.solvers.reference import strategy as reference_strategy
 from infoseek.solvers.reference.strategy import REFERENCE_MODEL_NAMES
 from infoseek.solvers.text_format import render_text_action
+from infoseek.stored_forms import problem_from_store, turns_from_store
 
 PROVIDER = "infoseek"
 

@@ -36,7 +36,8 @@ from functools import cached_property
 from typing import Any
 
 from infoseek.answers import answer_kind
-from infoseek.answers.base import AnswerSpec, normalise
+from infoseek.answers.answer_text import normalise
+from infoseek.answers.base import AnswerSpec
 from infoseek.answers.choice import option_key
 from infoseek.contract import MAX_TURN_CHARS
 

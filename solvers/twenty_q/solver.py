@@ -29,7 +29,6 @@ from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from infoseek.oracles.roles import role_bound, role_reply
-from infoseek.records import sample_problem, stored_problem
 from infoseek.solvers.text_format import storable_text
 from infoseek.solvers.turns import (
     EpisodeWriter,
@@ -60,6 +59,7 @@ from infoseek.solvers.twenty_q.prompts import (
     TRANSFER_SYSTEM,
     TURN_NOTE,
 )
+from infoseek.stored_forms import sample_problem, stored_problem
 
 PROTOCOL = "twenty_questions"
 EXAMINER_ROLE, EVALUATOR_ROLE, TRANSFER_ROLE = "examiner", "evaluator", "transfer"

@@ -27,9 +27,9 @@ from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mss import logic_mss
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.oracles import refusals
-from infoseek.records import sample_problem, turns_from_store
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.seek import seek_values
+from infoseek.stored_forms import sample_problem, turns_from_store
 from tests.support.common import assert_eval_success, mock_usage, text_output
 
 TURN_KEYS = {"turn", "action", "queries", "possible_target_values", "known"}

@@ -19,7 +19,7 @@ from inspect_ai.model import get_model
 
 from infoseek.inspect_tasks.clinguide_mt import clinguide_mt_mss
 from infoseek.inspect_tasks.logic_mss import logic_mss
-from infoseek.records import sample_problem
+from infoseek.stored_forms import sample_problem
 from tests.support.common import forbid_tokenizer
 from tests.support.fuzz import FUZZ_MODEL, GARBAGE, VALID, Text, install, sample_problem_id
 from tests.support.fuzz_catalogue import MSS_CATALOGUE

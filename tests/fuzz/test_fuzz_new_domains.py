@@ -23,7 +23,8 @@ import pytest
 
 from infoseek.inspect_tasks.clinguide_mt import clinguide_mt
 from infoseek.inspect_tasks.genereg_mt import genereg_mt
-from infoseek.records import askable_variables, sample_problem
+from infoseek.record_views import askable_variables
+from infoseek.stored_forms import sample_problem
 from tests.fuzz.test_fuzz_outputs import Run, check_play, play_kinds
 from tests.support.common import forbid_tokenizer
 from tests.support.fuzz import (

@@ -40,7 +40,8 @@ from infoseek.inspect_tasks.gsm_mt import gsm_mt
 from infoseek.inspect_tasks.gsme_mt import gsme_mt
 from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext
 from infoseek.inspect_tasks.logic_mt import logic_mt
-from infoseek.records import askable_variables, not_leaf_variables, sample_problem, turns_from_store
+from infoseek.record_views import askable_variables, not_leaf_variables
+from infoseek.stored_forms import sample_problem, turns_from_store
 from tests.support.common import forbid_tokenizer, loop_messages
 from tests.support.fuzz import (
     FORMATS,

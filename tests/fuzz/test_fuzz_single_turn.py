@@ -26,8 +26,8 @@ from inspect_ai.model import get_model
 from infoseek.inspect_tasks.gsm_q import gsm_q, gsm_q_detection, gsm_q_well_specified
 from infoseek.inspect_tasks.gsme_q import gsme_q, gsme_q_detection, gsme_q_well_specified
 from infoseek.inspect_tasks.logic_q import logic_q, logic_q_detection, logic_q_well_specified
-from infoseek.records import sample_problem
 from infoseek.solvers.single_turn.reading import option_text
+from infoseek.stored_forms import sample_problem
 from tests.support import fuzz_single_turn_catalogue as catalogue
 from tests.support.common import forbid_tokenizer, text_output
 

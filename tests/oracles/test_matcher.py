@@ -15,8 +15,8 @@ from inspect_ai.model import get_model
 from infoseek.inspect_tasks.clinguide_mt import clinguide_mt
 from infoseek.oracles import refusal_text
 from infoseek.oracles.matcher import matcher_messages, read_matcher_reply
-from infoseek.records import sample_problem, turns_from_store
 from infoseek.solvers.seek.matcher import question_text
+from infoseek.stored_forms import sample_problem, turns_from_store
 from tests.support.common import assert_eval_success, forbid_tokenizer, text_output
 
 PROBLEM = "clinguide-low_back_pain-n2-d0"

@@ -14,7 +14,6 @@ from infoseek.inspect_tasks.gsme_mt import gsme_mt, gsme_mt_full
 from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext, gsme_mt_ext_full
 from infoseek.inspect_tasks.inspect_private import registry_unqualified_name
 from infoseek.inspect_tasks.logic_mt import logic_mt
-from infoseek.records import turns_from_store
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.seek import SEEK_SCORER_NAMES, seek_values
 from infoseek.scorers.seek_explanations import (
@@ -28,6 +27,7 @@ from infoseek.scorers.seek_metrics import (
     query_metrics,
     sufficiency_metrics,
 )
+from infoseek.stored_forms import turns_from_store
 
 SEEK_TASKS = [logic_mt, gsme_mt, gsme_mt_full, gsme_mt_ext, gsme_mt_ext_full, gsm_mt,
               gsm_mt_full]

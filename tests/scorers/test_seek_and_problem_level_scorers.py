@@ -12,10 +12,10 @@ from inspect_ai.log import EvalLog, read_eval_log
 from inspect_ai.model import ModelOutput, get_model
 from inspect_ai.solver import Generate, TaskState, solver
 
-from infoseek.records import sample_problem
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.problem_level import k_prediction_scorer, mss_identification_scorer
 from infoseek.scorers.seek import seek_scorers, seek_values
+from infoseek.stored_forms import sample_problem
 from tests.support.common import text_output
 
 BOTH = [False, True]

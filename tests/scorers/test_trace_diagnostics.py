@@ -12,8 +12,8 @@ from inspect_ai.model import ChatMessageAssistant, ContentReasoning, ContentText
 
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
 from infoseek.inspect_tasks.report import build_report
-from infoseek.records import sample_problem
 from infoseek.scorers.trace_diagnostics import reasoning_of_output, trace_diagnostics
+from infoseek.stored_forms import sample_problem
 from tests.support.common import text_output
 
 pytestmark = pytest.mark.usefixtures("no_tokenizer")

@@ -34,9 +34,9 @@ from infoseek.contract import MAX_TURN_CHARS
 from infoseek.domains import get_domain
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.oracles import refusal_text, refusals
-from infoseek.records import sample_problem, turns_from_store
 from infoseek.scorers.seek import seek_values
 from infoseek.solvers.seek import prompts
+from infoseek.stored_forms import sample_problem, turns_from_store
 from tests.support.common import assert_eval_success, loop_messages, text_output, tool_output
 
 pytestmark = pytest.mark.usefixtures("no_tokenizer")

@@ -16,9 +16,9 @@ from infoseek.builders.datasets import domain_records
 from infoseek.domains import domain_names, get_domain
 from infoseek.inspect_tasks.genereg_mt import genereg_mt
 from infoseek.inspect_tasks.logic_mt import logic_mt
-from infoseek.records import turns_from_store
 from infoseek.scorers.seek import seek_values
 from infoseek.solvers.seek import prompts
+from infoseek.stored_forms import turns_from_store
 from tests.support.common import assert_eval_success, loop_messages, text_output, tool_output
 
 pytestmark = pytest.mark.usefixtures("no_tokenizer")

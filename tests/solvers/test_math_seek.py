@@ -27,13 +27,8 @@ from infoseek.engine import (
 )
 from infoseek.engines.arith.engine import ArithEngine
 from infoseek.oracles import WORLD_POLICY, Oracle, check_query
-from infoseek.records import (
-    askable_variables,
-    engine_from_record,
-    not_leaf_variables,
-    problem_from_store,
-    turns_from_store,
-)
+from infoseek.record_views import askable_variables, not_leaf_variables
+from infoseek.records import engine_from_record
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.seek import seek_scorers, seek_values
 from infoseek.scorers.seek_metrics import answers_match, episode_metrics
@@ -43,6 +38,7 @@ from infoseek.solvers.seek.parse_context import ParseContext
 from infoseek.solvers.seek.parsing import parse_number_answer, parse_text_turn
 from infoseek.solvers.seek.solver import seek_solver
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls
+from infoseek.stored_forms import problem_from_store, turns_from_store
 from tests.support.common import assert_eval_success, text_output, tool_output
 
 

@@ -32,10 +32,10 @@ from inspect_ai.tool import Tool, tool
 from inspect_ai.util import registry_info, store
 
 from infoseek.inspect_tasks import _registry
-from infoseek.records import stored_problem
 from infoseek.solvers.reference import strategy as reference_strategy
 from infoseek.solvers.reference.models import REQUIRED_STORE_KEYS, ReferenceModelAPI
 from infoseek.solvers.text_format import render_text_action
+from infoseek.stored_forms import stored_problem
 
 PROBLEMS = {
     "p1": {"id": "p1", "domain": "logic", "entity": "Alice", "target": "adorable",

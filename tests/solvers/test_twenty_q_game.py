@@ -14,7 +14,7 @@ from inspect_ai.model import ModelOutput, get_model
 from infoseek.builders.twenty_q import builder
 from infoseek.contract import STORE_FINAL, STORE_TURNS
 from infoseek.inspect_tasks.twenty_questions import twenty_questions
-from infoseek.records import public_record, turns_from_store
+from infoseek.record_views import public_record
 from infoseek.solvers.twenty_q.game import (
     CONFIRMED,
     EVIDENCE,
@@ -26,6 +26,7 @@ from infoseek.solvers.twenty_q.game import (
     table_answer,
 )
 from infoseek.solvers.twenty_q.strategy import twenty_q_move
+from infoseek.stored_forms import turns_from_store
 from tests.support.common import assert_eval_success, text_output
 
 pytestmark = pytest.mark.usefixtures("no_tokenizer")

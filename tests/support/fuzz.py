@@ -52,7 +52,7 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_ai.util import store
 
 from infoseek import contract
-from infoseek.records import problem_from_store, turns_from_store
+from infoseek.stored_forms import problem_from_store, turns_from_store
 from tests.support.common import no_choices_output, text_output, tool_output
 
 FUZZ_PROVIDER = "infoseek_fuzz"

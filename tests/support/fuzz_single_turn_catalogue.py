@@ -41,10 +41,10 @@ from inspect_ai.tool import ToolChoice, ToolInfo
 from inspect_ai.util import store
 
 from infoseek import contract
-from infoseek.records import problem_from_store, sample_problem
 from infoseek.single_turn import NO_QUESTION, NOT_SURE
 from infoseek.solvers.dataset import value_label
 from infoseek.solvers.single_turn.reading import option_text
+from infoseek.stored_forms import problem_from_store, sample_problem
 from tests.support.common import text_output
 
 PROVIDER = "infoseek_fuzz_st"

@@ -19,12 +19,12 @@ from infoseek.inspect_tasks.clinguide_mt import (
     clinguide_mt_mss,
 )
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
-from infoseek.records import sample_problem, turns_from_store
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.ordered import stratified_accuracy, stratum_values
 from infoseek.scorers.problem_metrics import parse_variable_list
 from infoseek.scorers.seek import seek_values
 from infoseek.scorers.seek_metrics import query_metrics, required_order_of
+from infoseek.stored_forms import sample_problem, turns_from_store
 from tests.support.common import assert_eval_success, forbid_tokenizer
 
 SMALL = {"per_k": 3, "seed": 0}

@@ -23,9 +23,9 @@ from infoseek.inspect_tasks.gsme_mt_ext import (
     gsme_mt_ext_mss,
 )
 from infoseek.oracles import refusals
-from infoseek.records import problem_from_store, sample_problem, turns_from_store
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.solvers.seek import prompts
+from infoseek.stored_forms import problem_from_store, sample_problem, turns_from_store
 from tests.support.common import assert_eval_success
 
 SMALL = {"k": [1, 2], "per_k": 2}

@@ -26,9 +26,10 @@ from infoseek.inspect_tasks.planning_q import (
     planning_q_detection,
     planning_q_well_specified,
 )
-from infoseek.records import engine_from_record, sample_problem, turns_from_store
+from infoseek.records import engine_from_record
 from infoseek.scorers.planning import plan_metrics
 from infoseek.single_turn import bfs_pick, sufficient_options
+from infoseek.stored_forms import sample_problem, turns_from_store
 from tests.support.common import assert_eval_success, forbid_tokenizer, text_output, tool_output
 
 
