@@ -22,6 +22,7 @@ from infoseek.builders.math.math_record import validate_math_record
 from infoseek.engines.bruteforce import horn_referee, referee_mss_family
 from infoseek.engines.horn import HornEngine
 from infoseek.engines.satmss import SatMss, cross_check_record, sat_mss
+from infoseek.inspect_tasks.versions import task_version
 from infoseek.jsonl import dumps_record
 from infoseek.records import check_record
 
@@ -118,15 +119,16 @@ def test_tasks_take_the_split() -> None:
     from infoseek.inspect_tasks.task_parameters import TaskParameterError
 
     task = logic_mt_task(split="hard", k=5, per_k=1)
-    assert task.version == f"logic-mt-hard@{logic_mt.HARD_CACHE_VERSION}"
+    assert task.version == task_version("logic-mt-hard", logic_mt.HARD_CACHE_VERSION)
     assert {s.metadata["k"] for s in task.dataset} == {5}
     assert logic_mt.split_settings("hard", None)["k"] == [5, 6, 7, 8]
     assert logic_mt.split_settings("hard", None)["max_turns"] == 16
     assert logic_mt.split_settings("default", None)["max_turns"] == 10
     assert logic_mt.split_settings("hard", [5, 6], max_turns=3)["max_turns"] == 3
     assert logic_mt.split_settings("hard", 7)["max_size"] == 7
-    assert logic_k_prediction(split="hard", k=5, per_k=1).version.startswith("logic-mt-hard@")
-    assert logic_mss(split="hard", k=5, per_k=1).version.startswith("logic-mt-hard@")
+    hard = task_version("logic-mt-hard", "")
+    assert logic_k_prediction(split="hard", k=5, per_k=1).version.startswith(hard)
+    assert logic_mss(split="hard", k=5, per_k=1).version.startswith(hard)
     with pytest.raises(TaskParameterError, match="-T split must be one of default, hard"):
         logic_mt_task(split="harder")
     with pytest.raises(TaskParameterError, match="-T k must be an integer from 1 to 5"):
@@ -149,8 +151,8 @@ def test_gsme_mt_ext_takes_the_split() -> None:
     from infoseek.inspect_tasks.task_parameters import TaskParameterError
 
     task = gsme_mt_ext(split="hard", k=8, per_k=1)
-    assert task.version.startswith("gsme-mt-ext-hard@")
+    assert task.version.startswith(task_version("gsme-mt-ext-hard", ""))
     assert {s.metadata["k"] for s in task.dataset} == {8}
-    assert gsme_mt_ext(per_k=1).version.startswith("gsme-mt-ext@")
+    assert gsme_mt_ext(per_k=1).version.startswith(task_version("gsme-mt-ext", ""))
     with pytest.raises(TaskParameterError, match="-T split must be one of default, hard"):
         gsme_mt_ext(split=1)

@@ -125,6 +125,6 @@ def test_the_checks_catch_what_they_look_for(tmp_path: Path):
                                   "#title (no such heading)"]
     assert unknown_citations("protocols §3.8, protocols §3.4-3.9 and protocols §7",
                              {"3.8", "3.4"}) == ["3.9", "7"]
-    assert STALE_CITATION.search("(protocols §3.8)") and STALE_CITATION.search("protocols §1")
+    assert STALE_CITATION.search("(SPEC 3.8)") and STALE_CITATION.search("SPEC section 1")
     assert not STALE_CITATION.search("WELL_SPECIFIED = 1")
     assert section_numbers("## 1. Model\n### 3.8 Reading\n## Notes\n") == ["1", "3.8"]
