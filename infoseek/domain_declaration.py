@@ -101,8 +101,10 @@ class Domain:
     renderers: Mapping[str, Render | str] = field(default_factory=dict)
     formats: Mapping[str, str] = field(default_factory=dict)
     """Released-data format name -> ``"module:attribute"`` of its `PublishedFormat`."""
-    oracles: tuple[str, ...] = ("adversarial", "cooperative", "random")
-    """The oracle policies the domain's seek tasks accept."""
+    oracles: tuple[str, ...] | None = None
+    """The oracle policies the domain's seek tasks accept, the first the default; None
+    (most domains): every policy of the oracle table (`infoseek.oracles.ORACLE_POLICIES`),
+    so a new policy needs no edit here."""
     task_modules: InitVar[tuple[str, ...]] = ()
     """Accepted and unused: a domain's tasks are found where Inspect finds them (the
     modules of `infoseek.inspect_tasks`, and a plug-in's own ``inspect_ai`` entry point;

@@ -30,10 +30,11 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from infoseek.builders.datasets import domain_records, full_information_records
 from infoseek.builders.published import INPUTS
 from infoseek.contract import DEFAULT_FORBID_ALTERNATIVES, DEFAULT_MAX_TURNS
-from infoseek.domains import get_builder
+from infoseek.domains import Domain, get_builder
 from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.inspect_tasks.versions import task_version
+from infoseek.oracles import ORACLE_POLICIES
 from infoseek.records import RecordError, check_shape
 from infoseek.scorers.problem_level import k_prediction_scorer, mss_identification_scorer
 from infoseek.scorers.seek import seek_scorers
@@ -56,6 +57,12 @@ def registered_task_version(builder: str) -> str:
     return task_version(builder, get_builder(builder)[1].version)
 
 
+def accepted_oracles(domain: Domain) -> tuple[str, ...]:
+    """The oracle policies `domain`'s seek tasks accept, the first the default: its
+    declaration's, else every policy of the oracle table."""
+    return domain.oracles if domain.oracles is not None else ORACLE_POLICIES
+
+
 def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
     """The task's `-T` parameters checked and normalised (`k` a sorted list, `per_k` the
     builder's default when None, at most the builder's cap `max_per_k`); raises
@@ -63,7 +70,7 @@ def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
     domain, spec = get_builder(builder)
     if params.get("per_k", 0) is None:
         params["per_k"] = spec.default_per_k
-    return check_parameters(max_k=spec.max_k, oracles=domain.oracles,
+    return check_parameters(max_k=spec.max_k, oracles=accepted_oracles(domain),
                             max_per_k=spec.max_per_k, **params)
 
 
@@ -144,7 +151,7 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
     the reasoning upper bound."""
     opts = {**SEEK_DEFAULTS, **{k: v for k, v in params.items() if k in SEEK_DEFAULTS}}
     records = task_records(builder, params)
-    oracle = params.get("oracle") or get_builder(builder)[0].oracles[0]
+    oracle = params.get("oracle") or accepted_oracles(get_builder(builder)[0])[0]
     if full_information:
         if all("hidden_world" in r for r in records):
             oracle = "world"  # otherwise each record gives one fully observed world per value

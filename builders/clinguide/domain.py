@@ -19,5 +19,4 @@ DOMAIN = Domain(
     ),
     renderers={"seek": "infoseek.builders.clinguide.render:render",
                "open": "infoseek.builders.clinguide.render:render_open_book"},
-    oracles=("adversarial", "cooperative", "random"),
 )

@@ -21,5 +21,4 @@ DOMAIN = Domain(
     formats={
         "mt-infoseek-genereg": "infoseek.builders.genereg.released.format:MT_INFOSEEK_GENEREG",
     },
-    oracles=("adversarial", "cooperative", "random"),
 )

@@ -31,5 +31,4 @@ DOMAIN = Domain(
         "mt-infoseek-logic": "infoseek.builders.logic.released.format:MT_INFOSEEK_LOGIC",
         "questbench-logic": "infoseek.builders.logic.released.format:QUESTBENCH_LOGIC",
     },
-    oracles=("adversarial", "cooperative", "random"),
 )

@@ -25,5 +25,4 @@ DOMAIN = Domain(
                     default_ks=planning_mt.DEFAULT_KS),
     ),
     renderers={"seek": "infoseek.builders.planning.render:render"},
-    oracles=("adversarial", "cooperative", "random"),
 )

@@ -18,5 +18,4 @@ DOMAIN = Domain(
                     max_per_k=200),
     ),
     renderers={"seek": "infoseek.builders.twenty_q.render:render"},
-    oracles=("adversarial", "cooperative", "random"),
 )

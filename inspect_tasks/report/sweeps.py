@@ -37,10 +37,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from infoseek.oracles import ORACLE_POLICIES
+
 Runs = list[tuple[str, dict[str, Any]]]
 TaskFactories = Mapping[str, Callable[..., Any]]
 
-ORACLES = ("adversarial", "cooperative", "random")
+ORACLES = ORACLE_POLICIES
 BUDGETS = ((1, 4), (2, 2), (4, 1), (10, 1))
 PROMPT_MODES = ("zs", "cot", "fs")
 BOTH = (False, True)

@@ -315,7 +315,6 @@ def domain(answer_kind: str = "choice") -> Domain:
                               max_k=MAX_K, default_per_k=2, max_per_k=50,
                               default_ks=(1, 2, 3)),),
         renderers={"seek": render},
-        oracles=("adversarial", "cooperative", "random"),
     )
 
 
