@@ -9,6 +9,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+from infoseek.contract import STORE_OPTIONS
 from infoseek.jsonl import dumps_record
 from infoseek.record_views import public_record
 
@@ -80,3 +81,14 @@ def sample_problem(metadata: Any) -> dict[str, Any] | None:
         return None
     decoded = _from_text(metadata.get("problem"))
     return decoded if isinstance(decoded, dict) else None
+
+
+def stored_option(store: Any, name: str) -> Any:
+    """The episode option `name` the solver wrote to the store (`STORE_OPTIONS`): the one
+    place a scorer reads an option from, with no default of its own. A sample no infoseek
+    solver played has none, and scoring it is an error that says so."""
+    options = store.get(STORE_OPTIONS)
+    if not isinstance(options, dict) or name not in options:
+        raise KeyError(f"the episode's stored options ({STORE_OPTIONS}) hold no {name!r}: "
+                       "only samples an infoseek solver played can be scored")
+    return options[name]

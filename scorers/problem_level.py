@@ -23,7 +23,7 @@ from infoseek.scorers.problem_metrics import (
     parse_k_prediction,
     parse_variable_list,
 )
-from infoseek.stored_forms import sample_problem
+from infoseek.stored_forms import sample_problem, stored_option
 
 
 def stopped_reply(state: TaskState) -> str | None:
@@ -77,7 +77,7 @@ def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
     Parses the final ``Answer: a, b, c`` line of ``state.output.completion`` against the
     ``problem`` record's ``variables`` (else ``queryable``) and compares the named set
     with the canonical MSS (``canonical_only``) or the best MSS of the family. With
-    ``canonical_only=None`` it follows metadata ``forbid_alternatives`` (default True).
+    ``canonical_only=None`` it follows the episode's stored ``forbid_alternatives`` option.
     Forbidding alternatives only singles out the canonical MSS when the record withholds
     them (a non-empty ``alternative_only``): a record that names several MSSs but withholds
     none (QuestBench Logic-Q, whose family is every sufficient single variable) is scored
@@ -95,7 +95,7 @@ def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
         use_canonical = (
             canonical_only
             if canonical_only is not None
-            else bool(state.metadata.get("forbid_alternatives", True))
+            else bool(stored_option(state.store, "forbid_alternatives"))
         ) and (len(family) <= 1 or bool(problem.get("alternative_only")))
         stop = stopped_reply(state)
         parsed = None if stop else parse_variable_list(state.output.completion, variables)

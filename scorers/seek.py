@@ -56,7 +56,7 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from infoseek.contract import STORE_INITIAL, STORE_OPTIONS, STORE_PROBLEM, STORE_TURNS
+from infoseek.contract import STORE_INITIAL, STORE_PROBLEM, STORE_TURNS
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.seek_explanations import (
     answer_explanation,
@@ -75,7 +75,12 @@ from infoseek.scorers.seek_metrics import (
     sufficiency_metrics,
 )
 from infoseek.scorers.seek_turns import final_answer, invalid_reason_counts, uncertainty_curves
-from infoseek.stored_forms import problem_from_store, sample_problem, turns_from_store
+from infoseek.stored_forms import (
+    problem_from_store,
+    sample_problem,
+    stored_option,
+    turns_from_store,
+)
 
 
 def _nan_for_none(values: Mapping[str, float | None]) -> dict[str, float]:
@@ -97,10 +102,7 @@ def _hidden_target(state: TaskState, target: Target) -> Any:
 
 
 def _forbid_alternatives(state: TaskState) -> bool:
-    options = state.store.get(STORE_OPTIONS) or {}
-    if isinstance(options, dict) and "forbid_alternatives" in options:
-        return bool(options["forbid_alternatives"])
-    return bool(state.metadata.get("forbid_alternatives", True))
+    return bool(stored_option(state.store, "forbid_alternatives"))
 
 
 class SeekEpisode:

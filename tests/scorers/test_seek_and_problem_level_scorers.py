@@ -150,6 +150,26 @@ def replay_turns():
             state.store.set("infoseek:problem", sample_problem(state.metadata))
         state.store.set("infoseek:initial_possible", list(BOTH))
         state.store.set("infoseek:turns", state.metadata["fixture_turns"])
+        write_options(state)
+        return state
+
+    return solve
+
+
+def write_options(state: TaskState) -> None:
+    """The options a solver stores, where scorers read them (forbidding alternatives
+    unless the sample's metadata says otherwise)."""
+    state.store.set("infoseek:options", {
+        "forbid_alternatives": state.metadata.get("forbid_alternatives", True)})
+
+
+@solver
+def answer_with_options():
+    """Generates once and stores the options, as the problem-level solver does."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        state = await generate(state)
+        write_options(state)
         return state
 
     return solve
@@ -340,7 +360,8 @@ def test_mss_identification_metrics_in_log(tmp_path):
         "m2": "Answer: A, c",
         "m3": "Answer: a, c, wings",
     }
-    task = Task(dataset=samples, scorer=mss_identification_scorer())
+    task = Task(dataset=samples, solver=answer_with_options(),
+                scorer=mss_identification_scorer())
     log = run(task, mock_model(replies), tmp_path)
     metrics = metric_values(log)
     expected = {
@@ -372,7 +393,8 @@ def test_mss_identification_without_withheld_alternatives_takes_the_best_member(
     forbidding alternatives does not single out the (arbitrary) first one."""
     samples = [Sample(id="q", input="q", metadata={
         "k": 1, "problem": _problem(1, [["a"], ["c"]], withheld=False)})]
-    log = run(Task(dataset=samples, scorer=mss_identification_scorer()),
+    log = run(Task(dataset=samples, solver=answer_with_options(),
+                   scorer=mss_identification_scorer()),
               mock_model({"q": "Answer: c"}), tmp_path)
     assert metric_values(log)["exact"] == 1.0
     assert log.samples[0].scores["mss_identification_scorer"].metadata == {
