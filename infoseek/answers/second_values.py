@@ -13,8 +13,7 @@ import re
 # candidate value of the kind (a self-correction, an alternative, a conditional, a
 # probability, a list) makes the answer ambiguous. The readers cut the justification into
 # clauses (`justification_clauses`) and ask, clause by clause, whether it offers another
-# value of their kind; the rule and its examples are in the README ("How model output is
-# read").
+# value of their kind; the rule and its examples are in docs/reading-output.md.
 
 CLAUSE_BREAK = re.compile(
     r"[.!?](?=\s|$)|,(?!\d{3}(?!\d))|[;:()\[\]{}\n|]|\s[-\u2013\u2014]+\s|"

@@ -1,9 +1,10 @@
 """`infoseek report`: the papers' tables and figures, and one HTML page, from logs.
 
 Logs are read with `inspect_ai.analysis` (`reading`); what each task shows is declared
-per task (`declarations`); published numbers come from the project's own data file
-(`published.json`, `published`). It lives in the task layer (it reads Inspect logs, runs
-`eval_set` and uses the scorers' pure helpers); the `infoseek` command calls it.
+once per protocol (`declarations`) and named by the task's
+``Task(metadata={"report": ...})``; published numbers come from the project's own data
+file (`published.json`, `published`). It lives in the task layer (it reads Inspect logs,
+runs `eval_set` and uses the scorers' pure helpers); the `infoseek` command calls it.
 """
 
 from infoseek.inspect_tasks.report.build import Report, build_report

@@ -276,7 +276,7 @@ CURVE_TITLES = {"entropy": "remaining entropy (nats)", "neig": "nEIG of the ques
 
 def entropy_by_turn_figure(table: pd.DataFrame, path: Path, title: str) -> Path | None:
     """Twenty Questions: mean remaining entropy, nEIG and pass mass by turn, one line per
-    row (model and pool), from the by-turn table (`tables.by_turn_table`)."""
+    row (model and pool), from the by-turn table (`extra_tables.by_turn_table`)."""
     runs = _run_rows(table)
     if runs.empty or "turn" not in runs or runs["entropy"].isna().all():
         return None

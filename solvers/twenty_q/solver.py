@@ -197,10 +197,4 @@ def twenty_q_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL_BATCH,
     return solve
 
 
-def transfer_correct(final: dict[str, Any]) -> bool | None:
-    """Whether the transfer guess names the target (None: no transfer guess read)."""
-    return None if final.get("transfer_guess") is None else (
-        final["transfer_guess"] == final["target"])
-
-
 __all__ = ["read_guess", "twenty_q_solver"]

@@ -27,7 +27,7 @@ tuples in order of distance therefore numbers the distinct sets exactly (no hash
 tie-break). Each set is named by its representative, the first state (lowest index) that
 has it; `value_text` writes the engine value from it. ``canonical[s]`` numbers the
 lexicographically first optimal plan of s the same way: the "one plan per state"
-convention of the published generator, kept for the comparison in the README.
+convention of the published generator, kept for the comparison in docs/tasks/planning.md.
 """
 
 from __future__ import annotations
