@@ -12,20 +12,18 @@ from __future__ import annotations
 import itertools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import networkx as nx
 
 from infoseek.engines.arith.expr import evaluate, parse_rational
-
-if TYPE_CHECKING:
-    from infoseek.engines.arith.engine import ArithEngine
+from infoseek.engines.arith.system import EquationSystem
 
 _CACHE_LIMIT = 8192
 
 
 class FiniteWorlds:
-    def __init__(self, engine: ArithEngine, domains: Mapping[str, Sequence[Any]]) -> None:
+    def __init__(self, engine: EquationSystem, domains: Mapping[str, Sequence[Any]]) -> None:
         self.engine = engine
         extra = [v for v in domains if v not in engine.graph or v in engine.trees]
         if extra:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sympy import QQ
 from sympy.polys.fields import field as make_field
@@ -37,9 +37,7 @@ from infoseek.engines.arith.solve import (
     frac_gens,
     solve,
 )
-
-if TYPE_CHECKING:
-    from infoseek.engines.arith.engine import ArithEngine
+from infoseek.engines.arith.system import EquationSystem
 
 _CACHE_LIMIT = 4096
 
@@ -47,7 +45,7 @@ _CACHE_LIMIT = 4096
 class SymbolicWorlds:
     """Answers the engine primitives for leaves ranging over all rationals."""
 
-    def __init__(self, engine: ArithEngine) -> None:
+    def __init__(self, engine: EquationSystem) -> None:
         self.engine = engine
         self.leaf_index = {leaf: i for i, leaf in enumerate(engine.leaves)}
         self.n = len(engine.leaves)
