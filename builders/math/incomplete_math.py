@@ -42,7 +42,10 @@ from infoseek.builders.math.templates import (
 )
 from infoseek.engines.arith.engine import ArithEngine, encode_rational, parse_rational
 
-BUILDER_NAME = "incomplete_math"
+BUILDER_NAME = "incomplete-math"
+RANDOM_STREAM = "incomplete_math"
+"""Fixed text each record's RNG is seeded with (the builder's name before builder names
+were spelled with hyphens everywhere), so the records stay the same problems."""
 BUILDER_VERSION = f"1.0.0+templates-{TEMPLATES_VERSION}"
 """The label every record carries in its provenance (``version``), also part of each
 record's RNG seed; it changes only when bumped by hand, so the records stay byte-identical
@@ -145,7 +148,7 @@ def build_record(seed: int, index: int, seen: set[tuple[str, str]] | None = None
     """One verified record; deterministic in (seed, index) and the `seen` keys (the
     (question, condition) pairs of earlier records, skipped)."""
     for attempt in range(MAX_ATTEMPTS):
-        rng = random.Random(f"{BUILDER_NAME}:{BUILDER_VERSION}:{seed}:{index}:{attempt}")
+        rng = random.Random(f"{RANDOM_STREAM}:{BUILDER_VERSION}:{seed}:{index}:{attempt}")
         found = _candidate(rng)
         if found is None:
             continue
