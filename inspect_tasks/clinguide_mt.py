@@ -62,20 +62,22 @@ def clinguide_mt(
     """Ask for the missing clinical findings in the guideline's order, then recommend.
 
     Args:
-        k: hidden pathway lengths to include (1..4).
-        distractors: variables of other trees offered among the askable ones: 0, 10 or 20.
-        book: closed (no guideline shown) or open (every guideline tree shown).
-        per_k: pathway problems per k (each gives one sample per reachable recommendation).
-        seed: builder and oracle seed.
-        oracle: adversarial, cooperative or random.
-        format: tool or text.
-        max_turns: turn cap (>= 1).
+        k: degrees of underspecification to include (hidden pathway lengths; 1..4).
+        distractors: variables of other trees offered among the askable ones (0, 10 or 20).
+        book: which guideline trees the prompt shows (closed: none; open: every tree).
+        per_k: problems built per k (pathway problems; each gives one sample per reachable
+            recommendation).
+        seed: the random seed (of the builder and the oracle).
+        oracle: the oracle that answers the model's questions (adversarial, cooperative or random).
+        format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
+            Answer: lines).
+        max_turns: most turns the model gets (>= 1; then the final answer is asked for).
         queries_per_turn: variables that may be asked in one turn (>= 1).
         budget: state the turn and query budget in the prompt (true/false).
         force_ask: reject an answer given before k questions were asked (true/false).
         carry_reasoning: keep the model's earlier reasoning in the history (true/false).
-        source: a file of clinguide problem records, instead of a built split.
-        limit: read only the first N problems of the source (with source).
+        source: a file of problem records, instead of a built split (clinguide records).
+        limit: read just the first N problems of the source (with source only).
     """
     renderer = checked_view(distractors, book)
     params = checked_parameters(
@@ -104,15 +106,17 @@ def clinguide_mt_k_prediction(
     settled (protocols §3.2).
 
     Args:
-        k: hidden pathway lengths to include (1..4; an int or a list; default [1,2,3,4]).
-        distractors: variables of other trees offered among the askable ones: 0, 10 or 20
-            (default 0).
-        book: closed (no guideline shown, default) or open (every guideline tree shown).
-        per_k: pathway problems per k (>= 1; default 1000, more than the trees hold:
+        k: degrees of underspecification to include (hidden pathway lengths; 1..4; an int or a list;
+            default [1,2,3,4]).
+        distractors: variables of other trees offered among the askable ones (0, 10 or 20; default
+            0).
+        book: which guideline trees the prompt shows (closed: none; open: every tree; default
+            closed).
+        per_k: problems built per k (pathway problems; >= 1; default 1000, more than the trees hold:
             every pathway); unused with source.
-        seed: builder seed (an integer; default 0).
-        source: a file of clinguide problem records, instead of a built split.
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        seed: the random seed (of the builder; an integer; default 0).
+        source: a file of problem records, instead of a built split (clinguide records).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     renderer = checked_view(distractors, book)
     params = checked_parameters("clinguide", k=k, per_k=per_k, seed=seed, source=source,
@@ -137,18 +141,20 @@ def clinguide_mt_mss(
     variables, as a set (protocols §3.3).
 
     Args:
-        k: hidden pathway lengths to include (1..4; an int or a list; default [1,2,3,4]).
-        distractors: variables of other trees offered among the askable ones: 0, 10 or 20
-            (default 0).
-        book: closed (no guideline shown, default) or open (every guideline tree shown).
-        per_k: pathway problems per k (>= 1; default 1000, more than the trees hold:
+        k: degrees of underspecification to include (hidden pathway lengths; 1..4; an int or a list;
+            default [1,2,3,4]).
+        distractors: variables of other trees offered among the askable ones (0, 10 or 20; default
+            0).
+        book: which guideline trees the prompt shows (closed: none; open: every tree; default
+            closed).
+        per_k: problems built per k (pathway problems; >= 1; default 1000, more than the trees hold:
             every pathway); unused with source.
-        seed: builder seed (an integer; default 0).
-        k_given: tell the model the set has exactly k findings (true/false; default false:
-            it names between 1 and max_size).
-        max_size: most findings it may name when k is not given (>= 1; default 4).
-        source: a file of clinguide problem records, instead of a built split.
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        seed: the random seed (of the builder; an integer; default 0).
+        k_given: tell the model the set has exactly k variables (here findings; true/false; default
+            false: it names between 1 and max_size).
+        max_size: most variables it may name when k is not given (here findings; >= 1; default 4).
+        source: a file of problem records, instead of a built split (clinguide records).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     renderer = checked_view(distractors, book)
     params = checked_parameters("clinguide", k=k, per_k=per_k, seed=seed, k_given=k_given,

@@ -75,25 +75,29 @@ def genereg_mt(
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
-        per_k: problems per stream and k (>= 1; default 100); unused with source.
-        seed: builder and oracle seed (an integer; default 0).
-        family: steady (steady states), dynamic (initial state -> attractor) or both.
-        target: attractor (its id), marker (a marker gene's value, dynamic only) or both.
-        oracle: adversarial, cooperative or random (default adversarial).
-        format: tool (ask / answer tools) or text (Question: / Answer: lines); default tool.
-        max_turns: turn cap, then the final answer is asked for (>= 1; default 10).
-        queries_per_turn: genes that may be asked in one turn (>= 1; default 1).
+        per_k: problems built per k (and per stream; >= 1; default 100); unused with source.
+        seed: the random seed (of the builder and the oracle; an integer; default 0).
+        family: which problem streams to include (steady: steady states; dynamic: initial state ->
+            attractor; or both; default both).
+        target: which targets to ask for (attractor: its id; marker: a marker gene's value, dynamic
+            only; or both; default both).
+        oracle: the oracle that answers the model's questions (adversarial, cooperative or random;
+            default adversarial).
+        format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
+            Answer: lines; default tool).
+        max_turns: most turns the model gets (>= 1; default 10; then the final answer is asked for).
+        queries_per_turn: variables that may be asked in one turn (here genes; >= 1; default 1).
         budget: state the turn and query budget in the prompt (true/false; default false).
         force_ask: reject an answer given before k questions were asked (true/false;
             default false).
-        forbid_alternatives: genes found only in non-canonical MSSs may not be asked
-            (true/false; default false).
+        forbid_alternatives: hold the model to the canonical MSS (genes found only in non-canonical
+            MSSs may not be asked; true/false; default false).
         carry_reasoning: keep the model's earlier reasoning in the history (true/false;
             default false).
-        source: a JSONL file of our genereg records, or a released MT-InfoSeek GeneReg
-            file (with rules), instead of a built split.
+        source: a file of problem records, instead of a built split (a JSONL file of our genereg
+            records, or a released MT-InfoSeek GeneReg file with rules).
         source_format: the source file's format (with source; default: detected).
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
         rules: with a released source: the folder of rule files its rows name
             (<model>.txt); default none.
     """
@@ -126,18 +130,19 @@ def genereg_mt_full(
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
-        per_k: problems per stream and k (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0).
-        family: steady, dynamic or both (default both).
-        target: attractor, marker (dynamic only) or both (default both).
-        format: tool (ask / answer tools) or text (Question: / Answer: lines); default tool.
-        max_turns: turns allowed (>= 1; default 1: answer at once).
+        per_k: problems built per k (and per stream; >= 1; default 100); unused with source.
+        seed: the random seed (of the builder; an integer; default 0).
+        family: which problem streams to include (steady, dynamic or both; default both).
+        target: which targets to ask for (attractor; marker, dynamic only; or both; default both).
+        format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
+            Answer: lines; default tool).
+        max_turns: most turns the model gets (>= 1; default 1: answer at once).
         carry_reasoning: keep the model's earlier reasoning in the history (true/false;
             default false).
-        source: a JSONL file of our genereg records, or a released MT-InfoSeek GeneReg
-            file (with rules), instead of a built split.
+        source: a file of problem records, instead of a built split (a JSONL file of our genereg
+            records, or a released MT-InfoSeek GeneReg file with rules).
         source_format: the source file's format (with source; default: detected).
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
         rules: with a released source: the folder of rule files its rows name
             (<model>.txt); default none.
     """
@@ -166,14 +171,14 @@ def genereg_mt_k_prediction(
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
-        per_k: problems per stream and k (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0).
-        family: steady, dynamic or both (default both).
-        target: attractor, marker (dynamic only) or both (default both).
-        source: a JSONL file of our genereg records, or a released MT-InfoSeek GeneReg
-            file (with rules), instead of a built split.
+        per_k: problems built per k (and per stream; >= 1; default 100); unused with source.
+        seed: the random seed (of the builder; an integer; default 0).
+        family: which problem streams to include (steady, dynamic or both; default both).
+        target: which targets to ask for (attractor; marker, dynamic only; or both; default both).
+        source: a file of problem records, instead of a built split (a JSONL file of our genereg
+            records, or a released MT-InfoSeek GeneReg file with rules).
         source_format: the source file's format (with source; default: detected).
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
         rules: with a released source: the folder of rule files its rows name
             (<model>.txt); default none.
     """
@@ -202,18 +207,20 @@ def genereg_mt_mss(
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
-        per_k: problems per stream and k (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0).
-        family: steady, dynamic or both (default both).
-        target: attractor, marker (dynamic only) or both (default both).
-        k_given: tell the model the set has exactly k genes (true/false; default false).
-        max_size: most genes it may name when k is not given (>= 1; default 4).
-        forbid_alternatives: only the canonical MSS counts and genes found only in other
-            MSSs are not offered (true/false; default false: any MSS of the family counts).
-        source: a JSONL file of our genereg records, or a released MT-InfoSeek GeneReg
-            file (with rules), instead of a built split.
+        per_k: problems built per k (and per stream; >= 1; default 100); unused with source.
+        seed: the random seed (of the builder; an integer; default 0).
+        family: which problem streams to include (steady, dynamic or both; default both).
+        target: which targets to ask for (attractor; marker, dynamic only; or both; default both).
+        k_given: tell the model the set has exactly k variables (here genes; true/false; default
+            false).
+        max_size: most variables it may name when k is not given (here genes; >= 1; default 4).
+        forbid_alternatives: hold the model to the canonical MSS (only it counts and genes found
+            only in other MSSs are not offered; true/false; default false: any MSS of the family
+            counts).
+        source: a file of problem records, instead of a built split (a JSONL file of our genereg
+            records, or a released MT-InfoSeek GeneReg file with rules).
         source_format: the source file's format (with source; default: detected).
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
         rules: with a released source: the folder of rule files its rows name
             (<model>.txt); default none.
     """

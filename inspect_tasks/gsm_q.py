@@ -34,17 +34,19 @@ def gsm_q(
     See protocols §3.4.
 
     Args:
-        per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0); the four-shot examples come from the
-            split of seed + 1000003, never from the evaluated problems.
-        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
-            default zs.
+        per_k: problems built per k (k = 1 only: 1-sufficient problems; >= 1; default 100); unused
+            with source.
+        seed: the random seed (of the builder; an integer; default 0); the four-shot examples come
+            from the split of seed + 1000003, never from the evaluated problems.
+        prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
+            four-shot; default zs).
         mix_well_specified: add the well-specified variants, where "No questions needed"
             is the correct pick (true/false; default false).
-        source: our JSONL math records or a released GSME-Q-MT CSV (path or URL;
-            k = 1 rows), instead of a built split.
-        source_format: with source: mt-infoseek-gsme or records (default: detected).
-        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+        source: a file of problem records, instead of a built split (path or URL: our JSONL math
+            records or a released GSME-Q-MT CSV, k = 1 rows).
+        source_format: the source file's format (with source: mt-infoseek-gsme or records; default:
+            detected).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return story_single_turn_task("gsm_q", "question_selection", "words", locals())
 
@@ -63,15 +65,17 @@ def gsm_q_detection(
     See protocols §3.5.
 
     Args:
-        per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0); the four-shot examples come from the
-            split of seed + 1000003, never from the evaluated problems.
-        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
-            default zs.
-        source: our JSONL math records or a released GSME-Q-MT CSV (path or URL;
-            k = 1 rows), instead of a built split.
-        source_format: with source: mt-infoseek-gsme or records (default: detected).
-        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+        per_k: problems built per k (k = 1 only: 1-sufficient problems; >= 1; default 100); unused
+            with source.
+        seed: the random seed (of the builder; an integer; default 0); the four-shot examples come
+            from the split of seed + 1000003, never from the evaluated problems.
+        prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
+            four-shot; default zs).
+        source: a file of problem records, instead of a built split (path or URL: our JSONL math
+            records or a released GSME-Q-MT CSV, k = 1 rows).
+        source_format: the source file's format (with source: mt-infoseek-gsme or records; default:
+            detected).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return story_single_turn_task("gsm_q_detection", "detection", "words", locals())
 
@@ -88,14 +92,16 @@ def gsm_q_well_specified(
     """Well-specified solving: the missing value restored, one sample per value (protocols §3.6).
 
     Args:
-        per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0); the four-shot examples come from the
-            split of seed + 1000003, never from the evaluated problems.
-        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
-            default zs.
-        source: our JSONL math records or a released GSME-Q-MT CSV (path or URL;
-            k = 1 rows), instead of a built split.
-        source_format: with source: mt-infoseek-gsme or records (default: detected).
-        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+        per_k: problems built per k (k = 1 only: 1-sufficient problems; >= 1; default 100); unused
+            with source.
+        seed: the random seed (of the builder; an integer; default 0); the four-shot examples come
+            from the split of seed + 1000003, never from the evaluated problems.
+        prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
+            four-shot; default zs).
+        source: a file of problem records, instead of a built split (path or URL: our JSONL math
+            records or a released GSME-Q-MT CSV, k = 1 rows).
+        source_format: the source file's format (with source: mt-infoseek-gsme or records; default:
+            detected).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return story_single_turn_task("gsm_q_well_specified", "well_specified", "words", locals())

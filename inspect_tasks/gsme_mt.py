@@ -59,21 +59,24 @@ def gsme_mt(
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
         per_k: problems built per k (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0); unused with source.
-        oracle: world only (replies give the hidden world's value; default world).
-        format: tool (ask / answer tools) or text (Question: / Answer: lines); default tool.
-        max_turns: turn cap, then the final answer is asked for (>= 1; default 10).
-        queries_per_turn: quantities that may be asked in one turn (>= 1; default 1).
+        seed: the random seed (of the builder; an integer; default 0); unused with source.
+        oracle: the oracle that answers the model's questions (world only: replies give the hidden
+            world's value; default world).
+        format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
+            Answer: lines; default tool).
+        max_turns: most turns the model gets (>= 1; default 10; then the final answer is asked for).
+        queries_per_turn: variables that may be asked in one turn (here quantities; >= 1; default
+            1).
         budget: state the turn and query budget in the prompt (true/false; default false).
         force_ask: reject an answer given before k questions were asked (true/false;
             default false).
         carry_reasoning: keep the model's earlier reasoning in the history (true/false;
             default false).
-        source: our JSONL math records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV
-            (path or URL), instead of a built split.
-        source_format: with source: mt-infoseek-gsme, mt-infoseek-gsme-ext or records
-            (default: detected).
-        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+        source: a file of problem records, instead of a built split (path or URL: our JSONL math
+            records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
+        source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
+            or records; default: detected).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return story_seek_task("gsme_mt", "equations", locals())
 
@@ -95,16 +98,17 @@ def gsme_mt_full(
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
         per_k: problems built per k (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0); unused with source.
-        format: tool (ask / answer tools) or text (Question: / Answer: lines); default tool.
-        max_turns: turns allowed (>= 1; default 1: answer at once).
+        seed: the random seed (of the builder; an integer; default 0); unused with source.
+        format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
+            Answer: lines; default tool).
+        max_turns: most turns the model gets (>= 1; default 1: answer at once).
         carry_reasoning: keep the model's earlier reasoning in the history (true/false;
             default false).
-        source: our JSONL math records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV
-            (path or URL), instead of a built split.
-        source_format: with source: mt-infoseek-gsme, mt-infoseek-gsme-ext or records
-            (default: detected).
-        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+        source: a file of problem records, instead of a built split (path or URL: our JSONL math
+            records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
+        source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
+            or records; default: detected).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return story_seek_task("gsme_mt_full", "equations", locals(), full_information=True)
 
@@ -123,12 +127,12 @@ def gsme_mt_k_prediction(
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
         per_k: problems built per k (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0); unused with source.
-        source: our JSONL math records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV
-            (path or URL), instead of a built split.
-        source_format: with source: mt-infoseek-gsme, mt-infoseek-gsme-ext or records
-            (default: detected).
-        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+        seed: the random seed (of the builder; an integer; default 0); unused with source.
+        source: a file of problem records, instead of a built split (path or URL: our JSONL math
+            records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
+        source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
+            or records; default: detected).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, source=source,
         source_format=source_format, limit=limit)
@@ -151,15 +155,15 @@ def gsme_mt_mss(
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
         per_k: problems built per k (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0); unused with source.
-        k_given: tell the model the set has exactly k quantities (true/false; default
-            false: it names between 1 and max_size).
-        max_size: most quantities it may name when k is not given (>= 1; default 4).
-        source: our JSONL math records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV
-            (path or URL), instead of a built split.
-        source_format: with source: mt-infoseek-gsme, mt-infoseek-gsme-ext or records
-            (default: detected).
-        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+        seed: the random seed (of the builder; an integer; default 0); unused with source.
+        k_given: tell the model the set has exactly k variables (here quantities; true/false;
+            default false: it names between 1 and max_size).
+        max_size: most variables it may name when k is not given (here quantities; >= 1; default 4).
+        source: a file of problem records, instead of a built split (path or URL: our JSONL math
+            records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
+        source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
+            or records; default: detected).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, k_given=k_given,
         max_size=max_size, source=source, source_format=source_format, limit=limit)

@@ -44,13 +44,15 @@ def incomplete_questions(
     """Ask the simulated user for the missing condition, or answer anyway (protocols §3.7).
 
     Args:
-        variant: raw (incomplete question), questionable (a reply may ask one question) or
-            full (original question); default questionable.
-        source: JSON / JSON Lines file or URL of records; default: built from the story
-            templates.
+        variant: which form of the question the model sees (raw: the incomplete question;
+            questionable: a reply may ask one question; full: the original question; default
+            questionable).
+        source: a file of problem records, instead of a built split (a JSON / JSON Lines file or
+            URL; default: built from the story templates).
         max_interactions: most questions the user answers in questionable (>= 0; default 5).
-        format: text (<question> tags) or tool (an ask_user tool); default text.
-        seed: seed of the built records (an integer; default 0); unused with source.
+        format: how the model asks and answers (text: <question> tags, or tool: an ask_user tool;
+            default text).
+        seed: the random seed (of the built records; an integer; default 0); unused with source.
         count: number of built records (>= 1; default 200); unused with source.
     """
     check_parameters(choices={"variant": VARIANTS, "format": FORMATS}, variant=variant,

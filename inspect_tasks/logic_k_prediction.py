@@ -22,15 +22,15 @@ def logic_k_prediction(
     Args:
         k: degrees of underspecification to include (1..5, 1..8 with split=hard; an int or
             a list; default: the split's, [1,2,3,4] or [5,6,7,8]).
-        split: hard (k = 5..8, up to 150 attributes, 300 rules, depth 10) or the usual
-            split (default default).
+        split: which split to build (hard: k = 5..8, up to 150 attributes, 300 rules, depth 10; or
+            the usual one; default default).
         per_k: problems built per k (>= 1; default 200); unused with source.
-        seed: builder seed (an integer; default 0); unused with source.
-        source: our JSONL logic records or a released Logic-Q-MT / QuestBench Logic-Q CSV
-            (path or URL), instead of a built split.
-        source_format: with source: mt-infoseek-logic, questbench-logic or records
-            (default: detected).
-        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+        seed: the random seed (of the builder; an integer; default 0); unused with source.
+        source: a file of problem records, instead of a built split (path or URL: our JSONL logic
+            records or a released Logic-Q-MT / QuestBench Logic-Q CSV).
+        source_format: the source file's format (with source: mt-infoseek-logic, questbench-logic or
+            records; default: detected).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     chosen = split_settings(check_choice("split", split, list(SPLITS)), k)
     builder = chosen["builder"]

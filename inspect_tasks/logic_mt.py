@@ -37,21 +37,25 @@ def logic_mt(
     Args:
         k: degrees of underspecification to include (1..5; 1..8 with split=hard; default:
             the split's, [1,2,3,4] or [5,6,7,8]).
-        split: hard (k = 5..8, up to 150 attributes, 300 rules, depth 10) or the usual
-            split (default default).
-        per_k: problems per k (each gives one sample per target value).
-        seed: builder and oracle seed.
-        oracle: adversarial, cooperative or random.
-        format: tool or text.
-        max_turns: turn cap (>= 1; default: 10, or 2k when that is more).
+        split: which split to build (hard: k = 5..8, up to 150 attributes, 300 rules, depth 10; or
+            the usual one; default default).
+        per_k: problems built per k (each gives one sample per target value).
+        seed: the random seed (of the builder and the oracle).
+        oracle: the oracle that answers the model's questions (adversarial, cooperative or random).
+        format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
+            Answer: lines).
+        max_turns: most turns the model gets (>= 1; default: 10, or 2k when that is more; then the
+            final answer is asked for).
         queries_per_turn: variables that may be asked in one turn (>= 1).
         budget: state the turn and query budget in the prompt (true/false).
         force_ask: reject an answer given before k questions were asked (true/false).
-        forbid_alternatives: variables of non-canonical MSSs may not be asked (true/false).
+        forbid_alternatives: hold the model to the canonical MSS (variables of non-canonical MSSs
+            may not be asked; true/false).
         carry_reasoning: keep the model's earlier reasoning in the history (true/false).
-        source: a file of problem records or a released file, instead of a built split.
+        source: a file of problem records, instead of a built split (our records or a released
+            file).
         source_format: the source file's format (with source).
-        limit: read only the first N problems of the source (with source).
+        limit: read just the first N problems of the source (with source only).
     """
     chosen = split_settings(check_choice("split", split, list(SPLITS)), k, max_turns)
     k, max_turns, builder = chosen["k"], chosen["max_turns"], chosen["builder"]

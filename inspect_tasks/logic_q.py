@@ -37,18 +37,19 @@ def logic_q(
     See protocols §3.4.
 
     Args:
-        per_k: 1-sufficient problems built (>= 1; default 200); unused with source.
-        seed: builder seed (an integer; default 0); the four-shot examples come from the
-            split of seed + 1000003, never from the evaluated problems.
-        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
-            default zs.
+        per_k: problems built per k (k = 1 only: 1-sufficient problems; >= 1; default 200); unused
+            with source.
+        seed: the random seed (of the builder; an integer; default 0); the four-shot examples come
+            from the split of seed + 1000003, never from the evaluated problems.
+        prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
+            four-shot; default zs).
         mix_well_specified: add the well-specified variants, where "No questions needed"
             is the correct pick (true/false; default false).
-        source: our JSONL logic records or a released QuestBench Logic-Q / Logic-Q-MT CSV
-            (path or URL; k = 1 rows), instead of a built split.
-        source_format: with source: questbench-logic, mt-infoseek-logic or records (default:
-            detected).
-        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+        source: a file of problem records, instead of a built split (path or URL: our JSONL logic
+            records or a released QuestBench Logic-Q / Logic-Q-MT CSV, k = 1 rows).
+        source_format: the source file's format (with source: questbench-logic, mt-infoseek-logic or
+            records; default: detected).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     params = checked_parameters("logic-q", k=1, per_k=per_k, seed=seed, source=source,
                                 source_format=source_format, limit=limit,
@@ -71,16 +72,17 @@ def logic_q_detection(
     See protocols §3.5.
 
     Args:
-        per_k: 1-sufficient problems built (>= 1; default 200); unused with source.
-        seed: builder seed (an integer; default 0); the four-shot examples come from the
-            split of seed + 1000003, never from the evaluated problems.
-        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
-            default zs.
-        source: our JSONL logic records or a released QuestBench Logic-Q / Logic-Q-MT CSV
-            (path or URL; k = 1 rows), instead of a built split.
-        source_format: with source: questbench-logic, mt-infoseek-logic or records (default:
-            detected).
-        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+        per_k: problems built per k (k = 1 only: 1-sufficient problems; >= 1; default 200); unused
+            with source.
+        seed: the random seed (of the builder; an integer; default 0); the four-shot examples come
+            from the split of seed + 1000003, never from the evaluated problems.
+        prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
+            four-shot; default zs).
+        source: a file of problem records, instead of a built split (path or URL: our JSONL logic
+            records or a released QuestBench Logic-Q / Logic-Q-MT CSV, k = 1 rows).
+        source_format: the source file's format (with source: questbench-logic, mt-infoseek-logic or
+            records; default: detected).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     params = _params(per_k, seed, source, source_format, limit)
     return single_turn_task("logic_q_detection", "logic-q", "detection",
@@ -99,16 +101,17 @@ def logic_q_well_specified(
     """Well-specified solving: the missing value restored, one sample per value (protocols §3.6).
 
     Args:
-        per_k: 1-sufficient problems built (>= 1; default 200); unused with source.
-        seed: builder seed (an integer; default 0); the four-shot examples come from the
-            split of seed + 1000003, never from the evaluated problems.
-        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
-            default zs.
-        source: our JSONL logic records or a released QuestBench Logic-Q / Logic-Q-MT CSV
-            (path or URL; k = 1 rows), instead of a built split.
-        source_format: with source: questbench-logic, mt-infoseek-logic or records (default:
-            detected).
-        limit: with source only: read just the first N problems of the file (>= 1; default: all).
+        per_k: problems built per k (k = 1 only: 1-sufficient problems; >= 1; default 200); unused
+            with source.
+        seed: the random seed (of the builder; an integer; default 0); the four-shot examples come
+            from the split of seed + 1000003, never from the evaluated problems.
+        prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
+            four-shot; default zs).
+        source: a file of problem records, instead of a built split (path or URL: our JSONL logic
+            records or a released QuestBench Logic-Q / Logic-Q-MT CSV, k = 1 rows).
+        source_format: the source file's format (with source: questbench-logic, mt-infoseek-logic or
+            records; default: detected).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     params = _params(per_k, seed, source, source_format, limit)
     return single_turn_task("logic_q_well_specified", "logic-q", "well_specified",

@@ -54,22 +54,25 @@ def planning_mt(
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [2,3,4]).
-        per_k: problems per k (>= 1; default 4; each gives one sample per possible set of
+        per_k: problems built per k (>= 1; default 4; each gives one sample per possible set of
             optimal plans); unused with source.
-        seed: builder and oracle seed (an integer; default 0).
-        oracle: adversarial, cooperative or random (default adversarial).
-        format: tool (ask / answer tools) or text (Question: / Answer: lines); default tool.
-        max_turns: turn cap, then the final answer is asked for (>= 1; default 10).
-        queries_per_turn: atoms that may be asked in one turn (>= 1; default 1).
+        seed: the random seed (of the builder and the oracle; an integer; default 0).
+        oracle: the oracle that answers the model's questions (adversarial, cooperative or random;
+            default adversarial).
+        format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
+            Answer: lines; default tool).
+        max_turns: most turns the model gets (>= 1; default 10; then the final answer is asked for).
+        queries_per_turn: variables that may be asked in one turn (here atoms; >= 1; default 1).
         budget: state the turn and query budget in the prompt (true/false; default false).
         force_ask: reject an answer given before k questions were asked (true/false;
             default false).
-        forbid_alternatives: atoms found only in non-canonical MSSs may not be asked
-            (true/false; default false).
+        forbid_alternatives: hold the model to the canonical MSS (atoms found only in non-canonical
+            MSSs may not be asked; true/false; default false).
         carry_reasoning: keep the model's earlier reasoning in the history (true/false;
             default false).
-        source: a JSONL file of our planning-mt records, instead of a built split.
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        source: a file of problem records, instead of a built split (a JSONL file of our planning-mt
+            records).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     params = checked_parameters(
         BUILDER, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
@@ -94,14 +97,16 @@ def planning_mt_full(
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [2,3,4]).
-        per_k: problems per k (>= 1; default 4); unused with source.
-        seed: builder seed (an integer; default 0).
-        format: tool (ask / answer tools) or text (Question: / Answer: lines); default tool.
-        max_turns: turns allowed (>= 1; default 1: answer at once).
+        per_k: problems built per k (>= 1; default 4); unused with source.
+        seed: the random seed (of the builder; an integer; default 0).
+        format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
+            Answer: lines; default tool).
+        max_turns: most turns the model gets (>= 1; default 1: answer at once).
         carry_reasoning: keep the model's earlier reasoning in the history (true/false;
             default false).
-        source: a JSONL file of our planning-mt records, instead of a built split.
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        source: a file of problem records, instead of a built split (a JSONL file of our planning-mt
+            records).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, format=format,
                                 max_turns=max_turns, carry_reasoning=carry_reasoning,
@@ -122,10 +127,11 @@ def planning_mt_k_prediction(
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [2,3,4]).
-        per_k: problems per k (>= 1; default 4); unused with source.
-        seed: builder seed (an integer; default 0).
-        source: a JSONL file of our planning-mt records, instead of a built split.
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        per_k: problems built per k (>= 1; default 4); unused with source.
+        seed: the random seed (of the builder; an integer; default 0).
+        source: a file of problem records, instead of a built split (a JSONL file of our planning-mt
+            records).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, source=source,
                                 limit=limit)
@@ -147,15 +153,16 @@ def planning_mt_mss(
 
     Args:
         k: degrees of underspecification to include (1..4; an int or a list; default [2,3,4]).
-        per_k: problems per k (>= 1; default 4); unused with source.
-        seed: builder seed (an integer; default 0).
-        k_given: tell the model the set has exactly k atoms (true/false; default false:
-            it names between 1 and max_size).
-        max_size: most atoms it may name when k is not given (>= 1; default 4).
-        forbid_alternatives: score against the canonical MSS only (true/false; default
-            false: any MSS of the family counts).
-        source: a JSONL file of our planning-mt records, instead of a built split.
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        per_k: problems built per k (>= 1; default 4); unused with source.
+        seed: the random seed (of the builder; an integer; default 0).
+        k_given: tell the model the set has exactly k variables (here atoms; true/false; default
+            false: it names between 1 and max_size).
+        max_size: most variables it may name when k is not given (here atoms; >= 1; default 4).
+        forbid_alternatives: hold the model to the canonical MSS (score against it only; true/false;
+            default false: any MSS of the family counts).
+        source: a file of problem records, instead of a built split (a JSONL file of our planning-mt
+            records).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, k_given=k_given,
                                 max_size=max_size, forbid_alternatives=forbid_alternatives,

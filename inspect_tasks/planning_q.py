@@ -38,16 +38,17 @@ def planning_q(
     See protocols §3.4.
 
     Args:
-        per_k: 1-sufficient problems built (>= 1; default 100; the published size is
-            7500); unused with source.
-        seed: builder seed (an integer; default 0); the four-shot examples come from the
-            split of seed + 1000003, never from the evaluated problems.
-        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
-            default zs.
+        per_k: problems built per k (k = 1 only: 1-sufficient problems; >= 1; default 100; the
+            published size is 7500); unused with source.
+        seed: the random seed (of the builder; an integer; default 0); the four-shot examples come
+            from the split of seed + 1000003, never from the evaluated problems.
+        prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
+            four-shot; default zs).
         mix_well_specified: add the well-specified variants, where "No questions needed"
             is the correct pick (true/false; default false).
-        source: a JSONL file of our planning-q records, instead of a built split.
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        source: a file of problem records, instead of a built split (a JSONL file of our planning-q
+            records).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     params = _params(per_k, seed, source, limit, mix_well_specified=mix_well_specified)
     return single_turn_task("planning_q", BUILDER, "question_selection",
@@ -65,13 +66,15 @@ def planning_q_detection(
     """Underspecification detection: a shortest plan, or "Not sure" (protocols §3.5).
 
     Args:
-        per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0); the four-shot examples come from the
-            split of seed + 1000003, never from the evaluated problems.
-        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
-            default zs.
-        source: a JSONL file of our planning-q records, instead of a built split.
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        per_k: problems built per k (k = 1 only: 1-sufficient problems; >= 1; default 100); unused
+            with source.
+        seed: the random seed (of the builder; an integer; default 0); the four-shot examples come
+            from the split of seed + 1000003, never from the evaluated problems.
+        prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
+            four-shot; default zs).
+        source: a file of problem records, instead of a built split (a JSONL file of our planning-q
+            records).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return single_turn_task("planning_q_detection", BUILDER, "detection",
                             {**_params(per_k, seed, source, limit), "prompt": prompt})
@@ -88,13 +91,15 @@ def planning_q_well_specified(
     """Well-specified planning: the missing atom restored, one sample per value (protocols §3.6).
 
     Args:
-        per_k: 1-sufficient problems built (>= 1; default 100); unused with source.
-        seed: builder seed (an integer; default 0); the four-shot examples come from the
-            split of seed + 1000003, never from the evaluated problems.
-        prompt: zs (zero-shot), cot (zero-shot, reason step by step) or fs (four-shot);
-            default zs.
-        source: a JSONL file of our planning-q records, instead of a built split.
-        limit: with source only: read just the first N problems (>= 1; default: all).
+        per_k: problems built per k (k = 1 only: 1-sufficient problems; >= 1; default 100); unused
+            with source.
+        seed: the random seed (of the builder; an integer; default 0); the four-shot examples come
+            from the split of seed + 1000003, never from the evaluated problems.
+        prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
+            four-shot; default zs).
+        source: a file of problem records, instead of a built split (a JSONL file of our planning-q
+            records).
+        limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return single_turn_task("planning_q_well_specified", BUILDER, "well_specified",
                             {**_params(per_k, seed, source, limit), "prompt": prompt})

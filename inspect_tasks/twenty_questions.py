@@ -50,12 +50,13 @@ def twenty_questions(
     """Find the hidden thing with yes/no questions, then guess it (protocols §5.6).
 
     Args:
-        pool: common (111 targets scored over 388 candidates) or thing (194 targets,
-            pool = targets); default common.
-        max_turns: turns in all, the last one a guess (>= 1; default 20).
+        pool: which targets and candidates the game uses (common: 111 targets scored over 388
+            candidates; thing: 194 targets, pool = targets; default common).
+        max_turns: most turns the model gets (>= 1; default 20; the last one a guess).
         label_batch: candidates per evaluator call when an evaluator model labels the
             questions (>= 1; default 25).
-        seed: recorded in the options; the game records do not depend on it (default 0).
+        seed: the random seed (recorded in the options; the game records do not depend on it;
+            default 0).
     """
     check_parameters(choices={"pool": POOL_NAMES}, pool=pool, max_turns=max_turns,
                      label_batch=label_batch, seed=seed)
@@ -77,9 +78,9 @@ def twenty_questions_k_prediction(
     down to one (protocols §3.2).
 
     Args:
-        k: degrees to include (1..4; an int or a list; default [1,2,3,4]).
-        per_k: CSP problems per k (>= 1; default 10).
-        seed: builder seed (an integer; default 0).
+        k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: problems built per k (CSP problems; >= 1; default 10).
+        seed: the random seed (of the builder; an integer; default 0).
     """
     params = checked_parameters(builder.BUILDER_NAME, k=k, per_k=per_k, seed=seed)
     return k_prediction_task("twenty_questions_k_prediction", builder.BUILDER_NAME, params)
@@ -97,12 +98,12 @@ def twenty_questions_mss(
     (protocols §3.3); any set of the MSS family counts.
 
     Args:
-        k: degrees to include (1..4; an int or a list; default [1,2,3,4]).
-        per_k: CSP problems per k (>= 1; default 10).
-        seed: builder seed (an integer; default 0).
-        k_given: tell the model the set has exactly k attributes (true/false; default
-            false: it names between 1 and max_size).
-        max_size: most attributes it may name when k is not given (>= 1; default 4).
+        k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
+        per_k: problems built per k (CSP problems; >= 1; default 10).
+        seed: the random seed (of the builder; an integer; default 0).
+        k_given: tell the model the set has exactly k variables (here attributes; true/false;
+            default false: it names between 1 and max_size).
+        max_size: most variables it may name when k is not given (here attributes; >= 1; default 4).
     """
     params = checked_parameters(builder.BUILDER_NAME, k=k, per_k=per_k, seed=seed,
                                 k_given=k_given, max_size=max_size)
