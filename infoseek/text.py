@@ -57,3 +57,18 @@ def first_unencodable(value: Any, depth: int = 0) -> str | None:
 def escaped_surrogates(text: str) -> str:
     """`text` with lone surrogates written as ``\\udXXX`` escapes (printable)."""
     return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def storable_text(text: str) -> str:
+    """``text`` with every character UTF-8 cannot encode replaced by U+FFFD.
+
+    A well-formed surrogate pair (two code points) is joined into the one character it
+    stands for; a lone surrogate becomes U+FFFD. Text that encodes already is returned
+    unchanged (the same object)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        # utf-16 with surrogatepass joins pairs; the decoder's "replace" turns every
+        # unpaired surrogate into U+FFFD
+        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+    return text

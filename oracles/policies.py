@@ -41,9 +41,10 @@ class Oracle:
     seed: int = 0
     unsure_rate: float = 0.0
     answers: dict[str, Any] = field(default_factory=dict)
-    _world: dict[str, Any] | None = None
     hidden_world: dict[str, Any] | None = None
     _values_memo: dict[tuple, frozenset] = field(default_factory=dict, repr=False, compare=False)
+    #: the full world a world-drawing policy follows (drawn when the oracle is made)
+    drawn_world: dict[str, Any] | None = field(default=None, init=False)
 
     def __post_init__(self) -> None:
         check_policy(self.policy)
@@ -61,7 +62,7 @@ class Oracle:
             raise ValueError("the hidden target value is impossible for this problem")
         self._rng = random.Random(f"oracle:{self.policy}:{self.seed}")
         if self.policy in POLICIES and POLICIES[self.policy].draws_world and not self.world_backed:
-            self._world = self._draw_world()
+            self.drawn_world = self._draw_world()
 
     def _check_world(self) -> None:
         """The hidden world is feasible (with A) and gives the target the hidden value."""
@@ -185,8 +186,8 @@ def _fewest_remaining(oracle: Oracle, var: str, options: list[Any]) -> Any:
 
 
 def _drawn_world(oracle: Oracle, var: str, options: list[Any]) -> Any:
-    assert oracle._world is not None
-    return oracle._world[var]
+    assert oracle.drawn_world is not None
+    return oracle.drawn_world[var]
 
 
 #: The oracle policies by name: a new policy is one entry here (and its docs).

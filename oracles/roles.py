@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from inspect_ai.model import ChatMessage, ChatMessageSystem, ChatMessageUser, get_model, model_roles
 
+from infoseek.text import storable_text
+
 
 def role_bound(role: str) -> bool:
     """Whether the running evaluation binds the model role `role`."""
@@ -21,10 +23,11 @@ def role_bound(role: str) -> bool:
 
 async def role_reply(role: str, user: str, *, system: str | None = None) -> str:
     """The completion text of the model bound to `role` for one user message, after an
-    optional system message ("" when the model returns no text)."""
+    optional system message ("" when the model returns no text), made storable
+    (`infoseek.text.storable_text`): it may reach the history, the store or a score."""
     messages: list[ChatMessage] = []
     if system is not None:
         messages.append(ChatMessageSystem(content=system))
     messages.append(ChatMessageUser(content=user))
     output = await get_model(role=role).generate(messages)
-    return output.completion or ""
+    return storable_text(output.completion or "")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from infoseek.domains import domain_of
-from infoseek.text import all_text_encodes
+from infoseek.text import all_text_encodes, storable_text
 
 DEFAULT_ENTITY = "Alice"
 
@@ -73,21 +73,6 @@ def render_text_action(decision: dict[str, Any], problem: dict[str, Any]) -> str
 # every message it sends to a model with a strict UTF-8 encoder while writing the log,
 # so such a character anywhere in the history sinks the whole eval. The solvers pass
 # every text they keep (history, turn records, store) through `storable_text`.
-
-
-def storable_text(text: str) -> str:
-    """``text`` with every character UTF-8 cannot encode replaced by U+FFFD.
-
-    A well-formed surrogate pair (two code points) is joined into the one character it
-    stands for; a lone surrogate becomes U+FFFD. Text that encodes already is returned
-    unchanged (the same object)."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        # utf-16 with surrogatepass joins pairs; the decoder's "replace" turns every
-        # unpaired surrogate into U+FFFD
-        return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
-    return text
 
 
 def storable(value: Any) -> Any:

@@ -42,7 +42,6 @@ from infoseek.oracles import ORACLE_POLICIES
 Runs = list[tuple[str, dict[str, Any]]]
 TaskFactories = Mapping[str, Callable[..., Any]]
 
-ORACLES = ORACLE_POLICIES
 BUDGETS = ((1, 4), (2, 2), (4, 1), (10, 1))
 PROMPT_MODES = ("zs", "cot", "fs")
 BOTH = (False, True)
@@ -139,7 +138,7 @@ SEEK_DEFAULT = "logic_mt"
 
 RECIPES = {r.name: r for r in (
     Recipe("oracles", "adversarial, cooperative and random oracles",
-           _settings("oracle", ORACLES), {"oracle": ORACLES}, SEEK_DEFAULT),
+           _settings("oracle", ORACLE_POLICIES), {"oracle": ORACLE_POLICIES}, SEEK_DEFAULT),
     Recipe("budgets", "no budget, 1x4, 2x2, 4x1 and 10x1 turns x queries", _budgets,
            {"budget": BOTH, "max_turns": ANY_VALUE, "queries_per_turn": ANY_VALUE},
            SEEK_DEFAULT),

@@ -31,7 +31,6 @@ from infoseek.oracles.roles import role_bound, role_reply
 from infoseek.solvers.incomplete.game import UserReply
 from infoseek.solvers.incomplete.numbers import stated_values
 from infoseek.solvers.incomplete.prompts import USER_SYSTEM
-from infoseek.solvers.text_format import storable_text
 
 USER_ROLE = "user"
 MAX_USER_REPLY_CHARS = 2000
@@ -159,7 +158,7 @@ async def simulated_user_reply(question: str | None, record: dict[str, Any]) -> 
     asked = (question.strip() if question and question.strip()
              else "(The assistant asked an empty question.)")
     text = await role_reply(USER_ROLE, asked, system=USER_SYSTEM.format(condition=condition))
-    reply = storable_text(text.strip())
+    reply = text.strip()
     if len(reply) > MAX_USER_REPLY_CHARS or leaks_number(reply, record["answer"], condition):
         reply, revealed = rule_user_reply(question, condition)
         return UserReply(reply, "model-replaced", revealed)

@@ -68,17 +68,14 @@ LABEL_BATCH = 25
 LABEL_ATTEMPTS = 2
 
 
-async def _ask(role: str, system: str, user: str) -> str:
-    return storable_text(await role_reply(role, user, system=system))
-
-
 async def examine(turn_text: str, named: str | None, target: str,
                   table: GameTable) -> dict[str, Any]:
     """The examiner's answer to one question or guess."""
     if not role_bound(EXAMINER_ROLE):
         raw, source = table_answer(turn_text, named, target, table), "table"
     else:
-        raw = await _ask(EXAMINER_ROLE, EXAMINER_SYSTEM.format(target=target), turn_text)
+        raw = await role_reply(EXAMINER_ROLE, turn_text,
+                               system=EXAMINER_SYSTEM.format(target=target))
         source = "model"
     answer, valid = read_examiner(raw)
     return {"examiner_raw": raw, "examiner_answer": answer, "examiner_valid": valid,
@@ -96,12 +93,12 @@ async def label_question(question: str, named: str | None, table: GameTable,
     retries = 0
     for names in batches(table.candidates, batch):
         listing = "\n".join(f"{i}. {n}" for i, n in enumerate(names, 1))
+        prompt = EVALUATOR_USER.format(question=question, candidates=listing)
         found = None
         for attempt in range(LABEL_ATTEMPTS):
             retries += attempt > 0
-            found = read_labels(await _ask(EVALUATOR_ROLE, EVALUATOR_SYSTEM, EVALUATOR_USER
-                                           .format(question=question, candidates=listing)),
-                                len(names))
+            reply = await role_reply(EVALUATOR_ROLE, prompt, system=EVALUATOR_SYSTEM)
+            found = read_labels(reply, len(names))
             if found is not None:
                 break
         labels.extend(found if found is not None else [FAILED] * len(names))
@@ -117,8 +114,8 @@ async def transfer(turns: list[dict[str, Any]], table: GameTable, pool: str) -> 
     """Trace transfer: the `transfer` role (or the suite's belief) names X."""
     asked = [t for t in turns if t.get("question")]
     if role_bound(TRANSFER_ROLE):
-        raw = await _ask(TRANSFER_ROLE, TRANSFER_SYSTEM.format(pool_text=POOL_TEXT[pool]),
-                         dialogue_text(turns) or "(no questions were asked)")
+        raw = await role_reply(TRANSFER_ROLE, dialogue_text(turns) or "(no questions were asked)",
+                               system=TRANSFER_SYSTEM.format(pool_text=POOL_TEXT[pool]))
         turn = read_turn(raw, table, final_turn=True)
         return {"transfer_raw": raw, "transfer_guess": turn.guess, "transfer_source": "model",
                 "transfer_reason": turn.reason}
