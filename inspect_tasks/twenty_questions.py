@@ -17,8 +17,8 @@ problems drawn from the common pool: some attributes of X revealed, k more neede
 from inspect_ai import Task, task
 from inspect_ai.dataset import Sample
 
-from infoseek.builders.twenty_q import builder
-from infoseek.builders.twenty_q.pools import POOL_NAMES
+from infoseek.builders.twenty_questions import builder
+from infoseek.builders.twenty_questions.pools import POOL_NAMES
 from infoseek.inspect_tasks.assembly import (
     checked_parameters,
     k_prediction_task,
@@ -26,9 +26,9 @@ from infoseek.inspect_tasks.assembly import (
 )
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.inspect_tasks.versions import task_version
-from infoseek.scorers.twenty_q import twenty_q_scorer
+from infoseek.scorers.twenty_questions import twenty_questions_scorer
 from infoseek.solvers.dataset import memory_dataset
-from infoseek.solvers.twenty_q.solver import LABEL_BATCH, MAX_TURNS, twenty_q_solver
+from infoseek.solvers.twenty_questions.solver import LABEL_BATCH, MAX_TURNS, twenty_questions_solver
 from infoseek.stored_forms import metadata_problem
 
 
@@ -61,10 +61,10 @@ def twenty_questions(
     check_parameters(choices={"pool": POOL_NAMES}, pool=pool, max_turns=max_turns,
                      label_batch=label_batch, seed=seed)
     return Task(dataset=memory_dataset(game_samples(pool), f"twenty_questions_{pool}"),
-                solver=twenty_q_solver(max_turns=max_turns, label_batch=label_batch,
+                solver=twenty_questions_solver(max_turns=max_turns, label_batch=label_batch,
                                        seed=seed),
                 metadata={"report": "twenty_questions"},
-                scorer=twenty_q_scorer(max_turns=max_turns), name="twenty_questions",
+                scorer=twenty_questions_scorer(max_turns=max_turns), name="twenty_questions",
                 version=task_version(builder.BUILDER_NAME, builder.CACHE_VERSION))
 
 

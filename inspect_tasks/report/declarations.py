@@ -185,15 +185,15 @@ PLANNING_FULL_REPORT = TaskReport("seek", ("format", "family", "target"), (
               PLAN_METRICS),
 ), headline=("plan_exact", "plan_credit", "plan_valid"))
 
-TWENTY_Q_SETTINGS = ("pool", "max_turns", "label_batch")
-TWENTY_Q_SCORER = "twenty_questions"
+TWENTY_QUESTIONS_SETTINGS = ("pool", "max_turns", "label_batch")
+TWENTY_QUESTIONS_SCORER = "twenty_questions"
 
 
 def _q(key: str, label: str | None = None, errored_as: float | None = 0.0) -> MetricSpec:
-    return MetricSpec(TWENTY_Q_SCORER, key, label or key, errored_as)
+    return MetricSpec(TWENTY_QUESTIONS_SCORER, key, label or key, errored_as)
 
 
-TWENTY_Q_REPORT = TaskReport("twenty_questions", TWENTY_Q_SETTINGS, (
+TWENTY_QUESTIONS_REPORT = TaskReport("twenty_questions", TWENTY_QUESTIONS_SETTINGS, (
     TableSpec("headline", "Twenty Questions per pool: accuracy, turns, nEIG, final "
               "entropy (nats), transfer accuracy", (
                   _q("accuracy"),
@@ -233,7 +233,7 @@ REPORTS: dict[str, TaskReport] = {
     "detection": DETECTION_REPORT,
     "well_specified": WELL_SPECIFIED_REPORT,
     "incomplete": INCOMPLETE_REPORT,
-    "twenty_questions": TWENTY_Q_REPORT,
+    "twenty_questions": TWENTY_QUESTIONS_REPORT,
 }
 """The declarations a task can name, one per protocol (and full-information seek)."""
 
@@ -251,7 +251,7 @@ _BY_SCORERS: tuple[tuple[frozenset[str], str], ...] = (
     (frozenset({"detection_scorer"}), "detection"),
     (frozenset({"single_turn_scorer"}), "question_selection"),
     (frozenset({"incomplete_scorer"}), "incomplete"),
-    (frozenset({TWENTY_Q_SCORER}), "twenty_questions"),
+    (frozenset({TWENTY_QUESTIONS_SCORER}), "twenty_questions"),
 )
 """For logs that name no report: the protocol's report by the scorers it carries."""
 

@@ -110,7 +110,8 @@ register_strategy("seek", "infoseek.solvers.seek.strategy:seek_move")
 register_strategy("k_prediction", "infoseek.solvers.problem_level.strategy:k_prediction_move")
 register_strategy("mss_identification", "infoseek.solvers.problem_level.strategy:mss_move")
 register_strategy("incomplete", "infoseek.solvers.incomplete.strategy:incomplete_move")
-register_strategy("twenty_questions", "infoseek.solvers.twenty_q.strategy:twenty_q_move")
+register_strategy("twenty_questions",
+                  "infoseek.solvers.twenty_questions.strategy:twenty_questions_move")
 for _protocol in SINGLE_TURN_PROTOCOLS:
     register_strategy(_protocol, "infoseek.solvers.single_turn.strategy:single_turn_move",
                       models=REFERENCE_MODEL_NAMES)

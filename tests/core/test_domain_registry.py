@@ -107,7 +107,7 @@ def test_the_built_in_domains_join_through_the_plug_in_entry_point_group() -> No
     built_in = {e.name: e for e in entry_points(group=domains.ENTRY_POINT_GROUP)
                 if domains.is_built_in(e)}
     assert sorted(built_in) == ["clinguide", "genereg", "logic", "math", "planning",
-                                "twenty_q"]
+                                "twenty_questions"]
     for name, entry_point in built_in.items():
         assert entry_point.value == f"infoseek.builders.{name}.domain:DOMAIN"
         assert get_domain(name).name == name

@@ -64,7 +64,7 @@ def test_protocol_recipe_matches_every_built_in_protocol():
     assert len(recipe_steps("Adding a protocol")) == 4
     wings = sorted(p.name for p in (ROOT / "solvers").iterdir()
                    if p.is_dir() and (p / "solver.py").exists())
-    assert wings == ["incomplete", "problem_level", "seek", "single_turn", "twenty_q"]
+    assert wings == ["incomplete", "problem_level", "seek", "single_turn", "twenty_questions"]
     for wing in wings:
         assert (ROOT / "solvers" / wing / "strategy.py").exists(), wing
         scorer = {"problem_level": "problem_level"}.get(wing, wing)

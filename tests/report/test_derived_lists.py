@@ -47,7 +47,7 @@ EXPECTED_REPORTS = {
     **{f"{family}_well_specified": d.WELL_SPECIFIED_REPORT
        for family in ("logic_q", "gsme_q", "gsm_q", "planning_q")},
     "incomplete_questions": d.INCOMPLETE_REPORT,
-    "twenty_questions": d.TWENTY_Q_REPORT,
+    "twenty_questions": d.TWENTY_QUESTIONS_REPORT,
 }
 """What each task was reported with when the report kept a table of task names: the
 derived declarations must be the same."""
@@ -86,7 +86,7 @@ def test_logs_that_name_no_report_are_read_by_their_scorers() -> None:
     assert report_for("clinguide_mt", seek | {"order_strata"}) is d.ORDERED_SEEK_REPORT
     assert report_for("planning_mt", seek | {"plan"}) is d.PLANNING_SEEK_REPORT
     assert report_for("logic_mss", {"mss_identification_scorer"}) is d.MSS_REPORT
-    assert report_for("twenty_questions", {"twenty_questions"}) is d.TWENTY_Q_REPORT
+    assert report_for("twenty_questions", {"twenty_questions"}) is d.TWENTY_QUESTIONS_REPORT
     assert report_for("say_hi", {"match"}) is None
     # what evals_df gives: the metadata as JSON text, or nothing
     assert report_for("x", set(), '{"report": "detection"}') is d.DETECTION_REPORT

@@ -60,7 +60,7 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
 BUILDER_OF = (("gsme_mt_ext", "gsme-mt-ext"), ("gsme_", "gsme-mt"), ("gsm_", "gsme-mt"),
               ("logic_q", "logic-q"), ("logic_", "logic-mt"), ("planning_q", "planning-q"),
               ("planning_", "planning-mt"), ("genereg_", "genereg"),
-              ("clinguide_", "clinguide"), ("twenty_questions", "twenty-q"))
+              ("clinguide_", "clinguide"), ("twenty_questions", "twenty-questions"))
 """Which builder a task reads, by the first matching task-name prefix (the task pages of
 docs/tasks/); `incomplete_questions` reads the incomplete-math builder."""
 

@@ -1,7 +1,7 @@
 """Belief over a Twenty Questions candidate pool and the information a question carries
 (protocols §4; the paper's D.5.4-D.5.5). Pure: the scorers report these
-(`infoseek.scorers.twenty_q_metrics`), the reference guesser maximises the EIG
-(`infoseek.solvers.twenty_q.strategy`).
+(`infoseek.scorers.twenty_questions_metrics`), the reference guesser maximises the EIG
+(`infoseek.solvers.twenty_questions.strategy`).
 
 Labels and evidence are ``yes`` / ``no`` / ``pass``. The likelihood of evidence ``a`` for a
 candidate labelled ``g`` is 0.98 when ``g == a``, 0.50 when ``g`` is pass (and ``a`` is

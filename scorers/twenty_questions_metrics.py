@@ -27,7 +27,7 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
-from infoseek.twenty_q import (
+from infoseek.twenty_questions import (
     EPSILON,
     FAILED,
     entropy,

@@ -1,5 +1,5 @@
 """Scoring a Twenty Questions game from what the solver recorded (`STORE_TURNS`,
-`STORE_FINAL`; `infoseek.solvers.twenty_q.solver`), never from the model's or the examiner's
+`STORE_FINAL`; `infoseek.solvers.twenty_questions.solver`), never from the model's or the examiner's
 say-so. Value keys (NaN where a key does not apply):
 
 - ``accuracy``: the suite's verdict (the guess names the target through its aliases);
@@ -11,7 +11,7 @@ say-so. Value keys (NaN where a key does not apply):
   applicable); ``label_failures``: candidate labels the evaluator never gave (updated as
   pass, counted here); ``label_retries``;
 - ``mean_eig``, ``mean_neig``, ``mean_pass_mass``, ``final_entropy`` (nats), over the
-  declared pool (`infoseek.scorers.twenty_q_metrics`);
+  declared pool (`infoseek.scorers.twenty_questions_metrics`);
 - ``entropy_tNN`` (remaining entropy after turn NN, the final value carried to the last
   turn), ``neig_tNN`` and ``pass_mass_tNN`` (question turns only): the curves, overall;
 - ``transfer_accuracy``: the transfer reader named the target (0 when it named nothing);
@@ -29,7 +29,7 @@ from inspect_ai.solver import TaskState
 
 from infoseek.contract import STORE_FINAL, STORE_TURNS
 from infoseek.scorers.group_metric import mean_by_group
-from infoseek.scorers.twenty_q_metrics import game_metrics
+from infoseek.scorers.twenty_questions_metrics import game_metrics
 from infoseek.stored_forms import sample_problem, turns_from_store
 
 CURVES = ("entropy_t", "neig_t", "pass_mass_t")
@@ -68,7 +68,7 @@ def game_values(record: dict[str, Any], turns: list[dict[str, Any]],
 
 
 @scorer(metrics=[mean_by_group(group_key="pool", overall_only=CURVES)], name="twenty_questions")
-def twenty_q_scorer(max_turns: int = 20) -> Scorer:
+def twenty_questions_scorer(max_turns: int = 20) -> Scorer:
     """Score one Twenty Questions game (value keys in the module doc)."""
 
     async def score(state: TaskState, target: Target) -> Score:

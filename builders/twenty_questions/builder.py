@@ -1,4 +1,4 @@
-"""Twenty Questions records from the pools (`infoseek.builders.twenty_q.pools`).
+"""Twenty Questions records from the pools (`infoseek.builders.twenty_questions.pools`).
 
 Two kinds, both over the attribute-table engine (`infoseek.engines.table`):
 
@@ -28,12 +28,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from infoseek.analysis import minimal_sufficient_sets
-from infoseek.builders.twenty_q.pools import Pool, get_pool, pools_content_hash
+from infoseek.builders.twenty_questions.pools import Pool, get_pool, pools_content_hash
 from infoseek.engines.table import AttributeTableEngine
 
-BUILDER_NAME = "twenty-q"
+BUILDER_NAME = "twenty-questions"
 RANDOM_STREAM = "twenty-q"
-DOMAIN_NAME = "twenty_q"
+"""The random stream's text, kept from the builder's first name (`twenty-q`) so that a
+seed draws the same problems as before the rename."""
+DOMAIN_NAME = "twenty_questions"
 BUILDER_VERSION = "twenty-q-1"
 CACHE_VERSION = f"{BUILDER_VERSION}+{pools_content_hash()}"
 """The records' version (`BuilderSpec.version`): builder version and the pool files' hash."""
@@ -121,7 +123,7 @@ def build_split(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None
     accepted and unused."""
     bad = [k for k in ks if k not in range(1, MAX_K + 1)]
     if bad:
-        raise ValueError(f"the twenty-q builder makes k in 1..{MAX_K}; got {bad}")
+        raise ValueError(f"the twenty-questions builder makes k in 1..{MAX_K}; got {bad}")
     pool = get_pool(CSP_POOL)
     records: list[dict[str, Any]] = []
     for k in ks:

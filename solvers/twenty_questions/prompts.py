@@ -1,5 +1,5 @@
 """What the Twenty Questions game says: to the guesser, the examiner, the evaluator and
-the transfer reader (`infoseek.solvers.twenty_q.solver`)."""
+the transfer reader (`infoseek.solvers.twenty_questions.solver`)."""
 
 GUESSER_SYSTEM = (
     "Let us play Twenty Questions. I am thinking of a thing, X: {pool_text}. Find out what "

@@ -11,11 +11,11 @@ import pytest
 from inspect_ai import eval
 from inspect_ai.model import ModelOutput, get_model
 
-from infoseek.builders.twenty_q import builder
+from infoseek.builders.twenty_questions import builder
 from infoseek.contract import STORE_FINAL, STORE_TURNS
 from infoseek.inspect_tasks.twenty_questions import twenty_questions
 from infoseek.record_views import public_record
-from infoseek.solvers.twenty_q.game import (
+from infoseek.solvers.twenty_questions.game import (
     CONFIRMED,
     EVIDENCE,
     NOT_APPLICABLE,
@@ -25,7 +25,7 @@ from infoseek.solvers.twenty_q.game import (
     read_turn,
     table_answer,
 )
-from infoseek.solvers.twenty_q.strategy import twenty_q_move
+from infoseek.solvers.twenty_questions.strategy import twenty_questions_move
 from infoseek.stored_forms import turns_from_store
 from tests.support.common import assert_eval_success, text_output
 
@@ -144,8 +144,9 @@ def play(record: dict, model: str) -> tuple[bool, int]:
     public = public_record(record)
     for number in range(1, 21):
         final = number == 20
-        move = twenty_q_move(model, "twenty_questions", public, turns, {"final_turn": final},
-                             random.Random(f"{model}:{record['id']}:{number}"))
+        move = twenty_questions_move(model, "twenty_questions", public, turns,
+                                     {"final_turn": final},
+                                     random.Random(f"{model}:{record['id']}:{number}"))
         turn = read_turn(move["text"], table, final_turn=final)
         assert turn.kind != "invalid", move
         reply = table_answer(turn.question or "", turn.guess, target, table)

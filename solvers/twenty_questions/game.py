@@ -3,7 +3,7 @@ turns, the offline examiner and evaluator over the attribute table, and reading 
 examiner or evaluator model writes.
 
 The table travels in the problem record (`game_record` in
-`infoseek.builders.twenty_q.builder`): ``engine`` (attributes, candidates, rows),
+`infoseek.builders.twenty_questions.builder`): ``engine`` (attributes, candidates, rows),
 ``questions`` and ``phrases`` per attribute, ``aliases`` per candidate. `GameTable` reads
 it once.
 

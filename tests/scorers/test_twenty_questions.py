@@ -2,7 +2,7 @@
 table as a CSP on the generic core (checked against the brute-force referee), the
 information metrics equal to a hand computation, and one test per defect of the published
 implementation that the suite must not repeat (the game-level ones are in
-tests/solvers/test_twenty_q_game.py)."""
+tests/solvers/test_twenty_questions_game.py)."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from infoseek.analysis import is_sufficient, minimal_sufficient_sets
-from infoseek.builders.twenty_q import builder
-from infoseek.builders.twenty_q.pools import (
+from infoseek.builders.twenty_questions import builder
+from infoseek.builders.twenty_questions.pools import (
     FILES,
     MIN_ATTRIBUTES,
     PoolFileError,
@@ -24,9 +24,9 @@ from infoseek.builders.twenty_q.pools import (
 )
 from infoseek.engines.table import AttributeTableEngine
 from infoseek.records import check_record
-from infoseek.scorers.twenty_q_metrics import game_metrics
-from infoseek.solvers.twenty_q.game import GameTable, question_attribute
-from infoseek.twenty_q import entropy, expected_information_gain, pass_mass, uniform, update
+from infoseek.scorers.twenty_questions_metrics import game_metrics
+from infoseek.solvers.twenty_questions.game import GameTable, question_attribute
+from infoseek.twenty_questions import entropy, expected_information_gain, pass_mass, uniform, update
 
 DATA = Path(builder.__file__).with_name("data")
 

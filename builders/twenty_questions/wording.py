@@ -1,6 +1,6 @@
 """How Twenty Questions talks to the model in the CSP protocols (k-prediction and MSS
 identification over the attribute table); the game's prompts are the solver's
-(`infoseek.solvers.twenty_q.prompts`)."""
+(`infoseek.solvers.twenty_questions.prompts`)."""
 
 from __future__ import annotations
 

@@ -4,8 +4,8 @@ CSP (k-prediction and MSS identification, answer kind ``choice``) and the open g
 
 from __future__ import annotations
 
-from infoseek.builders.twenty_q import builder
-from infoseek.builders.twenty_q.wording import WORDING
+from infoseek.builders.twenty_questions import builder
+from infoseek.builders.twenty_questions.wording import WORDING
 from infoseek.domains import BuilderSpec, Domain
 
 DOMAIN = Domain(
@@ -17,5 +17,5 @@ DOMAIN = Domain(
                     version=builder.CACHE_VERSION, max_k=builder.MAX_K, default_per_k=10,
                     max_per_k=200),
     ),
-    renderers={"seek": "infoseek.builders.twenty_q.render:render"},
+    renderers={"seek": "infoseek.builders.twenty_questions.render:render"},
 )

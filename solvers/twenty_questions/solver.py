@@ -3,7 +3,7 @@ the offline `evaluator` role that labels every asked question for every candidat
 declared pool, and trace transfer to a `transfer` role (protocols §5.6).
 
 Roles (``--model-role examiner=...`` etc., or a task's ``model_roles``); each has a
-deterministic fallback over the attribute table (`infoseek.solvers.twenty_q.game`):
+deterministic fallback over the attribute table (`infoseek.solvers.twenty_questions.game`):
 
 - ``examiner`` sees the hidden target and the guesser's turn; its reply must be Yes, No,
   Partially, Not applicable or the confirmation; anything else is recorded
@@ -34,7 +34,7 @@ from infoseek.solvers.turns import (
     EpisodeWriter,
     generate_turn,
 )
-from infoseek.solvers.twenty_q.game import (
+from infoseek.solvers.twenty_questions.game import (
     CONFIRMED,
     EVIDENCE,
     FAILED,
@@ -48,7 +48,7 @@ from infoseek.solvers.twenty_q.game import (
     table_answer,
     table_labels,
 )
-from infoseek.solvers.twenty_q.prompts import (
+from infoseek.solvers.twenty_questions.prompts import (
     EVALUATOR_SYSTEM,
     EVALUATOR_USER,
     EXAMINER_SYSTEM,
@@ -130,7 +130,7 @@ def game_prompt(pool: str, max_turns: int) -> str:
 
 
 @solver
-def twenty_q_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL_BATCH,
+def twenty_questions_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL_BATCH,
                     seed: int = 0) -> Solver:
     """The game, then labelling and trace transfer (module docstring)."""
     if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
@@ -194,4 +194,4 @@ def twenty_q_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL_BATCH,
     return solve
 
 
-__all__ = ["read_guess", "twenty_q_solver"]
+__all__ = ["read_guess", "twenty_questions_solver"]

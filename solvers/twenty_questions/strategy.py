@@ -9,7 +9,7 @@ examiner's answers: the candidates left are those whose cell equals every answer
   confirmation is evidence too, so the belief ends near certainty); on the final turn
   guesses (``Guess: <name>``: the first candidate left, the first of the pool when none
   is); otherwise asks the
-  unasked attribute of the greatest soft expected information gain (`infoseek.twenty_q`)
+  unasked attribute of the greatest soft expected information gain (`infoseek.twenty_questions`)
   under a uniform belief over the candidates left, the first in table order on a tie.
 - random: asks a random unasked attribute every turn but the last, then guesses a random
   candidate among those left.
@@ -20,8 +20,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from infoseek.solvers.twenty_q.game import GameTable, consistent_candidates, table_labels
-from infoseek.twenty_q import expected_information_gain, uniform
+from infoseek.solvers.twenty_questions.game import GameTable, consistent_candidates, table_labels
+from infoseek.twenty_questions import expected_information_gain, uniform
 
 
 def _state(problem: dict[str, Any], turns: list[dict[str, Any]]
@@ -50,7 +50,7 @@ def best_question(table: GameTable, left: list[str], asked: set[str]) -> str | N
     return best
 
 
-def twenty_q_move(model_name: str, protocol: str, problem: dict[str, Any],
+def twenty_questions_move(model_name: str, protocol: str, problem: dict[str, Any],
                   turns: list[dict[str, Any]], options: dict[str, Any],
                   rng: random.Random) -> dict[str, Any]:
     """The next reply of `model_name` (module docstring)."""
