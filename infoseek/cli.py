@@ -120,7 +120,8 @@ def _verify(args: argparse.Namespace) -> int:
     try:
         summary = verify_source(args.path, args.format, out_dir=args.out, limit=args.limit,
                                 workers=args.workers, strict=args.strict, progress=progress,
-                                inputs=inputs, corrected=args.write_corrected)
+                                inputs=inputs, corrected=args.write_corrected,
+                                force=args.force)
     except PublishedDataError as exc:
         print(f"infoseek verify: {exc}", file=sys.stderr)
         return 2
@@ -263,7 +264,8 @@ def parser() -> argparse.ArgumentParser:
     verify.add_argument("--format", choices=format_names(), default=None,
                         help="the file's format (default: detected from its columns)")
     verify.add_argument("--out", default=None,
-                        help="output folder (default: <file stem>.<format>.verify)")
+                        help="output folder (default: <file stem>.<format>.verify; an "
+                        "earlier run's results there are kept unless --force)")
     verify.add_argument("--limit", type=_positive, default=None,
                         help="verify only the first N rows")
     verify.add_argument("--workers", type=_positive, default=None,
@@ -276,8 +278,9 @@ def parser() -> argparse.ArgumentParser:
                         "layout) with the recomputed ground truth and a note of what "
                         "changed; for formats that offer corrections")
     verify.add_argument("--force", action="store_true",
-                        help="let --write-corrected overwrite an existing file (never the "
-                        "input file, nor a device or FIFO)")
+                        help="overwrite the results of an earlier run in the --out folder, "
+                        "and an existing --write-corrected file (never the input file, nor "
+                        "a device or FIFO)")
     from infoseek.builders.published import INPUTS
 
     for name, meaning in INPUTS.items():

@@ -3,7 +3,10 @@ an output that exists and is not a regular file (a device, a FIFO, a socket) is 
 even with ``--force``; an existing file is kept unless ``--force``; ``verify
 --write-corrected`` never writes over its input file (by resolved path or
 `os.path.samefile`, so not through a symlink or hard link either) nor over its own
-result files.
+result files; a folder to write (``report --out``, ``sweep --log-dir``, ``verify --out``)
+must be named (not empty), be a folder or not exist yet under a writable folder (never a
+file or a device, nor under one), and an earlier run's results in it are kept unless
+``--force``.
 """
 
 from __future__ import annotations
@@ -70,15 +73,65 @@ def _same_file(path: Path, other: str) -> bool:
         return False
 
 
+def folder_problem(folder: str, option: str = "--out") -> str | None:
+    """Why the folder `folder` cannot be written into (created when missing), or None:
+    it is empty text (which would mean the working folder), it exists and is not a
+    folder (a file, a device, a FIFO), the nearest part of it that exists is not a
+    folder (a path under a file or a device), or that part is not writable."""
+    if not str(folder).strip():
+        return f"{option} is empty; name the folder to write"
+    path = Path(folder)
+    if path.exists() or path.is_symlink():
+        if not path.is_dir():
+            kind = _special_kind(path) or "a file"
+            return f"{option} {folder} is {kind}, not a folder; {option} names a folder"
+        if not os.access(path, os.W_OK | os.X_OK):
+            return f"{option} {folder}: permission denied"
+        return None
+    above = path.parent
+    while not (above.exists() or above.is_symlink()) and above != above.parent:
+        above = above.parent
+    if not above.is_dir():
+        kind = _special_kind(above) or "a file"
+        return f"{option} {folder} is under {above}, which is {kind}, not a folder"
+    if not os.access(above, os.W_OK | os.X_OK):
+        return f"{option} {folder}: cannot create it in {above} (permission denied)"
+    return None
+
+
+def earlier_results(folder: str | Path, names: Sequence[str]) -> list[str]:
+    """Which of `names` (a command's result files or folders) `folder` already holds."""
+    path = Path(folder)
+    if not path.is_dir():
+        return []
+    return [name for name in names if (path / name).exists() or (path / name).is_symlink()]
+
+
+def shown_names(names: Sequence[str], at_most: int = 2) -> str:
+    """`names` for a message: the first `at_most`, then ``...`` when there are more."""
+    return ", ".join(names[:at_most]) + (", ..." if len(names) > at_most else "")
+
+
 VERIFY_FILES = ("disagreements.jsonl", "summary.json")
 """The files `infoseek verify` writes into its --out folder."""
 
 
+def verify_results_problem(out: str | Path, force: bool) -> str | None:
+    """Why `verify` may not write its results into `out`: it holds an earlier run's
+    (without `force`); None otherwise."""
+    found = earlier_results(out, VERIFY_FILES)
+    if found and not force:
+        return (f"--out {out} holds the results of an earlier run ({shown_names(found)}); "
+                "pass --force to overwrite them")
+    return None
+
+
 def verify_output_problem(args: argparse.Namespace) -> str | None:
     """Why `verify` cannot write its outputs, or None. The --out folder must be a folder
-    (or not exist yet) whose result files are regular files (or absent);
-    ``--write-corrected OUT`` follows `output_problem`: never a device or FIFO, never
-    the input file nor a result file, an existing file only with --force."""
+    (or not exist yet) whose result files are regular files (or absent), and results of
+    an earlier run there are kept unless --force; ``--write-corrected OUT`` follows
+    `output_problem`: never a device or FIFO, never the input file nor a result file, an
+    existing file only with --force."""
     inputs = [args.path] if not _is_url(args.path) else []
     if args.out is not None:
         folder = Path(args.out)
@@ -89,6 +142,9 @@ def verify_output_problem(args: argparse.Namespace) -> str | None:
             if kind is not None:
                 return (f"{folder / name} is {kind}, not a regular file; choose another "
                         "--out folder")
+        problem = folder_problem(args.out) or verify_results_problem(args.out, args.force)
+        if problem is not None:
+            return problem
         inputs += [str(folder / name) for name in VERIFY_FILES]
     if args.write_corrected is None:
         return None

@@ -45,6 +45,7 @@ from infoseek.builders.published import (
 )
 from infoseek.builders.published.cells import RowRef
 from infoseek.builders.published.reading import source_name
+from infoseek.cli_files import verify_results_problem
 
 UNDECIDED_CHECKS = frozenset({"undecidable"})
 CORRECTION_FIELD = "infoseek_correction"
@@ -144,11 +145,15 @@ def verify_source(source: str, format: str | None = None, *, out_dir: str | Path
                   limit: int | None = None, workers: int | None = None, strict: bool = False,
                   progress: Callable[[int, int], None] | None = None,
                   inputs: Mapping[str, Any] | None = None,
-                  corrected: str | Path | None = None) -> dict[str, Any]:
+                  corrected: str | Path | None = None, force: bool = True
+                  ) -> dict[str, Any]:
     """Verify every row of `source` (the first `limit`); write the disagreements and
     the summary under `out_dir`; return the summary (with `out_dir` and file paths).
     `inputs`: the format's extra inputs (`infoseek.builders.published.INPUTS`). `corrected`: also
-    write the corrected rows there (see the module docstring).
+    write the corrected rows there (see the module docstring). `force`: write over the
+    results of an earlier run in the output folder; without it they are kept and a
+    `PublishedDataError` says so, before any row is verified (`infoseek verify` passes
+    its ``--force``).
 
     A file that cannot be read, lacks the format's columns or inputs, or whose format
     cannot correct rows when `corrected` is asked for, raises `PublishedDataError`; with
@@ -159,6 +164,10 @@ def verify_source(source: str, format: str | None = None, *, out_dir: str | Path
     resolved, fmt, rows = read_published(source, format, limit=limit, inputs=inputs)
     if corrected is not None:
         _check_correctable(fmt)
+    out = Path(out_dir) if out_dir is not None else default_out_dir(resolved, fmt.name)
+    problem = verify_results_problem(out, force)
+    if problem is not None:
+        raise PublishedDataError(problem)
     checked = check_inputs(fmt, inputs)
     identified = identify_rows(resolved, fmt, rows)
     if strict:
@@ -169,7 +178,6 @@ def verify_source(source: str, format: str | None = None, *, out_dir: str | Path
     outcomes = run_jobs(_row_outcome, jobs, workers, progress)
     fixed_rows = [outcome.pop("_corrected", None) for outcome in outcomes]
     summary = summarise(outcomes, source=resolved, format_name=fmt.name)
-    out = Path(out_dir) if out_dir is not None else default_out_dir(resolved, fmt.name)
     out.mkdir(parents=True, exist_ok=True)
     disagreements_path = out / "disagreements.jsonl"
     with open(disagreements_path, "w", encoding="utf-8", newline="\n") as fh:
