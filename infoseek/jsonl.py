@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from infoseek.records import RecordError, check_record
+from infoseek.text import short_repr
 
 
 def dumps_record(record: Any) -> str:
@@ -54,7 +55,8 @@ def write_jsonl(records: Iterable[dict[str, Any]], path: str | Path) -> int:
 
 def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
     """The records of a JSONL file, one at a time (a caller that stops early reads no
-    further), each checked by `check_record`; errors name the file, line and field.
+    further), each checked by `check_record`, and no two with the same id (as text:
+    ``1`` and ``"1"`` name the same samples); errors name the file, line and field.
     Whether the MSS family pins every target value is left to the task that makes the
     samples: it searches each instance's task-level k anyway (at the same cost: about
     25 ms a genereg record), and names the file and line the same way
@@ -62,6 +64,7 @@ def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
     path = Path(path)
     if not path.exists():
         raise RecordError(f"{path}: no such file")
+    first_line: dict[str, int] = {}
     with open(path, "rb") as fh:
         for lineno, raw in enumerate(fh, 1):
             try:
@@ -78,4 +81,11 @@ def read_jsonl(path: str | Path) -> Iterator[dict[str, Any]]:
             except RecursionError:
                 raise RecordError(f"{path}:{lineno}: JSON nested too deeply") from None
             check_record(record, f"{path}:{lineno}", pins=False)
+            key = str(record["id"])
+            if key in first_line:
+                raise RecordError(
+                    f"{path}:{lineno}: field 'id' {short_repr(record['id'])} is the id of the "
+                    f"record on line {first_line[key]} too; every record needs an id of its "
+                    "own (its samples are named after it)")
+            first_line[key] = lineno
             yield record

@@ -9,6 +9,7 @@ in the sample store and metadata, `infoseek.stored_forms`; JSON Lines files of r
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from infoseek.analysis import task_level_k
@@ -105,9 +106,10 @@ def check_shape(record: Any, where: str = "record") -> None:
     task loads (built, released or ours): a JSON object with the required fields, every
     text (keys included) one UTF-8 can encode (a lone surrogate, ``"\\ud800"`` in JSON,
     cannot be sent to a model nor written to a log), an id of at most `MAX_ID_LENGTH`
-    characters, names of at most `MAX_NAME_LENGTH`, a non-negative integer `k`, and an
-    MSS family that is a non-empty list of sets of names, with a set of size 0 only when
-    `k` is 0."""
+    characters, names of at most `MAX_NAME_LENGTH`, a non-negative integer `k`, no value
+    listed twice in `target_values` (each is one task instance and names its sample),
+    and an MSS family that is a non-empty list of sets of names, with a set of size 0
+    only when `k` is 0."""
     if not isinstance(record, dict):
         raise RecordError(f"{where}: expected a JSON object, got {type(record).__name__}")
     missing = [f for f in REQUIRED_FIELDS if f not in record]
@@ -146,6 +148,10 @@ def check_shape(record: Any, where: str = "record") -> None:
     k = record["k"]
     if not isinstance(k, int) or isinstance(k, bool) or k < 0:
         raise bad("k", "must be a non-negative integer")
+    repeated = _repeated_value(record.get("target_values"))
+    if repeated:
+        raise bad("target_values", f"lists {short_repr(repeated[0])} twice; each value is one "
+                  "task instance (its sample is named after it): list it once")
     family = record["mss_family"]
     if not isinstance(family, list) or not all(
             isinstance(s, list) and all(isinstance(v, str) for v in s) for s in family):
@@ -156,6 +162,21 @@ def check_shape(record: Any, where: str = "record") -> None:
     if k > 0 and any(not s for s in family):
         raise bad("mss_family", f"holds an empty set, but k is {k}: with nothing asked "
                                 "the target is not known")
+
+
+def _repeated_value(values: Any) -> tuple[Any] | None:
+    """``(value,)``: the first value `values` (a list) holds twice, compared as JSON
+    writes them (``true`` and ``1`` differ); None when none repeats or `values` is no
+    list."""
+    if not isinstance(values, list):
+        return None
+    seen: set[str] = set()
+    for value in values:
+        key = json.dumps(value, sort_keys=True, default=repr)
+        if key in seen:
+            return (value,)
+        seen.add(key)
+    return None
 
 
 def _check_family_pins(record: dict[str, Any], engine: Engine, bad: Any) -> None:
