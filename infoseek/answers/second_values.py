@@ -42,11 +42,13 @@ _CLAUSE_FILLER = re.compile(
 PROBABILITY = re.compile(
     r"\d\s*%\s*(?:[\w-]+\s+){0,2}?(?:probability|probable|chance|likely|likelihood|sure|"
     r"certain|confiden\w*|odds)|\b(?:probability|chance|likelihood|odds|confidence)\b"
-    r"\s*(?:of|is|:|=)?\s*(?:\d|one\b|half\b)",
-    re.IGNORECASE,
+    r"\s*(?:of|is|:|=)?\s*(?:\d|one\b|half\b)"
+    r"|(?:^|(?<=[\n(\[;,:]))[ \t]*\d{1,3}(?:\.\d+)?[ \t]*%[ \t]*(?=$|[\n)\].;,!])",
+    re.IGNORECASE | re.MULTILINE,
 )
 """A probability or confidence attached to an answer (``A1 with 50% probability``,
-``90% sure``, ``confidence: 0.7``): the value is hedged."""
+``90% sure``, ``confidence: 0.7``, a percentage standing alone in its clause or line:
+``yes (70%)``, ``yes`` and on a later line ``70%``): the value is hedged."""
 
 
 def strip_clause_filler(clause: str) -> str:

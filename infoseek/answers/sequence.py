@@ -8,7 +8,10 @@ on ``;``, else on ``,``, else on ``->`` / ``→``; a JSON list is read as the li
 sets aside a trailing ``(...)`` or ``because`` / ``since`` justification, unless it
 offers another step (``pick up A (or pick up B)``: ``ambiguous``); a step going on with
 a self-correction (``stack A. Actually, pick up B``) and a probability are
-``ambiguous``. With
+``ambiguous``. The list is the body's first paragraph; the paragraphs after a blank
+line are its justification (`infoseek.answers.answer_lines.first_paragraph`), read by
+the rules of every justification: a hedge, retraction or probability there, another
+list, or a step written there is ``ambiguous``. With
 ``spec.items`` known, every item must be one of them (case, quotes and emphasis aside) and
 is recorded in the spec's spelling; an unknown item is ``malformed``, a hedged one
 (``A or B``, ``maybe A``) ``ambiguous``; an empty item is ``malformed``. The tool
@@ -28,6 +31,7 @@ import json
 import re
 from collections.abc import Sequence
 
+from infoseek.answers.answer_lines import first_paragraph
 from infoseek.answers.answer_text import (
     ANSWER_LEAD,
     EDGE_PUNCTUATION,
@@ -39,7 +43,7 @@ from infoseek.answers.answer_text import (
 )
 from infoseek.answers.base import AnswerKind, AnswerReading, AnswerSpec, invalid
 from infoseek.answers.doubts import read_undoubted
-from infoseek.answers.second_values import PROBABILITY, SECOND_VALUE_CUE
+from infoseek.answers.second_values import PROBABILITY, SECOND_VALUE_CUE, justification_clauses
 
 try:  # the documented library for edit distances; the plain DP below is the fallback
     from rapidfuzz.distance import Levenshtein as _Levenshtein
@@ -112,8 +116,37 @@ class SequenceKind(AnswerKind):
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
         """Read an answer body; a hedged, approximate or retracted one is ``ambiguous``
         (`infoseek.answers.doubts.read_undoubted`)."""
-        return read_undoubted(lambda text: self._read_body(text, spec), body,
+        return read_undoubted(lambda text: self._read_paragraphs(text, spec), body,
                               tuple(str(item) for item in spec.items))
+
+    def _read_paragraphs(self, body: object, spec: AnswerSpec) -> AnswerReading:
+        """The first paragraph is the list; the later ones are its justification, where
+        a probability, another list (a paragraph or a corrected clause that reads as a
+        different list) or a line that is a step of its own is ``ambiguous``."""
+        if not isinstance(body, str):
+            return self._read_body(body, spec)
+        value, later = first_paragraph(body)
+        reading = self._read_body(value, spec)
+        if not reading.valid or not later:
+            return reading
+        if PROBABILITY.search(later) or self._another_list(later, reading.value, spec):
+            return invalid("ambiguous")
+        return reading
+
+    def _another_list(self, later: str, value: object, spec: AnswerSpec) -> bool:
+        index = _item_index(tuple(str(item) for item in spec.items))
+        for paragraph in later.split("\n\n"):
+            other = self._read_body(paragraph, spec)
+            if other.valid and other.value != value:
+                return True
+        for line in later.splitlines():
+            if index and item_key(_clean_item(_LIST_MARK.sub("", line))) in index:
+                return True  # a step written after the list: a second or longer plan
+        for clause, cued in justification_clauses(later):
+            other = self._read_body(clause, spec)
+            if cued and other.valid and other.value != value:
+                return True
+        return False
 
     def _read_body(self, body: object, spec: AnswerSpec) -> AnswerReading:
         if not isinstance(body, str):

@@ -14,7 +14,10 @@ exactly once (names match case-insensitively); a missing, extra or repeated name
 piece that is not a pair, is ``malformed``; a hedged value (``0 or 1``, ``0/1``,
 ``maybe 1``) is ``ambiguous``; with ``spec.allowed`` known, a value outside it is
 ``malformed``. Values are ints for integer text, booleans for ``true`` / ``false``, else
-the text. The tool argument may be a JSON object (or its text).
+the text. The pairs are the body's first paragraph; the paragraphs after a blank line are
+their justification (`infoseek.answers.answer_lines.first_paragraph`): a hedge,
+retraction or probability there, another vector, or a component given another value is
+``ambiguous``. The tool argument may be a JSON object (or its text).
 
 Comparison: equal as a whole (names case-insensitive, values by their written form); no
 partial credit. Pure: no Inspect imports.
@@ -26,6 +29,7 @@ import json
 import re
 from collections.abc import Mapping
 
+from infoseek.answers.answer_lines import first_paragraph
 from infoseek.answers.answer_text import (
     ANSWER_LEAD,
     EDGE_PUNCTUATION,
@@ -139,8 +143,26 @@ class VectorKind(AnswerKind):
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
         """Read an answer body; a hedged, approximate or retracted one is ``ambiguous``
         (`infoseek.answers.doubts.read_undoubted`)."""
-        return read_undoubted(lambda text: self._read_body(text, spec), body,
+        return read_undoubted(lambda text: self._read_paragraphs(text, spec), body,
                               tuple(str(name) for name in spec.names))
+
+    def _read_paragraphs(self, body: object, spec: AnswerSpec) -> AnswerReading:
+        """The first paragraph holds the pairs; the later ones are their justification,
+        where a probability, another vector or a component given another value is
+        ``ambiguous``."""
+        if not isinstance(body, str):
+            return self._read_body(body, spec)
+        value, later = first_paragraph(body)
+        reading = self._read_body(value, spec)
+        if not reading.valid or not later:
+            return reading
+        if PROBABILITY.search(later) or _offers_another(later, reading.value):
+            return invalid("ambiguous")
+        for paragraph in later.split("\n\n"):
+            other = self._read_body(paragraph, spec)
+            if other.valid and other.value != reading.value:
+                return invalid("ambiguous")
+        return reading
 
     def _read_body(self, body: object, spec: AnswerSpec) -> AnswerReading:
         if not isinstance(body, str):

@@ -6,8 +6,9 @@ answer kind; no Inspect imports, so the reference models and the tests use exact
 same code as the seek loop):
 
 * plain text, the published format: ``Question: Is Alice kind?`` lines (one query
-  per line) or a single ``Answer: ...`` line; any other text is reasoning and is
-  ignored;
+  per line) or a single answer line (``Answer: ...``; the one answer-line rule of
+  `infoseek.answers.answer_lines`), read with every line after it; any other text
+  before it is reasoning and is ignored;
 * tool calls: ``ask(variable=...)`` and ``answer(value=...)``
   (:func:`infoseek.solvers.seek.tool_parsing.parse_tool_calls`, on the same vocabulary rules).
 
@@ -38,6 +39,7 @@ from collections.abc import Collection
 
 from infoseek import contract
 from infoseek.answers import answer_kind as registered_kind
+from infoseek.answers.answer_lines import answer_marker_end
 from infoseek.contract import ACTION_ANSWER, ACTION_ASK, ACTION_INVALID, ParsedQuery, ParsedTurn
 from infoseek.solvers.seek.answer_parsing import (
     AnswerReading,
@@ -95,18 +97,22 @@ _KEYWORD = re.compile(r"(?:final\s+)?(question|answer)(?:\s*\d{1,4})?", re.IGNOR
 
 
 def _action_line(line: str) -> tuple[str, str] | None:
-    """``(keyword, content)`` for a ``Question:`` / ``Answer:`` line, else ``None``."""
+    """``(keyword, content)`` for a ``Question:`` line or an answer line (the one rule of
+    `infoseek.answers.answer_lines`: ``Answer:``, ``The answer is:`` ...), else ``None``."""
+    end = answer_marker_end(line)
+    if end is not None:
+        return "answer", line[end:]
     rest = line.lstrip(_LINE_LEAD)
     numbering = _NUMBERING.match(rest)
     if numbering:
         rest = rest[numbering.end() :].lstrip(_LINE_LEAD)
     keyword = _KEYWORD.match(rest)
-    if keyword is None:
+    if keyword is None or keyword.group(1).lower() != "question":
         return None
     rest = rest[keyword.end() :].lstrip(_MARKUP)
     if not rest.startswith(":"):
         return None
-    return keyword.group(1).lower(), rest[1:]
+    return "question", rest[1:]
 
 
 def _raw_fragment(content: str) -> str:
@@ -118,11 +124,14 @@ def parse_text_turn(text: str, context: ParseContext, asked: Collection[str] = (
     the episode's `context`, ``asked`` being the variables asked in earlier turns.
 
     Keywords are case-insensitive and may carry markdown emphasis, list bullets or
-    numbering (``1.``, ``1)``); an ``Answer:`` line with nothing after it takes the next
-    non-empty line (and is ``malformed`` when there is none); the answer also takes the
-    lines after it, up to a blank line or the next action line: a kind read over several
-    lines (`AnswerKind.multiline`: vector, sequence) reads them as its value, the others
-    as part of the justification (a second value there is ``ambiguous``). A line that
+    numbering (``1.``, ``1)``); an answer line is any line the one answer-line rule
+    accepts (`infoseek.answers.answer_lines`: ``Answer:``, ``The answer is:`` ...). An
+    answer line with nothing after it takes the next non-empty line (and is
+    ``malformed`` when there is none); the answer also takes every line after it, blank
+    lines included, up to the next action line (protocols §3.8: the whole reply counts):
+    a kind read over several lines (`AnswerKind.multiline`: vector, sequence, plan)
+    reads them as its value and justification, the others as part of the justification
+    (a second value, a retraction or a hedge there is ``ambiguous``). A line that
     copies one of the context's ``templates`` makes the turn invalid with ``template``.
     The answer is read by the context's answer kind.
     """
@@ -149,7 +158,7 @@ def parse_text_turn(text: str, context: ParseContext, asked: Collection[str] = (
         content = _raw_fragment(content)
         # the lines after it are part of the answer (protocols §3.8: a second value there makes
         # it ambiguous); a kind read over several lines reads them as its value
-        following = _continuation(lines[index + 1 :], skip_blank=not content.strip())
+        following = _continuation(lines[index + 1 :], started=bool(content.strip()))
         if following and not content.strip():
             following[0] = _raw_fragment(following[0])
         content = "\n".join([content, *following]).strip()
@@ -171,19 +180,22 @@ def parse_text_turn(text: str, context: ParseContext, asked: Collection[str] = (
     return ParsedTurn(ACTION_ASK, judge_queries(attempts, vocab), None, None, None)
 
 
-def _continuation(lines: list[str], *, skip_blank: bool) -> list[str]:
-    """The lines that continue a several-line answer: up to a blank line (blank lines
-    before the first one skipped when ``skip_blank``: the ``Answer:`` line held nothing)
-    or the next action line."""
+def _continuation(lines: list[str], *, started: bool) -> list[str]:
+    """The lines that continue an answer: every line after it up to the next action line
+    (which makes the turn ``multiple_actions``), blank lines included, so a correction
+    after a blank line is read as on the next line (protocols §3.8: the whole reply
+    counts; a kind read over several lines sees where its paragraphs end: one blank line
+    is kept between paragraphs once the answer has ``started``, i.e. once its value
+    began, on the answer line or after it)."""
     kept: list[str] = []
     for line in lines:
-        if not line.strip():
-            if kept or not skip_blank:
-                break
-            continue
         if _action_line(line) is not None:
             break
-        kept.append(line.strip())
+        if line.strip() or (started and (not kept or kept[-1])):
+            kept.append(line.strip())
+        started = started or bool(line.strip())
+    while kept and not kept[-1]:
+        kept.pop()
     return kept
 
 

@@ -274,12 +274,13 @@ def start_episode(problem: dict[str, Any], metadata: dict[str, Any],
 
 def parse_message(message: ChatMessageAssistant, fmt: str, context: ParseContext,
                   asked: list[str]) -> ParsedTurn:
-    """The action one assistant message amounts to: its tool calls in the tool format,
-    its text in the text format."""
+    """The action one assistant message amounts to: its tool calls (with the text beside
+    them, where an answer line with another value makes the answer ambiguous) in the
+    tool format, its text in the text format."""
     if fmt == "tool":
         calls = [(c.function, None if c.parse_error else c.arguments)
                  for c in (message.tool_calls or [])]
-        return parse_tool_calls(calls, context, asked)
+        return parse_tool_calls(calls, context, asked, message.text or "")
     return parse_text_turn(message.text or "", context, asked)
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 import json
 from collections.abc import Collection
 
+from infoseek.answers import AnswerKind, AnswerReading, AnswerSpec, invalid
 from infoseek.answers import answer_kind as registered_kind
+from infoseek.answers.answer_lines import answer_lines
 from infoseek.contract import ACTION_ASK, ANSWER_TOOL, ASK_TOOL, ParsedTurn
 from infoseek.solvers.seek.answer_parsing import copies_template
 from infoseek.solvers.seek.naming import blocked_queries, judge_queries, resolve_name, vocabulary
@@ -53,7 +55,7 @@ def _describe_call(function: object, arguments: object) -> str:
 
 
 def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
-                     asked: Collection[str] = ()) -> ParsedTurn:
+                     asked: Collection[str] = (), text: str = "") -> ParsedTurn:
     """Parse a turn given as tool calls ``(function_name, arguments)`` against the
     episode's `context`, ``asked`` being the variables asked in earlier turns.
 
@@ -68,6 +70,12 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
     to a dict is ``bad_arguments``. An empty answer value is ``empty``; a value that
     copies one of the context's ``templates`` (with or without its ``Answer:`` keyword) is
     ``template``.
+
+    ``text`` is the message text beside the calls (protocols §3.8: whatever the
+    channel, two different values in one turn are ``ambiguous``): an answer line in it
+    (the one rule of `infoseek.answers.answer_lines`) whose body reads as another value
+    than the call's, or as a hedged one, makes the answer ``ambiguous``; the same value
+    in both is one answer.
     """
     vocab = vocabulary(context, asked)
     kind = registered_kind(vocab.answer)
@@ -115,13 +123,38 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
             reading = kind.read_tool(value, vocab.answer)
             if reading.reason == "bad_arguments":
                 return invalid_turn("bad_arguments", answer_raw=raw)
-            return reading_turn(reading, _shown(value))
+            return reading_turn(_beside(reading, text, kind, vocab.answer), _shown(value))
         if len(value) > context.max_chars:
             return invalid_turn("too_long")
         if not value.strip():
             return invalid_turn("empty", answer_raw=value)
         if copies_template(value, context.templates):
             return invalid_turn("template", answer_raw=value)
-        return reading_turn(kind.read_tool(value, vocab.answer), value)
+        return reading_turn(_beside(kind.read_tool(value, vocab.answer), text, kind,
+                                    vocab.answer), value)
 
     return ParsedTurn(ACTION_ASK, judge_queries(attempts, vocab), None, None, None)
+
+
+def _beside(reading: AnswerReading, text: object, kind: AnswerKind,
+            spec: AnswerSpec) -> AnswerReading:
+    """The call's reading, or ``ambiguous`` when an answer line in the message text beside
+    it puts another value forward (or a hedged one): two values in one turn."""
+    if not reading.valid:
+        return reading
+    for line in answer_lines(text):
+        written = kind.read_text(line.body(text), spec)  # type: ignore[arg-type]
+        if written.reason == "ambiguous":
+            return invalid("ambiguous")
+        if written.valid and not _same_value(kind, written.value, reading.value, spec):
+            return invalid("ambiguous")
+    return reading
+
+
+def _same_value(kind: AnswerKind, left: object, right: object, spec: AnswerSpec) -> bool:
+    if left == right:
+        return True
+    try:
+        return kind.compare(left, right, spec) >= 1.0
+    except Exception:  # a plug-in kind's comparison must not fail the turn
+        return False

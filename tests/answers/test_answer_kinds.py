@@ -254,8 +254,9 @@ def test_a_sequence_answer_runs_over_several_lines_in_the_text_format():
     # justification, where the other value makes it ambiguous (issue 18)
     turn = parse_text("Answer: yes\nIngrid is not courteous", **LOGIC)
     assert turn.reason == "ambiguous"
+    # issue 30 class 1: a blank line no longer ends the answer; the other value is read
     turn = parse_text("Answer: yes\nbecause rule 3 fires\n\nIngrid is not courteous", **LOGIC)
-    assert turn.answer_value is True  # a blank line ends the answer
+    assert turn.reason == "ambiguous"
 
 
 # ------------------------------------------------------------------- comparison
@@ -409,6 +410,6 @@ def test_a_vector_answer_over_several_lines_in_the_text_format():
     turn = parse_text("Answer:\nTGFB = 1\nSMAD = 0", **LOGIC, answer=VECTOR)
     assert turn.answer_value == {"TGFB": 1, "SMAD": 0}
     turn = parse_text("Answer: TGFB = 1\n\nSMAD = 0", **LOGIC, answer=VECTOR)
-    assert turn.reason == "malformed"  # the blank line ends the answer
+    assert turn.reason == "malformed"  # the pairs are the first paragraph: SMAD missing
     turn = parse_text("Answer:\n\nTGFB = 1\nSMAD = 0\n\nDone.", **LOGIC, answer=VECTOR)
     assert turn.answer_value == {"TGFB": 1, "SMAD": 0}

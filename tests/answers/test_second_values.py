@@ -164,9 +164,10 @@ def test_a_second_line_after_the_answer_line_is_read():
     turn = parse_text("Answer: Ingrid is courteous.\nActually, Ingrid is not courteous.",
                       **LOGIC)
     assert turn.reason == "ambiguous"
+    # issue 30 class 1: no blank-line cut, the retraction after a blank line is read
     turn = parse_text("Answer: Ingrid is courteous.\n\nActually, I was unsure at first.",
                       **LOGIC)
-    assert turn.answer_value is True
+    assert turn.reason == "ambiguous"
 
 
 @pytest.mark.parametrize("arguments", [

@@ -47,10 +47,11 @@ def parse_text(text: Any, **fields: Any) -> ParsedTurn:
     return parse_text_turn(text, ParseContext(**fields), asked)
 
 
-def parse_tools(calls: Any, **fields: Any) -> ParsedTurn:
-    """`parse_tool_calls` with the context made from `fields` (``asked`` passed beside)."""
+def parse_tools(calls: Any, text: str = "", **fields: Any) -> ParsedTurn:
+    """`parse_tool_calls` with the context made from `fields` (``asked`` passed beside;
+    ``text`` is the message text beside the calls)."""
     asked = fields.pop("asked", ())
-    return parse_tool_calls(calls, ParseContext(**fields), asked)
+    return parse_tool_calls(calls, ParseContext(**fields), asked, text)
 
 
 def logic_turn(text: str, **overrides):

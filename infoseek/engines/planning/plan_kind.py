@@ -13,8 +13,11 @@ a ``(...)`` after an item as a justification (every PDDL action is written in br
   different blocks, blocks of the problem); an unknown action, an unknown block, a wrong
   number of blocks or an action written without brackets (``unstack a b``) is
   ``malformed``; a hedge or a self-correction anywhere outside the actions (``(stack a
-  b) or (stack b a)``, ``maybe``, ``actually``, ``instead``) is ``ambiguous``. Other text
-  around the actions (``then``, a justification line) is set aside;
+  b) or (stack b a)``, ``maybe``, ``actually``, ``instead``) or a probability (``70%``,
+  ``90% sure``) is ``ambiguous``. Other text
+  around the actions (``then``, a justification line) is set aside. Every line of the
+  body is read, blank lines or not (protocols §3.8: the whole reply counts), so a step or
+  a second plan after a blank line is part of what is read;
 * comparison (`plan_credit`): the expected value names the true state's plan set by a
   representative state (`infoseek.engines.planning.space.GoalAnalysis.value_text`); a
   plan is credited 1.0 when it is optimal from there (applicable step by step, reaches
@@ -37,6 +40,7 @@ from infoseek.answers import register_answer_kind
 from infoseek.answers.answer_text import ANSWER_LEAD, normalise
 from infoseek.answers.base import AnswerReading, AnswerSpec, invalid
 from infoseek.answers.doubts import read_undoubted
+from infoseek.answers.second_values import PROBABILITY
 from infoseek.answers.sequence import EMPTY_SEQUENCE, SequenceKind
 from infoseek.engines.planning.pddl import ACTIONS, ground_operators
 from infoseek.engines.planning.space import goal_analysis, parse_value
@@ -113,9 +117,7 @@ def read_plan(body: object, blocks: set[str] | None = None) -> PlanReading:
     plan: list[str] = []
     for line in text.splitlines():
         if not line.strip():
-            if plan:
-                break
-            continue
+            continue  # no blank-line cut (protocols §3.8): a later step is read as the next
         line = _LIST_MARK.sub("", line)
         found = False
         rest = []
@@ -133,7 +135,7 @@ def read_plan(body: object, blocks: set[str] | None = None) -> PlanReading:
             found = True
         rest.append(line[position:])
         remark = " ".join(rest)
-        if _HEDGE.search(remark):
+        if _HEDGE.search(remark) or PROBABILITY.search(remark):
             return PlanReading(None, "ambiguous", "a hedge or a correction beside the plan")
         if not found and _BARE_ACTION.search(remark) and not plan:
             return PlanReading(None, "malformed", "actions must be written in brackets, "
