@@ -35,6 +35,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from infoseek.oracles import ORACLE_POLICIES
@@ -180,8 +181,10 @@ def run_sweep(name: str, models: Sequence[str], log_dir: str, *, task: str | Non
               per_k: int = 10, max_samples: int | None = None,
               display: str | None = None) -> bool:
     """Run a recipe with `inspect_ai.eval_set` into `log_dir`; True when every run
-    finished."""
-    from inspect_ai import eval_set
+    finished. Everything is checked before the first run starts (`check_log_dir`,
+    `check_models`, each task made with its arguments), each problem a `SweepError`
+    saying what to fix."""
+    import inspect_ai
 
     registered = sweep_tasks()
     runs = recipe_runs(name, task, per_k, registered)
@@ -189,11 +192,82 @@ def run_sweep(name: str, models: Sequence[str], log_dir: str, *, task: str | Non
     if missing:
         raise SweepError(f"sweep {name} needs tasks that are not registered: "
                          + ", ".join(missing))
-    tasks = [registered[t](**args) for t, args in runs]
+    check_log_dir(log_dir)
+    check_models(models)
+    tasks = [made_task(registered[t], t, args) for t, args in runs]
     options: dict[str, Any] = {}
     if max_samples is not None:
         options["max_samples"] = max_samples
     if display is not None:
         options["display"] = display
-    success, _logs = eval_set(tasks, log_dir=log_dir, model=list(models), **options)
+    success, _logs = inspect_ai.eval_set(tasks, log_dir=log_dir, model=list(models),
+                                         **options)
     return bool(success)
+
+
+def check_log_dir(log_dir: str) -> None:
+    """The log folder can be written (`infoseek.cli_files.folder_problem`: not empty,
+    not a file or a device, nor under one) and every log already in it can be read (the
+    resumed sweep reads them all; a corrupt one would stop it with a traceback)."""
+    from inspect_ai.log import list_eval_logs, read_eval_log
+
+    from infoseek.cli_files import folder_problem
+
+    problem = folder_problem(log_dir, "--log-dir")
+    if problem is not None:
+        raise SweepError(problem)
+    if not Path(log_dir).is_dir():
+        return
+    for info in list_eval_logs(log_dir):
+        path = _local_path(info.name)
+        try:
+            read_eval_log(info, header_only=True)
+        except Exception as exc:  # any unreadable log: one line, never a traceback
+            raise SweepError(
+                f"--log-dir {log_dir} holds a log that cannot be read: {path} "
+                f"({_first_line(exc)}); move it out of the folder or choose another "
+                "--log-dir") from None
+
+
+def check_models(models: Sequence[str]) -> None:
+    """Every model can be made (a known provider, its prerequisites such as an API key
+    present): Inspect's own message for the first that cannot, in one line."""
+    from inspect_ai.model import get_model
+
+    for model in models:
+        try:
+            get_model(model)
+        except Exception as exc:  # a provider's own failure: one line naming the model
+            raise SweepError(f"--model {model}: {_first_line(exc)}") from None
+
+
+SWEEP_OPTIONS = {"per_k": "--per-k"}
+"""Task arguments the sweep sets from its own options (named in an error about them)."""
+
+
+def made_task(factory: Callable[..., Any], task: str, args: dict[str, Any]) -> Any:
+    """The task of one run; a task argument it refuses (`-T per_k` above the task's cap)
+    is a `SweepError` naming the sweep option to change."""
+    try:
+        return factory(**args)
+    except ValueError as exc:
+        text = _first_line(exc)
+        for argument, option in SWEEP_OPTIONS.items():
+            if text.startswith(f"-T {argument} "):
+                raise SweepError(f"{option} {args.get(argument)} does not fit {task}: "
+                                 f"{text}") from None
+        raise SweepError(f"{task} cannot run with {args}: {text}") from None
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0][:300] if text else type(exc).__name__
+
+
+def _local_path(name: str) -> str:
+    """A log's location as Inspect lists it, as a local path when it is a file URL."""
+    if name.startswith("file://"):
+        from urllib.parse import unquote, urlparse
+
+        return unquote(urlparse(name).path)
+    return name

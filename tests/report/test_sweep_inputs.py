@@ -1,0 +1,71 @@
+"""`infoseek sweep` on bad input (issue 30, class 9): a --per-k above a task's cap, an
+unknown model provider, a --log-dir that is a file or a device, and a log folder holding
+a corrupt log each end in one line saying what to fix and exit status 2, before any run
+starts (`eval_set` is never reached)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from infoseek.cli import main
+
+
+@pytest.fixture
+def no_eval_set(monkeypatch):
+    import inspect_ai
+
+    def refuse(*args, **kwargs):
+        raise AssertionError("eval_set ran before the arguments were checked")
+
+    monkeypatch.setattr(inspect_ai, "eval_set", refuse)
+
+
+def sweep(log_dir: Path | str, *args: str, model: str = "infoseek/random") -> int:
+    return main(["sweep", "force_ask", "--model", model, "--log-dir", str(log_dir), *args])
+
+
+def one_line(capsys: pytest.CaptureFixture[str]) -> str:
+    err = capsys.readouterr().err
+    assert err.startswith("infoseek sweep: ") and err.count("\n") == 1, err
+    assert "Traceback" not in err
+    return err
+
+
+def test_a_per_k_above_a_tasks_cap(tmp_path, capsys, no_eval_set) -> None:
+    assert sweep(tmp_path / "logs", "--per-k", "100000") == 2
+    err = one_line(capsys)
+    assert "--per-k 100000" in err and "logic_mt" in err and "10000" in err
+    assert not (tmp_path / "logs").exists()
+
+
+def test_an_unknown_provider(tmp_path, capsys, no_eval_set) -> None:
+    assert sweep(tmp_path / "logs", "--per-k", "1", model="nope/model") == 2
+    err = one_line(capsys)
+    assert "--model nope/model" in err and "nope" in err
+
+
+@pytest.mark.parametrize("where", ["a file", "a device", "under a file"])
+def test_a_log_dir_that_is_no_folder(tmp_path, capsys, no_eval_set, where) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("mine\n", encoding="utf-8")
+    log_dir = {"a file": blocker, "a device": Path("/dev/null"),
+               "under a file": blocker / "logs"}[where]
+    assert sweep(log_dir, "--per-k", "1") == 2
+    err = one_line(capsys)
+    assert f"--log-dir {log_dir}" in err
+    assert blocker.read_text(encoding="utf-8") == "mine\n"
+
+
+@pytest.mark.parametrize("content", [b"garbage\n", b"PK\x03\x04 not a zip"],
+                         ids=["text", "truncated zip"])
+def test_a_log_folder_holding_a_corrupt_log(tmp_path, capsys, no_eval_set, content) -> None:
+    log_dir = tmp_path / "logs"
+    log_dir.mkdir()
+    corrupt = log_dir / "2026-01-01T00-00-00_logic-mt_x.eval"
+    corrupt.write_bytes(content)
+    assert sweep(log_dir, "--per-k", "1") == 2
+    err = one_line(capsys)
+    assert str(corrupt) in err and "cannot be read" in err
+    assert corrupt.read_bytes() == content
