@@ -20,8 +20,8 @@ from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.problem_metrics import (
     k_prediction_metrics,
     mss_identification_metrics,
-    parse_k_prediction,
-    parse_variable_list,
+    read_k_prediction,
+    read_variable_list,
 )
 from infoseek.stored_forms import sample_problem, stored_option
 
@@ -44,16 +44,19 @@ def _stop_note(stop: str | None) -> str:
 def k_prediction_scorer() -> Scorer:
     """Score a degree-of-underspecification prediction (protocols §3.2).
 
-    Parses the final ``Answer:`` line of ``state.output.completion`` and compares it
-    with metadata ``k`` (else the ``problem`` record's ``k``). Value keys:
-    ``accuracy, under, over, unsure, invalid``.
+    Reads the final answer line of ``state.output.completion`` (with everything after
+    it, `read_k_prediction`) and compares it with metadata ``k`` (else the ``problem``
+    record's ``k``). Value keys: ``accuracy, under, over, unsure, invalid``; why an
+    answer was not credited is the score's metadata ``reason``.
     """
 
     async def score(state: TaskState, target: Target) -> Score:
         problem = sample_problem(state.metadata) or {}
         k = state.metadata.get("k", problem.get("k"))
         stop = stopped_reply(state)
-        predicted = None if stop else parse_k_prediction(state.output.completion)
+        reading = None if stop else read_k_prediction(state.output.completion)
+        predicted = reading.value if reading is not None and reading.valid else None
+        reason = stop or (reading.reason if reading is not None else None)
         if k is None:
             return Score.unscored(
                 reason="scoring_failed",
@@ -64,7 +67,9 @@ def k_prediction_scorer() -> Scorer:
         return Score(
             value=values,
             answer=None if predicted is None else str(predicted),
-            explanation=f"predicted {predicted!r}, true k = {int(k)}" + _stop_note(stop),
+            explanation=f"predicted {predicted!r}, true k = {int(k)}" + _stop_note(stop)
+            + (f"; not credited: {reason}" if reason and not stop else ""),
+            metadata={"reason": reason} if reason else None,
         )
 
     return score
@@ -83,8 +88,10 @@ def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
     none (QuestBench Logic-Q, whose family is every sufficient single variable) is scored
     against the best member.
 
-    Value keys: ``exact``, ``jaccard``, ``recall`` (0.0 when no answer line),
-    ``invalid`` (1.0 when there is no answer line), ``unknown_names`` (items naming no
+    Value keys: ``exact``, ``jaccard``, ``recall`` (0.0 when no list is read; names that
+    are no variable make a list never exact),
+    ``invalid`` (1.0 when no list is read: `read_variable_list`, with its reason in the
+    score's metadata ``reason``), ``unknown_names`` (items naming no
     variable), ``predicted_size`` (number of distinct variables named).
     """
 
@@ -98,9 +105,16 @@ def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
             else bool(stored_option(state.store, "forbid_alternatives"))
         ) and (len(family) <= 1 or bool(problem.get("alternative_only")))
         stop = stopped_reply(state)
-        parsed = None if stop else parse_variable_list(state.output.completion, variables)
+        reading = None if stop else read_variable_list(state.output.completion, variables,
+                                                          family)
+        parsed = None if reading is None or reading.names is None else (
+            reading.names, reading.unknown)
+        reason = stop or (reading.reason if reading is not None else None)
         names, unknown = parsed if parsed is not None else ([], 0)
-        values = mss_identification_metrics(names, family, canonical_only=use_canonical)
+        if reason is None and unknown:
+            reason = "unknown"  # a name that is no variable: never an exact match
+        values = mss_identification_metrics(names, family, canonical_only=use_canonical,
+                                            unknown=unknown)
         if parsed is None:
             values = dict.fromkeys(values, 0.0)
         values["invalid"] = 1.0 if parsed is None else 0.0
@@ -114,8 +128,9 @@ def mss_identification_scorer(canonical_only: bool | None = None) -> Scorer:
             explanation=(
                 f"named {names or 'nothing'} ({unknown} unknown) vs {reference}; "
                 f"canonical {canonical}" + _stop_note(stop)
+                + (f"; not credited as exact: {reason}" if reason and not stop else "")
             ),
-            metadata={"canonical_only": use_canonical},
+            metadata={"canonical_only": use_canonical, **({"reason": reason} if reason else {})},
         )
 
     return score

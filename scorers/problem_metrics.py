@@ -1,9 +1,15 @@
 """Metrics and answer parsers of the problem-level protocols (protocols §3.2, 3.3, 4).
 
-- Degree-of-underspecification (k) prediction: :func:`parse_k_prediction` reads the
-  model's final ``Answer:`` line, :func:`k_prediction_metrics` scores it.
-- Missing-variable (MSS) identification: :func:`parse_variable_list` reads the named
+- Degree-of-underspecification (k) prediction: :func:`read_k_prediction` reads the
+  model's final answer line, :func:`k_prediction_metrics` scores it.
+- Missing-variable (MSS) identification: :func:`read_variable_list` reads the named
   variables, :func:`mss_identification_metrics` compares them with the MSS family.
+
+Both read as strictly as a seek answer (protocols §3.8): the one answer-line rule of
+`infoseek.answers.answer_lines`, everything after the marker read (no blank-line cut),
+and a correction, second value, retraction, hedge or confidence there never credited,
+with the reason recorded (`parse_k_prediction` / `parse_variable_list` keep the old
+shape: the value, or ``None``).
 
 Pure module: no Inspect imports.
 """
@@ -12,14 +18,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from infoseek.answers.doubts import RETRACTION
-from infoseek.answers.second_values import PROBABILITY, SECOND_VALUE_CUE
+from infoseek.answers import AnswerReading, answer_kind, answer_spec, invalid
+from infoseek.answers.answer_lines import (
+    INLINE_MARKER,
+    AnswerLine,
+    answer_lines,
+    has_inline_marker,
+)
+from infoseek.answers.doubts import doubt_of
+from infoseek.answers.second_values import PROBABILITY, justification_clauses
 
 UNSURE = "unsure"
 """Parsed form of the answer "ambiguous but not sure how many"."""
 
-_ANSWER_MARKER = re.compile(r"answer\s*[:：]\s*", re.IGNORECASE)
 _DECORATION = "*_`\"'[]()<>{} \t.!;"
 _NUMBER_WORDS = {
     "zero": 0,
@@ -38,142 +51,128 @@ _EMPTY_LIST_ANSWERS = {"", "none", "nothing", "no variables", "no variable", "n/
 
 
 def final_answer_body(text: str | None) -> str | None:
-    """The text after the last ``Answer:`` marker (to the end of its line), or ``None``.
-
-    Markdown emphasis around the marker (``**Answer:** 2``) is tolerated.
-    """
-    if not text:
+    """The rest of the last answer line (the one answer-line rule of
+    `infoseek.answers.answer_lines`), or ``None`` when the text has none."""
+    lines = answer_lines(text)
+    if not lines:
         return None
-    body: str | None = None
-    for line in text.splitlines():
-        cleaned = line.replace("*", "").replace("#", "")
-        # last marker on the line wins ("Final answer: Answer: 2")
-        markers = list(_ANSWER_MARKER.finditer(cleaned))
-        if markers:
-            body = cleaned[markers[-1].end():]
-    return None if body is None else body.strip()
+    return lines[-1].line_body(text).strip()  # type: ignore[arg-type]
 
 
 # ---------------------------------------------------------------------------
 # k prediction
 
 
-_MAX_K_DIGITS = 6
-"""A predicted k written with more digits than this is not read (``None``)."""
-_K_JUSTIFICATION = re.compile(
-    r"[(\[;:]|[.!?](?=\s|$)|\s[-\u2013\u2014]\s|"
-    r"\b(?:because|since|as|given|so|thus|hence|which|from|by|per|i\.e|e\.g)\b"
+_MAX_K = 10**6
+"""A predicted k of this size or more is not read (``out_of_range``)."""
+_ZERO_PHRASE = re.compile(
+    r"^\W*(?:(?:the\s+problem|it)\s+is\s+)?(?:not\s+ambiguous|unambiguous)\b", re.IGNORECASE)
+_UNSURE_PHRASE = re.compile(
+    r"^\W*(?:(?:the\s+problem|it)\s+is\s+)?(?:ambiguous\W*(?:but\s+|and\s+)?)?"
+    r"(?:i\s+am\s+|i'm\s+)?(?:not\s+sure|unsure|uncertain)"
+    r"(?:\s+(?:how\s+many|of\s+the\s+number|about\s+the\s+number))?\b",
+    re.IGNORECASE,
 )
-_K_HEDGE = re.compile(
-    r"\b(?:or|either|maybe|perhaps|possibly|probably|likely|guess|between|roughly|"
-    r"approximately|about|around|nearly|almost|ish|i\s+(?:think|believe|suppose)|"
-    r"at\s+(?:least|most)|(?:more|less|fewer)\s+than)\b|[~≈<>/+]|\d-?ish\b"
-)
-_INVALID_K = object()
-"""A body that names a value in an unreadable way (several values, a hedge)."""
+_NUMBER_WORD = re.compile(rf"^\W*({'|'.join(_NUMBER_WORDS)})\b", re.IGNORECASE)
+_UNSURE_MARK = 987654321
+"""The number the "not sure how many" option is read as, so that the number reader
+applies its rules (a correction, a hedge, a second value after it) to that option too."""
+_K_SPEC = answer_spec("number")
 
 
-def _answer_runs(text: str) -> list[list[str]]:
-    """The bodies of the ``Answer:`` markers, grouped into runs: markers on the same line
-    or on adjacent non-blank lines form one run (an echoed option list is one run)."""
-    runs: list[list[str]] = []
-    adjacent = False
-    for line in text.splitlines():
-        cleaned = line.replace("*", "").replace("#", "")
-        markers = list(re.finditer(r"answer\s*[:：]", cleaned, re.IGNORECASE))
-        if not markers:
-            if line.strip():  # other text ends a run; a blank line does not
-                adjacent = False
-            continue
-        ends = [m.start() for m in markers[1:]] + [len(cleaned)]
-        bodies = [cleaned[m.end() : end].strip() for m, end in zip(markers, ends)]
-        if adjacent and runs:
-            runs[-1].extend(bodies)
+def _k_body(body: str) -> AnswerReading:
+    """The k one answer body states (protocols §3.8, read as strictly as a seek answer:
+    the number kind's reader over the whole body, after the options' words are written
+    as numbers: ``not ambiguous`` 0, ``ambiguous but not sure how many`` the unsure
+    mark, a number word opening the body its digits)."""
+    if str(_UNSURE_MARK) in body:
+        return invalid("malformed")
+    lines = body.strip().split("\n", 1)
+    first, rest = lines[0], (lines[1] if len(lines) > 1 else "")
+    for pattern, value in ((_ZERO_PHRASE, "0"), (_UNSURE_PHRASE, str(_UNSURE_MARK))):
+        match = pattern.match(first)
+        if match is not None:
+            first = value + first[match.end():]
+            break
+    else:
+        word = _NUMBER_WORD.match(first)
+        if word is not None:
+            first = f"{_NUMBER_WORDS[word.group(1).lower()]}{first[word.end():]}"
+    reading = answer_kind("number").read_text(f"{first}\n{rest}".strip(), _K_SPEC)
+    if not reading.valid:
+        return reading
+    if reading.value == _UNSURE_MARK:
+        return AnswerReading(UNSURE)
+    if not isinstance(reading.value, int):
+        return invalid("malformed")  # 5/2 quantities
+    if abs(reading.value) >= _MAX_K:
+        return invalid("out_of_range")
+    return reading
+
+
+def _runs(text: str) -> list[list[AnswerLine]]:
+    """The reply's answer lines in runs: lines with only blank lines between them form
+    one run (an echoed option list is one run)."""
+    runs: list[list[AnswerLine]] = []
+    last = -2
+    rows = text.splitlines()
+    for line in answer_lines(text):
+        between = rows[last + 1:line.line] if last >= 0 else ["x"]
+        if runs and not any(row.strip() for row in between):
+            runs[-1].append(line)
         else:
-            runs.append(bodies)
-        adjacent = True
+            runs.append([line])
+        last = line.line
     return runs
 
 
-def _k_value(body: str) -> object:
-    """The k a body names: an int, :data:`UNSURE`, ``None`` (nothing) or
-    :data:`_INVALID_K` (several values, a hedge, too many digits)."""
-    lowered = " ".join(body.lower().split()).strip(_DECORATION)
-    justification = _K_JUSTIFICATION.search(lowered)
-    head = lowered[: justification.start()] if justification else lowered
-    if not head.strip(_DECORATION):
-        return None
-    values: set[object] = set()
-    rest = head
-    if re.search(r"\bnot\s+ambiguous\b|\bunambiguous\b", rest):
-        values.add(0)
-        rest = re.sub(r"\bnot\s+ambiguous\b|\bunambiguous\b", " ", rest)
-    if re.search(r"\bnot\s+sure\b|\bunsure\b|\buncertain\b", rest):
-        values.add(UNSURE)
-        rest = re.sub(r"\bnot\s+sure\b|\bunsure\b|\buncertain\b", " ", rest)
-    if _K_HEDGE.search(rest):
-        return _INVALID_K
-    tail = lowered[justification.start():] if justification else ""
-    if tail.startswith("?") or _takes_k_back(tail):
-        return _INVALID_K  # "2?", "2. Actually, 3.", "2. Wait, I was wrong", "2 (60% sure)"
-    for digits in re.findall(r"(?<![\w.])[0-9]+(?![\w.])", rest):
-        if len(digits.lstrip("0")) > _MAX_K_DIGITS:
-            return _INVALID_K
-        values.add(int(digits))
-    words = re.findall(r"[a-z]+", rest)
-    if words and words[0] in _NUMBER_WORDS:
-        values.add(_NUMBER_WORDS[words[0]])
-    if not values:
-        return None
+def read_k_prediction(text: str | None) -> AnswerReading:
+    """The predicted degree of underspecification, or why there is none.
+
+    The value is an ``int`` (``not ambiguous`` 0, ``2`` or ``two`` 2; a negative number
+    is read as itself and scored invalid) or :data:`UNSURE`. The answer is the reply's
+    last answer line (`infoseek.answers.answer_lines`: a reply with none, a bare ``1``
+    included, is ``no_action``), read with everything after it, by the number kind's
+    rules (protocols §3.8): a justification may follow (``2 (rules 1 and 3)``), but a
+    correction, alternative, retraction, hedge, confidence or question mark anywhere
+    after the marker is ``ambiguous`` (``2\nActually, 3``, ``two (or 3)``, ``2\n\nNot
+    sure``). Two answer lines naming different values are ``multiple_actions`` (the last
+    one does not win), and so is an echoed option list (a run of adjacent answer lines
+    naming different values) or a second marker inside the answer; the same value twice
+    is one answer."""
+    if not isinstance(text, str) or not text.strip():
+        return invalid("empty")
+    runs = _runs(text)
+    if not runs:
+        return invalid("no_action")
+    final = runs[-1][-1]
+    body = final.body(text)
+    if has_inline_marker(body):
+        return invalid("multiple_actions")
+    reading = _k_body(body)
+    if len({_line_k(text, line) for line in runs[-1]} - {None}) > 1:
+        return invalid("multiple_actions")  # an echoed option list
+    for run in runs[:-1]:
+        earlier = {_line_k(text, line) for line in run} - {None}
+        if len(earlier) == 1 and (not reading.valid or earlier != {reading.value}):
+            return invalid("multiple_actions")  # two answers: the last one does not win
+    return reading
+
+
+def _line_k(text: str, line: AnswerLine) -> object:
+    """The k one answer line states on its own line (``None`` when none)."""
+    pieces = INLINE_MARKER.split(line.line_body(text))
+    values = {_k_body(piece).value for piece in pieces if piece.strip(_DECORATION)}
+    values.discard(None)
     if len(values) > 1:
-        return _INVALID_K
-    return values.pop()
-
-
-def _takes_k_back(tail: str) -> bool:
-    """Whether a k answer's justification corrects, retracts or hedges it: a
-    self-correction or alternative cue (``actually``, ``or``, ``wait`` ...,
-    `infoseek.answers.second_values.SECOND_VALUE_CUE`), a retraction (``I was wrong``, ``let me
-    reconsider``) or a probability (``60% sure``), as the seek answers read them."""
-    return bool(SECOND_VALUE_CUE.search(tail) or RETRACTION.search(tail)
-                or PROBABILITY.search(tail))
+        return ("several", tuple(sorted(map(str, values))))
+    return values.pop() if values else None
 
 
 def parse_k_prediction(text: str | None) -> int | str | None:
-    """Read the predicted degree of underspecification from the final ``Answer:`` line.
-
-    Returns an ``int`` (``"not ambiguous"`` -> 0, ``"2"`` or ``"two"`` -> 2), the string
-    :data:`UNSURE` for "ambiguous but not sure (how many)", or ``None`` when there is no
-    ``Answer:`` line or it cannot be read. A trailing justification is set aside
-    (``Answer: 2 (rules 1 and 3)``). Invalid (``None``): a body naming two values or a
-    hedge (``2 or 3``, ``probably 2``, ``not ambiguous / 1 / 2``), and an echoed option
-    list: the final ``Answer:`` line belongs to a run of ``Answer:`` lines (adjacent
-    lines, or several markers on one line) naming different values, as the prompt's own
-    list of options does. Also invalid (protocols §3.8: two answers are ``multiple_actions``,
-    a self-correction is ``ambiguous``): a reply whose ``Answer:`` lines, apart from an
-    echoed option list, name different values (``Answer: 1\nreconsidering...\nAnswer:
-    3``; the same value twice is one answer), and a final body that corrects, retracts
-    or hedges its value (``Answer: 2. Actually, 3.``, ``Answer: 2. Wait, I was wrong``,
-    ``Answer: 2?``, ``Answer: about 2``, ``Answer: 2 (60% sure)``).
-    """
-    if not text or not isinstance(text, str):
-        return None
-    runs = _answer_runs(text)
-    if not runs:
-        return None
-    values = [_k_value(body) for body in runs[-1]]
-    named = {value for value in values if value is not None}
-    if _INVALID_K in named or len(named) > 1:
-        return None
-    answers = set(named)
-    for run in runs[:-1]:
-        earlier = {_k_value(body) for body in run} - {None}
-        if len(earlier) == 1:  # one answer; a run naming several is an echoed list
-            answers |= earlier
-    if len(answers) > 1:
-        return None  # two answers: the last one does not win
-    final = values[-1]
-    return final if isinstance(final, int | str) else None
+    """The value of :func:`read_k_prediction`, or ``None`` when it cannot be credited."""
+    reading = read_k_prediction(text)
+    return reading.value if reading.valid else None  # type: ignore[return-value]
 
 
 def k_prediction_metrics(predicted: int | str | None, k: int) -> dict[str, float]:
@@ -203,66 +202,143 @@ def k_prediction_metrics(predicted: int | str | None, k: int) -> dict[str, float
 # MSS identification
 
 
-def parse_variable_list(text: str | None, variables: Sequence[str]) -> tuple[list[str], int] | None:
-    """Read the variables named on the final ``Answer: a, b, c`` line.
+@dataclass(frozen=True)
+class VariableList:
+    """An MSS answer read: the variables named (canonical spelling, answer order, no
+    repeats) and how many items named no variable, or why there is no list
+    (``reason``: ``empty``, ``no_action``, ``multiple_actions``, ``ambiguous``)."""
 
-    Items are separated by commas, semicolons or the word "and" (a piece between commas
-    that is itself a variable's name, "Blood and protein on urine dipstick", is one item);
-    quotes, brackets, backticks and a trailing period are ignored. Each item is matched against
+    names: list[str] | None
+    unknown: int = 0
+    reason: str | None = None
+
+
+def read_variable_list(text: str | None, variables: Sequence[str],
+                       family: Sequence[Sequence[str]] | None = None) -> VariableList:
+    """Read the variables named in the reply's last answer line (``Answer: a, b, c``;
+    the one answer-line rule of `infoseek.answers.answer_lines`: a reply with none is
+    ``no_action``).
+
+    The list is the rest of the answer line (or, when that is empty, the list lines
+    after it: bullets, numbers, or the next non-empty line). Items are separated by
+    commas, semicolons or the word "and" (a piece between commas that is itself a
+    variable's name, "Blood and protein on urine dipstick", is one item); quotes,
+    brackets, backticks and a trailing period are ignored. Each item is matched against
     ``variables`` exactly first, then case-insensitively (with runs of whitespace,
-    ``_`` and ``-`` treated alike).
+    ``_`` and ``-`` treated alike); an item that matches none is counted in ``unknown``
+    (the scorer gives no exact credit to a list holding one).
 
-    A second list put forward is read as no answer (``None``, protocols §3.8): two ``Answer:``
-    lines naming different variables (a line naming none, an echoed example, does not
-    count), or a self-correction, an alternative or a probability in the answer line
-    outside the variables' own names (``Answer: tall. Actually, kind``, ``Answer: kind
-    or tall``, ``Answer: kind (80% sure)``).
-
-    Returns:
-      ``None`` when the text has no ``Answer:`` line or puts two lists forward; otherwise
-      ``(names, unknown_count)``
-      where ``names`` are the matched variables in their canonical spelling, in answer
-      order and without repeats, and ``unknown_count`` is the number of items that
-      matched no variable (they are dropped). "none" or an empty answer gives ``([], 0)``.
+    Read as strictly as a seek answer (protocols §3.8), with everything after the
+    marker: ``ambiguous`` when the list line, outside the variables' names, holds a
+    self-correction, alternative or probability word or a ``/`` (``kind or tall``,
+    ``kind, tall / kind, hurt``), when anything after the marker hedges, retracts or
+    questions it (``I think kind, tall``, ``kind, tall\n\nNot sure``), when the text
+    after the list puts another list forward (a corrected clause naming a variable, a
+    paragraph that is a different list, a probability), or when the list names every
+    variable of the problem while no member of the MSS ``family`` (when given) is
+    every variable (no choice made: a shotgun list). Two answer lines naming different lists,
+    or a second marker inside the answer, are ``multiple_actions``; the same list twice
+    is one answer. "none" or an empty answer is the empty list.
     """
-    body = final_answer_body(text)
-    if body is None:
-        return None
+    lines = answer_lines(text)
+    if not isinstance(text, str) or not text.strip():
+        return VariableList(None, reason="empty")
+    if not lines:
+        return VariableList(None, reason="no_action")
+    body = lines[-1].body(text)
+    if has_inline_marker(body):
+        return VariableList(None, reason="multiple_actions")
     exact = {name: name for name in variables}
     folded: dict[str, str] = {}
     for name in variables:
         folded.setdefault(_fold(name), name)
-    if _puts_forward_another_list(text, body, variables, exact, folded):
-        return None
-    return _named_variables(body, exact, folded)
+    listed, later = _list_part(body)
+    names, unknown = _named_variables(listed, exact, folded)
+    if _puts_forward_another_list(text, listed, later, variables, exact, folded, names):
+        return VariableList(None, reason="ambiguous")
+    if _two_lists(text, lines, exact, folded):
+        return VariableList(None, reason="multiple_actions")
+    if family is not None and len(variables) > 1 and set(names) == set(variables) and not any(
+            set(member) == set(variables) for member in family):
+        return VariableList(None, reason="ambiguous")  # every variable: no choice made
+    return VariableList(names, unknown)
+
+
+def parse_variable_list(text: str | None, variables: Sequence[str]) -> tuple[list[str], int] | None:
+    """:func:`read_variable_list` as ``(names, unknown_count)``, or ``None`` when there is
+    no list to credit."""
+    reading = read_variable_list(text, variables)
+    return None if reading.names is None else (reading.names, reading.unknown)
+
+
+_LIST_LINE = re.compile(r"^\s*(?:[-*\u2022+]|\d{1,3}[.)])\s+")
+
+
+def _list_part(body: str) -> tuple[str, str]:
+    """``(list, later)``: the list an answer body opens with and the text after it."""
+    rows = body.split("\n")
+    if rows[0].strip():
+        return rows[0].strip(), "\n".join(rows[1:]).strip()
+    index = 1
+    while index < len(rows) and not rows[index].strip():
+        index += 1
+    if index >= len(rows):
+        return "", ""
+    if not _LIST_LINE.match(rows[index]):
+        return rows[index].strip(), "\n".join(rows[index + 1:]).strip()
+    items = []
+    while index < len(rows) and _LIST_LINE.match(rows[index]):
+        items.append(_LIST_LINE.sub("", rows[index]).strip())
+        index += 1
+    return ", ".join(items), "\n".join(rows[index:]).strip()
 
 
 _SECOND_LIST = re.compile(
     r"\b(?:actually|correction|corrected|wait|sorry|oops|rather|instead|alternatively|"
     r"otherwise|or|either|maybe|perhaps|possibly|probably|unless|scratch|i\s+mean|"
-    r"second\s+thought|probability|chance|likely|confiden\w*)\b|\d\s*%",
+    r"second\s+thought|probability|chance|likely|confiden\w*)\b|\d\s*%|/",
     re.IGNORECASE,
 )
 
 
-def _puts_forward_another_list(text: str, body: str, variables: Sequence[str],
-                               exact: dict[str, str], folded: dict[str, str]) -> bool:
-    """Two answer lines naming different variables, or a self-correction, alternative or
-    probability word in the final body outside the variables' names."""
-    rest = body
+def _without_names(text: str, variables: Sequence[str]) -> str:
     for name in sorted(variables, key=len, reverse=True):
         if name:
-            rest = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", rest, flags=re.IGNORECASE)
-    if _SECOND_LIST.search(rest):
+            text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", " ", text, flags=re.IGNORECASE)
+    return text
+
+
+def _puts_forward_another_list(text: str, listed: str, later: str, variables: Sequence[str],
+                               exact: dict[str, str], folded: dict[str, str],
+                               names: list[str]) -> bool:
+    """A hedge or a second list anywhere after the marker (`read_variable_list`)."""
+    if _SECOND_LIST.search(_without_names(listed, variables)):
         return True
+    if doubt_of(f"{listed}\n{later}", tuple(variables)) is not None:
+        return True
+    if not later:
+        return False
+    if PROBABILITY.search(later):
+        return True
+    for clause, cued in justification_clauses(later):
+        if cued and _named_variables(clause, exact, folded)[0]:
+            return True
+    for paragraph in re.split(r"\n\s*\n", later):
+        others, unknown = _named_variables(paragraph, exact, folded)
+        if others and not unknown and set(others) != set(names):
+            return True  # a paragraph that is nothing but another list
+    return False
+
+
+def _two_lists(text: str, lines: list[AnswerLine], exact: dict[str, str],
+               folded: dict[str, str]) -> bool:
+    """Two answer lines naming different variables (a line naming none, an echoed
+    example, does not count)."""
     lists = set()
-    for line in text.splitlines():
-        markers = list(_ANSWER_MARKER.finditer(line.replace("*", "").replace("#", "")))
-        if markers:
-            cleaned = line.replace("*", "").replace("#", "")
-            names, _ = _named_variables(cleaned[markers[-1].end():].strip(), exact, folded)
-            if names:
-                lists.add(frozenset(names))
+    for line in lines:
+        names, _ = _named_variables(line.line_body(text).strip(), exact, folded)
+        if names:
+            lists.add(frozenset(names))
     return len(lists) > 1
 
 
@@ -315,7 +391,7 @@ def best_family_match(predicted: Sequence[str], family: Sequence[Sequence[str]])
 
 
 def mss_identification_metrics(
-    predicted: list[str], family: list[list[str]], *, canonical_only: bool
+    predicted: list[str], family: list[list[str]], *, canonical_only: bool, unknown: int = 0
 ) -> dict[str, float]:
     """Compare a predicted variable set with the MSS family.
 
@@ -324,7 +400,9 @@ def mss_identification_metrics(
     An empty family means the empty set is the reference.
 
     Keys: ``exact`` (sets equal), ``jaccard`` ``|S^ ∩ S| / |S^ ∪ S|`` (1.0 when both are
-    empty), ``recall`` ``|S^ ∩ S| / |S|`` (1.0 when ``S`` is empty).
+    empty), ``recall`` ``|S^ ∩ S| / |S|`` (1.0 when ``S`` is empty). A list holding
+    ``unknown`` items (names that are no variable) is never exact (protocols §3.8: a
+    name that is no variable is not the set); Jaccard and recall count the variables.
     """
     if not family:
         reference: set[str] = set()
@@ -332,4 +410,7 @@ def mss_identification_metrics(
         reference = set(family[0])
     else:
         reference = set(family[best_family_match(predicted, family)])
-    return _set_scores(set(predicted), reference)
+    scores = _set_scores(set(predicted), reference)
+    if unknown:
+        scores["exact"] = 0.0
+    return scores

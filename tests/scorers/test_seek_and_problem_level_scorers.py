@@ -384,7 +384,8 @@ def test_mss_identification_metrics_in_log(tmp_path):
     scores = {sample.id: sample.scores["mss_identification_scorer"] for sample in log.samples}
     assert scores["m2"].answer == "a, c"
     assert scores["m2"].metadata == {"canonical_only": False}
-    assert scores["m3"].metadata == {"canonical_only": True}
+    # issue 30 class 2: a name that is no variable is never exact, and says why
+    assert scores["m3"].metadata == {"canonical_only": True, "reason": "unknown"}
     assert scores["m1"].answer is None
 
 
