@@ -6,7 +6,7 @@
     infoseek verify genereg.jsonl --format mt-infoseek-genereg --rules DIR \
         [--write-corrected OUT [--force]]
     infoseek filter QS_LOG WS_LOG
-    infoseek report LOGS... --out DIR [--no-bundle] [--quiet]
+    infoseek report LOGS... --out DIR [--force] [--no-bundle] [--quiet]
     infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N]
 
 The builders `build` offers and the formats `verify --format` accepts are those the
@@ -170,7 +170,8 @@ def _report(args: argparse.Namespace) -> int:
     try:
         report = build_report(args.logs, args.out, bundle=args.bundle, progress=progress,
                               notice=lambda line: print(f"infoseek report: {line}",
-                                                        file=sys.stderr))
+                                                        file=sys.stderr),
+                              force=args.force)
     except ReportError as exc:
         print(f"infoseek report: {exc}", file=sys.stderr)
         return 2
@@ -307,7 +308,12 @@ def parser() -> argparse.ArgumentParser:
         "turns.csv (long form), and one self-contained index.html. A log that is not an "
         "infoseek log is named in one line and the others are still reported.")
     reporting.add_argument("logs", nargs="+", metavar="LOGS", help="log files or folders")
-    reporting.add_argument("--out", required=True, help="folder to write (created)")
+    reporting.add_argument("--out", required=True,
+                           help="folder to write (created; never a file or a device; an "
+                           "earlier report there is kept unless --force)")
+    reporting.add_argument("--force", action="store_true",
+                           help="replace an earlier report in --out (its tables/, "
+                           "figures/, viewer/ and files; nothing else there)")
     reporting.add_argument("--no-bundle", dest="bundle", action="store_false",
                            help="no Inspect View bundle of the logs (viewer/), so no "
                            "transcript links")

@@ -12,6 +12,13 @@ Writes into DIR:
 - ``index.html``: every table and figure in one self-contained page (figures as data
   URIs), each run row linked to its transcripts in ``viewer/``, a static Inspect View
   bundle (``inspect view bundle``) of the logs (``bundle=False`` leaves it out).
+
+DIR is checked before any log is read (`infoseek.cli_files.folder_problem`): it must be
+named (``--out ""`` would be the working folder), and be a folder or not exist yet under
+a writable folder, never a file or a device nor under one. A folder that holds an earlier
+report (any of `REPORT_OUTPUTS`) is kept unless ``force``; with it the earlier report's
+``tables/``, ``figures/`` and ``viewer/`` are replaced whole (no table of a task no
+longer reported stays behind) and its files written over. Other files there are kept.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from infoseek.cli_files import earlier_results, folder_problem, shown_names
 from infoseek.inspect_tasks.report import figures
 from infoseek.inspect_tasks.report.declarations import TableSpec, TaskReport
 from infoseek.inspect_tasks.report.extra_tables import (
@@ -50,6 +58,9 @@ from infoseek.inspect_tasks.report.tables import (
 )
 
 VIEWER = "viewer"
+REPORT_OUTPUTS = ("report.md", "samples.csv", "turns.csv", "logs.csv", "index.html",
+                  "tables", "figures", VIEWER)
+"""What a report writes into its folder (an earlier report is told by any of them)."""
 
 
 def _write_table(out: Path, task: str, name: str, title: str, frame: pd.DataFrame,
@@ -241,7 +252,7 @@ def _bundle(files: list[Path], out: Path) -> tuple[Path | None, dict[str, str], 
     with tempfile.TemporaryDirectory(prefix="infoseek-report-") as staging:
         names: dict[str, str] = {}
         for log_id, path in files:
-            name = f"{log_id}_{Path(path).name}"
+            name = _bundle_name(log_id, Path(path))
             shutil.copyfile(path, Path(staging) / name)
             names[log_id] = name
         command = [sys.executable, "-m", "inspect_ai", "view", "bundle", "--log-dir", staging,
@@ -254,22 +265,49 @@ def _bundle(files: list[Path], out: Path) -> tuple[Path | None, dict[str, str], 
                     for log_id, name in names.items()}, None
 
 
+def _bundle_name(log_id: str, path: Path) -> str:
+    """The log's file name in the bundle: ``<log id>_<name>``, or ``<log id><suffix>``
+    for a name that is not UTF-8 (it goes into the page's links)."""
+    try:
+        path.name.encode("utf-8")
+    except UnicodeEncodeError:
+        return f"{log_id}{path.suffix}"
+    return f"{log_id}_{path.name}"
+
+
+def out_problem(out: str | Path, force: bool) -> str | None:
+    """Why the report may not be written into `out` (module docstring), or None."""
+    problem = folder_problem(str(out), "--out")
+    if problem is not None:
+        return problem
+    earlier = earlier_results(out, REPORT_OUTPUTS)
+    if earlier and not force:
+        return (f"--out {out} holds an earlier report ({shown_names(earlier)}); pass "
+                "--force to replace it")
+    return None
+
+
 def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool = True,
                  progress: Callable[[int, int], None] | None = None,
-                 notice: Callable[[str], None] | None = None) -> Report:
-    """Read the logs, write every table, figure and page (module docstring)."""
+                 notice: Callable[[str], None] | None = None, force: bool = False
+                 ) -> Report:
+    """Read the logs, write every table, figure and page (module docstring); `force`:
+    replace an earlier report in `out`."""
+    problem = out_problem(out, force)
+    if problem is not None:
+        raise ReportError(problem)
     out = Path(out)
-    if out.exists() and not out.is_dir():
-        raise ReportError(f"{out} is a file; --out names the folder to write")
     logs = read_logs(paths, progress=progress)
-    out.mkdir(parents=True, exist_ok=True)
     if logs.evals.empty:
         raise ReportError("none of the logs is an infoseek log:\n" + "\n".join(logs.skipped))
+    out.mkdir(parents=True, exist_ok=True)
+    for folder in ("tables", "figures", VIEWER):
+        if (out / folder).is_dir() and not (out / folder).is_symlink():
+            shutil.rmtree(out / folder)
     links: dict[str, str] = {}
     bundle_dir = None
     if bundle:
-        bundle_dir, links, failure = _bundle(list(zip(logs.evals["log_id"], logs.evals["log"])),
-                                             out)
+        bundle_dir, links, failure = _bundle(list(logs.paths.items()), out)
         if failure and notice:
             notice(f"transcript bundle left out: inspect view bundle failed ({failure})")
     sections = [_section(logs, task, out, links) for task in sorted(logs.declarations)]

@@ -21,7 +21,9 @@ finds the declaration in this order:
 A task that adds a scorer to its protocol's gets that scorer's columns
 (:data:`SCORER_VARIANTS`: the seek report with ``order_strata`` for clinguide_mt, with
 ``plan`` for planning_mt). A log of anything else is "not an infoseek log" and left out
-with one line.
+with one line. A declaration found is not yet trust: the reading checks that the log is
+an infoseek run (`infoseek.inspect_tasks.report.reading.run_problem`), whatever its task
+is named.
 
 Errored samples (``sample.error``): Inspect leaves them out of its metrics. Here every
 metric whose higher values are better counts an errored sample as a failure

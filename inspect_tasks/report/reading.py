@@ -10,12 +10,25 @@ from the complete sample.
 declaration), ``samples`` (one row per sample: identity, ``k`` and the other group keys,
 ``error``, and ``score.<scorer>.<key>`` for every score value), ``turns`` (one row per
 recorded seek turn) and ``skipped`` (one line per log left out, saying why).
+
+What makes a log an infoseek run is checked from the log, never from its task's name
+(`run_problem`): it carries every scorer its declaration reads, and either its task
+comes from the infoseek package (Inspect records the task's distribution in
+``eval.packages`` and its registry name ``infoseek/<task>``) or those scorers are
+infoseek's (each records only infoseek's metrics, ``infoseek/mean_by_group``, ...: a
+plug-in's task, or a task file run by its path). A foreign task named ``logic_mt`` with
+scorers named ``answer``, ``sufficiency``, ... is left out with one line. The same run
+stored under two file names (one ``eval_id``) is read once, the copy named in a line.
+File names are shown as text whatever their bytes (`shown_path`: a name that is not
+UTF-8 keeps its odd bytes as ``\\xff`` escapes), so the tables and CSVs can be written.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +36,7 @@ from typing import Any
 
 import pandas as pd
 from inspect_ai.analysis import SampleColumn, evals_df, samples_df
+from inspect_ai.log import read_eval_log
 
 from infoseek.contract import STORE_TURNS
 from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
@@ -44,6 +58,15 @@ class Logs:
     turns: pd.DataFrame
     declarations: dict[str, TaskReport] = field(default_factory=dict)
     skipped: list[str] = field(default_factory=list)
+    paths: dict[str, Path] = field(default_factory=dict)
+    """Log id -> the log file as found (``evals["log"]`` is its name as text)."""
+
+
+def shown_path(path: str | Path) -> str:
+    """`path` as text that can be written anywhere: a file name whose bytes are not
+    UTF-8 keeps them as ``\\xff`` escapes (Python holds them as lone surrogates, which
+    no UTF-8 file or terminal takes)."""
+    return os.fsencode(str(path)).decode("utf-8", "backslashreplace")
 
 
 def log_files(paths: Sequence[str | Path]) -> list[Path]:
@@ -129,8 +152,60 @@ def _setting_value(value: Any) -> Any:
     return value
 
 
-def _read_one(path: Path) -> tuple[pd.Series, pd.DataFrame, TaskReport] | str:
-    """(eval row, samples, declaration), or why the log is left out."""
+INFOSEEK_PACKAGE = "infoseek"
+"""The distribution (and registry prefix) of infoseek's own tasks, scorers and metrics."""
+
+
+def _readable(path: Path, staging: Path, index: int) -> Path:
+    """A path Inspect can open for `path`: itself, or for a name that is not UTF-8
+    (which Inspect cannot encode) a link to it with a plain name in `staging`."""
+    if shown_path(path) == str(path):
+        return path
+    link = staging / f"log{index}{shown_path(path.suffix)}"
+    link.symlink_to(path.resolve())
+    return link
+
+
+def _metric_names(metrics: Any) -> list[str]:
+    """The metric names an `EvalScorer` records (a list of definitions, or dicts of them
+    by score key)."""
+    if metrics is None:
+        return []
+    if isinstance(metrics, dict):
+        return [n for value in metrics.values() for n in _metric_names(value)]
+    if isinstance(metrics, list):
+        return [n for item in metrics for n in _metric_names(item)]
+    name = getattr(metrics, "name", None)
+    return [name] if isinstance(name, str) else []
+
+
+def run_problem(spec: Any, declaration: TaskReport) -> str | None:
+    """Why the log whose `EvalSpec` is `spec` is not an infoseek run of `declaration`'s
+    kind, or None (module docstring: the scorers the declaration reads, and the task's
+    package or infoseek's metrics on those scorers)."""
+    recorded = {s.name: s for s in (spec.scorers or [])}
+    needed = sorted({m.scorer for table in declaration.tables for m in table.metrics})
+    missing = [name for name in needed if name not in recorded]
+    task = spec.task.split("/")[-1]
+    if missing:
+        return (f"not an infoseek run (task {task!r} lacks the scorer(s) "
+                f"{', '.join(missing)} its {declaration.protocol} report reads)")
+    packaged = (INFOSEEK_PACKAGE in (spec.packages or {})
+                and str(spec.task_registry_name or "").startswith(f"{INFOSEEK_PACKAGE}/"))
+    if packaged:
+        return None
+    foreign = sorted({metric for name in needed
+                      for metric in _metric_names(recorded[name].metrics)
+                      if not metric.startswith(f"{INFOSEEK_PACKAGE}/")})
+    if not foreign and all(_metric_names(recorded[name].metrics) for name in needed):
+        return None
+    return (f"not an infoseek run (task {task!r} is not from the infoseek package and its "
+            f"scorers {', '.join(needed)} are not infoseek's: they record "
+            f"{', '.join(foreign[:3]) or 'no metrics'})")
+
+
+def _read_one(path: Path) -> tuple[pd.Series, pd.DataFrame, TaskReport, str] | str:
+    """(eval row, samples, declaration, eval id), or why the log is left out."""
     try:
         evals = evals_df(str(path), quiet=True)
     except Exception as exc:  # any unreadable file: one line, never a traceback
@@ -154,7 +229,14 @@ def _read_one(path: Path) -> tuple[pd.Series, pd.DataFrame, TaskReport] | str:
     if declaration is None:
         return (f"not an infoseek log (task {task!r}, scorers "
                 f"{', '.join(sorted(scorers)) or 'none'}: no report declared for it)")
-    return row, samples, declaration
+    try:
+        spec = read_eval_log(str(path), header_only=True).eval
+    except Exception as exc:  # evals_df read it, so this is unlikely: still one line
+        return f"cannot read its header ({str(exc).splitlines()[0][:160]})"
+    problem = run_problem(spec, declaration)
+    if problem is not None:
+        return problem
+    return row, samples, declaration, str(spec.eval_id)
 
 
 def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[dict]]:
@@ -206,34 +288,43 @@ def read_logs(paths: Sequence[str | Path],
     turn_rows: list[dict] = []
     declarations: dict[str, TaskReport] = {}
     skipped: list[str] = []
-    for index, path in enumerate(files):
-        result = _read_one(path)
-        if isinstance(result, str):
-            skipped.append(f"{path}: {result}")
-        else:
-            row, samples, declaration = result
-            log_id = f"L{len(eval_rows) + 1}"
-            entry = {"log_id": log_id, "log": str(path), "file": path.name,
-                     "task": str(row["task_name"]).split("/")[-1],
-                     "model": str(row["model"]), "status": str(row["status"]),
-                     "task_version": row.get("task_version"),
-                     "protocol": declaration.protocol}
-            for key, value in row.items():
-                if str(key).startswith(SETTING_PREFIX):
-                    entry["setting." + str(key)[len(SETTING_PREFIX):]] = _setting_value(value)
-            eval_rows.append(entry)
-            declarations[entry["task"]] = declaration
-            rows, turns = _sample_rows(log_id, samples)
-            for sample in rows:
-                sample.update(task=entry["task"], model=entry["model"])
-            sample_rows.extend(rows)
-            turn_rows.extend(turns)
-        if progress is not None:
-            progress(index + 1, len(files))
+    paths_by_id: dict[str, Path] = {}
+    first_of_run: dict[str, Path] = {}
+    with tempfile.TemporaryDirectory(prefix="infoseek-report-names-") as staging:
+        for index, path in enumerate(files):
+            result = _read_one(_readable(path, Path(staging), index))
+            if isinstance(result, str):
+                skipped.append(f"{shown_path(path)}: {result}")
+            elif result[3] in first_of_run:
+                skipped.append(f"{shown_path(path)}: the same run as "
+                               f"{shown_path(first_of_run[result[3]])} (eval id {result[3]}); "
+                               "counted once")
+            else:
+                row, samples, declaration, eval_id = result
+                first_of_run[eval_id] = path
+                log_id = f"L{len(eval_rows) + 1}"
+                paths_by_id[log_id] = path
+                entry = {"log_id": log_id, "log": shown_path(path), "file": shown_path(path.name),
+                         "task": str(row["task_name"]).split("/")[-1],
+                         "model": str(row["model"]), "status": str(row["status"]),
+                         "task_version": row.get("task_version"),
+                         "protocol": declaration.protocol}
+                for key, value in row.items():
+                    if str(key).startswith(SETTING_PREFIX):
+                        entry["setting." + str(key)[len(SETTING_PREFIX):]] = _setting_value(value)
+                eval_rows.append(entry)
+                declarations[entry["task"]] = declaration
+                rows, turns = _sample_rows(log_id, samples)
+                for sample in rows:
+                    sample.update(task=entry["task"], model=entry["model"])
+                sample_rows.extend(rows)
+                turn_rows.extend(turns)
+            if progress is not None:
+                progress(index + 1, len(files))
     samples = pd.DataFrame(sample_rows, columns=None if sample_rows else
                            ["log_id", "id", "epoch", "error", "turn_count", "task", "model"])
     return Logs(pd.DataFrame(eval_rows), samples, pd.DataFrame(turn_rows), declarations,
-                skipped)
+                skipped, paths_by_id)
 
 
 def settings_of(entry: dict[str, Any] | pd.Series, names: Iterable[str]) -> dict[str, Any]:
