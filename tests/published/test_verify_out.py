@@ -51,3 +51,14 @@ def test_an_empty_existing_folder_is_written_into(tmp_path) -> None:
     out.mkdir()
     assert verify(str(RELEASED), "--out", str(out)) == 0
     assert (out / "summary.json").is_file()
+
+
+def test_an_out_that_cannot_be_a_folder_is_refused(tmp_path, capsys) -> None:
+    blocker = tmp_path / "afile"
+    blocker.write_text("mine\n", encoding="utf-8")
+    for out, start in (("", "--out is empty"), (str(blocker / "v"), f"--out {blocker / 'v'}"),
+                       ("/dev/null/v", "--out /dev/null/v")):
+        assert verify(str(RELEASED), "--out", out) == 2
+        err = capsys.readouterr().err
+        assert err.startswith(f"infoseek verify: {start}") and err.count("\n") == 1, err
+    assert blocker.read_text(encoding="utf-8") == "mine\n"

@@ -46,15 +46,15 @@ def test_an_unknown_provider(tmp_path, capsys, no_eval_set) -> None:
     assert "--model nope/model" in err and "nope" in err
 
 
-@pytest.mark.parametrize("where", ["a file", "a device", "under a file"])
+@pytest.mark.parametrize("where", ["a file", "a device", "under a file", "empty"])
 def test_a_log_dir_that_is_no_folder(tmp_path, capsys, no_eval_set, where) -> None:
     blocker = tmp_path / "afile"
     blocker.write_text("mine\n", encoding="utf-8")
     log_dir = {"a file": blocker, "a device": Path("/dev/null"),
-               "under a file": blocker / "logs"}[where]
+               "under a file": blocker / "logs", "empty": ""}[where]
     assert sweep(log_dir, "--per-k", "1") == 2
     err = one_line(capsys)
-    assert f"--log-dir {log_dir}" in err
+    assert (f"--log-dir {log_dir}" if log_dir else "--log-dir is empty") in err
     assert blocker.read_text(encoding="utf-8") == "mine\n"
 
 
