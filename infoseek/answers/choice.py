@@ -12,10 +12,11 @@ option, optionally followed by a justification (``(``, ``;``, a sentence end,
 must not put another option forward (`_offers_another`: ``S1. Actually, S2``, ``S1 if
 G2 is on; S2 if not``, ``S1 with 50% probability``; another name's value such as
 ``because G3 = 1`` is a fact). Reasons: ``empty``; ``ambiguous`` when two options are
-named (``A or B``, ``A, B``, ``A; B``), the answer is hedged (``maybe A``, ``A (or B)``)
-or a second option is put forward; ``malformed`` for any other text (no option, extra
-words around one). With no options listed, the normalised text itself is the value.
-Paraphrases are not matched (a ``matcher`` model role for them is future work).
+named (``A or B``, ``A, B``, ``A; B``, ``A with B``, ``A plus B``), the answer is
+hedged (``maybe A``, ``A (or B)``) or a second option is put forward; ``malformed`` for
+any other text (no option, extra words around one). With no options listed, the
+normalised text itself is the value. Paraphrases are not matched (a ``matcher`` model
+role for them is future work).
 
 Comparison: equal normalised text forms. Pure: no Inspect imports.
 """
@@ -128,12 +129,18 @@ def _read_head(text: str, index: dict[str, str]) -> tuple[AnswerReading, str]:
     if not index and (HEDGE.search(head) or OPENING_HEDGE.match(head)):
         return invalid("ambiguous"), ""
     opening = tail_opening(tail)
-    others = (key for key in index if key != head)
-    if OPENING_HEDGE.match(opening) or any(name_pattern(k).match(opening) for k in others):
-        return invalid("ambiguous"), ""
+    joined = _JOINER.match(opening)
+    after = opening[joined.end():] if joined else opening
+    others = [key for key in index if key != head]
+    if OPENING_HEDGE.match(opening) or any(name_pattern(k).match(after) for k in others):
+        return invalid("ambiguous"), ""  # "A1 (A4)", "A1 with A4", "A1 together with A4"
     return AnswerReading(index[head] if index else head), tail
 
 
+_JOINER = re.compile(r"(?:(?:along|together|combined|paired)\s+with|with|plus|as\s+well\s+as|"
+                     r"alongside|and\s+also|&|\+)\s*")
+"""Words that join a second option to the first (``A1 with A4``): two options, not a
+justification."""
 _LIST_MARK = re.compile(r"^(?:[-+\u2022\u2013\u2014]|\(?(?P<number>\d{1,3})[.)])\s*")
 _LABEL_WORD = re.compile(
     r"^(?:the\s+)?(?:(?:final|chosen|correct|guideline's|cell's)\s+)?"

@@ -3,8 +3,9 @@
 Generic wording: the problem text comes from the domain's renderer and each question
 line from the domain's `Wording.question`; nothing here names a domain.
 
-Where the answer begins (`answer_part`): at the reply's one ``Answer:`` marker (at a line
-start; the whole reply when there is none). Everything before it is reasoning and may
+Where the answer begins (`answer_part`): at the reply's one answer line's marker
+(``Answer:``, ``The answer is:`` ... opening a line: `infoseek.answers.answer_lines`),
+and it runs to the end of the reply. Everything before it is reasoning and may
 discuss any candidate (a CoT reply weighing options 3 and 5, then ``Answer: 5``, picks
 5). Two markers anywhere in the reply (two ``Answer:`` lines, 100 KB apart or not, or a
 second ``answer:`` inside the answer) are ``multiple_actions``: the last line does not
@@ -13,7 +14,9 @@ win. An answer longer than `MAX_TURN_CHARS` is ``too_long``.
 Reading a pick (`read_choice`) is tolerant of form and strict about content. In the
 answer every option number (``3``, ``(3)``, ``[3]``, ``Option 3``, ``3.``), every option's
 question text and every listed variable named as a whole word counts as a pick of that
-option; a number that labels or counts something else (``rule 3``, ``1 fact``) does
+option, outside a justification clause (``because`` / ``since`` / ``as`` ... to the end
+of its sentence: ``20, because clear a is already known`` picks 20 only); a number that
+labels or counts something else (``rule 3``, ``1 fact``, ``9 (out of 13)``) does
 not. Exactly one option picked is valid; two or more, or a number outside the list
 beside a pick, are ``ambiguous``. The head of the answer (the pick up to the first
 justification marker: a bracket, ``;``, ``:``, a dash, a sentence end, ``because`` ...)
@@ -24,8 +27,9 @@ a probability or uncertainty anywhere (``3 with 80% probability``, ``3, I guess`
 clause opening with a correction or an alternative (``3. Actually, the last one``,
 ``3; otherwise ...``, ``3 (or not)``) is ``ambiguous``. A question asked "or not"
 (``Is Rosa sarcastic or not?``) is that one question. A number outside the list alone
-is ``unknown``; a reply without an ``Answer:`` line must be nothing but a pick
-(otherwise ``malformed``); nothing recognisable is ``malformed``.
+is ``unknown``; a reply without an answer line is ``no_action`` (the one answer-line
+rule, `infoseek.answers.answer_lines`: a bare pick is no answer, as in every
+protocol); nothing recognisable is ``malformed``.
 
 A value and "Not sure" (`read_value`) are read by `infoseek.solvers.single_turn.values`,
 over the answer part and the clause patterns defined here.
@@ -37,6 +41,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from infoseek.answers.answer_lines import answer_lines, has_inline_marker
 from infoseek.answers.answer_text import HEDGE, normalise
 from infoseek.answers.doubts import CORRECTION_OPENERS, UNCERTAINTY_WORDS
 from infoseek.contract import MAX_TURN_CHARS
@@ -47,23 +52,20 @@ PROMPT_SETTINGS: tuple[str, ...] = ("zs", "cot", "fs")
 """Zero-shot, zero-shot with step-by-step reasoning, four-shot."""
 FEW_SHOT_COUNT = 4
 
-_ANSWER_MARKER = re.compile(r"(?im)^[ \t>*#_`]*(?:final[ \t]+)?answer[ \t*_`]*[:：]")
-"""An ``Answer:`` marker at a line start (no newline inside: a scan of the whole reply
-stays linear)."""
-_INLINE_MARKER = re.compile(r"(?i)(?<![\w-])(?:final\s+)?answer[\s*_`]*[:：]")
 _NUMBER = re.compile(r"(?<![\w./-])(?:option\s*|choice\s*|#)?[\(\[]?\s*(\d{1,6})\s*[\)\]]?"
                      r"(?![\w/%]|\.\d)", re.IGNORECASE)
 LABELLED = re.compile(r"\b(?:rules?|facts?|steps?|lines?|premises?|examples?|equations?|"
-                       r"conditions?)\s*(?:#|no\.?|number)?\s*$", re.IGNORECASE)
-"""Text just before a number that makes it a label of something else (``rule 3``)."""
+                       r"conditions?)\s*(?:#|no\.?|number)?\s*$|"
+                       r"(?:\bout\s+of|\d\s+of|\bof\s+(?:the\s+)?(?:all\s+)?)\s*$",
+                       re.IGNORECASE)
+"""Text just before a number that makes it a label of something else (``rule 3``) or a
+count of the options (``9 (out of 13)``, ``9 of 13``)."""
 COUNTED = re.compile(r"\s*(?:rules?|facts?|steps?|premises?|equations?|conditions?|"
                       r"attributes?|variables?|quantities|quantity|values?|unknowns?)\b",
                       re.IGNORECASE)
 """Text just after a number that makes it a count of something else (``1 fact``)."""
 _NO_QUESTION = re.compile(r"\bno\s+questions?\s+(?:is\s+|are\s+)?needed\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|never|except|ignore)\b|n't\b", re.IGNORECASE)
-_FILLER = re.compile(r"\b(?:option|choice|question|number|the|my|i|choose|pick|final|is|"
-                     r"answer)\b", re.IGNORECASE)
 _HEAD_END = re.compile(
     r"[(\[;:—–]|\s-\s|[.!?](?=\s|$)|\b(?:because|since|as|given|due|so|thus|hence|"
     r"therefore|which|according|based|from|by|per|via|using|considering|with|where|when|"
@@ -140,18 +142,23 @@ def with_examples(prompt: str, examples: list[tuple[str, str]]) -> str:
 
 
 def answer_part(text: Any) -> tuple[str, str | None]:
-    """``(body, reason)``: the text after the reply's one ``Answer:`` marker (the whole
-    reply when it has none), or why there is no answer to read. Two markers, at line
-    starts or a second one inside the answer, are ``multiple_actions`` wherever they
-    stand in the reply (the whole reply is searched); an answer longer than
-    `MAX_TURN_CHARS` is ``too_long``; nothing to read is ``empty``."""
+    """``(body, reason)``: everything after the reply's one answer line's marker (the
+    one answer-line rule of `infoseek.answers.answer_lines`: ``Answer:``, ``The answer
+    is:`` ... opening a line), or why there is no answer to read. A reply without an
+    answer line is ``no_action`` (a bare pick included: the same rule in every
+    protocol); two answer lines, or a second marker inside the answer, are
+    ``multiple_actions`` wherever they stand in the reply (the whole reply is
+    searched); an answer longer than `MAX_TURN_CHARS` is ``too_long``; nothing to read
+    is ``empty``."""
     if not isinstance(text, str) or not text.strip():
         return "", "empty"
-    marks = list(_ANSWER_MARKER.finditer(text))
+    marks = answer_lines(text)
+    if not marks:
+        return "", "no_action"
     if len(marks) > 1:
         return "", "multiple_actions"
-    body = text[marks[0].end():] if marks else text
-    if marks and _INLINE_MARKER.search(body):
+    body = marks[0].body(text)
+    if has_inline_marker(body):
         return "", "multiple_actions"
     if len(body) > MAX_TURN_CHARS:
         return "", "too_long"
@@ -195,6 +202,7 @@ def _option_picks(body: str, record: dict[str, Any], choices: list[str]
     """The options `body` names (numbers, question texts, names, "No questions
     needed"), and whether it holds a number outside the list. A number that labels or
     counts something else (``rule 3``, ``1 fact``) is no pick."""
+    body = _without_justifications(body)
     picks: set[int] = set()
     unknown = False
     for match in _NUMBER.finditer(body):
@@ -218,6 +226,22 @@ def _option_picks(body: str, record: dict[str, Any], choices: list[str]
     return picks, unknown
 
 
+_REASON = re.compile(r"\b(?:because|since|as|given\s+that|due\s+to|considering\s+that|"
+                     r"considering)\b[^.;!?\n]*", re.IGNORECASE)
+"""A justification clause: from ``because`` (``since``, ``as`` ...) to the end of its
+sentence, line or ``;`` clause."""
+
+
+def _without_justifications(body: str) -> str:
+    """`body` without its justification clauses (`_REASON`), after its first word: an
+    option named after ``because`` is a fact of the justification (``20, because clear
+    a is already known``), not a second pick. A correction after the sentence ends
+    (``20 because X. Actually 21``) is still read."""
+    start = re.search(r"\w", body)
+    offset = start.end() if start else 0
+    return body[:offset] + _REASON.sub(" ", body[offset:])
+
+
 def read_choice(text: Any, record: dict[str, Any], choices: list[str]) -> Reading:
     """The option a reply picks (module docstring)."""
     body, reason = answer_part(text)
@@ -230,8 +254,6 @@ def read_choice(text: Any, record: dict[str, Any], choices: list[str]) -> Readin
         return Reading(reason="unknown" if unknown else "malformed")
     if _doubted_pick(body, record, choices):
         return Reading(reason="ambiguous")
-    if not _ANSWER_MARKER.search(str(text)) and not _bare_pick(body, record, choices):
-        return Reading(reason="malformed")  # no Answer: line, and more than a pick
     return Reading(pick=picks.pop())
 
 
@@ -274,11 +296,3 @@ def _split_head(text: str) -> tuple[str, str]:
     start = re.search(r"[a-z0-9§]", text)
     marker = _HEAD_END.search(text, start.start() if start else 0)
     return (text, "") if marker is None else (text[:marker.start()], text[marker.start():])
-
-
-def _bare_pick(body: str, record: dict[str, Any], choices: list[str]) -> bool:
-    """Whether a reply without an ``Answer:`` line is nothing but a pick (a number form,
-    an option's text or name, "No questions needed"): anything else is not an answer."""
-    rest = _without_options(flat_answer(body), record, choices)
-    rest = _FILLER.sub(" ", _NUMBER.sub(" ", rest))
-    return not re.search(r"[a-z]", rest)

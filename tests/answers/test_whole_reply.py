@@ -153,3 +153,27 @@ def test_the_seek_reader_takes_an_answer_sentence_with_a_colon():
     assert turn.answer_value is False
     assert parse_text("The answer is 18.", **MATH).reason == "no_action"
     assert parse_text("18", **MATH).reason == "no_action"
+
+
+# ------------------------------------------------------ class 5 (joined values): A1 with A4
+
+ATTRACTORS = answer_spec("choice", values=["A1", "A2", "A3", "A4"])
+ADVICE = answer_spec("choice", values=["Refer to cardiology", "Start aspirin", "Repeat ECG"])
+
+
+@pytest.mark.parametrize(("spec", "body"), [
+    (ATTRACTORS, "A1 with A4"), (ATTRACTORS, "A1 plus A4"), (ATTRACTORS, "A1 (A4)"),
+    (ADVICE, "Refer to cardiology with Start aspirin"),
+])
+def test_two_options_joined_are_ambiguous_in_both_formats(spec, body):
+    assert parse_text(f"Answer: {body}", **LOGIC, answer=spec).reason == "ambiguous"
+    turn = parse_tools([("answer", {"value": body})], **LOGIC, answer=spec)
+    assert turn.reason == "ambiguous"
+
+
+@pytest.mark.parametrize(("spec", "body", "value"), [
+    (ATTRACTORS, "A1 with G2 = 0 at the start", "A1"),
+    (ADVICE, "Refer to cardiology with follow-up in 2 weeks", "Refer to cardiology"),
+])
+def test_a_justification_opening_with_with_is_still_one_option(spec, body, value):
+    assert parse_text(f"Answer: {body}", **LOGIC, answer=spec).answer_value == value

@@ -131,10 +131,10 @@ CHOICES = ["kind", "unkind", "brave", NO_QUESTION]
 
 
 @pytest.mark.parametrize("text, pick", [
-    ("2", 1), ("(2)", 1), ("Answer: 2", 1), ("answer: (2)", 1), ("Option 2", 1),
-    ("[2]", 1), ("Answer: 2.", 1), ("**Answer:** 3", 2), ("Answer: Is Alice unkind?", 1),
+    ("Answer: 2", 1), ("answer: (2)", 1), ("Answer: Option 2", 1),
+    ("Answer: [2]", 1), ("Answer: 2.", 1), ("**Answer:** 3", 2), ("Answer: Is Alice unkind?", 1),
     ("Answer: 2. Is Alice unkind?", 1), ("Answer: kind", 0),
-    ("Thinking: kind, brave, unkind...\nAnswer: 4", 3), ("No questions needed.", 3),
+    ("Thinking: kind, brave, unkind...\nAnswer: 4", 3), ("Answer: No questions needed.", 3),
     ("Answer: No questions needed", 3),
 ])
 def test_tolerated_forms_parse(text, pick):
@@ -143,10 +143,14 @@ def test_tolerated_forms_parse(text, pick):
 
 @pytest.mark.parametrize("text, reason", [
     ("Answer: 1 or 2", "ambiguous"), ("Answer: Is Alice kind? Is Alice brave?", "ambiguous"),
-    ("Answer: 2 (Is Alice brave?)", "ambiguous"), ("I would ask about kind or brave.",
-                                                    "ambiguous"),
+    ("Answer: 2 (Is Alice brave?)", "ambiguous"),
+    # issue 30 class 5: no answer line is no answer (these were a bare pick, "ambiguous"
+    # and "malformed" before)
+    ("2", "no_action"), ("(2)", "no_action"), ("No questions needed.", "no_action"),
+    ("I would ask about kind or brave.", "no_action"),
+    ("Answer: I would ask about kind or brave.", "ambiguous"),
     ("Answer: 9", "unknown"), ("Answer: 3 or 9", "ambiguous"), ("", "empty"),
-    ("Answer: banana", "malformed"), ("\x00\ud800", "malformed"), (None, "empty"),
+    ("Answer: banana", "malformed"), ("\x00\ud800", "no_action"), (None, "empty"),
     ("Answer: 1,5", "ambiguous"), ("Answer: 1, 2", "ambiguous"), ("Answer: 2.5", "malformed"),
 ])
 def test_ambiguous_and_garbage_picks_are_invalid(text, reason):
@@ -342,7 +346,9 @@ def _forms(record, choices, correct):
     other = option_text(record, choices[bad - 1])
     right, wrong, invalid = (1.0, 0.0), (0.0, 0.0), (0.0, 1.0)
     return {
-        f"{good}": right, f"({good})": right, f"[{good}]": right, f"Option {good}": right,
+        # issue 30 class 5: a bare pick holds no answer line (the rule of every protocol)
+        f"{good}": invalid, f"({good})": invalid, f"[{good}]": invalid,
+        f"Option {good}": invalid,
         f"Answer: {good}": right, f"Answer: {good}.": right, f"**Answer:** {good}": right,
         f"Final answer: ({good})": right, f"Answer: {question}": right,
         f"Answer: {good}. {question}": right, f"Answer: {correct[0]}": right,
