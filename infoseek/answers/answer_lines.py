@@ -23,6 +23,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+ANSWER_LINE_RULE = (
+    'Only a line that starts with "Answer:" counts as your answer: a reply without one '
+    "is not an answer, and everything after it is read as part of it.")
+"""The sentence every prompt whose reply is read for an answer line ends with (the
+single-turn and problem-level prompts; the seek prompts show the answer lines and the
+final turn restates them), so the model is told the rule it is read by."""
+
 _MARKUP = r"[ \t*_`]"
 ANSWER_MARKER = re.compile(
     rf"^[ \t>#*_`+\-\u2022]*(?:\d{{1,4}}[.)]{_MARKUP}*)?"

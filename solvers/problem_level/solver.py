@@ -7,6 +7,7 @@ from typing import Any
 from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
+from infoseek.answers.answer_lines import ANSWER_LINE_RULE
 from infoseek.contract import (
     DEFAULT_FORBID_ALTERNATIVES,
 )
@@ -27,9 +28,10 @@ PROTOCOLS = ("k_prediction", "mss_identification")
 def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int = 4,
                          forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES, seed: int = 0,
                          max_k: int = prompts.K_PREDICTION_MAX) -> Solver:
-    """One generate call on a problem-level prompt. A reply stopped by the context
-    window or the output limit (`infoseek.contract.STOP_REASONS`) is not read: the
-    scorers count it invalid with its reason.
+    """One generate call on a problem-level prompt, ending with the answer-line rule the
+    reply is read by (`infoseek.answers.answer_lines.ANSWER_LINE_RULE`). A reply stopped
+    by the context window or the output limit (`infoseek.contract.STOP_REASONS`) is not
+    read: the scorers count it invalid with its reason.
 
     Args:
         protocol: "k_prediction" (protocols §3.2) or "mss_identification" (3.3).
@@ -59,7 +61,7 @@ def problem_level_solver(protocol: str, *, k_given: bool = False, max_size: int 
             rule = (wording["size_given"].format(k=problem["k"]) if k_given
                     else wording["size_free"].format(max_size=max_size))
             prompt = wording["mss_identification"].format(size_rule=rule, problem=text)
-        state.messages = [ChatMessageUser(content=prompt)]
+        state.messages = [ChatMessageUser(content=f"{prompt}\n\n{ANSWER_LINE_RULE}")]
         writer = EpisodeWriter(protocol, stored_problem(problem))
         writer.turns([])
         writer.options({"k_given": k_given, "max_size": max_size, "seed": seed,

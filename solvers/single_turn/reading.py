@@ -41,7 +41,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from infoseek.answers.answer_lines import answer_lines, has_inline_marker
+from infoseek.answers.answer_lines import ANSWER_LINE_RULE, answer_lines, has_inline_marker
 from infoseek.answers.answer_text import HEDGE, normalise
 from infoseek.answers.doubts import CORRECTION_OPENERS, UNCERTAINTY_WORDS
 from infoseek.contract import MAX_TURN_CHARS
@@ -102,8 +102,10 @@ _FEW_SHOT_HEAD = "Here are {count} solved examples, then the problem to solve.\n
 
 
 def instruction(protocol: str, setting: str) -> str:
+    """The closing instruction of a single-turn prompt: the answer line to write, and the
+    answer-line rule it is read by (`ANSWER_LINE_RULE`)."""
     base = _INSTRUCTIONS[(protocol, "cot" if setting == "cot" else "zs")]
-    return base.format(not_sure=NOT_SURE)
+    return f"{base.format(not_sure=NOT_SURE)} {ANSWER_LINE_RULE}"
 
 
 def option_text(record: dict[str, Any], choice: str) -> str:
