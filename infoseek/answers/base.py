@@ -71,8 +71,10 @@ class AnswerKind:
     malformed: str = "Your answer could not be read."
     """One sentence telling the model its answer could not be read as this kind."""
     multiline: bool = False
-    """Whether the text reader takes the lines after the ``Answer:`` line (up to a blank
-    line or the next action line) as part of the answer body."""
+    """Whether the value is written over several lines (the lines after the ``Answer:``
+    line are part of the value, not only its justification). Every kind gets the whole
+    rest of the reply (protocols §3.8: no blank-line cut); a multi-line kind reads where
+    its value ends itself."""
 
     def read_text(self, body: object, spec: AnswerSpec) -> AnswerReading:
         """Read the text after ``Answer:``."""
