@@ -279,52 +279,60 @@ def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[d
 
 def read_logs(paths: Sequence[str | Path],
               progress: Callable[[int, int], None] | None = None) -> Logs:
-    """Read every log of `paths` (files or folders) into :class:`Logs`."""
+    """Read every log of `paths` (files or folders) into :class:`Logs`: each infoseek
+    run once (module docstring), every other file named in ``skipped``."""
     files = log_files(paths)
     if not files:
         raise ReportError("no .eval or .json logs in " + ", ".join(map(str, paths)))
+    logs = Logs(pd.DataFrame(), pd.DataFrame(), pd.DataFrame())
     eval_rows: list[dict] = []
     sample_rows: list[dict] = []
     turn_rows: list[dict] = []
-    declarations: dict[str, TaskReport] = {}
-    skipped: list[str] = []
-    paths_by_id: dict[str, Path] = {}
     first_of_run: dict[str, Path] = {}
     with tempfile.TemporaryDirectory(prefix="infoseek-report-names-") as staging:
         for index, path in enumerate(files):
             result = _read_one(_readable(path, Path(staging), index))
             if isinstance(result, str):
-                skipped.append(f"{shown_path(path)}: {result}")
+                logs.skipped.append(f"{shown_path(path)}: {result}")
             elif result[3] in first_of_run:
-                skipped.append(f"{shown_path(path)}: the same run as "
-                               f"{shown_path(first_of_run[result[3]])} (eval id {result[3]}); "
-                               "counted once")
+                logs.skipped.append(f"{shown_path(path)}: the same run as "
+                                    f"{shown_path(first_of_run[result[3]])} (eval id "
+                                    f"{result[3]}); counted once")
             else:
                 row, samples, declaration, eval_id = result
                 first_of_run[eval_id] = path
-                log_id = f"L{len(eval_rows) + 1}"
-                paths_by_id[log_id] = path
-                entry = {"log_id": log_id, "log": shown_path(path), "file": shown_path(path.name),
-                         "task": str(row["task_name"]).split("/")[-1],
-                         "model": str(row["model"]), "status": str(row["status"]),
-                         "task_version": row.get("task_version"),
-                         "protocol": declaration.protocol}
-                for key, value in row.items():
-                    if str(key).startswith(SETTING_PREFIX):
-                        entry["setting." + str(key)[len(SETTING_PREFIX):]] = _setting_value(value)
+                entry = _eval_entry(f"L{len(eval_rows) + 1}", path, row, declaration)
+                logs.paths[entry["log_id"]] = path
+                logs.declarations[entry["task"]] = declaration
                 eval_rows.append(entry)
-                declarations[entry["task"]] = declaration
-                rows, turns = _sample_rows(log_id, samples)
+                rows, turns = _sample_rows(entry["log_id"], samples)
                 for sample in rows:
                     sample.update(task=entry["task"], model=entry["model"])
                 sample_rows.extend(rows)
                 turn_rows.extend(turns)
             if progress is not None:
                 progress(index + 1, len(files))
-    samples = pd.DataFrame(sample_rows, columns=None if sample_rows else
-                           ["log_id", "id", "epoch", "error", "turn_count", "task", "model"])
-    return Logs(pd.DataFrame(eval_rows), samples, pd.DataFrame(turn_rows), declarations,
-                skipped, paths_by_id)
+    logs.evals = pd.DataFrame(eval_rows)
+    logs.samples = pd.DataFrame(sample_rows, columns=None if sample_rows else
+                                ["log_id", "id", "epoch", "error", "turn_count", "task",
+                                 "model"])
+    logs.turns = pd.DataFrame(turn_rows)
+    return logs
+
+
+def _eval_entry(log_id: str, path: Path, row: pd.Series, declaration: TaskReport
+                ) -> dict[str, Any]:
+    """One row of ``Logs.evals``: the log's id, its file (as text), task, model, status,
+    version, protocol and its settings (``setting.<task argument>``)."""
+    entry = {"log_id": log_id, "log": shown_path(path), "file": shown_path(path.name),
+             "task": str(row["task_name"]).split("/")[-1],
+             "model": str(row["model"]), "status": str(row["status"]),
+             "task_version": row.get("task_version"),
+             "protocol": declaration.protocol}
+    for key, value in row.items():
+        if str(key).startswith(SETTING_PREFIX):
+            entry["setting." + str(key)[len(SETTING_PREFIX):]] = _setting_value(value)
+    return entry
 
 
 def settings_of(entry: dict[str, Any] | pd.Series, names: Iterable[str]) -> dict[str, Any]:
