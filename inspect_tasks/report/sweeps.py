@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from infoseek.inspect_tasks.inspect_private import PrerequisiteError
 from infoseek.oracles import ORACLE_POLICIES
 
 Runs = list[tuple[str, dict[str, Any]]]
@@ -200,9 +201,23 @@ def run_sweep(name: str, models: Sequence[str], log_dir: str, *, task: str | Non
         options["max_samples"] = max_samples
     if display is not None:
         options["display"] = display
-    success, _logs = inspect_ai.eval_set(tasks, log_dir=log_dir, model=list(models),
-                                         **options)
+    try:
+        success, _logs = inspect_ai.eval_set(tasks, log_dir=log_dir, model=list(models),
+                                             **options)
+    except PrerequisiteError as exc:  # Inspect refused to start: its reason, in one line
+        raise SweepError(_refusal(exc, log_dir)) from None
     return bool(success)
+
+
+def _refusal(exc: Exception, log_dir: str) -> str:
+    """Inspect's reason for not starting the eval set, in one line; a log folder holding
+    logs of other runs is said in the sweep's words (it has no option to allow them)."""
+    text = " ".join(str(getattr(exc, "message", None) or exc).split())
+    if "not associated with a task passed to eval_set" in text:
+        log = text.split("'")[1] if text.count("'") >= 2 else "a log"
+        return (f"--log-dir {log_dir} holds logs that are not runs of this sweep ({log}); "
+                "a sweep needs a log folder of its own: choose another --log-dir")
+    return text
 
 
 def check_log_dir(log_dir: str) -> None:

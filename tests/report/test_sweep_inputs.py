@@ -69,3 +69,28 @@ def test_a_log_folder_holding_a_corrupt_log(tmp_path, capsys, no_eval_set, conte
     err = one_line(capsys)
     assert str(corrupt) in err and "cannot be read" in err
     assert corrupt.read_bytes() == content
+
+
+def test_a_log_folder_holding_logs_of_other_runs(tmp_path, capsys) -> None:
+    """Inspect refuses to start (a sweep needs a folder of its own): said in one line in
+    the sweep's words, not with Inspect's option the sweep does not offer."""
+    from inspect_ai import Task
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai.dataset import Sample
+    from inspect_ai.model import get_model
+    from inspect_ai.scorer import match
+
+    from tests.support.common import text_output
+
+    log_dir = tmp_path / "logs"
+    other = Task(dataset=[Sample(input="Say hi", target="hi")], scorer=match(), name="say_hi")
+    [log] = inspect_eval(other, model=get_model("mockllm/model",
+                                                custom_outputs=[text_output("hi")]),
+                         log_dir=str(log_dir), display="none")
+    assert sweep(log_dir, "--per-k", "1") == 2
+    captured = capsys.readouterr().err
+    assert "Traceback" not in captured
+    err = captured.strip().splitlines()[-1]  # after the builders' progress lines
+    assert err.startswith(f"infoseek sweep: --log-dir {log_dir} holds logs that are not "
+                          "runs of this sweep"), captured
+    assert Path(log.location).name in err and "allow-dirty" not in err
