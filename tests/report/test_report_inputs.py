@@ -154,6 +154,17 @@ def test_a_log_whose_file_name_is_not_utf8_is_reported(logs, tmp_path, capsys) -
     assert (out / "logs.csv").is_file() and (out / "index.html").is_file()
 
 
+def test_a_log_whose_file_name_is_not_utf8_is_bundled_and_linked(logs, tmp_path) -> None:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    shutil.copyfile(logs["ours"], folder / os.fsdecode(b"run-\xff.eval"))
+    built = build_report([folder], tmp_path / "r", bundle=True)
+    assert built.bundle is not None
+    assert [p.name for p in (built.bundle / "logs").glob("*.eval")] == ["L1.eval"]
+    page = (built.out / "index.html").read_text(encoding="utf-8")
+    assert 'href="viewer/index.html#/logs/L1.eval"' in page
+
+
 # ------------------------------------------------------------------ what is an infoseek run
 
 
