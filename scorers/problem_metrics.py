@@ -28,7 +28,7 @@ from infoseek.answers.answer_lines import (
     has_inline_marker,
 )
 from infoseek.answers.doubts import doubt_of
-from infoseek.answers.second_values import PROBABILITY, justification_clauses
+from infoseek.answers.second_values import PROBABILITY, SECOND_VALUE_CUE
 
 UNSURE = "unsure"
 """Parsed form of the answer "ambiguous but not sure how many"."""
@@ -308,6 +308,20 @@ def _without_names(text: str, variables: Sequence[str]) -> str:
     return text
 
 
+_NAME_MASK = "\x00"
+
+
+def _masked_names(text: str, variables: Sequence[str]) -> str:
+    """``text`` with every variable's name (whole words, any case) masked by
+    :data:`_NAME_MASK` characters of the same length, so cue words inside a name (a
+    clinical variable ``Pain worse if lying down``) are not read as cues."""
+    for name in sorted(variables, key=len, reverse=True):
+        if name:
+            text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", lambda m: _NAME_MASK * len(m[0]),
+                          text, flags=re.IGNORECASE)
+    return text
+
+
 def _puts_forward_another_list(text: str, listed: str, later: str, variables: Sequence[str],
                                exact: dict[str, str], folded: dict[str, str],
                                names: list[str]) -> bool:
@@ -320,9 +334,10 @@ def _puts_forward_another_list(text: str, listed: str, later: str, variables: Se
         return False
     if PROBABILITY.search(later):
         return True
-    for clause, cued in justification_clauses(later):
-        if cued and _named_variables(clause, exact, folded)[0]:
-            return True
+    masked = _masked_names(later, variables)
+    cue = SECOND_VALUE_CUE.search(masked)
+    if cue is not None and _NAME_MASK in masked[cue.end():]:
+        return True  # a variable named after "actually", "or", "instead" ...
     for paragraph in re.split(r"\n\s*\n", later):
         others, unknown = _named_variables(paragraph, exact, folded)
         if others and not unknown and set(others) != set(names):

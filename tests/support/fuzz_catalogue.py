@@ -451,6 +451,53 @@ CATALOGUE: tuple[Kind, ...] = (
     _g("tool_ask_extra_argument", lambda p: calls(
         ("ask", {"variable": p.first, "or_else": p.spare})),
        formats=TOOL, reasons=("bad_arguments",), recover=True),
+    # ---- issue 30 class 1: no blank-line cut: what follows a blank line is read as on
+    # the next line, in both formats and every answer kind
+    _g("blank_line_then_correction", both(
+        lambda p: text(f"{_answer_content(p)}\n\nActually, {_other_text(p)}."),
+        lambda p: answer_raw(p, f"{truth_text(p)}\n\nActually, {_other_text(p)}.")),
+       reasons=AMBIGUOUS, recover=True),
+    _g("blank_line_then_other_value", both(
+        lambda p: text(f"{_answer_content(p)}\n\n{_other_text(p)}"),
+        lambda p: answer_raw(p, f"{truth_text(p)}\n\n{_other_text(p)}")), reasons=AMBIGUOUS),
+    _g("blank_lines_then_or_maybe", both(
+        lambda p: text(f"{_answer_content(p)}\n\nSome thoughts.\n\nOr maybe {_other_text(p)}."),
+        lambda p: answer_raw(p, f"{truth_text(p)}\n\n\nOr maybe {_other_text(p)}.")),
+       reasons=AMBIGUOUS),
+    _g("blank_line_then_retraction", both(
+        lambda p: text(f"{_answer_content(p)}\n\nWait, I was wrong."),
+        lambda p: answer_raw(p, f"{truth_text(p)}\n\nWait, I was wrong.")), reasons=AMBIGUOUS),
+    _g("blank_line_then_confidence", both(
+        lambda p: text(f"{_answer_content(p)}\n\n70%"),
+        lambda p: answer_raw(p, f"{truth_text(p)}\n\n70%")), reasons=AMBIGUOUS, recover=True),
+    _g("blank_line_then_not_sure", both(
+        lambda p: text(f"{_answer_content(p)}\n\nNot sure."),
+        lambda p: answer_raw(p, f"{truth_text(p)}\n\nNot sure.")), reasons=AMBIGUOUS),
+    _v("blank_line_then_a_remark", both(
+        lambda p: text(f"{_answer_content(p)}\n\nI hope this helps."),
+        lambda p: answer_raw(p, f"{truth_text(p)}\n\nI hope this helps."))),
+    # ---- issue 30 class 4: the text beside an answer call counts (tool format)
+    _g("tool_answer_beside_a_text_answer_of_another_value", lambda p: calls(
+        ("answer", {"value": truth_text(p)}), content=f"Answer: {_other_text(p)}"),
+       formats=TOOL, reasons=AMBIGUOUS, recover=True),
+    _g("tool_answer_beside_a_hedged_text_answer", lambda p: calls(
+        ("answer", {"value": truth_text(p)}),
+        content=f"Answer: {truth_text(p)}\n\nNot sure, though."), formats=TOOL,
+       reasons=AMBIGUOUS),
+    _v("tool_answer_beside_the_same_text_answer", lambda p: calls(
+        ("answer", {"value": truth_text(p)}), content=f"Answer: {truth_text(p)}"),
+       formats=TOOL),
+    # ---- issue 30 class 5: one answer-line rule (a marker and a colon open the line)
+    _v("answer_sentence_with_a_colon", lambda p: text(f"The answer is: {truth_text(p)}"),
+       formats=TEXT),
+    _g("answer_sentence_without_a_colon", lambda p: text(f"The answer is {truth_text(p)}."),
+       formats=TEXT, reasons=NO_ACTION, recover=True),
+    _g("bare_value_reply", lambda p: text(truth_text(p)), formats=TEXT, reasons=NO_ACTION),
+    # ---- issue 30 class 5 (joined values): a second option joined to the first
+    _g("choice_joined_with_other", lambda p: answer_raw(p, f"{p.truth} with {p.other}"),
+       answer_kinds=CHOICE, reasons=AMBIGUOUS, recover=True),
+    _g("choice_plus_other", lambda p: answer_raw(p, f"{p.truth} plus {p.other}"),
+       answer_kinds=CHOICE, reasons=AMBIGUOUS),
     # ---- issue 18 class 6: one value behind a label the prompt uses (credited)
     _v("answer_dash_bullet", lambda p: answer_raw(p, f"- {truth_text(p)}")),
     _v("answer_list_number", lambda p: answer_raw(p, f"{_list_number(p)}. {truth_text(p)}"),
@@ -613,6 +660,8 @@ class MssKind:
     name: str
     expect: str  # GARBAGE or VALID
     make: Callable[[tuple[str, ...], str], str]
+    invalid: bool = True  # garbage: no list read (else: read, but never exact)
+    everything: bool = False  # make gets every variable of the problem, not the MSS
 
 
 MSS_CATALOGUE: tuple[MssKind, ...] = (
@@ -630,6 +679,27 @@ MSS_CATALOGUE: tuple[MssKind, ...] = (
             lambda m, s: f"Answer: {', '.join(m)} (80% sure)"),
     MssKind("mss_maybe_more", GARBAGE,
             lambda m, s: f"Answer: {', '.join(m)}, maybe {s}"),
+    # issue 30 classes 1, 2, 5: the whole reply, the strict list, the answer-line rule
+    MssKind("mss_unknown_name_added", GARBAGE,
+            lambda m, s: f"Answer: {', '.join(m)}, unicorn", invalid=False),
+    MssKind("mss_two_sets_slash", GARBAGE,
+            lambda m, s: f"Answer: {', '.join(m)} / {m[0]}, {s}"),
+    MssKind("mss_i_think_in_front", GARBAGE, lambda m, s: f"Answer: I think {', '.join(m)}"),
+    MssKind("mss_every_variable", GARBAGE, lambda m, s: f"Answer: {', '.join(m)}",
+            everything=True),
+    MssKind("mss_blank_line_then_correction", GARBAGE,
+            lambda m, s: f"Answer: {', '.join(m)}\n\nActually, {s} instead of {m[-1]}."),
+    MssKind("mss_blank_line_then_other_list", GARBAGE,
+            lambda m, s: f"Answer: {', '.join(m)}\n\n{m[0]}, {s}"),
+    MssKind("mss_blank_line_then_not_sure", GARBAGE,
+            lambda m, s: f"Answer: {', '.join(m)}\n\nNot sure."),
+    MssKind("mss_blank_line_then_confidence", GARBAGE,
+            lambda m, s: f"Answer: {', '.join(m)}\n\n70%"),
+    MssKind("mss_no_answer_line", GARBAGE, lambda m, s: ", ".join(m)),
+    MssKind("mss_blank_line_then_a_remark", VALID,
+            lambda m, s: f"Answer: {', '.join(m)}\n\nThese settle the goal."),
+    MssKind("mss_answer_sentence_with_a_colon", VALID,
+            lambda m, s: f"The answer is: {', '.join(m)}"),
     MssKind("mss_clean", VALID, lambda m, s: f"Answer: {', '.join(m)}"),
     MssKind("mss_bold_marker", VALID, lambda m, s: f"**Answer:** {', '.join(m)}"),
     MssKind("mss_same_answer_twice", VALID,
@@ -637,4 +707,44 @@ MSS_CATALOGUE: tuple[MssKind, ...] = (
     MssKind("mss_after_reasoning", VALID,
             lambda m, s: "I would ask about the inputs first. " * 40
             + f"\nAnswer: {', '.join(reversed(m))}"),
+)
+
+
+# --------------------------------------------------------------- k prediction
+# The problem-level answer ``Answer: <k>`` (logic_k_prediction, clinguide_mt_k), played
+# by tests/fuzz/test_fuzz_k_prediction.py (issue 30 classes 1, 2, 5): each kind is the
+# whole reply, made from the sample's true k. Garbage is never accurate and is invalid;
+# valid kinds are accurate.
+
+
+@dataclass(frozen=True)
+class KKind:
+    name: str
+    expect: str  # GARBAGE or VALID
+    make: Callable[[int], str]
+
+
+_WORDS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight")
+
+K_CATALOGUE: tuple[KKind, ...] = (
+    KKind("k_next_line_correction", GARBAGE, lambda k: f"Answer: {k}\nActually, {k + 1}."),
+    KKind("k_next_line_alternative", GARBAGE, lambda k: f"Answer: {k}\nOr {k + 1}."),
+    KKind("k_next_line_retraction", GARBAGE, lambda k: f"Answer: {k}\nWait, I was wrong."),
+    KKind("k_next_line_hedge", GARBAGE, lambda k: f"Answer: {k}\nNot sure."),
+    KKind("k_blank_line_correction", GARBAGE,
+          lambda k: f"Answer: {k}\n\nActually, {k + 1}."),
+    KKind("k_blank_line_second_value", GARBAGE, lambda k: f"Answer: {k}\n\n{k + 1}"),
+    KKind("k_blank_line_confidence", GARBAGE, lambda k: f"Answer: {k}\n\n70%"),
+    KKind("k_blank_line_not_sure", GARBAGE,
+          lambda k: f"Answer: {k}\n\nThinking again.\n\nNot sure."),
+    KKind("k_negative", GARBAGE, lambda k: f"Answer: -{k}"),
+    KKind("k_word_beside_other_digit", GARBAGE,
+          lambda k: f"Answer: {_WORDS[k]} (or {k + 1})"),
+    KKind("k_bare_value", GARBAGE, lambda k: f"{k}"),
+    KKind("k_sentence_without_colon", GARBAGE, lambda k: f"The answer is {k}."),
+    KKind("k_clean", VALID, lambda k: f"Answer: {k}"),
+    KKind("k_word", VALID, lambda k: f"Answer: {_WORDS[k]}"),
+    KKind("k_blank_line_remark", VALID,
+          lambda k: f"Answer: {k}\n\nRules 3 and 4 each need a fact."),
+    KKind("k_sentence_with_colon", VALID, lambda k: f"The answer is: {k}"),
 )
