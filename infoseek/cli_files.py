@@ -29,7 +29,7 @@ def output_problem(out: str, force: bool, *, option: str = "--out",
     folder = path.parent if str(path.parent) else Path(".")
     if path.is_dir():
         return f"{out} is a folder; {option} names the JSONL file to write"
-    kind = _special_kind(path)
+    kind = special_kind(path)
     if kind is not None:
         return (f"{out} is {kind}, not a regular file; {option} names a file to write "
                 "(refused even with --force)")
@@ -46,7 +46,7 @@ def output_problem(out: str, force: bool, *, option: str = "--out",
     return None
 
 
-def _special_kind(path: Path) -> str | None:
+def special_kind(path: Path) -> str | None:
     """What an existing `path` is when it is not a regular file (following symlinks), or
     None (a regular file, or nothing there)."""
     try:
@@ -83,7 +83,7 @@ def folder_problem(folder: str, option: str = "--out") -> str | None:
     path = Path(folder)
     if path.exists() or path.is_symlink():
         if not path.is_dir():
-            kind = _special_kind(path) or "a file"
+            kind = special_kind(path) or "a file"
             return f"{option} {folder} is {kind}, not a folder; {option} names a folder"
         if not os.access(path, os.W_OK | os.X_OK):
             return f"{option} {folder}: permission denied"
@@ -92,7 +92,7 @@ def folder_problem(folder: str, option: str = "--out") -> str | None:
     while not (above.exists() or above.is_symlink()) and above != above.parent:
         above = above.parent
     if not above.is_dir():
-        kind = _special_kind(above) or "a file"
+        kind = special_kind(above) or "a file"
         return f"{option} {folder} is under {above}, which is {kind}, not a folder"
     if not os.access(above, os.W_OK | os.X_OK):
         return f"{option} {folder}: cannot create it in {above} (permission denied)"
@@ -138,7 +138,7 @@ def verify_output_problem(args: argparse.Namespace) -> str | None:
         if folder.exists() and not folder.is_dir():
             return f"--out {args.out} is not a folder; --out names the folder of results"
         for name in VERIFY_FILES:
-            kind = _special_kind(folder / name)
+            kind = special_kind(folder / name)
             if kind is not None:
                 return (f"{folder / name} is {kind}, not a regular file; choose another "
                         "--out folder")

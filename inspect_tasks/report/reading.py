@@ -38,6 +38,7 @@ import pandas as pd
 from inspect_ai.analysis import SampleColumn, evals_df, samples_df
 from inspect_ai.log import read_eval_log
 
+from infoseek.cli_files import special_kind
 from infoseek.contract import STORE_TURNS
 from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
 from infoseek.stored_forms import turns_from_store
@@ -71,7 +72,8 @@ def shown_path(path: str | Path) -> str:
 
 def log_files(paths: Sequence[str | Path]) -> list[Path]:
     """Every ``.eval``/``.json`` log named or found (recursively) under a named folder,
-    sorted within each folder; a path that does not exist is an error."""
+    sorted within each folder; a path that does not exist, or is neither a file nor a
+    folder (a FIFO, a device: never read), is an error."""
     found: list[Path] = []
     for raw in paths:
         path = Path(raw)
@@ -83,7 +85,10 @@ def log_files(paths: Sequence[str | Path]) -> list[Path]:
         elif path.is_file():
             found.append(path)
         else:
-            raise ReportError(f"{raw}: no such log file or folder")
+            kind = special_kind(path)
+            raise ReportError(f"{shown_path(raw)}: " + (
+                f"is {kind}, not a log file or folder" if kind is not None
+                else "no such log file or folder"))
     unique: list[Path] = []
     for path in found:
         if path.resolve() not in {p.resolve() for p in unique}:

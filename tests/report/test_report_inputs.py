@@ -197,3 +197,12 @@ def test_the_same_run_under_two_names_is_counted_once(logs, tmp_path) -> None:
     assert line.startswith(f"{second}: the same run as {first}") and "\n" not in line
     headline = pd.read_csv(built.out / "tables" / "logic_mt.headline.csv")
     assert list(headline[headline["kind"] == "run"]["samples"]) == [alone.samples]
+
+
+def test_a_fifo_or_device_named_as_a_log_is_not_read(tmp_path, capsys) -> None:
+    fifo = tmp_path / "pipe.eval"
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a FIFO"), (Path("/dev/zero"), "a character device")):
+        assert report(str(path), "--out", str(tmp_path / "r")) == 2
+        assert capsys.readouterr().err == (
+            f"infoseek report: {path}: is {kind}, not a log file or folder\n")
