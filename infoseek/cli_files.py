@@ -22,10 +22,9 @@ def output_problem(out: str, force: bool, *, option: str = "--out",
                    inputs: Sequence[str] = ()) -> str | None:
     """Why the file `out` cannot be written, or None: it is empty text, it exists and is
     not a regular file (a device, FIFO or socket: never replaced, even with `force`), it
-    exists (without
-    `force`), it is one of `inputs` (the command's own input files: never written over,
-    also not through a symlink or another path to it), it is a folder, or its folder is
-    missing or not writable. Checked before any work is done."""
+    exists (without `force`), it is one of `inputs` (the command's own input files: never
+    written over, also not through a symlink or another path to it), it is a folder, or
+    its folder is missing or not writable. Checked before any work is done."""
     if not str(out).strip():
         return f"{option} is empty; name the file to write"
     path = Path(out)
