@@ -227,16 +227,30 @@ def _offers_another(tail: str, value: object, target: str) -> bool:
     if PROBABILITY.search(tail):
         return True
     expected = exact_number(value)
+    labelled = False
     for clause, cued in justification_clauses(tail):
         offered = _opening_number(clause, target)
-        if offered is not None and exact_number(offered) != expected:
+        if offered is not None and exact_number(offered) != expected and not (
+                labelled and _LABELLED_LIST_GOES_ON.match(clause)):
             return True
+        labelled = _LABELLED_LIST.search(clause) is not None or (
+            labelled and _LABELLED_LIST_GOES_ON.fullmatch(clause) is not None)
         if cued:
             numbers = [m for m in _NUMBER.finditer(clause)
                        if not bound_to_a_name(clause, m.start())]
             if numbers and exact_number(_exact_number(numbers[-1]).value) != expected:
                 return True
     return False
+
+
+_LABELLED_LIST = re.compile(
+    r"\b(?:rules?|steps?|facts?|lines?|equations?|conditions?|premises?|examples?|"
+    r"options?)\s*(?:#|no\.?)?\s*\d{1,4}(?:\s*(?:,|and|&)\s*\d{1,4})*\s*$",
+    re.IGNORECASE)
+"""A clause ending in labelled numbers (``because rules 1``): the clause after it may go
+on listing them (``rules 1, 4 and 7``), and those numbers are labels, no second value."""
+_LABELLED_LIST_GOES_ON = re.compile(r"\d{1,4}(?:\s*(?:and|&|,)\s*\d{1,4})*\b(?![.,/]\d)",
+                                    re.IGNORECASE)
 
 
 def _opening_number(clause: str, target: str) -> object | None:

@@ -177,3 +177,10 @@ def test_two_options_joined_are_ambiguous_in_both_formats(spec, body):
 ])
 def test_a_justification_opening_with_with_is_still_one_option(spec, body, value):
     assert parse_text(f"Answer: {body}", **LOGIC, answer=spec).answer_value == value
+
+
+def test_a_list_of_labelled_numbers_after_the_value_is_no_second_value():
+    """Read to the end of the reply, a justification listing rule numbers stays a
+    justification (``rules 1, 4 and 7``), while a bare number after a blank line does not."""
+    assert parse_text("Answer: 42\n\nFrom rules 1, 4 and 7.", **MATH).answer_value == 42
+    assert parse_text("Answer: 42\n\n43", **MATH).reason == "ambiguous"

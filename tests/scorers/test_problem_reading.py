@@ -62,6 +62,7 @@ def test_a_negative_k_is_not_its_absolute_value():
     ("Answer: ambiguous but not sure how many\n\nThe rules branch too much.", UNSURE),
     ("The answer is: 2", 2),
     ("Final answer: two", 2),
+    ("Answer: 3\n\nBecause rules 1, 4 and 7 each depend on a missing attribute.", 3),
 ])
 def test_a_k_answer_with_a_plain_justification_after_a_blank_line_is_read(text, expected):
     assert parse_k_prediction(text) == expected

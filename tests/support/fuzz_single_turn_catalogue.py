@@ -15,8 +15,10 @@ an expectation:
   "Not sure" (so correct exactly on the underspecified samples).
 
 ``issue`` names the class of issue 18 a kind belongs to (2: the last ``Answer:`` line
-won or a self-correction was credited; 6: a single value was refused), or "control"
-for kinds the reader already handled and must keep handling.
+won or a self-correction was credited; 6: a single value was refused), "30" for issue
+30 (the whole reply read, a count after a pick, an option named in a justification,
+the one answer-line rule), or "control" for kinds the reader already handled and must
+keep handling.
 
 `SingleTurnScript` (the ``infoseek_fuzz_st/script`` model) reads the problem id from the
 sample store, as the reference models do, and plays the sample's next kind: with
@@ -72,6 +74,7 @@ class Ctx:
     bad_question: str = ""
     value: str = ""  # a value of the answer kind: the right one on well-specified samples
     other: str = ""  # another value
+    count: int = 0  # question selection: how many options are listed
 
     @property
     def right(self) -> str:
@@ -178,6 +181,24 @@ KINDS: tuple[Kind, ...] = (
          lambda c: f"Answer: {c.good} (rule {c.label(c.good)} then settles the goal)"),
     _sel("fact_count_in_justification", "6", CREDIT,
          lambda c: f"Answer: {c.good}, since {c.label(c.good)} facts hinge on it"),
+    # ---- issue 30, question selection: the whole reply, a count, the answer-line rule
+    _sel("blank_line_then_correction", "30", REFUSE,
+         lambda c: f"Answer: {c.good}\n\nActually, {c.bad}.", AMBIGUOUS),
+    _sel("blank_line_then_not_sure", "30", REFUSE,
+         lambda c: f"Answer: {c.good}\n\nNot sure.", AMBIGUOUS),
+    _sel("blank_line_then_confidence", "30", REFUSE,
+         lambda c: f"Answer: {c.good}\n\n70%", AMBIGUOUS),
+    _sel("blank_line_then_a_remark", "30", CREDIT,
+         lambda c: f"Answer: {c.good}\n\nI hope this helps."),
+    _sel("count_after_pick", "30", CREDIT,
+         lambda c: f"Answer: {c.good} (out of {c.count})"),
+    _sel("because_names_another_option", "30", CREDIT,
+         lambda c: f"Answer: {c.good}, because {c.bad_question.rstrip('?')} is already "
+                   "known"),
+    _sel("bare_pick", "30", REFUSE, lambda c: f"{c.good}", ("no_action",)),
+    _sel("answer_sentence_without_colon", "30", REFUSE,
+         lambda c: f"The answer is {c.good}.", ("no_action",)),
+    _sel("answer_sentence_with_colon", "30", CREDIT, lambda c: f"The answer is: {c.good}"),
     # ---- controls, question selection
     _sel("cot_weighs_candidates", "control", CREDIT,
          lambda c: f"Option {c.bad} ({c.bad_question}) would not settle the goal; "
@@ -220,6 +241,16 @@ KINDS: tuple[Kind, ...] = (
          lambda c: f"Answer: {c.value}; if a fact is missing, {c.other}", AMBIGUOUS),
     _val("vague_self_correction", "2", REFUSE,
          lambda c: f"Answer: {c.value}. Actually, I made a mistake there.", AMBIGUOUS),
+    # ---- issue 30, detection and well-specified solving
+    _val("blank_line_then_other_value", "30", REFUSE,
+         lambda c: f"Answer: {c.right}\n\nActually, {c.other}.", AMBIGUOUS),
+    _val("blank_line_then_retraction", "30", REFUSE,
+         lambda c: f"Answer: {c.right}\n\nWait, I was wrong.", AMBIGUOUS),
+    _val("blank_line_then_value_remark", "30", CREDIT,
+         lambda c: f"Answer: {c.right}\n\nI hope this helps."),
+    _val("quoted_sentence_without_colon", "30", REFUSE,
+         lambda c: f'The answer is "{c.right}".', ("no_action",)),
+    _val("value_sentence_with_colon", "30", CREDIT, lambda c: f"The answer is: {c.right}"),
     # ---- controls, detection and well-specified solving
     _val("plain_right", "control", CREDIT, lambda c: f"Answer: {c.right}"),
     _val("right_because_fact_count", "control", CREDIT,
@@ -271,7 +302,7 @@ def context(protocol: str, metadata: dict[str, Any]) -> Ctx:
         bad = next(c for c in choices if c not in metadata["correct"] and c != NO_QUESTION)
         return Ctx(**base, good=choices.index(right) + 1, bad=choices.index(bad) + 1,
                    good_question=option_text(record, right),
-                   bad_question=option_text(record, bad))
+                   bad_question=option_text(record, bad), count=len(choices))
     truth = metadata["target_value"]
     if truth == NOT_SURE or truth is None:
         truth = True if logic else 42
