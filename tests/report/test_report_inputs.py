@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 import shutil
 from pathlib import Path
+from types import SimpleNamespace
 
 import pandas as pd
 import pytest
@@ -27,6 +28,8 @@ from inspect_ai.solver import TaskState
 from infoseek.cli import main
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
 from infoseek.inspect_tasks.report import build_report
+from infoseek.inspect_tasks.report.declarations import SEEK_REPORT
+from infoseek.inspect_tasks.report.reading import run_problem
 from tests.support.common import text_output
 
 pytestmark = pytest.mark.usefixtures("no_tokenizer")
@@ -206,3 +209,43 @@ def test_a_fifo_or_device_named_as_a_log_is_not_read(tmp_path, capsys) -> None:
         assert report(str(path), "--out", str(tmp_path / "r")) == 2
         assert capsys.readouterr().err == (
             f"infoseek report: {path}: is {kind}, not a log file or folder\n")
+
+
+def _spec(task: str, registry: str, packages: dict[str, str],
+          metrics: dict[str, list[str]]) -> SimpleNamespace:
+    """What `run_problem` reads of an `EvalSpec`."""
+    return SimpleNamespace(
+        task=task, task_registry_name=registry, packages=packages,
+        scorers=[SimpleNamespace(name=name, metrics=[SimpleNamespace(name=m) for m in ms])
+                 for name, ms in metrics.items()])
+
+
+SEEK_SCORERS = ("answer", "sufficiency", "queries", "invalid")
+
+
+@pytest.mark.parametrize("registry, packages, metric, infoseek_run", [
+    ("infoseek/logic_mt", {"inspect_ai": "0", "infoseek": "0"}, "infoseek/mean_by_group",
+     True),  # the infoseek package's own task
+    ("mapcolour/mapcolour_mt", {"inspect_ai": "0", "mapcolour": "0"},
+     "infoseek/mean_by_group", True),  # a plug-in's task over infoseek's scorers
+    ("logic_mt", {"inspect_ai": "0"}, "infoseek/mean_by_group", True),  # a task file by path
+    ("logic_mt", {"inspect_ai": "0"}, "inspect_ai/accuracy", False),  # a foreign task
+    ("infoseek/logic_mt", {"inspect_ai": "0"}, "inspect_ai/accuracy", False),  # a name only
+], ids=["package", "plug-in", "task file", "foreign", "name only"])
+def test_what_makes_an_infoseek_run(registry, packages, metric, infoseek_run) -> None:
+    spec = _spec("logic_mt", registry, packages, {s: [metric] for s in SEEK_SCORERS})
+    assert (run_problem(spec, SEEK_REPORT) is None) is infoseek_run
+    lacking = _spec("logic_mt", registry, packages, {"answer": [metric]})
+    assert "lacks the scorer(s) invalid, queries, sufficiency" in run_problem(lacking,
+                                                                       SEEK_REPORT)
+
+
+def test_a_task_file_run_by_its_path_is_reported(tmp_path) -> None:
+    from infoseek.inspect_tasks import logic_mt
+
+    [log] = inspect_eval(f"{logic_mt.__file__}@logic_mt", task_args={"k": 1, "per_k": 1},
+                         model="infoseek/optimal", log_dir=str(tmp_path / "logs"),
+                         display="none")
+    assert log.status == "success" and "infoseek" not in (log.eval.packages or {})
+    built = build_report([log.location], tmp_path / "r", bundle=False)
+    assert built.skipped == [] and {s.task for s in built.sections} == {"logic_mt"}
