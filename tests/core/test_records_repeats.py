@@ -65,3 +65,22 @@ def test_a_task_stops_before_any_sample_runs(records, tmp_path, repeat) -> None:
     message = str(caught.value)
     assert message.startswith(f"{path}:2: field {field}") and "\n" not in message
     assert not (tmp_path / "logs").exists()
+
+
+def test_a_released_row_listing_a_value_twice(tmp_path) -> None:
+    """The released genereg rows list their feasible values: one listed twice stops the
+    load at that row and field (`infoseek verify` counts it as a malformed row)."""
+    from infoseek.builders.published import PublishedDataError, load_published
+    from tests.support import FIXTURES
+
+    released = FIXTURES / "published" / "mt_infoseek_genereg.jsonl"
+    rows = [json.loads(line) for line in released.read_text(encoding="utf-8").splitlines()]
+    rows[1]["feasible_target_values"] = [*rows[1]["feasible_target_values"],
+                                         rows[1]["feasible_target_values"][0]]
+    path = write(tmp_path / "released.jsonl", rows)
+    with pytest.raises(PublishedDataError) as caught:
+        load_published(str(path), "mt-infoseek-genereg",
+                       inputs={"rules": str(FIXTURES / "published" / "genereg_rules")})
+    message = str(caught.value)
+    assert message.startswith("released.jsonl, row 2") and "\n" not in message
+    assert "field 'feasible_target_values': lists 0 twice" in message

@@ -211,6 +211,10 @@ def record_from_row(row: dict[str, Any], ref: RowRef, inputs: dict[str, str]) ->
                                        "a list of integer ids")]
     if any(v is None for v in feasible):
         raise ref.error("feasible_target_values", "expected integer ids")
+    twice = next((v for i, v in enumerate(feasible) if v in feasible[:i]), None)
+    if twice is not None:
+        raise ref.error("feasible_target_values", f"lists {twice} twice; each value is one "
+                        "outcome: list it once")
     branches = _branches(row, ref, len(var_names))
     indices = _queryable_indices(row, ref, len(var_names))
     askable = set(var_names if indices is None else [var_names[i] for i in indices])
