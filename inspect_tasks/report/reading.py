@@ -241,7 +241,7 @@ def _read_one(path: Path) -> tuple[pd.Series, pd.DataFrame, TaskReport, str] | s
     problem = run_problem(spec, declaration)
     if problem is not None:
         return problem
-    return row, samples, declaration, str(spec.eval_id)
+    return row, samples, declaration, str(spec.eval_id or "")
 
 
 def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[dict]]:
@@ -305,7 +305,8 @@ def read_logs(paths: Sequence[str | Path],
                                     f"{result[3]}); counted once")
             else:
                 row, samples, declaration, eval_id = result
-                first_of_run[eval_id] = path
+                if eval_id:  # a log written without one is never taken for a copy
+                    first_of_run[eval_id] = path
                 entry = _eval_entry(f"L{len(eval_rows) + 1}", path, row, declaration)
                 logs.paths[entry["log_id"]] = path
                 logs.declarations[entry["task"]] = declaration
