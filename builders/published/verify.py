@@ -16,7 +16,8 @@ notes and still agree.
 
 `verify_source` writes `<out>/disagreements.jsonl` (one line per row that does not agree
 or carries notes, in file order, with its `status`) next to `<out>/summary.json` and
-returns the summary. A row the format refuses with a check of its own
+returns the summary; results of an earlier run in `<out>` are kept unless `force`
+(refused before any row is verified). A row the format refuses with a check of its own
 (`PublishedDataError.check`) is reported under that check rather than `malformed_row`.
 
 With `corrected` (a file path; formats that offer `PublishedFormat.correct` only), every
