@@ -13,7 +13,8 @@ A guesser turn is one of (`read_turn`):
   published final form ``X is "<name>"``; read as the answer kind ``choice`` over every
   name and alias of the declared pool (plurals included), so ``Guess: the dogs`` is
   ``dog``, while two names (``dog or cat``) or a hedge (``maybe a dog``) are
-  ``ambiguous`` and never credited;
+  ``ambiguous`` and never credited; the guess is read with every line after it (no
+  blank-line cut: a second name or ``or maybe ...`` on a later line is ``ambiguous``);
 - a **question**: one line ending in ``?`` (or opening with a question word). A question
   ``Is X a <name>?`` whose rest is exactly a name of the pool is a *guess question*: it
   wins when it names the target, and is answered No otherwise;
@@ -164,6 +165,18 @@ def guess_question(question: str, table: GameTable) -> str | None:
     return table.name_index.get(option_key(match.group(1)))
 
 
+def _with_what_follows(guess: str, later: list[str]) -> str:
+    """A guess and every line after it up to the next guess line (protocols §3.8: the
+    whole reply counts, blank lines or not): a second name or a hedge there (``Or maybe a
+    cat.``, ``Not sure.``) is read as on the guess line itself."""
+    kept = [guess]
+    for line in later:
+        if _GUESS_LINE.match(line) or _X_IS.match(line):
+            break
+        kept.append(line)
+    return "\n".join(kept)
+
+
 def read_turn(text: str | None, table: GameTable, *, final_turn: bool) -> Turn:
     """What one guesser reply amounts to (module docstring)."""
     if text is None or not text.strip():
@@ -171,8 +184,9 @@ def read_turn(text: str | None, table: GameTable, *, final_turn: bool) -> Turn:
     if len(text) > MAX_TURN_CHARS:
         return Turn("invalid", reason="too_long")
     lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
-    guesses = [m.group(1) for ln in lines for m in [_GUESS_LINE.match(ln) or _X_IS.match(ln)]
-               if m]
+    guesses = [_with_what_follows(m.group(1), lines[index + 1:])
+               for index, ln in enumerate(lines)
+               for m in [_GUESS_LINE.match(ln) or _X_IS.match(ln)] if m]
     questions = [ln for ln in lines if ln.endswith("?") or _QUESTION_WORD.match(ln)]
     questions = [q for q in questions if not (_GUESS_LINE.match(q) or _X_IS.match(q))]
     if len(guesses) > 1:
