@@ -120,3 +120,27 @@ def test_a_name_that_is_no_variable_is_never_exact():
 def test_one_chosen_set_is_read(text):
     reading = read_variable_list(text, VARIABLES, FAMILY)
     assert (reading.names, reading.unknown, reading.reason) == (["kind", "tall"], 0, None)
+
+
+# ------------------------------------------------- class 5: the rule is in the prompt
+
+
+@pytest.mark.parametrize("task", ["k", "mss"])
+def test_the_problem_level_prompt_states_the_answer_line_rule(task, tmp_path):
+    from inspect_ai import eval
+    from inspect_ai.model import get_model
+
+    from infoseek.answers.answer_lines import ANSWER_LINE_RULE
+    from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
+    from infoseek.inspect_tasks.logic_mss import logic_mss
+    from tests.support.common import assert_eval_success, text_output
+
+    built = (logic_k_prediction if task == "k" else logic_mss)(k=[1], per_k=1)
+    model = get_model("mockllm/model", custom_outputs=[text_output("1")])
+    [log] = eval(built, model=model, log_dir=str(tmp_path), display="none", limit=1)
+    assert_eval_success(log)
+    prompt = log.samples[0].messages[0].text
+    assert prompt.rstrip().endswith(ANSWER_LINE_RULE)
+    assert "Answer:" in prompt  # the line to write is shown
+    [score] = log.samples[0].scores.values()
+    assert score.value["invalid"] == 1.0  # a bare "1" is no answer (class 5)

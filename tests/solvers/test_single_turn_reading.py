@@ -79,3 +79,13 @@ def test_a_remark_after_a_blank_line_leaves_the_pick_alone():
     reading = read_value("Answer: yes\n\nThis follows from the rules.", LOGIC,
                          allow_not_sure=True)
     assert reading.pick is True
+
+
+@pytest.mark.parametrize("protocol", ["question_selection", "detection", "well_specified"])
+@pytest.mark.parametrize("setting", ["zs", "cot", "fs"])
+def test_every_single_turn_prompt_states_the_answer_line_rule(protocol, setting):
+    from infoseek.answers.answer_lines import ANSWER_LINE_RULE
+    from infoseek.solvers.single_turn.reading import instruction
+
+    text = instruction(protocol, setting)
+    assert '"Answer: "' in text and text.endswith(ANSWER_LINE_RULE)
