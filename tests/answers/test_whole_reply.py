@@ -2,7 +2,8 @@
 
 Class 1: no blank-line cut (a correction, second value, retraction, confidence or "not
 sure" after a blank line is read as on the next line; plain remarks are not); class 4:
-an answer line in the text beside an ``answer`` call; class 5: one answer-line rule
+an answer line in the text beside an ``answer`` call; class 5: a choice joined to
+another (``A1 with A4``); and the issue's one answer-line rule
 (`infoseek.answers.answer_lines`). The problem-level and single-turn sides are in
 tests/scorers/test_problem_reading.py and tests/solvers/test_single_turn_reading.py.
 """
@@ -118,7 +119,7 @@ def test_a_native_value_beside_a_text_answer_of_another_value_is_ambiguous():
     assert turn.answer_value == 42
 
 
-# ------------------------------------------------------- class 5: the answer-line rule
+# -------------------------------------------- the one answer-line rule (every protocol)
 
 
 @pytest.mark.parametrize(("line", "body"), [

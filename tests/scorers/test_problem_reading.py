@@ -1,6 +1,7 @@
-"""Issue 30 class 2 (and classes 1, 5 on the problem-level protocols): k-prediction and
-MSS answers are read as strictly as seek answers (protocols §3.8), by the one
-answer-line rule, with everything after the marker read, each refusal with its reason."""
+"""Issue 30 class 2 (with class 1 and the answer-line rule on the problem-level
+protocols): k-prediction and MSS answers are read as strictly as seek answers (protocols
+§3.8), by the one answer-line rule, with everything after the marker read, each refusal
+with its reason."""
 
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ def test_a_k_answer_with_a_plain_justification_after_a_blank_line_is_read(text, 
     "So my answer: 2",
 ])
 def test_a_reply_without_an_answer_line_is_no_k_answer(text):
-    """Class 5: the one answer-line rule (a bare ``1`` is no answer in any protocol)."""
+    """The one answer-line rule (a bare ``1`` is no answer in any protocol)."""
     assert read_k_prediction(text).reason == "no_action"
     assert k_prediction_metrics(parse_k_prediction(text), 1)["invalid"] == 1.0
 
@@ -122,7 +123,7 @@ def test_one_chosen_set_is_read(text):
     assert (reading.names, reading.unknown, reading.reason) == (["kind", "tall"], 0, None)
 
 
-# ------------------------------------------------- class 5: the rule is in the prompt
+# -------------------------------------- the answer-line rule is in the prompt
 
 
 @pytest.mark.parametrize("task", ["k", "mss"])
@@ -143,4 +144,4 @@ def test_the_problem_level_prompt_states_the_answer_line_rule(task, tmp_path):
     assert prompt.rstrip().endswith(ANSWER_LINE_RULE)
     assert "Answer:" in prompt  # the line to write is shown
     [score] = log.samples[0].scores.values()
-    assert score.value["invalid"] == 1.0  # a bare "1" is no answer (class 5)
+    assert score.value["invalid"] == 1.0  # a bare "1" is no answer (the answer-line rule)

@@ -144,8 +144,8 @@ def test_tolerated_forms_parse(text, pick):
 @pytest.mark.parametrize("text, reason", [
     ("Answer: 1 or 2", "ambiguous"), ("Answer: Is Alice kind? Is Alice brave?", "ambiguous"),
     ("Answer: 2 (Is Alice brave?)", "ambiguous"),
-    # issue 30 class 5: no answer line is no answer (these were a bare pick, "ambiguous"
-    # and "malformed" before)
+    # issue 30, the answer-line rule: no answer line is no answer (these were a bare
+    # pick, "ambiguous" and "malformed" before)
     ("2", "no_action"), ("(2)", "no_action"), ("No questions needed.", "no_action"),
     ("I would ask about kind or brave.", "no_action"),
     ("Answer: I would ask about kind or brave.", "ambiguous"),
@@ -346,7 +346,7 @@ def _forms(record, choices, correct):
     other = option_text(record, choices[bad - 1])
     right, wrong, invalid = (1.0, 0.0), (0.0, 0.0), (0.0, 1.0)
     return {
-        # issue 30 class 5: a bare pick holds no answer line (the rule of every protocol)
+        # issue 30, the answer-line rule: a bare pick holds no answer line (every protocol)
         f"{good}": invalid, f"({good})": invalid, f"[{good}]": invalid,
         f"Option {good}": invalid,
         f"Answer: {good}": right, f"Answer: {good}.": right, f"**Answer:** {good}": right,

@@ -1,6 +1,6 @@
-"""Issue 30 on the single-turn readers (protocols §3.8): the one answer-line rule (class 5),
+"""Issue 30 on the single-turn readers (protocols §3.8): the one answer-line rule,
 the whole reply read (class 1), and picks with a count or a justification naming an
-option (class 4)."""
+option (class 5)."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def test_two_picks_stay_ambiguous(text):
 @pytest.mark.parametrize("text", ["2", "(2)", "Option 2", "No questions needed.",
                                   'The answer is "2".', "I pick 2."])
 def test_a_pick_without_an_answer_line_is_no_answer(text):
-    """Class 5: the one answer-line rule, the same in every protocol."""
+    """The one answer-line rule, the same in every protocol."""
     assert read_choice(text, LOGIC, THIRTEEN).reason == "no_action"
 
 

@@ -487,7 +487,7 @@ CATALOGUE: tuple[Kind, ...] = (
     _v("tool_answer_beside_the_same_text_answer", lambda p: calls(
         ("answer", {"value": truth_text(p)}), content=f"Answer: {truth_text(p)}"),
        formats=TOOL),
-    # ---- issue 30 class 5: one answer-line rule (a marker and a colon open the line)
+    # ---- issue 30: the one answer-line rule (a marker and a colon open the line)
     _v("answer_sentence_with_a_colon", lambda p: text(f"The answer is: {truth_text(p)}"),
        formats=TEXT),
     _g("answer_sentence_without_a_colon", lambda p: text(f"The answer is {truth_text(p)}."),
