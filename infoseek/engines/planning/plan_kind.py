@@ -12,12 +12,16 @@ a ``(...)`` after an item as a justification (every PDDL action is written in br
   items: ``pick-up`` / ``put-down`` of one block, ``stack`` / ``unstack`` of two
   different blocks, blocks of the problem); an unknown action, an unknown block, a wrong
   number of blocks or an action written without brackets (``unstack a b``) is
-  ``malformed``; a hedge or a self-correction anywhere outside the actions (``(stack a
-  b) or (stack b a)``, ``maybe``, ``actually``, ``instead``) or a probability (``70%``,
-  ``90% sure``) is ``ambiguous``. Other text
-  around the actions (``then``, a justification line) is set aside. Every line of the
-  body is read, blank lines or not (protocols §3.8: the whole reply counts), so a step or
-  a second plan after a blank line is part of what is read;
+  ``malformed``, wherever it stands: a step with an unknown action word among the
+  others (``(move a b)``, or ``move a b`` on a line of its own; a bracketed atom such as
+  ``(on a b)`` is a fact, not a step) and a step written without brackets after the
+  plan (an extra step, ``put-down a`` on a line of its own) are never set aside; a
+  hedge or a self-correction anywhere outside the actions (``(stack a b) or (stack b
+  a)``, ``maybe``, ``actually``, ``instead``) or a probability (``70%``, ``90% sure``)
+  is ``ambiguous``. Other text around the actions (``then``, a justification line) is
+  set aside. Every line of the body is read, blank lines or not (protocols §3.8: the
+  whole reply counts), so a step or a second plan after a blank line is part of what is
+  read;
 * comparison (`plan_credit`): the expected value names the true state's plan set by a
   representative state (`infoseek.engines.planning.space.GoalAnalysis.value_text`); a
   plan is credited 1.0 when it is optimal from there (applicable step by step, reaches
@@ -55,6 +59,10 @@ _LIST_MARK = re.compile(r"^\s*(?:[-*•+]|\d{1,3}\s*[.):]|step\s*\d{1,3}\s*[.):-
 _HEDGE = re.compile(r"/|\b(?:or|either|maybe|perhaps|possibly|probably|might|could|"
                     r"alternatively|actually|instead|otherwise|unless|wait|correction|"
                     r"unsure|uncertain)\b", re.IGNORECASE)
+_ATOM_WORDS = frozenset({"on", "ontable", "clear", "holding", "handempty"})
+"""Predicates of the domain: a bracketed atom beside the plan is a fact, not a step."""
+_CONNECTIVE = re.compile(r"^\s*(?:(?:and\s+)?then|next|finally|and|after\s+that)\b[\s,:]*",
+                         re.IGNORECASE)
 _ALIASES = {"pickup": "pick-up", "putdown": "put-down", "pick_up": "pick-up",
             "put_down": "put-down"}
 _EMPTY = {EMPTY_SEQUENCE, "no actions", "empty plan", "the empty plan", "nothing",
@@ -96,6 +104,33 @@ def _action(name: str, arguments: str, blocks: set[str] | None) -> tuple[str | N
     return f"({verb} {' '.join(args)})", ""
 
 
+def _is_block(word: str, blocks: set[str] | None) -> bool:
+    word = word.strip(",;.").lower()
+    return word in blocks if blocks is not None else re.fullmatch(r"[a-z]", word) is not None
+
+
+def _step_shaped(verb: str, arguments: list[str], blocks: set[str] | None) -> bool:
+    """Whether ``verb`` applied to ``arguments`` is written like a step (a word, then one
+    or two blocks and nothing else), whatever the word: an unknown action is then a step
+    that cannot be read, never a remark to set aside."""
+    return (bool(re.fullmatch(r"[A-Za-z][A-Za-z_-]*", verb)) and 1 <= len(arguments) <= 2
+            and verb.lower() not in _ATOM_WORDS
+            and all(_is_block(a, blocks) for a in arguments))
+
+
+def _bare_step(remark: str, blocks: set[str] | None) -> str | None:
+    """Why a line that is one step written without brackets (``put-down a``, ``move a
+    b``; list marks and a leading ``then`` aside) cannot be read, or None when the line is
+    something else (prose, a justification)."""
+    words = _CONNECTIVE.sub("", remark).strip(" \t.;,!").split()
+    if len(words) < 2 or not _step_shaped(words[0], words[1:], blocks):
+        return None
+    verb = _ALIASES.get(words[0].lower(), words[0].lower())
+    if verb in _ARITY:
+        return "actions must be written in brackets, like (unstack a b)"
+    return f"unknown action {words[0]!r}"
+
+
 def read_plan(body: object, blocks: set[str] | None = None) -> PlanReading:
     """Read a plan (module docstring); `blocks` limits the block names (None: any
     letter)."""
@@ -127,9 +162,10 @@ def read_plan(body: object, blocks: set[str] | None = None) -> PlanReading:
             rest.append(line[position:match.start()])
             position = match.end()
             if action is None:
-                if match[1].lower() in _ARITY or _ALIASES.get(match[1].lower()):
-                    return PlanReading(None, "malformed", why)
-                rest.append(match[0])  # a bracketed remark, not an action
+                if (match[1].lower() in _ARITY or _ALIASES.get(match[1].lower())
+                        or _step_shaped(match[1], match[2].split(), blocks)):
+                    return PlanReading(None, "malformed", why)  # a step that cannot be read
+                rest.append(match[0])  # a bracketed remark (or an atom), not an action
                 continue
             plan.append(action)
             found = True
@@ -140,6 +176,9 @@ def read_plan(body: object, blocks: set[str] | None = None) -> PlanReading:
         if not found and _BARE_ACTION.search(remark) and not plan:
             return PlanReading(None, "malformed", "actions must be written in brackets, "
                                                   "like (unstack a b)")
+        bare = None if found else _bare_step(remark, blocks)
+        if bare is not None:  # a step of its own among or after the actions
+            return PlanReading(None, "malformed", bare)
     if not plan:
         return PlanReading(None, "malformed", "no action found")
     return PlanReading(plan)
