@@ -34,12 +34,10 @@ so scorers can count invalid queries by kind; no text makes a parser raise.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Collection
 
 from infoseek import contract
 from infoseek.answers import answer_kind as registered_kind
-from infoseek.answers.answer_lines import answer_marker_end
 from infoseek.contract import ACTION_ANSWER, ACTION_ASK, ACTION_INVALID, ParsedQuery, ParsedTurn
 from infoseek.solvers.seek.answer_parsing import (
     AnswerReading,
@@ -57,6 +55,7 @@ from infoseek.solvers.seek.naming import (
     vocabulary,
 )
 from infoseek.solvers.seek.parse_context import ParseContext
+from infoseek.turn_text import action_line as _action_line
 
 __all__ = [
     "AnswerReading",
@@ -90,29 +89,7 @@ def invalid_turn(
 
 # ----------------------------------------------------------------------- plain text
 
-_LINE_LEAD = " \t>#*_+-`"
 _MARKUP = " \t*_`"
-_NUMBERING = re.compile(r"\d{1,4}[.)]")
-_KEYWORD = re.compile(r"(?:final\s+)?(question|answer)(?:\s*\d{1,4})?", re.IGNORECASE)
-
-
-def _action_line(line: str) -> tuple[str, str] | None:
-    """``(keyword, content)`` for a ``Question:`` line or an answer line (the one rule of
-    `infoseek.answers.answer_lines`: ``Answer:``, ``The answer is:`` ...), else ``None``."""
-    end = answer_marker_end(line)
-    if end is not None:
-        return "answer", line[end:]
-    rest = line.lstrip(_LINE_LEAD)
-    numbering = _NUMBERING.match(rest)
-    if numbering:
-        rest = rest[numbering.end() :].lstrip(_LINE_LEAD)
-    keyword = _KEYWORD.match(rest)
-    if keyword is None or keyword.group(1).lower() != "question":
-        return None
-    rest = rest[keyword.end() :].lstrip(_MARKUP)
-    if not rest.startswith(":"):
-        return None
-    return "question", rest[1:]
 
 
 def _raw_fragment(content: str) -> str:
