@@ -250,6 +250,23 @@ def table_labels(question: str, named: str | None, table: GameTable) -> list[str
     return [CELL_LABEL[row[column]] for row in table.rows]
 
 
+def table_truth(question: str, named: str | None, target: str, table: GameTable) -> str | None:
+    """The examiner answer the table holds for a question or guess (an `EXAMINER_ANSWERS`
+    entry or `CONFIRMED`), or None where it holds none (a question naming no single
+    attribute): the exact truth a model examiner is measured against."""
+    if named is None and question_attribute(question, table) is None:
+        return None
+    return read_examiner(table_answer(question, named, target, table))[0]
+
+
+def truth_labels(question: str, named: str | None, table: GameTable) -> list[str] | None:
+    """Every candidate's label the table holds for a question, or None where it holds
+    none: the exact truth a model evaluator is measured against."""
+    if named is None and question_attribute(question, table) is None:
+        return None
+    return table_labels(question, named, table)
+
+
 # ---------------------------------------------------------- reading model roles' text
 
 
