@@ -1,6 +1,8 @@
 """Reasoning-trace diagnostics of a seek episode (protocols §4), where the model exposes
 reasoning: its native reasoning blocks (`ContentReasoning`) and the free text of its
-turns around the action lines (``Question:`` / ``Answer:``).
+turns around its action (`infoseek.turn_text.split_turn`: a ``Question:`` line, or an
+answer line with every line after it, which the reader read as the answer, is action,
+never reasoning; a plan's further steps after ``Answer: (unstack a b)`` are the answer).
 
 Per episode (score metadata ``diagnostics`` of the ``queries`` scorer; never a score
 value, so no metric of any model changes):
@@ -23,6 +25,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from infoseek.turn_text import split_turn
+
 ASKING = re.compile(r"\b(ask|asking|asked|query|querying|question|request|inquire|"
                     r"need to know|find out|check whether|check if|learn)\b", re.IGNORECASE)
 AWARENESS = re.compile(
@@ -32,7 +36,6 @@ AWARENESS = re.compile(
     r"cannot (yet )?(determine|tell|decide|know)|"
     r"can't (yet )?(determine|tell|decide|know)|not (yet )?(possible|able) to (determine|tell)|"
     r"under-?specified|undetermined|not (yet )?determined)\b", re.IGNORECASE)
-ACTION_LINE = re.compile(r"^\s*(question|answer)\s*:", re.IGNORECASE)
 SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
@@ -74,7 +77,7 @@ def trace_diagnostics(texts: Sequence[str], queryable: Iterable[str],
 
 def reasoning_of_output(message: Any) -> str:
     """The reasoning text of one assistant message: its reasoning blocks (not redacted)
-    and the lines of its text that are not action lines."""
+    and the text of its turn that is not its action (`infoseek.turn_text.split_turn`)."""
     parts: list[str] = []
     content = getattr(message, "content", None)
     if isinstance(content, list):
@@ -83,7 +86,7 @@ def reasoning_of_output(message: Any) -> str:
                                                                           False):
                 parts.append(str(getattr(item, "reasoning", "") or ""))
     text = getattr(message, "text", "") or ""
-    parts.append("\n".join(line for line in text.splitlines() if not ACTION_LINE.match(line)))
+    parts.append(split_turn(text).reasoning)
     return "\n".join(p for p in parts if p.strip())
 
 

@@ -20,8 +20,10 @@ There is one turn record per model turn, the answering turn included: an episode
 k valid question turns and one answer holds k + 1 records, numbered 1..k+1.
 
 History (protocols §3.8): the model's own turn stays as it wrote it, with its reasoning
-dropped unless ``carry_reasoning``: in the text format its question/answer lines, in
-the tool format its tool calls. A turn without any action (no action line, no tool
+dropped unless ``carry_reasoning``: in the text format its action text
+(`infoseek.turn_text.split_turn`: its question lines, and its answer line with every line
+after it, which the reader read as the answer: a plan's further steps, a justification),
+in the tool format its tool calls. A turn without any action (no action line, no tool
 call) is kept as the model wrote it, so that the correction after it refers to words
 the model can see; an empty one, or one longer than `MAX_TURN_CHARS`, is dropped. The
 loop never writes words in the model's place. The text
@@ -43,7 +45,6 @@ line to write (`infoseek.solvers.seek.prompts.final_turn_prompt`).
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from inspect_ai.log import transcript
@@ -87,9 +88,9 @@ from infoseek.solvers.turns import (
     stopped_reason,
 )
 from infoseek.stored_forms import sample_problem, stored_problem
+from infoseek.turn_text import split_turn
 
 FORMATS = ("tool", "text")
-_ACTION_LINE = re.compile(r"^\W*(question|answer|final answer)\b", re.IGNORECASE)
 _EMPTY_TURN = ParsedTurn(ACTION_INVALID, (), None, None, "empty")
 
 
@@ -154,11 +155,6 @@ def seek_options(
         "forbid_alternatives": bool(forbid_alternatives),
         "carry_reasoning": bool(carry_reasoning), "oracle": oracle, "seed": seed,
     }
-
-
-def _action_only(text: str) -> str:
-    lines = [line for line in text.splitlines() if _ACTION_LINE.match(line)]
-    return "\n".join(lines)
 
 
 @solver
@@ -329,7 +325,7 @@ def _kept_turn(message: ChatMessageAssistant, fmt: str,
             return message  # nothing to drop: the model's own message stays
         return ChatMessageAssistant(content="", tool_calls=message.tool_calls,
                                     model=message.model)
-    actions = _action_only(text) if fmt == "text" else ""
+    actions = split_turn(text).action if fmt == "text" else ""
     if actions and not carry:
         return ChatMessageAssistant(content=actions, model=message.model)
     if not text.strip() or (not actions and len(text) > MAX_TURN_CHARS):
