@@ -1,5 +1,7 @@
 """How a GeneReg-MT problem reads: the rules, the attractor catalogue, the known genes,
-the genes that may be asked about, and the question (protocols §5.4)."""
+the genes that may be asked about, and the goal (protocols §5.4). Like every domain's
+problem text it holds no action line (a ``Question:`` or ``Answer:`` line the seek reader
+would take for the model's own when echoed) and no template line of the prompt."""
 
 from __future__ import annotations
 
@@ -56,10 +58,10 @@ def render_genereg_problem(record: dict[str, Any], *, forbid_alternatives: bool 
     lines.append(f"Genes you may ask about ({where}): " + ", ".join(askable) + ".")
     target = spec.get("target", {"type": "attractor"})
     if target["type"] == "marker":
-        lines.append(f"Question: what is the value of the marker gene {target['gene']} in the "
-                     "attractor the cell reaches? Answer 0 or 1.")
+        lines.append(f"Goal: find the value (0 or 1) of the marker gene {target['gene']} in "
+                     "the attractor the cell reaches.")
     elif steady:
-        lines.append("Question: which steady state is the cell in? Answer with its id.")
+        lines.append("Goal: find which steady state the cell is in (give its id).")
     else:
-        lines.append("Question: which attractor does the cell reach? Answer with its id.")
+        lines.append("Goal: find which attractor the cell reaches (give its id).")
     return "\n".join(lines)
