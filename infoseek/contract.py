@@ -27,8 +27,13 @@ STORE_INITIAL = "infoseek:initial_possible"
 STORE_FINAL = "infoseek:final"
 """The final answer and the turn that gave it."""
 
+STORE_ROLES = "infoseek:roles"
+"""Every reply of a bound model role, measured against the suite's exact truth
+(`infoseek.oracles.roles.record_role_reply`); absent when no role model replied."""
+
 STORE_KEYS: tuple[str, ...] = (
     STORE_PROTOCOL, STORE_PROBLEM, STORE_TURNS, STORE_OPTIONS, STORE_INITIAL, STORE_FINAL,
+    STORE_ROLES,
 )
 
 SINGLE_TURN_PROTOCOLS: tuple[str, ...] = ("question_selection", "detection", "well_specified")
@@ -160,6 +165,9 @@ class IncompleteTurnRecord:
     reminded: bool
     final_turn: bool
     final: bool
+    user_error: str | None = None
+    """The exception the `user` role's model raised on this turn's question (the rule
+    answered instead), as ``"TypeName: message"``; None when it did not raise."""
 
     def to_dict(self) -> dict[str, Any]:
         """The stored form: one key per `INCOMPLETE_TURN_FIELDS`, in that order, the
