@@ -7,6 +7,8 @@
         -T source=tests/support/fixtures/incomplete_questions.json
     inspect eval infoseek/incomplete_questions --model openai/gpt-4o -T source=q.json \\
         -T variant=raw --model-role user=openai/gpt-4o-mini --model-role judge=openai/gpt-4o
+    inspect eval infoseek/incomplete_questions --model openai/gpt-4o -T source=q.json \
+        -T user=free_text --model-role user=openai/gpt-4o-mini   # leaky: see the task page
 
 Without `source` the records are built from the math story templates
 (`infoseek.builders.math.incomplete_math`; `seed` and `count` choose them; cached); with `source`
@@ -30,6 +32,7 @@ from infoseek.solvers.incomplete.solver import (
     incomplete_samples,
     incomplete_solver,
 )
+from infoseek.solvers.incomplete.user import STRUCTURED, USER_KINDS
 
 
 @task
@@ -40,6 +43,7 @@ def incomplete_questions(
     format: str = "text",
     seed: int = 0,
     count: int = DEFAULT_COUNT,
+    user: str = STRUCTURED,
 ) -> Task:
     """Ask the simulated user for the missing condition, or answer anyway (protocols §3.7).
 
@@ -54,16 +58,22 @@ def incomplete_questions(
             default text).
         seed: the random seed (of the built records; an integer; default 0); unused with source.
         count: number of built records (>= 1; default 200); unused with source.
+        user: how a bound `user` model role answers (structured: it only picks whether the
+            question asks for the missing condition and the suite writes the reply, so it
+            cannot leak the answer; free_text: its own words reach the model through a leak
+            filter, leaky; default structured); unused without the role.
     """
-    check_parameters(choices={"variant": VARIANTS, "format": FORMATS}, variant=variant,
-                     source=source, max_interactions=max_interactions, format=format,
-                     seed=seed, count=count)
-    options = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=format)
+    check_parameters(choices={"variant": VARIANTS, "format": FORMATS, "user": USER_KINDS},
+                     variant=variant, source=source, max_interactions=max_interactions,
+                     format=format, seed=seed, count=count, user=user)
+    options = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=format,
+                                 user=user)
     with readable_data_errors():
         records = incomplete_records(source, seed=seed, count=count)
     return Task(
         dataset=incomplete_samples(records, options),
-        solver=incomplete_solver(variant=variant, max_interactions=max_interactions, fmt=format),
+        solver=incomplete_solver(variant=variant, max_interactions=max_interactions, fmt=format,
+                                 user=user),
         scorer=incomplete_scorer(),
         metadata={"report": "incomplete"},
         name="incomplete_questions",

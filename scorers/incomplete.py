@@ -33,6 +33,17 @@ Value keys of `incomplete_scorer` (one dict per sample; NaN where a key does not
   reply, and in `full`. The score metadata holds both: `judge_acquired` and
   `transcript_acquired` (and `transcript_asked`).
 
+- `user_leaks` (``-T user=free_text`` with a `user` model only): the user's replies
+  replaced because they stated the answer (`USER_LEAK_SOURCE`);
+- with role models bound, the role counts of `infoseek.scorers.role_metrics`
+  (``role_user_*``, ``role_judge_*``, ``role_error_episodes``): a `user` reply is wrong
+  against the suite's reading of the question (`infoseek.solvers.incomplete.user`), a
+  `judge` reply when unreadable or when its `acquired` differs from the transcript's;
+  the pooled ``user_error_rate`` and ``judge_error_rate`` are metrics
+  (`role_error_rates`). A judge model that raises gets the rule's ratings
+  (``judge_source: rule-after-error``, ``judge_error`` in the score metadata). The judge
+  is asked once per sample: no agreement between judge samples to report.
+
 The judge's reply is read strictly (`parse_judgement`): exactly one rating line
 `acquired: yes|no` and one `assumed: yes|no` (`true`/`false` too; markdown emphasis, a
 list marker and a final full stop allowed, any case). A line that starts with a rating
@@ -60,9 +71,10 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from infoseek.contract import STOP_REASONS, STORE_OPTIONS, STORE_TURNS
-from infoseek.oracles.roles import role_bound, role_reply
+from infoseek.contract import STOP_REASONS, STORE_OPTIONS, STORE_ROLES, STORE_TURNS
+from infoseek.oracles.roles import role_bound, role_call
 from infoseek.scorers.group_metric import mean_by_group
+from infoseek.scorers.role_metrics import role_error_rates, role_values
 from infoseek.stored_forms import turns_from_store
 
 JUDGE_ROLE = "judge"
@@ -238,13 +250,37 @@ def parse_judgement(text: str) -> dict[str, bool] | None:
 
 async def judge(question: str, condition: str,
                 turns: list[dict[str, Any]]) -> tuple[dict[str, bool] | None, dict[str, Any]]:
-    """(ratings or None, details): the `judge` role when bound, else the rule."""
+    """(ratings or None, details): the `judge` role when bound, else the rule; a judge
+    model that raises gets the rule's ratings (``judge_source: rule-after-error``, the
+    exception in ``judge_error``)."""
     if not role_bound(JUDGE_ROLE):
         return rule_judgement(turns), {"judge_source": "rule"}
     prompt = JUDGE_PROMPT.format(condition=condition,
                                  dialogue=render_dialogue(question, turns))
-    reply = await role_reply(JUDGE_ROLE, prompt)
-    return parse_judgement(reply), {"judge_source": "model", "judge_reply": reply}
+    call = await role_call(JUDGE_ROLE, prompt)
+    if call.text is None:
+        return rule_judgement(turns), {"judge_source": "rule-after-error",
+                                       "judge_error": call.raised}
+    return parse_judgement(call.text), {"judge_source": "model", "judge_reply": call.text}
+
+
+def judge_entry(ratings: dict[str, bool] | None, details: dict[str, Any]
+                ) -> dict[str, Any] | None:
+    """The judge's reply as a role-ledger entry (`infoseek.oracles.roles`): wrong when
+    unreadable or when its `acquired` differs from the transcript's exact reading; None
+    when no judge model was asked."""
+    source = details.get("judge_source")
+    if source == "rule-after-error":
+        return {"role": JUDGE_ROLE, "turn": None, "wrong": None,
+                "raised": details.get("judge_error")}
+    if source != "model":
+        return None
+    wrong = ratings is None or details["judge_acquired"] != details["transcript_acquired"]
+    return {"role": JUDGE_ROLE, "turn": None, "wrong": wrong, "raised": None}
+
+
+USER_LEAK_SOURCE = "model-replaced"
+"""The `user_source` of a free-text user reply that stated the answer (replaced)."""
 
 
 def cross_check(ratings: dict[str, bool] | None,
@@ -267,7 +303,8 @@ def _flag(value: bool) -> float:
     return 1.0 if value else 0.0
 
 
-@scorer(metrics=[mean_by_group(group_key="variant", overall_only=("interactions_eq_",))])
+@scorer(metrics=[mean_by_group(group_key="variant", overall_only=("interactions_eq_", "role_")),
+                 role_error_rates()])
 def incomplete_scorer() -> Scorer:
     """Score one incomplete-question episode (value keys in the module doc)."""
 
@@ -301,6 +338,7 @@ def incomplete_scorer() -> Scorer:
             if turns else math.nan)
 
         details: dict[str, Any] = {"judge_source": None}
+        ratings: dict[str, bool] | None = None
         if variant == "full":
             for key in ("condition_acquired", "assumption_made", "judge_invalid",
                         "judge_disagrees"):
@@ -318,6 +356,16 @@ def incomplete_scorer() -> Scorer:
                 else math.nan)
             if check["judge_overruled"]:
                 values["condition_acquired"] = 0.0
+
+        ledger = list(state.store.get(STORE_ROLES) or [])
+        entry = judge_entry(ratings, details) if variant != "full" else None
+        if entry is not None:
+            ledger.append(entry)
+        if state.store.get(STORE_OPTIONS, {}).get("user") == "free_text" and any(
+                t.get("user_source") not in (None, "rule") for t in turns):
+            values["user_leaks"] = float(sum(t.get("user_source") == USER_LEAK_SOURCE
+                                             for t in turns))
+        values.update(role_values(ledger))
 
         return Score(
             value=values,

@@ -68,12 +68,15 @@ class IncompleteEpisode:
 
 @dataclass(frozen=True)
 class UserReply:
-    """The simulated user's reply to a question: its text, who wrote it (``rule``,
-    ``model``, ``model-replaced``) and whether it conveys the condition."""
+    """The simulated user's reply to a question: its text, who wrote it (`user_source`:
+    ``rule``, ``model-choice``, ``model-unreadable``, ``model``, ``model-replaced``,
+    ``model-too-long``, ``rule-after-error``; `infoseek.solvers.incomplete.user`),
+    whether it conveys the condition, and the exception the role raised (if it did)."""
 
     text: str
     source: str
     revealed: bool
+    error: str | None = None
 
 
 @dataclass(frozen=True)
@@ -133,7 +136,7 @@ def user_replied(episode: IncompleteEpisode, reply: UserReply) -> str:
     it has no question left once the last one is used."""
     last = episode.turns[-1]
     episode.turns[-1] = replace(last, user_reply=reply.text, user_source=reply.source,
-                                revealed=reply.revealed)
+                                revealed=reply.revealed, user_error=reply.error)
     episode.asked += 1
     if episode.asked >= episode.max_interactions:
         return f"{reply.text}\n\n{NO_QUESTIONS_LEFT}"

@@ -77,6 +77,19 @@ USER_SYSTEM = (
     "sentences."
 )
 
+STRUCTURED_USER_SYSTEM = (
+    "You help run a conversation in which an assistant solves a math question a user "
+    "wrote. The user left out one piece of information:\n\n1. {condition}\n\n"
+    "You will see one question the assistant asked the user. If it asks for this piece "
+    "of information (or for a definition, explanation or clarification of it), reply "
+    "exactly: 1\nIf it asks for anything else, reply exactly: none\n"
+    "Reply with that one word and nothing else.\n\n"
+    "Example. Information: \"1. The box holds 6 pens.\" Question: \"How many pens fit "
+    "in the box?\" Reply: 1"
+)
+"""The structured `user` role's system prompt: it classifies, never writes to the
+model under test (`infoseek.solvers.incomplete.user`)."""
+
 
 def system_prompt(variant: str, fmt: str, max_interactions: int) -> str:
     """The system prompt: how to answer in every variant, and in `questionable` how to

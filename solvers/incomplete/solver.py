@@ -10,7 +10,9 @@ Variants
 
 The solver generates, reads the reply (`infoseek.solvers.incomplete.reading`), plays it
 (`game.play_turn`: continue, remind or stop), has the simulated user reply to a question
-(`infoseek.solvers.incomplete.user`: the `user` model role, else a deterministic rule)
+(`infoseek.solvers.incomplete.user`: the `user` model role, by default a structured one
+that only classifies the question so the words are the suite's own, else a deterministic
+rule)
 and puts what the model is told into the history (a tool message per `ask_user` call in
 the tool format).
 
@@ -78,7 +80,7 @@ from infoseek.solvers.incomplete.prompts import (
     system_prompt,
 )
 from infoseek.solvers.incomplete.reading import answer_kind_of, parse_reply
-from infoseek.solvers.incomplete.user import simulated_user_reply
+from infoseek.solvers.incomplete.user import STRUCTURED, USER_KINDS, simulated_user_reply
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
     EpisodeWriter,
@@ -94,8 +96,10 @@ ASK_USER_TOOL = "ask_user"
 
 
 def incomplete_options(*, variant: str = "questionable", max_interactions: int = 5,
-                       fmt: str = "text", seed: int = 0) -> dict[str, Any]:
+                       fmt: str = "text", seed: int = 0, user: str = STRUCTURED) -> dict[str, Any]:
     """Validated solver options (raises ValueError naming the bad option)."""
+    if user not in USER_KINDS:
+        raise ValueError(f"user must be one of {', '.join(USER_KINDS)}; got {user!r}")
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}")
     if fmt not in FORMATS:
@@ -104,7 +108,7 @@ def incomplete_options(*, variant: str = "questionable", max_interactions: int =
             or max_interactions < 0):
         raise ValueError(f"max_interactions must be an integer >= 0; got {max_interactions!r}")
     return {"variant": variant, "max_interactions": max_interactions, "format": fmt,
-            "seed": seed}
+            "seed": seed, "user": user}
 
 
 def shown_question(record: dict[str, Any], variant: str) -> str:
@@ -144,10 +148,10 @@ def ask_user():
 
 @solver
 def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
-                      fmt: str = "text", seed: int = 0) -> Solver:
+                      fmt: str = "text", seed: int = 0, user: str = STRUCTURED) -> Solver:
     """The incomplete-questions episode; options as in `incomplete_options`."""
     opts = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=fmt,
-                              seed=seed)
+                              seed=seed, user=user)
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         record: dict[str, Any] = state.metadata["record"]
@@ -182,7 +186,8 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
                 {"function": c.function, "arguments": c.arguments} for c in calls))
             told = step.told
             if step.asks_user:
-                told = user_replied(episode, await simulated_user_reply(parsed.question, record))
+                told = user_replied(episode, await simulated_user_reply(
+                    parsed.question, record, kind=opts["user"], turn=step.record.turn))
             write(step.record.final_turn)
             transcript().info({"infoseek_incomplete_turn": episode.turns[-1].to_dict()},
                               source="infoseek incomplete-questions solver")

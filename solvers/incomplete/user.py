@@ -1,14 +1,33 @@
 """The simulated user of incomplete questions (protocols §3.7): who answers the model's
-question, and the filter that keeps the answer from reaching the model.
+question, and how no text a model writes reaches the model under test.
 
-The user is the Inspect model role `user` (`--model-role user=...`), told only the
-condition (`simulated_user_reply`). Without that role a deterministic rule answers
-instead (`rule_user_reply`: the condition when the question is related to it, else that
-the user does not know). A reply of the `user` model that states the hidden numeric
-answer in any spelling (`nineteen`, `1.9e1`, `19th`, `19hens`, `12+7`; `leaks_number`),
-unless the condition itself states that value, is replaced by the rule's reply and marked
-`user_source = "model-replaced"` (so is a reply longer than `MAX_USER_REPLY_CHARS`).
-Everything here but `simulated_user_reply` is pure.
+Three users, chosen by the task's `user` parameter (`USER_KINDS`):
+
+- ``structured`` (the default when the `user` model role is bound; it cannot leak by
+  construction): the `user` model only *classifies* whether the question asks for the
+  record's missing condition. It is shown the condition as the one numbered item and
+  must reply exactly ``1`` (the question asks for it) or ``none``, read strictly like the
+  matcher's pick (`infoseek.oracles.matcher.read_matcher_reply`: case, spacing, quotes
+  and a final full stop aside; anything else is unreadable). The words the model under
+  test receives are the suite's own (`USER_REVEAL` with the record's condition text, or
+  `USER_UNKNOWN`); an unreadable pick gets the rule's reply (``model-unreadable``). No
+  text the user model writes reaches the model under test, whatever it writes (the
+  answer in Roman numerals, hexadecimal, another language, "one more than eighteen",
+  "the answer is C").
+- ``free_text`` (opt-in, ``-T user=free_text``; leaky): the `user` model's own reply
+  reaches the model, through a leak filter that cannot be complete: a reply that states
+  the hidden numeric answer in a spelling the filter reads (`leaks_number`: `nineteen`,
+  `1.9e1`, `19th`, `19hens`, `12+7`), unless the condition itself states that value, is
+  replaced by the rule's reply (``model-replaced``, counted as a leak); so is a reply
+  longer than `MAX_USER_REPLY_CHARS` (``model-too-long``). Roman numerals, other
+  languages, hexadecimal and riddles pass the filter.
+- without the role, a deterministic rule answers (`rule_user_reply`: the condition when
+  the question is related to it, else that the user does not know; ``rule``).
+
+A user model that raises gets the rule's reply (``rule-after-error``), its exception in
+the turn record (`user_error`). Every user-model reply is measured (`measure_user`)
+against the suite's reading of the question (the rule: related or not): a pick or a
+reply that reveals when the rule would not, or the reverse, or is unreadable, is wrong.
 
 Content words (the deterministic user's relatedness test): lower-cased tokens of the
 text that are numbers (`12`, `2.5`) or words of at least three letters outside a fixed
@@ -27,12 +46,17 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from infoseek.oracles.roles import role_bound, role_reply
+from infoseek.oracles.matcher import read_matcher_reply
+from infoseek.oracles.roles import record_role_reply, role_bound, role_call
 from infoseek.solvers.incomplete.game import UserReply
 from infoseek.solvers.incomplete.numbers import stated_values
-from infoseek.solvers.incomplete.prompts import USER_SYSTEM
+from infoseek.solvers.incomplete.prompts import STRUCTURED_USER_SYSTEM, USER_SYSTEM
 
 USER_ROLE = "user"
+STRUCTURED, FREE_TEXT = "structured", "free_text"
+USER_KINDS: tuple[str, ...] = (STRUCTURED, FREE_TEXT)
+"""Values of the task's `user` parameter (module docstring); `STRUCTURED` is the default."""
+PICK_CONDITION, PICK_NONE = "1", "none"
 MAX_USER_REPLY_CHARS = 2000
 """A `user` model reply longer than this is replaced by the rule's reply, like one that
 leaks the answer (the user is told to reply in one or two sentences)."""
@@ -148,18 +172,74 @@ def leaks_number(reply: str | None, answer: object, condition: str) -> bool:
     return any(_close(v, value) for v in stated_values(reply))
 
 
-async def simulated_user_reply(question: str | None, record: dict[str, Any]) -> UserReply:
+def read_user_pick(reply: str | None) -> bool | None:
+    """The structured user's pick: True (the question asks for the condition), False
+    (``none``), or None when the reply is not exactly one of the two."""
+    picked = read_matcher_reply(reply or "", (PICK_CONDITION, PICK_NONE))
+    return None if picked is None else picked == PICK_CONDITION
+
+
+def user_wrong(reply: UserReply, question: str | None, condition: str) -> bool | None:
+    """Whether a user-model reply is wrong against the suite's reading of the question
+    (the rule: related or not): it revealed the condition when the rule would not or
+    the reverse, leaked, was too long or unreadable. None for a rule's reply or a raise."""
+    if reply.source in ("rule", "rule-after-error"):
+        return None
+    if reply.source in ("model-unreadable", "model-replaced", "model-too-long"):
+        return True
+    return reply.revealed != shares_content_word(question, condition)
+
+
+def _asked(question: str | None) -> str:
+    return (question.strip() if question and question.strip()
+            else "(The assistant asked an empty question.)")
+
+
+async def _structured_reply(question: str | None, condition: str) -> UserReply:
+    call = await role_call(USER_ROLE, f"Question: {_asked(question)}",
+                           system=STRUCTURED_USER_SYSTEM.format(condition=condition))
+    if call.text is None:
+        reply, revealed = rule_user_reply(question, condition)
+        return UserReply(reply, "rule-after-error", revealed, call.raised)
+    pick = read_user_pick(call.text)
+    if pick is None:
+        reply, revealed = rule_user_reply(question, condition)
+        return UserReply(reply, "model-unreadable", revealed)
+    if pick:
+        return UserReply(USER_REVEAL.format(condition=condition), "model-choice", True)
+    return UserReply(USER_UNKNOWN, "model-choice", False)
+
+
+async def _free_text_reply(question: str | None, record: dict[str, Any]) -> UserReply:
+    condition = record["condition"]
+    call = await role_call(USER_ROLE, _asked(question),
+                           system=USER_SYSTEM.format(condition=condition))
+    if call.text is None:
+        reply, revealed = rule_user_reply(question, condition)
+        return UserReply(reply, "rule-after-error", revealed, call.raised)
+    reply = call.text.strip()
+    replaced = ("model-too-long" if len(reply) > MAX_USER_REPLY_CHARS
+                else "model-replaced" if leaks_number(reply, record["answer"], condition)
+                else None)
+    if replaced is not None:
+        rule_reply, revealed = rule_user_reply(question, condition)
+        return UserReply(rule_reply, replaced, revealed)
+    return UserReply(reply, "model", condition_revealed(reply, condition))
+
+
+async def simulated_user_reply(question: str | None, record: dict[str, Any], *,
+                               kind: str = STRUCTURED, turn: int | None = None) -> UserReply:
     """The user's reply to `question` (module docstring): the `user` model role when
-    bound (it sees only the condition and the question), else the deterministic rule."""
+    bound (it sees only the condition and the question), as a `kind` user, else the
+    deterministic rule. A model reply is recorded in the role ledger, measured."""
+    if kind not in USER_KINDS:
+        raise ValueError(f"user must be one of {', '.join(USER_KINDS)}; got {kind!r}")
     condition = record["condition"]
     if not role_bound(USER_ROLE):
         reply, revealed = rule_user_reply(question, condition)
         return UserReply(reply, "rule", revealed)
-    asked = (question.strip() if question and question.strip()
-             else "(The assistant asked an empty question.)")
-    text = await role_reply(USER_ROLE, asked, system=USER_SYSTEM.format(condition=condition))
-    reply = text.strip()
-    if len(reply) > MAX_USER_REPLY_CHARS or leaks_number(reply, record["answer"], condition):
-        reply, revealed = rule_user_reply(question, condition)
-        return UserReply(reply, "model-replaced", revealed)
-    return UserReply(reply, "model", condition_revealed(reply, condition))
+    reply = (await _structured_reply(question, condition) if kind == STRUCTURED
+             else await _free_text_reply(question, record))
+    record_role_reply(USER_ROLE, turn=turn, wrong=user_wrong(reply, question, condition),
+                      raised=reply.error, source=reply.source)
+    return reply

@@ -88,7 +88,8 @@ def _play_group(kinds: list[Kind], fmt: str,
     if first.judge is not None:
         roles["judge"] = get_model("mockllm/model", custom_outputs=judge)
     [log] = eval(incomplete_questions(source=str(path), variant=first.variant,
-                                      max_interactions=first.max_interactions, format=fmt),
+                                      max_interactions=first.max_interactions, format=fmt,
+                                      user="free_text"),  # the catalogue's user replies are text
                  model=get_model("mockllm/model", custom_outputs=model),
                  model_roles=roles or None, log_dir=str(tmp_path), display="none",
                  ctl_server=False)

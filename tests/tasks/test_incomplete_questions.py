@@ -422,7 +422,8 @@ def test_mockllm_plays_model_user_and_judge(tmp_path) -> None:
         return text_output("acquired: yes\nassumed: no")
 
     log = run(
-        task(variant="questionable"), get_model("mockllm/model", custom_outputs=main_model),
+        task(variant="questionable", user="free_text"),
+        get_model("mockllm/model", custom_outputs=main_model),
         tmp_path, sample_id="hens",
         model_roles={"user": get_model("mockllm/model", custom_outputs=user_model),
                      "judge": get_model("mockllm/model", custom_outputs=judge_model)},
@@ -498,7 +499,8 @@ def test_a_user_reply_that_leaks_the_answer_is_replaced(tmp_path) -> None:
     leaky_user = [text_output("He bought 7, so he has 19 hens now.")]
     unreadable_judge = [text_output("Looks fine to me.")]
     log = run(
-        task(variant="questionable"), get_model("mockllm/model", custom_outputs=main),
+        task(variant="questionable", user="free_text"),
+        get_model("mockllm/model", custom_outputs=main),
         tmp_path, sample_id="hens",
         model_roles={"user": get_model("mockllm/model", custom_outputs=leaky_user),
                      "judge": get_model("mockllm/model", custom_outputs=unreadable_judge)},
