@@ -56,8 +56,9 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from infoseek.contract import STORE_INITIAL, STORE_PROBLEM, STORE_TURNS
+from infoseek.contract import STORE_INITIAL, STORE_PROBLEM, STORE_ROLES, STORE_TURNS
 from infoseek.scorers.group_metric import mean_by_group
+from infoseek.scorers.role_metrics import role_error_rates, role_values
 from infoseek.scorers.seek_explanations import (
     answer_explanation,
     invalid_explanation,
@@ -231,19 +232,24 @@ _INVALID_REASON_NAMES = tuple(name for name in INVALID_METRIC_NAMES if name != "
 
 
 @scorer(
-    metrics=[mean_by_group(overall_only=_INVALID_REASON_NAMES, skip_zero=_INVALID_REASON_NAMES)],
+    metrics=[mean_by_group(overall_only=(*_INVALID_REASON_NAMES, "role_"),
+                           skip_zero=_INVALID_REASON_NAMES),
+             role_error_rates()],
     name="invalid",
 )
 def invalid_scorer() -> Scorer:
     """Seek episode, ``invalid``: ``invalid_total`` and the count of each reason
     (:func:`infoseek.scorers.seek_metrics.invalid_metrics`); the metrics list only the reasons
     that occurred. The metadata holds ``invalid_reasons`` (counts of those that occurred
-    in this sample)."""
+    in this sample). With a ``matcher`` model bound, the matcher's role counts
+    (`infoseek.scorers.role_metrics`: ``role_matcher_measured``, ``_wrong``, ``_raised``,
+    ``role_error_episodes``) and its pooled ``matcher_error_rate`` sit here too."""
 
     async def score(state: TaskState, target: Target) -> Score:
         episode = seek_episode(state, target)
         return Score(
-            value=invalid_metrics(episode.turns),
+            value={**invalid_metrics(episode.turns),
+                   **role_values(state.store.get(STORE_ROLES) or [])},
             explanation=invalid_explanation(episode.turns),
             metadata={"invalid_reasons": invalid_reason_counts(episode.turns)},
         )

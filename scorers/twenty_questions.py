@@ -15,7 +15,12 @@ say-so. Value keys (NaN where a key does not apply):
 - ``entropy_tNN`` (remaining entropy after turn NN, the final value carried to the last
   turn), ``neig_tNN`` and ``pass_mass_tNN`` (question turns only): the curves, overall;
 - ``transfer_accuracy``: the transfer reader named the target (0 when it named nothing);
-  ``transfer_model``: 1 when a `transfer` model read the dialogue.
+  ``transfer_model``: 1 when a `transfer` model read the dialogue;
+- with role models bound, the role counts of `infoseek.scorers.role_metrics`
+  (``role_examiner_measured``/``_wrong``/``_raised``, the same for ``evaluator``, where
+  the evaluator's unit is a candidate label, and ``transfer`` (raises only: its reading
+  has no exact truth), and ``role_error_episodes``), with the pooled
+  ``examiner_error_rate`` and ``evaluator_error_rate`` (`role_error_rates`).
 Grouped by the record's ``pool``.
 """
 
@@ -27,8 +32,9 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from infoseek.contract import STORE_FINAL, STORE_TURNS
+from infoseek.contract import STORE_FINAL, STORE_ROLES, STORE_TURNS
 from infoseek.scorers.group_metric import mean_by_group
+from infoseek.scorers.role_metrics import role_error_rates, role_values
 from infoseek.scorers.twenty_questions_metrics import game_metrics
 from infoseek.stored_forms import sample_problem, turns_from_store
 
@@ -67,7 +73,8 @@ def game_values(record: dict[str, Any], turns: list[dict[str, Any]],
     return values, metrics
 
 
-@scorer(metrics=[mean_by_group(group_key="pool", overall_only=CURVES)], name="twenty_questions")
+@scorer(metrics=[mean_by_group(group_key="pool", overall_only=(*CURVES, "role_")),
+                 role_error_rates()], name="twenty_questions")
 def twenty_questions_scorer(max_turns: int = 20) -> Scorer:
     """Score one Twenty Questions game (value keys in the module doc)."""
 
@@ -76,6 +83,7 @@ def twenty_questions_scorer(max_turns: int = 20) -> Scorer:
         turns = turns_from_store(state.store.get(STORE_TURNS)) or []
         final = dict(state.store.get(STORE_FINAL) or {})
         values, metrics = game_values(record, turns, final, max_turns)
+        values.update(role_values(state.store.get(STORE_ROLES) or []))
         last = next((t for t in reversed(turns) if t.get("guess")), {})
         return Score(value=values, answer=last.get("guess"),
                      explanation=f"target {record['answer']}; "

@@ -42,6 +42,7 @@ from infoseek.inspect_tasks.report.extra_tables import (
     filtered_table,
     order_strata_display,
     order_strata_table,
+    role_table,
 )
 from infoseek.inspect_tasks.report.page import write_page
 from infoseek.inspect_tasks.report.published import reference_rows, reference_strata
@@ -207,6 +208,12 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
             if path:
                 section.figures.append(("Remaining entropy, nEIG and pass mass by turn",
                                         path))
+    table = role_table(samples, rows)
+    if table is not None:
+        section.tables.append(_write_table(
+            out, task, "roles", "Model roles measured against exact truth (error rate = "
+            "wrong / measured; role_error_episodes: the seeker's episodes with a wrong "
+            "role reply, counted apart)", table, display_frame(_plain(table))))
     if "diagnostics" in extras:
         table = diagnostics_table(samples, rows)
         if table is not None:

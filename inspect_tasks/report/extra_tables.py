@@ -163,3 +163,42 @@ def by_turn_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
                 line[f"{curve}_games"] = len(values)
             out.append(line)
     return pd.DataFrame(out)
+
+
+def role_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame | None:
+    """Model-backed roles measured against exact truth (protocols, Model roles): per row
+    and role, the role replies measured, wrong, raised, the pooled error rate (wrong /
+    measured) and the seeker's episodes touched by a wrong role reply
+    (``role_error_episodes``, counted apart); None when no run bound a role model."""
+    from infoseek.scorers.role_metrics import ROLE_ERROR_EPISODES, ROLES
+
+    def columns(suffix: str) -> list[str]:
+        return [c for c in samples.columns
+                if c.startswith("score.") and c.endswith(f".{suffix}")]
+
+    if not any(columns(f"role_{role}_measured") for role in ROLES):
+        return None
+    out = []
+    for label, block in rows.groupby("row", sort=False):
+        mine = samples[samples["log_id"].isin(block["log_id"])]
+
+        def total(suffix: str, frame: pd.DataFrame = mine) -> float:
+            return float(sum(pd.to_numeric(frame[c], errors="coerce").fillna(0).sum()
+                             for c in columns(suffix)))
+
+        touched = [c for c in columns(ROLE_ERROR_EPISODES)]
+        episodes = int(mine[touched].apply(pd.to_numeric, errors="coerce").fillna(0)
+                       .max(axis=1).sum()) if touched else 0
+        for role in ROLES:
+            if not columns(f"role_{role}_measured"):
+                continue
+            measured, wrong = total(f"role_{role}_measured"), total(f"role_{role}_wrong")
+            raised = total(f"role_{role}_raised")
+            if not (measured or raised):
+                continue
+            out.append({"label": label, "model": block.iloc[0]["model"], "kind": "run",
+                        "role": role, "measured": int(measured), "wrong": int(wrong),
+                        "error_rate": wrong / measured if measured else float("nan"),
+                        "raised": int(raised), "role_error_episodes": episodes,
+                        "samples": len(mine)})
+    return pd.DataFrame(out) if out else None

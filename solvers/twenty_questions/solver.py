@@ -28,7 +28,7 @@ from typing import Any
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-from infoseek.oracles.roles import role_bound, role_reply
+from infoseek.oracles.roles import record_role_reply, role_bound, role_call
 from infoseek.solvers.text_format import storable_text
 from infoseek.solvers.turns import (
     EpisodeWriter,
@@ -39,7 +39,6 @@ from infoseek.solvers.twenty_questions.game import (
     EVIDENCE,
     FAILED,
     GameTable,
-    batches,
     consistent_candidates,
     read_examiner,
     read_guess,
@@ -47,6 +46,8 @@ from infoseek.solvers.twenty_questions.game import (
     read_turn,
     table_answer,
     table_labels,
+    table_truth,
+    truth_labels,
 )
 from infoseek.solvers.twenty_questions.prompts import (
     EVALUATOR_SYSTEM,
@@ -69,40 +70,80 @@ LABEL_ATTEMPTS = 2
 
 
 async def examine(turn_text: str, named: str | None, target: str,
-                  table: GameTable) -> dict[str, Any]:
-    """The examiner's answer to one question or guess."""
+                  table: GameTable, turn: int | None = None) -> dict[str, Any]:
+    """The examiner's answer to one question or guess. A model's answer is measured
+    against the table (`table_truth`: wrong when unreadable or when its evidence differs
+    from the table's; unmeasured where the table holds no answer); a model that raises
+    gets the table's answer (``examiner_source: table-after-error``, ``examiner_error``)."""
+    error = None
     if not role_bound(EXAMINER_ROLE):
         raw, source = table_answer(turn_text, named, target, table), "table"
     else:
-        raw = await role_reply(EXAMINER_ROLE, turn_text,
+        call = await role_call(EXAMINER_ROLE, turn_text,
                                system=EXAMINER_SYSTEM.format(target=target))
-        source = "model"
+        if call.text is None:
+            raw, source = table_answer(turn_text, named, target, table), "table-after-error"
+            error = call.raised
+        else:
+            raw, source = call.text, "model"
     answer, valid = read_examiner(raw)
+    if source != "table":
+        truth = table_truth(turn_text, named, target, table)
+        wrong: bool | None = None
+        if source == "model" and (truth is not None or not valid):
+            wrong = not valid or EVIDENCE[answer] != EVIDENCE[truth or answer]
+        record_role_reply(EXAMINER_ROLE, turn=turn, wrong=wrong, raised=error,
+                          truth=truth, answer=answer)
     return {"examiner_raw": raw, "examiner_answer": answer, "examiner_valid": valid,
             "examiner_source": source, "examiner_confirmed": answer == CONFIRMED,
-            "evidence": EVIDENCE[answer]}
+            "evidence": EVIDENCE[answer], "examiner_error": error}
 
 
 async def label_question(question: str, named: str | None, table: GameTable,
-                         batch: int) -> dict[str, Any]:
-    """Every candidate's label of one question, in pool order."""
+                         batch: int, turn: int | None = None) -> dict[str, Any]:
+    """Every candidate's label of one question, in pool order. A model's labels are
+    measured against the table's (`truth_labels`; a ``fail`` label counts wrong;
+    unmeasured where the table holds none); a batch whose call raised gets the table's
+    labels (its exception in ``label_errors``)."""
     if not role_bound(EVALUATOR_ROLE):
         return {"labels": table_labels(question, named, table), "label_source": "table",
                 "label_retries": 0}
     labels: list[str] = []
+    from_model: list[bool] = []
+    errors: list[str] = []
     retries = 0
-    for names in batches(table.candidates, batch):
+    rule = table_labels(question, named, table)
+    for start in range(0, len(table.candidates), batch):
+        names = list(table.candidates[start:start + batch])
         listing = "\n".join(f"{i}. {n}" for i, n in enumerate(names, 1))
         prompt = EVALUATOR_USER.format(question=question, candidates=listing)
-        found = None
+        found, raised = None, None
         for attempt in range(LABEL_ATTEMPTS):
             retries += attempt > 0
-            reply = await role_reply(EVALUATOR_ROLE, prompt, system=EVALUATOR_SYSTEM)
-            found = read_labels(reply, len(names))
+            call = await role_call(EVALUATOR_ROLE, prompt, system=EVALUATOR_SYSTEM)
+            if call.text is None:
+                raised = call.raised or "error"
+                break
+            found = read_labels(call.text, len(names))
             if found is not None:
                 break
-        labels.extend(found if found is not None else [FAILED] * len(names))
-    return {"labels": labels, "label_source": "model", "label_retries": retries}
+        if raised is not None:  # the table labels this batch
+            errors.append(raised)
+            labels.extend(rule[start:start + len(names)])
+            from_model.extend([False] * len(names))
+        else:
+            labels.extend(found if found is not None else [FAILED] * len(names))
+            from_model.extend([True] * len(names))
+    truth = truth_labels(question, named, table)
+    checked = sum(from_model) if truth is not None else 0
+    wrong_labels = (sum(m and got != want for m, got, want in zip(from_model, labels, truth,
+                                                                     strict=True))
+                    if truth is not None else 0)
+    record_role_reply(EVALUATOR_ROLE, turn=turn,
+                      wrong=None if not checked else wrong_labels > 0,
+                      raised="; ".join(errors) or None, checked=checked, errors=wrong_labels)
+    return {"labels": labels, "label_source": "model", "label_retries": retries,
+            "label_errors": errors}
 
 
 def dialogue_text(turns: list[dict[str, Any]]) -> str:
@@ -113,15 +154,21 @@ def dialogue_text(turns: list[dict[str, Any]]) -> str:
 async def transfer(turns: list[dict[str, Any]], table: GameTable, pool: str) -> dict[str, Any]:
     """Trace transfer: the `transfer` role (or the suite's belief) names X."""
     asked = [t for t in turns if t.get("question")]
+    error = None
     if role_bound(TRANSFER_ROLE):
-        raw = await role_reply(TRANSFER_ROLE, dialogue_text(turns) or "(no questions were asked)",
+        call = await role_call(TRANSFER_ROLE,
+                               dialogue_text(turns) or "(no questions were asked)",
                                system=TRANSFER_SYSTEM.format(pool_text=POOL_TEXT[pool]))
-        turn = read_turn(raw, table, final_turn=True)
-        return {"transfer_raw": raw, "transfer_guess": turn.guess, "transfer_source": "model",
-                "transfer_reason": turn.reason}
+        record_role_reply(TRANSFER_ROLE, turn=None, wrong=None, raised=call.raised)
+        if call.text is not None:
+            turn = read_turn(call.text, table, final_turn=True)
+            return {"transfer_raw": call.text, "transfer_guess": turn.guess,
+                    "transfer_source": "model", "transfer_reason": turn.reason}
+        error = call.raised
     left = consistent_candidates(table, [(t["labels"], t["evidence"]) for t in asked])
     return {"transfer_raw": None, "transfer_guess": left[0] if len(left) == 1 else None,
-            "transfer_source": "table",
+            "transfer_source": "table" if error is None else "table-after-error",
+            "transfer_error": error,
             "transfer_reason": None if len(left) == 1 else f"{len(left)} candidates left"}
 
 
@@ -166,7 +213,7 @@ def twenty_questions_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL
                 "reason": turn.reason, "final_turn": final, "win": False}
             if turn.kind != "invalid":
                 asked = turn.question or f"Is X {turn.guess_raw}?"
-                entry.update(await examine(asked, turn.guess, target, table))
+                entry.update(await examine(asked, turn.guess, target, table, number))
                 entry["win"] = win = turn.guess == target
             turns.append(entry)
             write(final)
@@ -184,7 +231,7 @@ def twenty_questions_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL
         for entry in turns:
             if entry.get("question"):
                 entry.update(await label_question(entry["question"], entry["guess"], table,
-                                                  label_batch))
+                                                  label_batch, entry["turn"]))
         final = {"win": win, "turns": len(turns), "target": target,
                  **await transfer(turns, table, record["pool"])}
         write(True)
