@@ -59,6 +59,13 @@ class Wording:
     """The oracle's reply to a question that got a value."""
     unsure: str = "I am not sure about {variable}."
     """The reply of an oracle that does not know: {entity}, {variable}."""
+    question_example: str = ""
+    """The question template filled in, shown beside it wherever it is shown ({entity}):
+    a name that is no variable of the domain's problems, so a copy asks for nothing
+    (empty: none shown)."""
+    answer_example: str = ""
+    """The answer template filled in, shown beside it wherever it is shown (empty: none
+    shown); a value of no particular problem."""
 
     def question(self, entity: str, variable: str) -> str:
         """A question line for `variable`: the question template with the variable in

@@ -9,7 +9,11 @@ record and the examiner's replies out. No Inspect here; the seek solver
 * each valid question gets the oracle's value in the domain's wording; on the final
   turn (after the cap) a question is refused with ``too_many`` and the oracle never sees
   it; an invalid question gets its refusal in the domain's word for a variable;
-* an invalid turn records its queries as invalid and gets one correction;
+* an invalid turn records its queries as invalid and gets one correction; when the next
+  turn is the final one, the correction only says what was wrong (no "ask or answer"
+  reminder, and an early answer is not told to ask first), since the final turn's
+  message, which the solver sends in the same user message, says to answer now: one
+  message per turn, never two that contradict each other;
 * a reply Inspect marks as stopped by the context window or the output limit
   (`infoseek.contract.STOP_REASONS`: ``context_overflow``, ``truncated``) is an invalid
   turn that ends the episode (`infoseek.contract.TERMINAL_REASONS`): nothing in it is
@@ -37,7 +41,13 @@ from infoseek.contract import (
 )
 from infoseek.domains import Domain
 from infoseek.oracles.policies import UNSURE, Oracle
-from infoseek.oracles.refusals import EARLY_ANSWER, invalid_turn_message, refusal_text
+from infoseek.oracles.refusals import (
+    EARLY_ANSWER,
+    EARLY_ANSWER_LAST,
+    invalid_turn_message,
+    invalid_turn_problem,
+    refusal_text,
+)
 
 
 @dataclass
@@ -89,13 +99,16 @@ def play_turn(episode: Episode, parsed: ParsedTurn) -> tuple[TurnRecord, list[st
     records it (``episode.turns``, ``episode.asked``), and the result is the turn record
     with the replies to send back, in query order (module docstring)."""
     final_turn = episode.final_turn
+    # the next turn is the final one, whose message says to answer now
+    closing = not final_turn and episode.turn_number >= episode.max_turns
     action, reason, answer = parsed.kind, parsed.reason, None
     queries: list[QueryRecord] = []
     replies: list[str] = []
     if parsed.kind == ACTION_ANSWER:
         if episode.force_ask and len(episode.asked) < episode.k and not final_turn:
             action, reason = ACTION_INVALID, "early_answer"
-            replies.append(EARLY_ANSWER.format(k=episode.k, asked=len(episode.asked)))
+            early = EARLY_ANSWER_LAST if closing else EARLY_ANSWER
+            replies.append(early.format(k=episode.k, asked=len(episode.asked)))
         else:
             answer = parsed.answer_value
     elif parsed.kind == ACTION_ASK:
@@ -106,9 +119,13 @@ def play_turn(episode: Episode, parsed: ParsedTurn) -> tuple[TurnRecord, list[st
         pass  # the episode ends: nothing was read, nothing is said back
     else:
         queries = [QueryRecord(q.raw, q.variable, False, q.reason) for q in parsed.queries]
-        replies.append(invalid_turn_message(
-            parsed.reason, wording=episode.domain.wording, fmt=episode.fmt,
-            answer_kind=episode.domain.answer_kind, entity=episode.entity))
+        if closing:  # what was wrong only: the final turn's message says what to do
+            replies.append(invalid_turn_problem(parsed.reason, fmt=episode.fmt,
+                                                answer_kind=episode.domain.answer_kind))
+        else:
+            replies.append(invalid_turn_message(
+                parsed.reason, wording=episode.domain.wording, fmt=episode.fmt,
+                answer_kind=episode.domain.answer_kind, entity=episode.entity))
     possible, known = episode.oracle.target_status()
     record = TurnRecord(
         turn=episode.turn_number, action=action, queries=tuple(queries), answer=answer,

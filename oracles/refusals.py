@@ -82,6 +82,10 @@ def check_query(
 
 EARLY_ANSWER = "You may not answer yet: ask at least {k} question(s) first ({asked} asked so far)."
 """The correction after an answer given before k questions under force-ask."""
+EARLY_ANSWER_LAST = ("That answer came before {k} question(s) were asked ({asked} asked so "
+                     "far), so it was not accepted.")
+"""The same, when the next turn is the final one (where any answer counts): it says what
+was wrong and tells nothing to do, so it never contradicts the final turn's message."""
 
 # What was wrong with a turn, in plain words, for every turn-level invalid reason
 # (`infoseek.contract.INVALID_REASONS`). Keyed by reason, then optionally by format
@@ -112,8 +116,14 @@ INVALID_TURN_FALLBACK = "Your last message held no action that could be accepted
 
 def reminder(wording: Wording, fmt: str) -> str:
     """How to act, said after an invalid turn in format `fmt`; ``{entity}`` is left to
-    fill in."""
-    return wording.reminder_tool if fmt == "tool" else wording.reminder_text
+    fill in. In the text format the domain's filled examples follow (the reminder shows
+    its templates), so the model sees a line written in full."""
+    if fmt == "tool":
+        return wording.reminder_tool
+    examples = [f"`{e}`" for e in (wording.question_example, wording.answer_example) if e]
+    if not examples:
+        return wording.reminder_text
+    return f"{wording.reminder_text} For example: {' or '.join(examples)}."
 
 
 def invalid_turn_problem(reason: str | None, *, fmt: str, answer_kind: str = "boolean") -> str:

@@ -43,14 +43,20 @@ def answer_explanation(turns: Sequence[dict], target_value: Any) -> str:
 
 def turn_count_text(turns: Sequence[dict]) -> str:
     """The turn count in the words of ``total_turns`` and of the transcript's turn numbers:
-    ``"5 turn(s) + answer (turn 6)"``, ``"10 turn(s), no answer"``, ``"3 turn(s), no
-    answer: ended by context_overflow (...)"``."""
+    ``"5 turn(s) + answer (turn 6)"``, ``"10 turn(s), no answer"``, ``"10 turn(s), no
+    answer in the final turn (turn 11)"`` (the answer-only turn after the cap, which
+    ``total_turns`` does not count), ``"3 turn(s), no answer: ended by context_overflow
+    (...)"``."""
     before = turns_before_answer(turns)
     answer_turn = final_answer_turn(turns)
     if answer_turn is None:
         ended = turns[-1].get("reason") if turns and isinstance(turns[-1], dict) else None
         if ended in TERMINAL_REASONS:
             return f"{before} turn(s), no answer: ended by {ended} ({_ENDINGS[ended]})"
+        last = turns[-1] if turns and isinstance(turns[-1], dict) else {}
+        if last.get("final_turn") is True:
+            return (f"{before} turn(s), no answer in the final turn "
+                    f"(turn {last.get('turn', len(turns))})")
         return f"{before} turn(s), no answer"
     number = answer_turn.get("turn")
     if not isinstance(number, int) or isinstance(number, bool):

@@ -271,7 +271,8 @@ def episode_metrics(
         Known initially (``len(initial_possible) == 1``).
       - ``turn_to_sufficiency``: 1-based position of the first turn after which Known
         holds; 0.0 if Known before any turn; ``None`` if never.
-      - ``total_turns``: number of turns whose action is not ``"answer"`` (see
+      - ``total_turns``: number of turns whose action is not ``"answer"``, the final
+        (answer-only) turn after the cap aside, so at most ``max_turns`` (see
         :func:`turns_before_answer`).
       - ``over_questioning``: 1.0 if a query turn (one with an asking attempt, valid or
         not) came after Known already held (initially or after an earlier turn).

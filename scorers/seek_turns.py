@@ -137,8 +137,12 @@ def invalid_reason_counts(turns: Sequence[dict]) -> dict[str, int]:
 
 
 def turns_before_answer(turns: Sequence[dict]) -> int:
-    """The ``total_turns`` count: turns whose action is not ``"answer"``."""
-    return sum(1 for turn in turns if turn.get("action") != "answer")
+    """The ``total_turns`` count: turns whose action is not ``"answer"``, the final turn
+    aside (the one after the turn cap, in which only an answer counts: the prompt offers
+    ``max_turns`` turns to ask and then that one, so the count never exceeds what the
+    prompt said)."""
+    return sum(1 for turn in turns
+               if turn.get("action") != "answer" and turn.get("final_turn") is not True)
 
 
 def uncertainty_curves(

@@ -51,4 +51,6 @@ WORDING = Wording(
     size_free="Name between 1 and {max_size} variables.",
     reply=reply,
     unsure="I am not sure about {variable}.",
+    question_example="Question: Blood group",
+    answer_example="Answer: Arrange a dental review",
 )

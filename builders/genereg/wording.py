@@ -50,4 +50,6 @@ WORDING = Wording(
     size_free="Name between 1 and {max_size} genes.",
     reply=reply,
     unsure="I am not sure about {variable}.",
+    question_example="Question: What is the value of GENEX?",
+    answer_example="Answer: A2",
 )

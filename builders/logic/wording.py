@@ -72,4 +72,5 @@ WORDING = Wording(
     size_free="Name between 1 and {max_size} attributes.",
     reply=reply,
     unsure="I am not sure whether {entity} is {variable}.",
+    question_example="Question: Is {entity} left-handed?",
 )

@@ -71,4 +71,6 @@ WORDING = Wording(
     size_given="Exactly {k} quantity value(s) are needed.",
     size_free="Name between 1 and {max_size} quantities.",
     reply=reply,
+    question_example="Question: What is pencils_per_box?",
+    answer_example="Answer: 42",
 )

@@ -63,4 +63,6 @@ WORDING = Wording(
     size_free="Name between 1 and {max_size} atoms.",
     reply=reply,
     unsure="I am not sure whether ({variable}) is true.",
+    question_example="Question: Is (on a b) true?",
+    answer_example="Answer: (unstack c b)",
 )

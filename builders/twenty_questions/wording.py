@@ -49,4 +49,6 @@ WORDING = Wording(
     size_free="Name between 1 and {max_size} attributes.",
     reply=reply,
     unsure="I am not sure about {variable}.",
+    question_example="Question: smells of mint",
+    answer_example="Answer: snow globe",
 )

@@ -14,11 +14,17 @@ from typing import Any
 
 from infoseek.domains import Wording, domain_of
 
+LAST_TURN_SENTENCE = ("After them you get one last turn, in which only an answer counts; you "
+                      "may answer earlier.")
+"""What happens after the turn cap, said in both budget lines: the model gets ``max_turns``
+turns in which it may ask, then one more in which it must answer (the episode's final
+turn, `infoseek.oracles.episode.Episode.final_turn`), so it is told of every call it gets;
+``total_turns`` counts the turns it could ask in, never more than ``max_turns``."""
 BUDGET_LINE = (
     "Budget: you have at most {turns} turn(s) of questions, with up to {per_turn} "
-    "question(s) per turn."
+    "question(s) per turn. " + LAST_TURN_SENTENCE
 )
-NO_BUDGET_LINE = "You may take up to {turns} turns in total."
+NO_BUDGET_LINE = "You may ask questions on up to {turns} turn(s). " + LAST_TURN_SENTENCE
 FORCE_ASK_LINE = "You must ask at least {k} question(s) before you may answer."
 
 FINAL_TURN = "You have no questions left. Give your final answer now."
@@ -33,6 +39,24 @@ def k_prediction_options(max_k: int = K_PREDICTION_MAX) -> str:
     and ambiguous but not sure how many."""
     counts = "".join(f"Answer: {k}\n" for k in range(1, max_k + 1))
     return f"Answer: not ambiguous\n{counts}Answer: ambiguous but not sure how many"
+
+
+def with_example(template: str, example: str) -> str:
+    """A template line and, on the next line, the same line filled in (``(for example:
+    Answer: 42)``), so a model sees what to put in place of the angle brackets; the
+    example line opens with a bracket, so an echo of it is never an action line."""
+    return f"{template}\n(for example: {example})" if example else template
+
+
+def _templates_shown(wording: Wording, entity: str) -> dict[str, str]:
+    """The ``{question_template}`` and ``{answer_template}`` of the rules: each template
+    with its filled example (`with_example`)."""
+    return {"question_template": with_example(
+                wording.question_template.format(entity=entity),
+                wording.question_example.format(entity=entity)),
+            "answer_template": with_example(wording.answer_template or "",
+                                            wording.answer_example)
+            if wording.answer_template else ""}
 
 
 def template_lines(wording: Wording, *, entity: str, fmt: str) -> tuple[str, ...]:
@@ -62,8 +86,7 @@ def seek_system_prompt(wording: Wording, *, entity: str, target: str, fmt: str,
     rules = wording.tool_rules if fmt == "tool" else wording.text_rules
     lines = [wording.intro, rules.format(
         per_turn=per_turn, entity=entity, target=target,
-        question_template=wording.question_template.format(entity=entity),
-        answer_template=wording.answer_template or "")]
+        **_templates_shown(wording, entity))]
     if budget:
         lines.append(BUDGET_LINE.format(turns=max_turns, per_turn=per_turn))
     else:
@@ -78,9 +101,7 @@ _PLACEHOLDER = re.compile(r"<[^<>]+>")
 
 def _text_rules(wording: Wording, *, entity: str, target: str) -> str:
     return wording.text_rules.format(
-        per_turn=1, entity=entity, target=target,
-        question_template=wording.question_template.format(entity=entity),
-        answer_template=wording.answer_template or "")
+        per_turn=1, entity=entity, target=target, **_templates_shown(wording, entity))
 
 
 def final_turn_prompt(wording: Wording, *, entity: str, target: str, fmt: str,
@@ -102,13 +123,14 @@ def final_turn_prompt(wording: Wording, *, entity: str, target: str, fmt: str,
         lines = [template or "Answer: <your answer>"]
     placeholder = _PLACEHOLDER.search(lines[0])
     if len(lines) == 1 and placeholder is not None:
+        shown = with_example(lines[0], wording.answer_example if lines[0] == template else "")
         if multiline:
             return (f"{FINAL_TURN} Do not ask. Write your answer starting with a line "
-                    f"written like\n{lines[0]}\nwith your answer in place of "
+                    f"written like\n{shown}\nwith your answer in place of "
                     f"{placeholder.group(0)}, then the rest of it on the lines after, as "
                     "the rules say. Text without `Answer:` is not an answer.")
         return (f"{FINAL_TURN} Do not ask. End your message with exactly one line written "
-                f"like\n{lines[0]}\nwith your answer in place of {placeholder.group(0)}. "
+                f"like\n{shown}\nwith your answer in place of {placeholder.group(0)}. "
                 "The line must start with `Answer:`; text without it is not an answer.")
     listed = "\n".join(lines)
     return (f"{FINAL_TURN} Do not ask. End your message with exactly one of these lines, "

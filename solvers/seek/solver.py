@@ -209,10 +209,8 @@ def seek_solver(
 
         turns: list[dict[str, Any]] = []
         while not episode.over:
-            if episode.final_turn:
-                state.messages.append(ChatMessageUser(content=final_text))
-                if fmt == "tool":
-                    state.tool_choice = ToolFunction(name=ANSWER_TOOL)
+            if episode.final_turn and fmt == "tool":
+                state.tool_choice = ToolFunction(name=ANSWER_TOOL)
             writer.options({**sample_opts, "final_turn": episode.final_turn})
             message = await generate_turn(state, generate)
             stop = stopped_reason(state, message)
@@ -234,8 +232,9 @@ def seek_solver(
             message = _keep_in_history(state, message, fmt, opts["carry_reasoning"])
             if record.action == ACTION_ANSWER:
                 writer.final({"answer": record.answer, "turn": record.turn})
-            if not episode.over:
-                _append_replies(state, message, fmt, replies)
+            if not episode.over:  # one message per turn: the final turn's words join it
+                _append_replies(state, message, fmt, replies,
+                                final_text if episode.final_turn else None)
         return state
 
     return solve
@@ -336,9 +335,11 @@ def _kept_turn(message: ChatMessageAssistant, fmt: str,
 
 
 def _append_replies(state: TaskState, message: ChatMessageAssistant | None, fmt: str,
-                    replies: list[str]) -> None:
+                    replies: list[str], closing: str | None = None) -> None:
     """The loop's answer to a turn: one tool message per tool call the kept message
-    holds (tool format), and what is left, or everything, in one user message."""
+    holds (tool format), and what is left, or everything, in one user message, which
+    also holds `closing` (the final turn's message) when the next turn is the final one:
+    never two user messages in a row."""
     calls = (message.tool_calls or []) if message is not None and fmt == "tool" else []
     if calls:
         # Every tool call needs a tool message; replies line up with the parsed queries.
@@ -347,7 +348,7 @@ def _append_replies(state: TaskState, message: ChatMessageAssistant | None, fmt:
             state.messages.append(
                 ChatMessageTool(content=text, tool_call_id=call.id, function=call.function)
             )
-        if len(replies) > len(calls):
-            state.messages.append(ChatMessageUser(content="\n".join(replies[len(calls):])))
-    else:
-        state.messages.append(ChatMessageUser(content="\n".join(replies)))
+        replies = replies[len(calls):]
+    said = "\n\n".join(part for part in ("\n".join(replies), closing or "") if part)
+    if said or not calls:
+        state.messages.append(ChatMessageUser(content=said))
