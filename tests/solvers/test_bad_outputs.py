@@ -145,9 +145,11 @@ def check_no_leak(episode: Episode, *, target_refused: bool = False) -> None:
         get_domain("logic").wording, entity=episode.record["entity"], target=target,
         fmt=episode.sample.store["infoseek:options"]["format"])
     for content in texts:
-        if content.startswith(prompts.FINAL_TURN):
-            assert content == final
-            continue
+        if prompts.FINAL_TURN in content:  # it closes the message of the turn before it
+            assert content.endswith(final)
+            content = content[: -len(final)].strip()
+            if not content:
+                continue
         assert not statement.search(content), content
         if name.search(content):
             assert target_refused, f"the target {target!r} is named in {content!r}"
@@ -479,7 +481,7 @@ def test_never_answering_ends_at_the_turn_cap(fmt, record, tmp_path) -> None:
     [query] = final["queries"]
     assert query["valid"] is False and query["reason"] == "too_many"
     assert query["value"] is None  # nothing is revealed on the final turn
-    assert any(m.startswith(prompts.FINAL_TURN) for m in loop_messages(sample))
+    assert any(prompts.FINAL_TURN in m for m in loop_messages(sample))
     score = seek_values(sample.scores)
     assert score["accuracy"] == 0.0
     assert score["final_sufficiency"] == 0.0
