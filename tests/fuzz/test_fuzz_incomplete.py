@@ -27,6 +27,7 @@ from inspect_ai.util import store
 from infoseek.contract import STOP_REASONS, STORE_TURNS
 from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
 from infoseek.solvers.incomplete.numbers import stated_values
+from infoseek.solvers.incomplete.user import USER_REVEAL, USER_UNKNOWN
 from infoseek.stored_forms import problem_from_store, turns_from_store
 from tests.support.common import assert_eval_success, text_output, tool_output
 from tests.support.incomplete_fuzz_catalogue import KINDS, RECORDS, Call, Kind, Stopped
@@ -89,7 +90,7 @@ def _play_group(kinds: list[Kind], fmt: str,
         roles["judge"] = get_model("mockllm/model", custom_outputs=judge)
     [log] = eval(incomplete_questions(source=str(path), variant=first.variant,
                                       max_interactions=first.max_interactions, format=fmt,
-                                      user="free_text"),  # the catalogue's user replies are text
+                                      user=first.user_kind),
                  model=get_model("mockllm/model", custom_outputs=model),
                  model_roles=roles or None, log_dir=str(tmp_path), display="none",
                  ctl_server=False)
@@ -173,6 +174,14 @@ def test_kind(name: str, played) -> None:
         assert (answered["user_source"] == "model-replaced") is kind.replaced, (name, answered)
         if not kind.replaced:
             assert answered["user_reply"] == kind.user[0]
+    if kind.suite_words:
+        suite = {USER_REVEAL.format(condition=record["condition"]), USER_UNKNOWN}
+        replies = [t["user_reply"] for t in turns if t["user_reply"] is not None]
+        assert replies and set(replies) <= suite, (name, replies)
+        assert all(t["user_source"] in ("model-choice", "model-unreadable") for t in turns
+                   if t["user_reply"] is not None), (name, turns)
+        seen = "\n".join(_model_sees(sample))
+        assert kind.user[0] not in seen or kind.user[0] in ("1", "none"), (name, seen)
     for key in ("judge_invalid", "condition_acquired", "judge_disagrees"):
         expected = getattr(kind, key)
         if expected is None:

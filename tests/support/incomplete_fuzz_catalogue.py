@@ -26,9 +26,11 @@ Every kind is also checked for what holds of all (`tests/fuzz/test_fuzz_incomple
 sample error, no message to the model states the hidden answer in any spelling the
 condition does not, accuracy 1 only for a final reply whose boxes hold one value, and a
 stopped reply is the last turn, never credited, its overflow text out of the history.
-The classes are issue 18's: 3 (boxed answers), 4 (judge ratings), 5 (leaks), 15 (replies
-stopped by the context window or the output limit), 16 (echoed and unclosed tags), 17
-(the judge against the transcript).
+The classes are issue 18's: 3 (boxed answers), 4 (judge ratings), 5 (leaks of the
+free-text user, `user_kind="free_text"`), 15 (replies stopped by the context window or
+the output limit), 16 (echoed and unclosed tags), 17 (the judge against the transcript),
+and issue 30's class 6 (the structured user, the default: whatever its model writes,
+`suite_words`).
 """
 
 from __future__ import annotations
@@ -115,11 +117,16 @@ class Kind:
     judge_disagrees: float | None = None
     behaviour: str | None = None
     turns: int | None = None
+    user_kind: str = "free_text"
+    """The task's `user` parameter: the catalogue's older kinds script a free-text user."""
+    suite_words: bool | None = None
+    """Every user reply the model saw is the suite's own (`USER_REVEAL` with the
+    record's condition, or `USER_UNKNOWN`), whatever the user model wrote."""
 
     def group(self, fmt: str) -> tuple[Any, ...]:
         """Kinds of one group run in one eval (same task options and model roles)."""
         return (fmt, self.variant, self.max_interactions, self.user is not None,
-                self.judge is not None)
+                self.judge is not None, self.user_kind)
 
 
 def _boxed(name: str, reply: str, *, credited: bool, record: str = "hens",
@@ -141,6 +148,15 @@ def _leak(name: str, reply: str, *, leaks: bool, record: str = "hens") -> Kind:
     question = ASK_HENS if record == "hens" else Ask("How much juice does the jug hold?")
     return Kind(name, "5", (question, "<answer>\\boxed{0}</answer>"), record=record,
                 user=(reply,), replaced=leaks, forwarded=(question.question,))
+
+
+def _structured(name: str, reply: str, *, record: str = "hens") -> Kind:
+    """Issue 30 class 6: the structured `user` model (the default) tries to state the
+    answer; the model under test sees only the suite's words."""
+    question = ASK_HENS if record == "hens" else Ask("How much juice does the jug hold?")
+    return Kind(name, "30.6", (question, "<answer>\\boxed{0}</answer>"), record=record,
+                user=(reply,), user_kind="structured", suite_words=True,
+                forwarded=(question.question,))
 
 
 def _echo(name: str, first: Turn, *, reason: str | None, record: str = "hens",
@@ -249,6 +265,21 @@ KINDS: tuple[Kind, ...] = (
           leaks=False),
     _leak("c5_condition_decimal_words", "The jug holds two and a half litres.", leaks=False,
           record="juice"),
+    # ------------------------------------------------ issue 30, 6. the structured user
+    _structured("c30_6_roman", "XIX"),
+    _structured("c30_6_roman_sentence", "1. He has XIX hens now."),
+    _structured("c30_6_hexadecimal", "0x13"),
+    _structured("c30_6_spanish", "diecinueve gallinas"),
+    _structured("c30_6_german", "neunzehn"),
+    _structured("c30_6_riddle", "one more than eighteen"),
+    _structured("c30_6_product", "7 times 3 minus 2"),
+    _structured("c30_6_spaced_digits", "1 9"),
+    _structured("c30_6_dozen_and_seven", "a dozen and seven"),
+    _structured("c30_6_letter", "The answer is C", record="juice"),
+    _structured("c30_6_pick_then_answer", "1\n\nHe has 19 hens."),
+    _structured("c30_6_clean_pick", "1"),
+    _structured("c30_6_clean_none", "none"),
+    _structured("c30_6_fraction_words", "five eighths", record="juice"),
     # ------------------------------------------------ 15. stopped replies end the episode
     _stopped("c15_overflow_error_text", (Stopped(OVERFLOW_TEXT, "model_length"),),
              "context_overflow", forwarded=()),
