@@ -12,7 +12,8 @@ From the final answer (a plan, read by the ``plan`` answer kind), the hidden tar
   consistent with the observations, the oracle's replies and the hidden value (the states
   the model could be in); 0.0 otherwise, or when no plan was read;
 - ``plan_answered``: 1.0 when a plan was read at all (an unreadable answer is an invalid
-  turn with its reason, counted by the ``invalid`` scorer).
+  turn with its reason, counted by the ``invalid`` scorer and named in the explanation:
+  ``no readable plan (last turn malformed)``).
 
 Pure functions first; the Inspect scorer reads the same store as the seek scorers.
 """
@@ -67,7 +68,9 @@ def plan_metrics(problem: dict[str, Any], turns: list[dict[str, Any]], target_va
     """The `PLAN_METRICS` of one episode and a one-line explanation."""
     plan = final_answer(turns)
     if not isinstance(plan, list):
-        return dict.fromkeys(PLAN_METRICS, 0.0), "no readable plan"
+        last = turns[-1] if turns and isinstance(turns[-1], dict) else {}
+        why = f" (last turn {last['reason']})" if last.get("reason") else ""
+        return dict.fromkeys(PLAN_METRICS, 0.0), f"no readable plan{why}"
     checked = check_plan(plan, target_value)
     valid, why = applicable_everywhere(problem, plan, replies(turns), target_value)
     credit = checked.credit if valid else 0.0

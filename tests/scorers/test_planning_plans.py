@@ -87,7 +87,15 @@ def test_a_step_with_an_unknown_action_word_is_malformed(problem, inserted, fmt)
     assert parsed.kind != ACTION_ANSWER and parsed.reason == "malformed", text
     values, note = _scored(problem, parsed)
     assert values["plan_exact"] == values["plan_credit"] == 0.0
-    assert note == "no readable plan"
+    assert note == "no readable plan (last turn malformed)"
+
+
+def test_a_tool_list_with_an_unknown_action_is_malformed(problem) -> None:
+    record, value, plan = problem
+    _, context = start_episode(record, {"target_value": value}, seek_options(fmt="tool"))
+    steps = [plan[0], "(move a b)", *plan[1:]]
+    parsed = parse_tool_calls([("answer", {"value": steps})], context, [], "")
+    assert parsed.kind != ACTION_ANSWER and parsed.reason == "malformed"
 
 
 @pytest.mark.parametrize("fmt", ["text", "tool"])
