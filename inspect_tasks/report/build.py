@@ -208,7 +208,7 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
             if path:
                 section.figures.append(("Remaining entropy, nEIG and pass mass by turn",
                                         path))
-    table = role_table(samples, rows)
+    table = role_table(samples, rows, evals)
     if table is not None:
         section.tables.append(_write_table(
             out, task, "roles", "Model roles measured against exact truth (error rate = "

@@ -165,7 +165,8 @@ def by_turn_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-def role_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame | None:
+def role_table(samples: pd.DataFrame, rows: pd.DataFrame,
+               evals: pd.DataFrame | None = None) -> pd.DataFrame | None:
     """Model-backed roles measured against exact truth (protocols, Model roles): per row
     and role, the role replies measured, wrong, raised, the pooled error rate (wrong /
     measured) and the seeker's episodes touched by a wrong role reply
@@ -197,8 +198,22 @@ def role_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame | None
             if not (measured or raised):
                 continue
             out.append({"label": label, "model": block.iloc[0]["model"], "kind": "run",
-                        "role": role, "measured": int(measured), "wrong": int(wrong),
+                        "role": role, "role_model": _role_model(evals, block, role),
+                        "measured": int(measured), "wrong": int(wrong),
                         "error_rate": wrong / measured if measured else float("nan"),
                         "raised": int(raised), "role_error_episodes": episodes,
                         "samples": len(mine)})
     return pd.DataFrame(out) if out else None
+
+
+def _role_model(evals: pd.DataFrame | None, block: pd.DataFrame, role: str) -> str:
+    """The model(s) the row's logs bound to `role` (``eval.model_roles``), or ``-``."""
+    if evals is None or "role_models" not in evals:
+        return "-"
+    names = set()
+    for text in evals[evals["log_id"].isin(block["log_id"])]["role_models"]:
+        for pair in str(text or "").split("; "):
+            name, _, model = pair.partition("=")
+            if name == role and model:
+                names.add(model)
+    return ", ".join(sorted(names)) or "-"

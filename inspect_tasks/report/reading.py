@@ -334,11 +334,29 @@ def _eval_entry(log_id: str, path: Path, row: pd.Series, declaration: TaskReport
              "task": str(row["task_name"]).split("/")[-1],
              "model": str(row["model"]), "status": str(row["status"]),
              "task_version": row.get("task_version"),
-             "protocol": declaration.protocol}
+             "protocol": declaration.protocol,
+             "role_models": role_models(row.get("model_roles"))}
     for key, value in row.items():
         if str(key).startswith(SETTING_PREFIX):
             entry["setting." + str(key)[len(SETTING_PREFIX):]] = _setting_value(value)
     return entry
+
+
+def role_models(value: Any) -> str | None:
+    """``role=model`` pairs of a log's bound model roles (``eval.model_roles``, a dict or
+    its JSON text), joined by ``; ``, or None when it binds none."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return None
+    if not isinstance(value, dict) or not value:
+        return None
+    pairs = []
+    for role, model in sorted(value.items()):
+        name = model.get("model") if isinstance(model, dict) else model
+        pairs.append(f"{role}={name}")
+    return "; ".join(pairs)
 
 
 def settings_of(entry: dict[str, Any] | pd.Series, names: Iterable[str]) -> dict[str, Any]:

@@ -177,6 +177,7 @@ def test_infoseek_report_shows_each_roles_error_rate(tmp_path):
     assert rows["judge"]["error_rate"] == pytest.approx(0.25)
     assert rows["judge"]["role_error_episodes"] == 1
     assert rows["user"]["raised"] == 4 and rows["user"]["measured"] == 0
+    assert rows["judge"]["role_model"] == "mockllm/model"
     assert "Model roles measured against exact truth" in (
         tmp_path / "report" / "report.md").read_text()
 
