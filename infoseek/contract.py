@@ -179,6 +179,24 @@ class IncompleteTurnRecord:
         return stored
 
 
+USER_RULE = "rule"
+"""`user_source` of a reply the deterministic rule wrote (no `user` model bound)."""
+USER_CHOICE = "model-choice"
+"""The structured `user` model picked; the suite wrote the words."""
+USER_UNREADABLE = "model-unreadable"
+"""The structured `user` model's pick was unreadable; the rule replied."""
+USER_FREE_TEXT = "model"
+"""The free-text `user` model's own words (``-T user=free_text``)."""
+USER_LEAK = "model-replaced"
+"""The free-text `user` model stated the answer; the rule replied (a counted leak)."""
+USER_TOO_LONG = "model-too-long"
+"""The free-text `user` model's reply was too long; the rule replied."""
+USER_AFTER_ERROR = "rule-after-error"
+"""The `user` model raised; the rule replied (the exception in `user_error`)."""
+USER_SOURCES: tuple[str, ...] = (USER_RULE, USER_CHOICE, USER_UNREADABLE, USER_FREE_TEXT,
+                                 USER_LEAK, USER_TOO_LONG, USER_AFTER_ERROR)
+"""Values of an incomplete turn record's `user_source` (null until the user replied)."""
+
 INCOMPLETE_TURN_FIELDS: tuple[str, ...] = tuple(
     field.name for field in fields(IncompleteTurnRecord))
 """The fields of one incomplete-questions turn record (`STORE_TURNS`)."""

@@ -34,7 +34,7 @@ Value keys of `incomplete_scorer` (one dict per sample; NaN where a key does not
   `transcript_acquired` (and `transcript_asked`).
 
 - `user_leaks` (``-T user=free_text`` with a `user` model only): the user's replies
-  replaced because they stated the answer (`USER_LEAK_SOURCE`);
+  replaced because they stated the answer (`infoseek.contract.USER_LEAK`);
 - with role models bound, the role counts of `infoseek.scorers.role_metrics`
   (``role_user_*``, ``role_judge_*``, ``role_error_episodes``): a `user` reply is wrong
   against the suite's reading of the question (`infoseek.solvers.incomplete.user`), a
@@ -71,7 +71,14 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from infoseek.contract import STOP_REASONS, STORE_OPTIONS, STORE_ROLES, STORE_TURNS
+from infoseek.contract import (
+    STOP_REASONS,
+    STORE_OPTIONS,
+    STORE_ROLES,
+    STORE_TURNS,
+    USER_LEAK,
+    USER_RULE,
+)
 from infoseek.oracles.roles import role_bound, role_call
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.role_metrics import role_error_rates, role_values
@@ -279,9 +286,6 @@ def judge_entry(ratings: dict[str, bool] | None, details: dict[str, Any]
     return {"role": JUDGE_ROLE, "turn": None, "wrong": wrong, "raised": None}
 
 
-USER_LEAK_SOURCE = "model-replaced"
-"""The `user_source` of a free-text user reply that stated the answer (replaced)."""
-
 
 def cross_check(ratings: dict[str, bool] | None,
                 turns: list[dict[str, Any]]) -> dict[str, Any]:
@@ -362,8 +366,8 @@ def incomplete_scorer() -> Scorer:
         if entry is not None:
             ledger.append(entry)
         if state.store.get(STORE_OPTIONS, {}).get("user") == "free_text" and any(
-                t.get("user_source") not in (None, "rule") for t in turns):
-            values["user_leaks"] = float(sum(t.get("user_source") == USER_LEAK_SOURCE
+                t.get("user_source") not in (None, USER_RULE) for t in turns):
+            values["user_leaks"] = float(sum(t.get("user_source") == USER_LEAK
                                              for t in turns))
         values.update(role_values(ledger))
 

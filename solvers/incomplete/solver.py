@@ -28,7 +28,7 @@ so far (`infoseek.contract.IncompleteTurnRecord`, stored by its `to_dict`):
      "question_via": "tag", "extra_questions": 0, "says_assume_or_suppose": false,
      "says_lets_say": false, "user_reply": "Here is what I know: ...",
      "user_source": "rule", "revealed": true, "reminded": false, "final_turn": false,
-     "final": false}
+     "final": false, "user_error": null}
 
 `boxes` are the contents of the reply's answer boxes, `boxed` the last of them, and
 `answer_reason` is `"ambiguous"` when they hold no single value (never credited);

@@ -46,6 +46,15 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from infoseek.contract import (
+    USER_AFTER_ERROR,
+    USER_CHOICE,
+    USER_FREE_TEXT,
+    USER_LEAK,
+    USER_RULE,
+    USER_TOO_LONG,
+    USER_UNREADABLE,
+)
 from infoseek.oracles.matcher import read_matcher_reply
 from infoseek.oracles.roles import record_role_reply, role_bound, role_call
 from infoseek.solvers.incomplete.game import UserReply
@@ -183,9 +192,9 @@ def user_wrong(reply: UserReply, question: str | None, condition: str) -> bool |
     """Whether a user-model reply is wrong against the suite's reading of the question
     (the rule: related or not): it revealed the condition when the rule would not or
     the reverse, leaked, was too long or unreadable. None for a rule's reply or a raise."""
-    if reply.source in ("rule", "rule-after-error"):
+    if reply.source in (USER_RULE, USER_AFTER_ERROR):
         return None
-    if reply.source in ("model-unreadable", "model-replaced", "model-too-long"):
+    if reply.source in (USER_UNREADABLE, USER_LEAK, USER_TOO_LONG):
         return True
     return reply.revealed != shares_content_word(question, condition)
 
@@ -200,14 +209,14 @@ async def _structured_reply(question: str | None, condition: str) -> UserReply:
                            system=STRUCTURED_USER_SYSTEM.format(condition=condition))
     if call.text is None:
         reply, revealed = rule_user_reply(question, condition)
-        return UserReply(reply, "rule-after-error", revealed, call.raised)
+        return UserReply(reply, USER_AFTER_ERROR, revealed, call.raised)
     pick = read_user_pick(call.text)
     if pick is None:
         reply, revealed = rule_user_reply(question, condition)
-        return UserReply(reply, "model-unreadable", revealed)
+        return UserReply(reply, USER_UNREADABLE, revealed)
     if pick:
-        return UserReply(USER_REVEAL.format(condition=condition), "model-choice", True)
-    return UserReply(USER_UNKNOWN, "model-choice", False)
+        return UserReply(USER_REVEAL.format(condition=condition), USER_CHOICE, True)
+    return UserReply(USER_UNKNOWN, USER_CHOICE, False)
 
 
 async def _free_text_reply(question: str | None, record: dict[str, Any]) -> UserReply:
@@ -216,15 +225,15 @@ async def _free_text_reply(question: str | None, record: dict[str, Any]) -> User
                            system=USER_SYSTEM.format(condition=condition))
     if call.text is None:
         reply, revealed = rule_user_reply(question, condition)
-        return UserReply(reply, "rule-after-error", revealed, call.raised)
+        return UserReply(reply, USER_AFTER_ERROR, revealed, call.raised)
     reply = call.text.strip()
-    replaced = ("model-too-long" if len(reply) > MAX_USER_REPLY_CHARS
-                else "model-replaced" if leaks_number(reply, record["answer"], condition)
+    replaced = (USER_TOO_LONG if len(reply) > MAX_USER_REPLY_CHARS
+                else USER_LEAK if leaks_number(reply, record["answer"], condition)
                 else None)
     if replaced is not None:
         rule_reply, revealed = rule_user_reply(question, condition)
         return UserReply(rule_reply, replaced, revealed)
-    return UserReply(reply, "model", condition_revealed(reply, condition))
+    return UserReply(reply, USER_FREE_TEXT, condition_revealed(reply, condition))
 
 
 async def simulated_user_reply(question: str | None, record: dict[str, Any], *,
@@ -237,7 +246,7 @@ async def simulated_user_reply(question: str | None, record: dict[str, Any], *,
     condition = record["condition"]
     if not role_bound(USER_ROLE):
         reply, revealed = rule_user_reply(question, condition)
-        return UserReply(reply, "rule", revealed)
+        return UserReply(reply, USER_RULE, revealed)
     reply = (await _structured_reply(question, condition) if kind == STRUCTURED
              else await _free_text_reply(question, record))
     record_role_reply(USER_ROLE, turn=turn, wrong=user_wrong(reply, question, condition),
