@@ -133,6 +133,12 @@ BAD_PLANS = {
     "self_correction": "Answer: (pick-up a)\nActually, (pick-up b)",
     "wrong_arity": "Answer: (stack a)",
     "no_action": "Answer: I would move some blocks around.",
+    # issue 30, class 3: an unknown action word among the steps, an unbracketed extra
+    # step after the plan, a percentage after a blank line
+    "unknown_action_inserted": "Answer: (unstack a b)\n(move a b)\n(put-down a)",
+    "unknown_action_bare": "Answer: (unstack a b)\nhover a\n(put-down a)",
+    "extra_bare_step": "Answer: (unstack a b)\n(put-down a)\nthen pick-up b",
+    "percentage_later": "Answer: (unstack a b)\n(put-down a)\n\nI am 80% sure.",
 }
 
 
@@ -157,6 +163,8 @@ TOOL_PLANS = {
     "not_a_list": 42,
     "nested": [["(pick-up a)"]],
     "two_per_item": ["(pick-up a) (stack a b)"],
+    "unknown_action_inserted": ["(unstack a b)", "(move a b)", "(put-down a)"],
+    "percentage_in_text": "(unstack a b)\n(put-down a)\n\n80%",
 }
 
 
