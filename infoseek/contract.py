@@ -244,6 +244,16 @@ FULL_INFORMATION_MAX_TURNS = 1
 """The turn cap of the full-information tasks (``*_full``): every value is given, so the
 model answers at once."""
 
+def long_turn_cap(k: Any) -> int:
+    """The turn cap of a task whose k may be large (`logic_mt`, `gsme_mt_ext`, their hard
+    splits) when it is not given: `DEFAULT_MAX_TURNS`, or twice the largest k (an int or
+    a list; what is not an integer is left for the task's check) when that is more."""
+    values = k if isinstance(k, list) else [k]
+    largest = max([v for v in values if isinstance(v, int) and not isinstance(v, bool)],
+                  default=1)
+    return max(DEFAULT_MAX_TURNS, 2 * largest)
+
+
 DEFAULT_FORBID_ALTERNATIVES = False
 """Whether variables found only in non-canonical MSSs may not be asked (and only the
 canonical MSS counts in MSS identification), unless a task says otherwise."""

@@ -36,8 +36,9 @@ from infoseek.records import check_record, engine_from_record
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.problem_metrics import parse_variable_list
 from infoseek.scorers.seek import seek_values
+from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.parsing import parse_text_turn
-from infoseek.solvers.seek.solver import seek_options, start_episode
+from infoseek.solvers.seek.solver import start_episode
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls
 from infoseek.stored_forms import turns_from_store
 from tests.support import FIXTURES
@@ -231,7 +232,7 @@ def test_the_rows_agree_with_the_plain_referee(records):
 
 def _context(record: dict, fmt: str):
     return start_episode(record, {"target_value": record["target_values"][0]},
-                         seek_options(fmt=fmt))
+                         SeekOptions(format=fmt))
 
 
 @pytest.mark.parametrize("row_id", ["nm-00", "nm-04"])

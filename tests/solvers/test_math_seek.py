@@ -34,6 +34,7 @@ from infoseek.scorers.seek import seek_scorers, seek_values
 from infoseek.scorers.seek_metrics import answers_match, episode_metrics
 from infoseek.scorers.seek_turns import uncertainty_curves
 from infoseek.solvers.reference.strategy import decide
+from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.parse_context import ParseContext
 from infoseek.solvers.seek.parsing import parse_number_answer, parse_text_turn
 from infoseek.solvers.seek.solver import seek_solver
@@ -86,7 +87,8 @@ def math_task(records: list[dict[str, Any]], fmt: str = "tool", **options: Any) 
                          "hidden_world": r["hidden_world"], "k": r["k"]})
         for r in records
     ]
-    return Task(dataset=MemoryDataset(samples), solver=seek_solver(fmt=fmt, **options),
+    return Task(dataset=MemoryDataset(samples),
+                solver=seek_solver(SeekOptions(format=fmt, **options)),
                 scorer=seek_scorers(), name="math_seek_test")
 
 
