@@ -23,13 +23,8 @@ from infoseek.inspect_tasks.task_errors import readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.inspect_tasks.versions import task_version
 from infoseek.scorers.incomplete import incomplete_scorer
-from infoseek.solvers.incomplete.solver import (
-    FORMATS,
-    VARIANTS,
-    incomplete_options,
-    incomplete_samples,
-    incomplete_solver,
-)
+from infoseek.solvers.incomplete.game import FORMATS, VARIANTS, IncompleteOptions
+from infoseek.solvers.incomplete.solver import incomplete_samples, incomplete_solver
 
 
 @task
@@ -58,12 +53,13 @@ def incomplete_questions(
     check_parameters(choices={"variant": VARIANTS, "format": FORMATS}, variant=variant,
                      source=source, max_interactions=max_interactions, format=format,
                      seed=seed, count=count)
-    options = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=format)
+    options = IncompleteOptions(variant=variant, max_interactions=max_interactions,
+                                format=format)
     with readable_data_errors():
         records = incomplete_records(source, seed=seed, count=count)
     return Task(
         dataset=incomplete_samples(records, options),
-        solver=incomplete_solver(variant=variant, max_interactions=max_interactions, fmt=format),
+        solver=incomplete_solver(options),
         scorer=incomplete_scorer(),
         metadata={"report": "incomplete"},
         name="incomplete_questions",

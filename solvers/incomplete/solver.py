@@ -68,6 +68,7 @@ from inspect_ai.tool import tool
 from infoseek.jsonl import dumps_record
 from infoseek.solvers.incomplete.game import (
     IncompleteEpisode,
+    IncompleteOptions,
     play_turn,
     stopped_reply,
     user_replied,
@@ -88,23 +89,7 @@ from infoseek.solvers.turns import (
 )
 
 PROTOCOL = "incomplete"
-VARIANTS: tuple[str, ...] = ("raw", "questionable", "full")
-FORMATS: tuple[str, ...] = ("text", "tool")
 ASK_USER_TOOL = "ask_user"
-
-
-def incomplete_options(*, variant: str = "questionable", max_interactions: int = 5,
-                       fmt: str = "text", seed: int = 0) -> dict[str, Any]:
-    """Validated solver options (raises ValueError naming the bad option)."""
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}")
-    if fmt not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
-    if (not isinstance(max_interactions, int) or isinstance(max_interactions, bool)
-            or max_interactions < 0):
-        raise ValueError(f"max_interactions must be an integer >= 0; got {max_interactions!r}")
-    return {"variant": variant, "max_interactions": max_interactions, "format": fmt,
-            "seed": seed}
 
 
 def shown_question(record: dict[str, Any], variant: str) -> str:
@@ -112,17 +97,18 @@ def shown_question(record: dict[str, Any], variant: str) -> str:
     return record["question"] if variant == "full" else record["new_question"]
 
 
-def incomplete_samples(records: list[dict[str, Any]], options: dict[str, Any]) -> MemoryDataset:
+def incomplete_samples(records: list[dict[str, Any]],
+                       options: IncompleteOptions) -> MemoryDataset:
     """One sample per record: the shown question as input, the answer as target; the
     record, the variant and the question cap in the metadata."""
-    variant = options["variant"]
+    variant = options.variant
     samples = [
         Sample(
             id=record["id"],
             input=shown_question(record, variant),
             target=str(record["answer"]),
             metadata={"record": record, "variant": variant,
-                      "max_interactions": options["max_interactions"]},
+                      "max_interactions": options.max_interactions},
         )
         for record in records
     ]
@@ -143,24 +129,24 @@ def ask_user():
 
 
 @solver
-def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
-                      fmt: str = "text", seed: int = 0) -> Solver:
-    """The incomplete-questions episode; options as in `incomplete_options`."""
-    opts = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=fmt,
-                              seed=seed)
+def incomplete_solver(options: IncompleteOptions | None = None) -> Solver:
+    """The incomplete-questions episode with `options`
+    (`infoseek.solvers.incomplete.game.IncompleteOptions`, checked when made; none: its
+    defaults), e.g. ``incomplete_solver(IncompleteOptions(variant="raw"))``."""
+    opts = IncompleteOptions() if options is None else options
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         record: dict[str, Any] = state.metadata["record"]
         answer_kind = answer_kind_of(record["answer"])
         writer = EpisodeWriter(PROTOCOL, dumps_record(record))
-        episode = IncompleteEpisode(opts["variant"], opts["max_interactions"], opts["format"])
+        episode = IncompleteEpisode(opts.variant, opts.max_interactions, opts.format)
 
         def write(final_turn: bool) -> None:
-            writer.options({**opts, "final_turn": final_turn})
+            writer.options({**opts.stored(), "final_turn": final_turn})
             writer.turns(turn.to_dict() for turn in episode.turns)
 
         state.messages.insert(0, ChatMessageSystem(
-            content=system_prompt(opts["variant"], opts["format"], opts["max_interactions"])))
+            content=system_prompt(opts.variant, opts.format, opts.max_interactions)))
         if episode.uses_tools:
             state.tools = [ask_user()]
             state.tool_choice = "auto"

@@ -1,8 +1,9 @@
 """The incomplete-questions game without Inspect (`infoseek.solvers.incomplete.game`): one
-reply in, the turn record and what the model is told next out."""
+reply in, the turn record and what the model is told next out; the options checked once."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -11,6 +12,7 @@ import pytest
 from infoseek.contract import INCOMPLETE_TURN_FIELDS
 from infoseek.solvers.incomplete.game import (
     IncompleteEpisode,
+    IncompleteOptions,
     UserReply,
     play_turn,
     stopped_reply,
@@ -91,6 +93,20 @@ def test_the_record_stores_the_contract_fields_in_order() -> None:
     stored = play(episode, "<answer>\\boxed{18} or \\boxed{19}</answer>").record.to_dict()
     assert tuple(stored) == INCOMPLETE_TURN_FIELDS
     assert stored["boxes"] == ["18", "19"] and stored["answer_reason"] == "ambiguous"
+
+
+def test_the_options_are_checked_when_made_and_stored_as_before() -> None:
+    assert list(IncompleteOptions().stored().items()) == [
+        ("variant", "questionable"), ("max_interactions", 5), ("format", "text"), ("seed", 0)]
+    assert IncompleteOptions("raw", 0, "tool", 3).stored() == {
+        "variant": "raw", "max_interactions": 0, "format": "tool", "seed": 3}
+    for given, message in (
+            ({"variant": "half"}, "variant must be one of raw, questionable, full; got 'half'"),
+            ({"format": "json"}, "format must be one of text, tool; got 'json'"),
+            ({"max_interactions": -1}, "max_interactions must be an integer >= 0; got -1"),
+            ({"max_interactions": True}, "max_interactions must be an integer >= 0; got True")):
+        with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+            IncompleteOptions(**given)
 
 
 def test_the_game_imports_no_inspect() -> None:
