@@ -175,6 +175,30 @@ INCOMPLETE_TURN_FIELDS: tuple[str, ...] = tuple(
     field.name for field in fields(IncompleteTurnRecord))
 """The fields of one incomplete-questions turn record (`STORE_TURNS`)."""
 
+
+@dataclass(frozen=True)
+class SingleTurnRecord:
+    """The one turn of a single-turn protocol (`SINGLE_TURN_PROTOCOLS`) as the sample store
+    holds it (`STORE_TURNS`, through `to_dict`): the reply's pick (the chosen option in
+    question selection, the value or ``Not sure`` otherwise; ``None`` when it was not
+    read), the end of the reply, and why it was not read (``None`` when it was)."""
+
+    turn: int
+    action: str
+    """`ACTION_ANSWER` for a reply read, else `ACTION_INVALID`."""
+    answer: Any
+    answer_raw: str
+    """The reply's last 2,000 characters."""
+    reason: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form: one key per `SINGLE_TURN_FIELDS`, in that order."""
+        return {name: getattr(self, name) for name in SINGLE_TURN_FIELDS}
+
+
+SINGLE_TURN_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(SingleTurnRecord))
+"""The fields of one single-turn turn record (`STORE_TURNS`)."""
+
 # ------------------------------------------------------------------ invalid reasons
 
 INVALID_REASONS: tuple[str, ...] = (
@@ -244,6 +268,7 @@ FULL_INFORMATION_MAX_TURNS = 1
 """The turn cap of the full-information tasks (``*_full``): every value is given, so the
 model answers at once."""
 
+
 def long_turn_cap(k: Any) -> int:
     """The turn cap of a task whose k may be large (`logic_mt`, `gsme_mt_ext`, their hard
     splits) when it is not given: `DEFAULT_MAX_TURNS`, or twice the largest k (an int or
@@ -252,7 +277,6 @@ def long_turn_cap(k: Any) -> int:
     largest = max([v for v in values if isinstance(v, int) and not isinstance(v, bool)],
                   default=1)
     return max(DEFAULT_MAX_TURNS, 2 * largest)
-
 
 DEFAULT_FORBID_ALTERNATIVES = False
 """Whether variables found only in non-canonical MSSs may not be asked (and only the
