@@ -1,11 +1,10 @@
 """The incomplete-questions game without Inspect (`infoseek.solvers.incomplete.game`): one
-reply in, the turn record and what the model is told next out; the options checked once."""
+reply in, the turn record and what the model is told next out; the options checked once.
+(`tests/packaging/test_layers.py` checks that no game pulls in Inspect.)"""
 
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 
 import pytest
 
@@ -107,11 +106,3 @@ def test_the_options_are_checked_when_made_and_stored_as_before() -> None:
             ({"max_interactions": True}, "max_interactions must be an integer >= 0; got True")):
         with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
             IncompleteOptions(**given)
-
-
-def test_the_game_imports_no_inspect() -> None:
-    code = ("import sys, infoseek.solvers.incomplete.game; "
-            "print(any(m.startswith('inspect_ai') for m in sys.modules))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
-    assert result.stdout.strip() == "False"
