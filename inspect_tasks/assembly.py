@@ -12,7 +12,7 @@ the samples (`infoseek.solvers.dataset`) and put solver and scorers together. No
 a domain.
 
 Every task carries a version (Inspect's `Task(version=...)`, `eval.task_version` in the
-log): the suite's eval version and the data it runs on, ``"1-A/logic-mt@1.1.0"``
+log): the suite's eval version and the data it runs on, ``"2-A/logic-mt@1.1.0"``
 (`registered_task_version`; the format is `infoseek.inspect_tasks.versions`).
 """
 
@@ -48,7 +48,7 @@ from infoseek.solvers.seek.solver import seek_solver
 
 def registered_task_version(builder: str) -> str:
     """The version of a task over the registered builder `builder`: the eval version and
-    the builder's data version (``"1-A/logic-mt@1.1.0"``; `versions.task_version`)."""
+    the builder's data version (``"2-A/logic-mt@1.1.0"``; `versions.task_version`)."""
     return task_version(builder, get_builder(builder)[1].version)
 
 

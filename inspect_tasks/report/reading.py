@@ -10,6 +10,11 @@ from the complete sample.
 declaration), ``samples`` (one row per sample: identity, ``k`` and the other group keys,
 ``error``, and ``score.<scorer>.<key>`` for every score value), ``turns`` (one row per
 recorded seek turn) and ``skipped`` (one line per log left out, saying why).
+
+Scorers go by the name they have now: a log of an earlier eval version that recorded a
+scorer under an old name (``answer`` before 2-A) is read as if it carried the new one
+(``final_answer``), the one alias table being
+:data:`infoseek.scorers.recorded_names.RENAMED_SCORERS`.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from inspect_ai.analysis import SampleColumn, evals_df, samples_df
 
 from infoseek.contract import STORE_TURNS
 from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
+from infoseek.scorers.recorded_names import current_scorer_name
 from infoseek.stored_forms import turns_from_store
 
 SETTING_PREFIX = "task_arg_"
@@ -76,9 +82,12 @@ def _in_view_bundle(path: Path) -> bool:
 
 
 def _scores_json(sample: Any) -> str:
+    """The sample's scores by the name each scorer has now (a log of an earlier eval
+    version may record an old one: `infoseek.scorers.recorded_names`)."""
     scores = {}
     for name, score in (sample.scores or {}).items():
-        scores[name] = {"value": score.value, "metadata": score.metadata or {}}
+        scores[current_scorer_name(name)] = {"value": score.value,
+                                             "metadata": score.metadata or {}}
     return json.dumps(scores)
 
 

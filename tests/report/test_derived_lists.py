@@ -81,7 +81,7 @@ def test_every_task_names_its_report_and_gets_the_same_declaration(name: str) ->
 def test_logs_that_name_no_report_are_read_by_their_scorers() -> None:
     """Logs written before tasks named their report: the protocol's report by the scorers
     the log carries, with the columns of a scorer a task adds."""
-    seek = {"answer", "sufficiency", "queries", "invalid"}
+    seek = {"final_answer", "sufficiency", "queries", "invalid"}
     assert report_for("logic_mt", seek) is d.SEEK_REPORT
     assert report_for("clinguide_mt", seek | {"order_strata"}) is d.ORDERED_SEEK_REPORT
     assert report_for("planning_mt", seek | {"plan"}) is d.PLANNING_SEEK_REPORT

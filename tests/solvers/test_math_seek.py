@@ -259,7 +259,7 @@ def test_optimal_end_to_end(fmt: str, tmp_path) -> None:
     for sample in log.samples:
         record = by_id[sample.id]
         assert value(sample, "final_sufficiency") == 1.0
-        assert value(sample, "accuracy") == 1.0, sample.scores["answer"].explanation
+        assert value(sample, "accuracy") == 1.0, sample.scores["final_answer"].explanation
         assert value(sample, "total_turns") == record["k"]
         assert value(sample, "invalid_total") == 0.0
         turns = turns_of(sample)
