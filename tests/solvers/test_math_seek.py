@@ -239,7 +239,7 @@ def test_metrics_handle_the_unbounded_marker() -> None:
 
 
 def test_optimal_strategy_asks_the_canonical_mss() -> None:
-    options = {"max_turns": 10}
+    options = SeekOptions().stored()
     assert decide("optimal", "seek", K2, [], options) == {"kind": "ask", "variables": ["B"]}
     turns = [{"queries": [{"variable": "B", "valid": True, "value": 6}]}]
     assert decide("optimal", "seek", K2, turns, options) == {"kind": "ask", "variables": ["F"]}
