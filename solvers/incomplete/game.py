@@ -35,6 +35,7 @@ from infoseek.solvers.incomplete.prompts import (
     NO_TAG_REMINDER_TOOL,
 )
 from infoseek.solvers.incomplete.reading import ParsedReply
+from infoseek.solvers.options import SolverOptions
 
 QUESTIONABLE = "questionable"
 """The variant in which the model may ask the user."""
@@ -43,7 +44,7 @@ FORMATS: tuple[str, ...] = ("text", "tool")
 
 
 @dataclass(frozen=True)
-class IncompleteOptions:
+class IncompleteOptions(SolverOptions):
     """The options of an incomplete-questions run, checked when made (a ValueError names
     the bad one)."""
 

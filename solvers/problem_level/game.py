@@ -15,13 +15,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from infoseek.contract import DEFAULT_FORBID_ALTERNATIVES
+from infoseek.solvers.options import SolverOptions
 from infoseek.solvers.seek import prompts
 
 PROTOCOLS: tuple[str, ...] = ("k_prediction", "mss_identification")
 
 
 @dataclass(frozen=True)
-class ProblemLevelOptions:
+class ProblemLevelOptions(SolverOptions):
     """The options of a problem-level run, checked when made (a ValueError names the bad
     one)."""
 

@@ -47,6 +47,7 @@ from infoseek.contract import (
 from infoseek.domains import Domain
 from infoseek.oracles.policies import UNSURE, Oracle, check_policy
 from infoseek.oracles.refusals import EARLY_ANSWER, invalid_turn_message, refusal_text
+from infoseek.solvers.options import SolverOptions
 
 FORMATS: tuple[str, ...] = ("tool", "text")
 """How the model asks and answers: ``ask`` / ``answer`` tools, or ``Question:`` /
@@ -54,7 +55,7 @@ FORMATS: tuple[str, ...] = ("tool", "text")
 
 
 @dataclass(frozen=True)
-class SeekOptions:
+class SeekOptions(SolverOptions):
     """The options of the seek loop, checked when made: a ValueError names the bad one
     (the format, the oracle policy through `infoseek.oracles.check_policy`, a turn cap
     or a query count that is not an integer >= 1). The flags are stored as booleans."""
