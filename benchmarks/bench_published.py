@@ -64,9 +64,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true",
                         help="25 problems per k of every split instead of the defaults")
     args = parser.parse_args()
-    logic_per_k = 25 if args.quick else logic_mt.DEFAULT_PER_K
-    ext_per_k = 25 if args.quick else gsme_mt_ext.DEFAULT_PER_K
-    gsme_per_k = 25 if args.quick else gsme_mt.DEFAULT_PER_K
+    logic_per_k = 25 if args.quick else logic_mt.SPEC.default_per_k
+    ext_per_k = 25 if args.quick else gsme_mt_ext.SPEC.default_per_k
+    gsme_per_k = 25 if args.quick else gsme_mt.SPEC.default_per_k
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         logic = logic_mt.build_split(0, logic_per_k, [1, 2, 3, 4])

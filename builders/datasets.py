@@ -6,7 +6,7 @@ a source file, for a builder registered in `infoseek.domains`.
 
 A source is read with the formats of the builder's domain (`infoseek.builders.published.sources`);
 without one, each k is built (or read back from the cache, keyed by the builder's name,
-its version and the parameters), so a run over k=[1,2] reuses a run over k=1. A k that
+its data version and the parameters), so a run over k=[1,2] reuses a run over k=1. A k that
 is built prints its progress on stderr (a line as it starts, one every 10 s, one when it
 is done); one read from the cache prints nothing. `per_k` is at most the builder's cap
 (`infoseek.domains.BuilderSpec.max_per_k`), as in `infoseek build`.
@@ -54,7 +54,7 @@ def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int 
     build = resolve(spec.build)
     out: list[dict[str, Any]] = []
     for k in ks:
-        out.extend(load_or_build(spec.name, spec.version,
+        out.extend(load_or_build(spec.name, spec.data_version,
                                  {"seed": seed, "per_k": per_k, "k": k},
                                  lambda k=k: _build_stage(build, spec.name, seed, per_k, k)))
     return out

@@ -49,7 +49,7 @@ from infoseek.solvers.seek.solver import seek_solver
 def registered_task_version(builder: str) -> str:
     """The version of a task over the registered builder `builder`: the eval version and
     the builder's data version (``"2-A/logic-mt@1.1.0"``; `versions.task_version`)."""
-    return task_version(builder, get_builder(builder)[1].version)
+    return task_version(builder, get_builder(builder)[1].data_version)
 
 
 def accepted_oracles(domain: Domain) -> tuple[str, ...]:

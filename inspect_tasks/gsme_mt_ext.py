@@ -12,7 +12,7 @@ Tasks: `gsme_mt_ext` (seek loop, world-backed oracle, numeric answers),
 
 from inspect_ai import Task, task
 
-from infoseek.builders.math.gsme_mt_ext import BUILDER_NAME, HARD_BUILDER_NAME
+from infoseek.builders.math.gsme_mt_ext import HARD_SPEC, SPEC
 from infoseek.contract import FULL_INFORMATION_MAX_TURNS, long_turn_cap
 from infoseek.domains import get_builder
 from infoseek.inspect_tasks.assembly import (
@@ -23,7 +23,7 @@ from infoseek.inspect_tasks.assembly import (
 )
 from infoseek.inspect_tasks.task_parameters import check_choice
 
-SPLITS = {"default": BUILDER_NAME, "hard": HARD_BUILDER_NAME}
+SPLITS = {"default": SPEC.name, "hard": HARD_SPEC.name}
 """`-T split=` of `gsme_mt_ext` -> the builder that makes it."""
 
 

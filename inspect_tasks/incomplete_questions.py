@@ -16,8 +16,7 @@ are read from that JSON file or URL and `seed`/`count` are ignored.
 
 from inspect_ai import Task, task
 
-from infoseek.builders.math import incomplete_math
-from infoseek.builders.math.incomplete_math import DEFAULT_COUNT
+from infoseek.builders.math.incomplete_math import SPEC as BUILDER
 from infoseek.builders.math.released.incomplete import incomplete_records
 from infoseek.inspect_tasks.task_errors import readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
@@ -34,7 +33,7 @@ def incomplete_questions(
     max_interactions: int = 5,
     format: str = "text",
     seed: int = 0,
-    count: int = DEFAULT_COUNT,
+    count: int = BUILDER.default_per_k,
 ) -> Task:
     """Ask the simulated user for the missing condition, or answer anyway (protocols §3.7).
 
@@ -63,5 +62,5 @@ def incomplete_questions(
         scorer=incomplete_scorer(),
         metadata={"report": "incomplete"},
         name="incomplete_questions",
-        version=task_version(incomplete_math.BUILDER_NAME, incomplete_math.CACHE_VERSION),
+        version=task_version(BUILDER.name, BUILDER.data_version),
     )

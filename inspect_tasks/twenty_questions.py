@@ -65,7 +65,7 @@ def twenty_questions(
                                        seed=seed),
                 metadata={"report": "twenty_questions"},
                 scorer=twenty_questions_scorer(max_turns=max_turns), name="twenty_questions",
-                version=task_version(builder.BUILDER_NAME, builder.CACHE_VERSION))
+                version=task_version(builder.SPEC.name, builder.SPEC.data_version))
 
 
 @task
@@ -82,8 +82,8 @@ def twenty_questions_k_prediction(
         per_k: problems built per k (CSP problems; >= 1; default 10).
         seed: the random seed (of the builder; an integer; default 0).
     """
-    params = checked_parameters(builder.BUILDER_NAME, k=k, per_k=per_k, seed=seed)
-    return k_prediction_task("twenty_questions_k_prediction", builder.BUILDER_NAME, params)
+    params = checked_parameters(builder.SPEC.name, k=k, per_k=per_k, seed=seed)
+    return k_prediction_task("twenty_questions_k_prediction", builder.SPEC.name, params)
 
 
 @task
@@ -105,6 +105,6 @@ def twenty_questions_mss(
             default false: it names between 1 and max_size).
         max_size: most variables it may name when k is not given (here attributes; >= 1; default 4).
     """
-    params = checked_parameters(builder.BUILDER_NAME, k=k, per_k=per_k, seed=seed,
+    params = checked_parameters(builder.SPEC.name, k=k, per_k=per_k, seed=seed,
                                 k_given=k_given, max_size=max_size)
-    return mss_task("twenty_questions_mss", builder.BUILDER_NAME, params)
+    return mss_task("twenty_questions_mss", builder.SPEC.name, params)

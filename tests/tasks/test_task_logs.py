@@ -3,7 +3,7 @@ on, and `inspect score <log>` re-scores it with the same result.
 
 Every packaged task runs once, tiny (`limit=1`, `infoseek/optimal`), by its registry name.
 
-Versions: `eval.task_version` is ``"<eval version>/<builder>@<BuilderSpec.version>"``, the
+Versions: `eval.task_version` is ``"<eval version>/<builder>@<BuilderSpec.data_version>"``, the
 eval version and the data version of the builder the task reads
 (`infoseek.inspect_tasks.versions.task_version`), and follows that version.
 
@@ -68,9 +68,9 @@ docs/tasks/); `incomplete_questions` reads the incomplete-math builder."""
 
 def expected_version(task: str) -> str:
     if task == "incomplete_questions":
-        return task_version(incomplete_math.BUILDER_NAME, incomplete_math.CACHE_VERSION)
+        return task_version(incomplete_math.SPEC.name, incomplete_math.SPEC.data_version)
     builder = next(b for prefix, b in BUILDER_OF if task.startswith(prefix))
-    return task_version(builder, domains.get_builder(builder)[1].version)
+    return task_version(builder, domains.get_builder(builder)[1].data_version)
 
 
 @pytest.mark.parametrize("name", sorted(PACKAGED_TASKS))
