@@ -35,6 +35,7 @@ from infoseek.domains import (
     get_builder,
     resolve,
 )
+from infoseek.jsonl import jsonl_bytes, write_atomically
 
 
 def _progress(stream) -> Callable[[int, int], None]:
@@ -87,23 +88,13 @@ def _build(args: argparse.Namespace) -> int:
         print(f"infoseek build: {exc}", file=sys.stderr)
         return 2
     try:
-        count = write_atomically(records, args.out)
+        write_atomically(args.out, jsonl_bytes(records), ordinary_mode=True)
     except OSError as exc:
         print(f"infoseek build: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - start
-    print(f"built {count} problems in {seconds:.2f} s -> {args.out}")
+    print(f"built {len(records)} problems in {seconds:.2f} s -> {args.out}")
     return 0
-
-
-def write_atomically(records: list[dict[str, Any]], out: str) -> int:
-    """Write the records as JSON Lines to `out` atomically (`infoseek.jsonl`); returns
-    how many were written."""
-    from infoseek.jsonl import jsonl_bytes
-    from infoseek.jsonl import write_atomically as write_file
-
-    write_file(out, jsonl_bytes(records), ordinary_mode=True)
-    return len(records)
 
 
 def _verify(args: argparse.Namespace) -> int:
