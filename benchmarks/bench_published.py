@@ -1,4 +1,5 @@
-"""Published-format loading and re-verification at full split size, measured in one run.
+"""Released data in its source formats: loading and re-verification at full split size, measured
+in one run.
 
     python benchmarks/bench_published.py            # default splits (800 logic, 520 Ext)
     python benchmarks/bench_published.py --quick    # 25 problems per k

@@ -1,8 +1,9 @@
 """What a domain declares (`Domain`): its builders (`BuilderSpec`), renderers, wording
-(`Wording`), answer kind, released-data formats and oracle policies. The registry of
-declarations is `infoseek.domains`, which re-exports these names; a declaration is plain
-data, and its callables (build, render, reply) may be ``"module:function"`` paths that
-`resolve` imports on first use, so declaring a domain imports none of its parts."""
+(`Wording`), answer kind, the source formats of its released data and oracle policies.
+The registry of declarations is `infoseek.domains`, which re-exports these names; a
+declaration is plain data, and its callables (build, render, reply) may be
+``"module:function"`` paths that `resolve` imports on first use, so declaring a domain
+imports none of its parts."""
 
 from __future__ import annotations
 
@@ -130,8 +131,10 @@ class Domain:
     wording: Wording
     builders: tuple[BuilderSpec, ...] = ()
     renderers: Mapping[str, Render | str] = field(default_factory=dict)
-    formats: Mapping[str, str] = field(default_factory=dict)
-    """Released-data format name -> ``"module:attribute"`` of its `PublishedFormat`."""
+    source_formats: Mapping[str, str] = field(default_factory=dict)
+    """The source formats of the domain's released data: name -> ``"module:attribute"`` of
+    its `infoseek.builders.published.SourceFormat` (what `infoseek verify
+    --source-format` and a task's ``-T source_format=`` take)."""
     oracles: tuple[str, ...] | None = None
     """The oracle policies the domain's seek tasks accept, the first the default; None
     (most domains): every policy of the oracle table (`infoseek.oracles.ORACLE_POLICIES`),

@@ -14,7 +14,8 @@ DOMAIN = Domain(
     wording=WORDING,
     builders=(genereg_mt.SPEC,),
     renderers={"seek": "infoseek.builders.genereg.genereg_text:render_genereg_problem"},
-    formats={
-        "mt-infoseek-genereg": "infoseek.builders.genereg.released.format:MT_INFOSEEK_GENEREG",
+    source_formats={
+        "mt-infoseek-genereg":
+            "infoseek.builders.genereg.released.source_format:MT_INFOSEEK_GENEREG",
     },
 )

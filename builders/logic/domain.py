@@ -14,8 +14,8 @@ DOMAIN = Domain(
     wording=WORDING,
     builders=(logic_mt.SPEC, logic_mt.HARD_SPEC, logic_q.SPEC),
     renderers={"seek": "infoseek.builders.logic.logic_text:render_logic_problem"},
-    formats={
-        "mt-infoseek-logic": "infoseek.builders.logic.released.format:MT_INFOSEEK_LOGIC",
-        "questbench-logic": "infoseek.builders.logic.released.format:QUESTBENCH_LOGIC",
+    source_formats={
+        "mt-infoseek-logic": "infoseek.builders.logic.released.source_format:MT_INFOSEEK_LOGIC",
+        "questbench-logic": "infoseek.builders.logic.released.source_format:QUESTBENCH_LOGIC",
     },
 )

@@ -44,9 +44,10 @@ DOMAIN = Domain(
     wording=WORDING,
     builders=(gsme_mt_ext.SPEC, gsme_mt_ext.HARD_SPEC, gsme_mt.SPEC),
     renderers={"equations": render_equations_prompt, "words": render_words_prompt},
-    formats={
-        "mt-infoseek-gsme": "infoseek.builders.math.released.format:MT_INFOSEEK_GSME",
-        "mt-infoseek-gsme-ext": "infoseek.builders.math.released.format:MT_INFOSEEK_GSME_EXT",
+    source_formats={
+        "mt-infoseek-gsme": "infoseek.builders.math.released.source_format:MT_INFOSEEK_GSME",
+        "mt-infoseek-gsme-ext":
+            "infoseek.builders.math.released.source_format:MT_INFOSEEK_GSME_EXT",
     },
     oracles=("world",),
 )

@@ -188,7 +188,7 @@ def test_curated_networks_hold_only_old_style_names():
 
 def test_cli_verify_reads_every_row_and_finds_the_planted_errors(tmp_path, capsys):
     corrected = tmp_path / "corrected.jsonl"
-    assert cli.main(["verify", str(ROWS), "--format", FORMAT, "--rules", str(RULES),
+    assert cli.main(["verify", str(ROWS), "--source-format", FORMAT, "--rules", str(RULES),
                      "--out", str(tmp_path / "v"), "--workers", "1", "--quiet",
                      "--write-corrected", str(corrected)]) == 0
     printed = capsys.readouterr().out.strip().splitlines()
@@ -199,7 +199,7 @@ def test_cli_verify_reads_every_row_and_finds_the_planted_errors(tmp_path, capsy
     assert found == PLANTED
     reasons = " ".join(d["reason"] for o in map(json.loads, lines) for d in o["disagreements"])
     assert "{TGF−beta1} is not sufficient; missing {14_3_3s, TGF−beta1}" in reasons
-    assert cli.main(["verify", str(corrected), "--format", FORMAT, "--rules", str(RULES),
+    assert cli.main(["verify", str(corrected), "--source-format", FORMAT, "--rules", str(RULES),
                      "--out", str(tmp_path / "v2"), "--workers", "1", "--quiet"]) == 0
     assert capsys.readouterr().out.strip().splitlines()[-1] == "agree=11 disagree=0"
 
