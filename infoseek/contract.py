@@ -256,6 +256,11 @@ MAX_TURN_CHARS = 20_000
 the single-turn protocols an answer (the text after the ``Answer:`` line, or a reply
 without one) longer than this is ``too_long``."""
 
+INTERACTION_FORMATS: tuple[str, ...] = ("tool", "text")
+"""How a model asks and answers, a task's ``-T format=`` (an options object's ``format``):
+``tool`` (the ``ask`` / ``answer`` tools) or ``text`` (``Question:`` / ``Answer:`` lines,
+or the protocol's tags)."""
+
 ASK_TOOL = "ask"
 ANSWER_TOOL = "answer"
 """The two tools of the tool format: the seek loop offers them, the tool parser reads

@@ -27,7 +27,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from infoseek.builders.published import INPUTS, source_format_names
-from infoseek.builders.published.sources import INTERACTION_FORMATS, RECORDS_SOURCE_FORMAT
+from infoseek.builders.published.sources import RECORDS_SOURCE_FORMAT
+from infoseek.contract import INTERACTION_FORMATS
 from infoseek.inspect_tasks.inspect_private import given_model_roles
 from infoseek.inspect_tasks.task_errors import PlainTaskError
 from infoseek.solvers.dataset import parse_k_values

@@ -47,7 +47,6 @@ from infoseek.jsonl import read_jsonl
 
 RECORDS_SOURCE_FORMAT = "records"
 """The source format of our own problem records (JSON Lines, as `infoseek build` writes)."""
-INTERACTION_FORMATS = ("tool", "text")
 logger = logging.getLogger(__name__)
 
 

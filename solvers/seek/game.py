@@ -38,6 +38,7 @@ from infoseek.contract import (
     ACTION_INVALID,
     DEFAULT_FORBID_ALTERNATIVES,
     DEFAULT_MAX_TURNS,
+    INTERACTION_FORMATS,
     TERMINAL_REASONS,
     ParsedQuery,
     ParsedTurn,
@@ -48,10 +49,6 @@ from infoseek.domains import Domain
 from infoseek.oracles.policies import UNSURE, Oracle, check_policy
 from infoseek.oracles.refusals import EARLY_ANSWER, invalid_turn_message, refusal_text
 from infoseek.solvers.options import SolverOptions
-
-FORMATS: tuple[str, ...] = ("tool", "text")
-"""How the model asks and answers: ``ask`` / ``answer`` tools, or ``Question:`` /
-``Answer:`` lines."""
 
 
 @dataclass(frozen=True)
@@ -81,8 +78,8 @@ class SeekOptions(SolverOptions):
     """The oracle's seed (the random policy's draws)."""
 
     def __post_init__(self) -> None:
-        if self.format not in FORMATS:
-            raise ValueError(f"format must be one of {', '.join(FORMATS)}; "
+        if self.format not in INTERACTION_FORMATS:
+            raise ValueError(f"format must be one of {', '.join(INTERACTION_FORMATS)}; "
                              f"got {self.format!r}")
         check_policy(self.oracle)
         for name in ("max_turns", "queries_per_turn"):

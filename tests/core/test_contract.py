@@ -28,6 +28,7 @@ LISTED = {
     "Actions": contract.ACTIONS,
     "Invalid reasons": contract.INVALID_REASONS,
     "Answer kinds": contract.ANSWER_KINDS,
+    "Interaction formats": contract.INTERACTION_FORMATS,
 }
 
 
