@@ -28,7 +28,12 @@ from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.inspect_tasks.versions import task_version
 from infoseek.scorers.twenty_questions import twenty_questions_scorer
 from infoseek.solvers.dataset import memory_dataset
-from infoseek.solvers.twenty_questions.solver import LABEL_BATCH, MAX_TURNS, twenty_questions_solver
+from infoseek.solvers.twenty_questions.game import (
+    LABEL_BATCH,
+    MAX_TURNS,
+    TwentyQuestionsOptions,
+)
+from infoseek.solvers.twenty_questions.solver import twenty_questions_solver
 from infoseek.stored_forms import metadata_problem
 
 
@@ -60,11 +65,11 @@ def twenty_questions(
     """
     check_parameters(choices={"pool": POOL_NAMES}, pool=pool, max_turns=max_turns,
                      label_batch=label_batch, seed=seed)
+    options = TwentyQuestionsOptions(max_turns=max_turns, label_batch=label_batch, seed=seed)
     return Task(dataset=memory_dataset(game_samples(pool), f"twenty_questions_{pool}"),
-                solver=twenty_questions_solver(max_turns=max_turns, label_batch=label_batch,
-                                       seed=seed),
+                solver=twenty_questions_solver(options),
                 metadata={"report": "twenty_questions"},
-                scorer=twenty_questions_scorer(max_turns=max_turns), name="twenty_questions",
+                scorer=twenty_questions_scorer(), name="twenty_questions",
                 version=task_version(builder.SPEC.name, builder.SPEC.data_version))
 
 
