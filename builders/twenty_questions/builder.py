@@ -45,6 +45,10 @@ from a stale cache entry), which every record also carries (``provenance.pools``
 random stream's text is kept from the builder's first name (`twenty-q`), so that a seed
 draws the same problems as before the rename."""
 DOMAIN_NAME = "twenty_questions"
+ID_PREFIX = "twenty-q"
+"""Record ids start with the builder's first name, as its random stream does: an id is a
+record's identity (eval-set matches samples by it, and the random reference model seeds its
+draws with it), so the rename to twenty-questions left ids as they were."""
 TARGET = "candidate"
 ENTITY = "X"
 CSP_POOL = "common"
@@ -76,7 +80,7 @@ def game_records(pool_name: str) -> list[dict[str, Any]]:
     names = [c.name for c in pool.candidates]
     table = _table_fields(pool, names)
     return [{
-        "id": f"{SPEC.name}-{pool_name}-{index:03d}-{_slug(target)}",
+        "id": f"{ID_PREFIX}-{pool_name}-{index:03d}-{_slug(target)}",
         "domain": DOMAIN_NAME, "entity": ENTITY, **table, "observed": {},
         "queryable": table["variables"][:-1], "forbidden": [], "alternative_only": [],
         "k": None, "mss_family": [], "pool": pool_name,
@@ -111,7 +115,7 @@ def csp_record(pool: Pool, target: str, order: Sequence[str], k: int, seed: int,
             return None
         fields = _table_fields(pool, left)
         return {
-            "id": f"{SPEC.name}-s{seed}-k{k}-{index:04d}", "domain": DOMAIN_NAME,
+            "id": f"{ID_PREFIX}-s{seed}-k{k}-{index:04d}", "domain": DOMAIN_NAME,
             "entity": ENTITY, **fields, "observed": dict(observed), "queryable": queryable,
             "forbidden": [], "alternative_only": [], "k": k,
             "mss_family": [list(s) for s in result.family], "pool": pool.name,
