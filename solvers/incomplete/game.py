@@ -59,15 +59,9 @@ class IncompleteOptions(SolverOptions):
     """Recorded in the options."""
 
     def __post_init__(self) -> None:
-        if self.variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; "
-                             f"got {self.variant!r}")
-        if self.format not in FORMATS:
-            raise ValueError(f"format must be one of {', '.join(FORMATS)}; "
-                             f"got {self.format!r}")
-        value = self.max_interactions
-        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-            raise ValueError(f"max_interactions must be an integer >= 0; got {value!r}")
+        self.check_choice("variant", VARIANTS)
+        self.check_choice("format", FORMATS)
+        self.check_whole("max_interactions", least=0)
 
     def stored(self) -> dict[str, Any]:
         """The options as the store holds them (`infoseek.contract.STORE_OPTIONS`; the

@@ -41,9 +41,7 @@ class ProblemLevelOptions(SolverOptions):
     task passes the largest k of its dataset."""
 
     def __post_init__(self) -> None:
-        if self.protocol not in PROTOCOLS:
-            raise ValueError(f"protocol must be one of {', '.join(PROTOCOLS)}; "
-                             f"got {self.protocol!r}")
+        self.check_choice("protocol", PROTOCOLS)
         if not isinstance(self.max_size, int) or self.max_size < 1:
             raise ValueError(f"max_size must be a positive integer; got {self.max_size!r}")
         if not isinstance(self.max_k, int) or isinstance(self.max_k, bool) or self.max_k < 1:

@@ -78,14 +78,9 @@ class SeekOptions(SolverOptions):
     """The oracle's seed (the random policy's draws)."""
 
     def __post_init__(self) -> None:
-        if self.format not in INTERACTION_FORMATS:
-            raise ValueError(f"format must be one of {', '.join(INTERACTION_FORMATS)}; "
-                             f"got {self.format!r}")
+        self.check_choice("format", INTERACTION_FORMATS)
         check_policy(self.oracle)
-        for name in ("max_turns", "queries_per_turn"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be an integer >= 1; got {value!r}")
+        self.check_whole("max_turns", "queries_per_turn", least=1)
         for name in ("budget", "force_ask", "forbid_alternatives", "carry_reasoning"):
             object.__setattr__(self, name, bool(getattr(self, name)))
 

@@ -153,10 +153,7 @@ class TwentyQuestionsOptions(SolverOptions):
     """Recorded in the options (the game records do not depend on it)."""
 
     def __post_init__(self) -> None:
-        for name in ("max_turns", "label_batch"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise ValueError(f"{name} must be an integer >= 1; got {value!r}")
+        self.check_whole("max_turns", "label_batch", least=1)
 
     def stored(self) -> dict[str, Any]:
         """The options as the store holds them (`infoseek.contract.STORE_OPTIONS`; the
