@@ -49,7 +49,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from benchmarks.random_chance import chance_by_k
 from infoseek.analysis import minimal_sufficient_sets
-from infoseek.builders.logic.logic_mt import HARD_DEFAULT_KS, build_hard_split, split_settings
+from infoseek.builders.logic.logic_mt import HARD_SPEC, build_hard_split, split_settings
 from infoseek.contract import LOGIC_FORBID_ALTERNATIVES
 from infoseek.engines.satmss import sat_mss
 from infoseek.records import engine_from_record
@@ -176,7 +176,7 @@ def main() -> None:
     parser.add_argument("--plain-limit", type=float, default=0.0,
                         help="with --eval: also time the plain search, S seconds per game")
     args = parser.parse_args()
-    ks = list(HARD_DEFAULT_KS)
+    ks = list(HARD_SPEC.default_ks)
     if args.eval:
         evaluate(args.seed, args.per_k, ks, args.plain_limit, args.models.split(","))
         return

@@ -1,4 +1,5 @@
-"""Published-format loading and re-verification at full split size, measured in one run.
+"""Released data in its source formats: loading and re-verification at full split size, measured
+in one run.
 
     python benchmarks/bench_published.py            # default splits (800 logic, 520 Ext)
     python benchmarks/bench_published.py --quick    # 25 problems per k
@@ -64,9 +65,9 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true",
                         help="25 problems per k of every split instead of the defaults")
     args = parser.parse_args()
-    logic_per_k = 25 if args.quick else logic_mt.DEFAULT_PER_K
-    ext_per_k = 25 if args.quick else gsme_mt_ext.DEFAULT_PER_K
-    gsme_per_k = 25 if args.quick else gsme_mt.DEFAULT_PER_K
+    logic_per_k = 25 if args.quick else logic_mt.SPEC.default_per_k
+    ext_per_k = 25 if args.quick else gsme_mt_ext.SPEC.default_per_k
+    gsme_per_k = 25 if args.quick else gsme_mt.SPEC.default_per_k
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
         logic = logic_mt.build_split(0, logic_per_k, [1, 2, 3, 4])

@@ -4,12 +4,13 @@ a source file, for a builder registered in `infoseek.domains`.
     records = domain_records("logic-mt", ks=[1, 2], per_k=200, seed=0)
     records = domain_records("gsme-mt-ext", ks=[1], source="gsme_q_mt_ext.csv")
 
-A source is read with the formats of the builder's domain (`infoseek.builders.published.sources`);
-without one, each k is built (or read back from the cache, keyed by the builder's name,
-its version and the parameters), so a run over k=[1,2] reuses a run over k=1. A k that
-is built prints its progress on stderr (a line as it starts, one every 10 s, one when it
-is done); one read from the cache prints nothing. `per_k` is at most the builder's cap
-(`infoseek.domains.BuilderSpec.max_per_k`), as in `infoseek build`.
+A source is read with the source formats of the builder's domain
+(`infoseek.builders.published.sources`); without one, each k is built (or read back from
+the cache, keyed by the builder's name, its data version and the parameters), so a run
+over k=[1,2] reuses a run over k=1. A k that is built prints its progress on stderr (a
+line as it starts, one every 10 s, one when it is done); one read from the cache prints
+nothing. `per_k` is at most the builder's cap (`infoseek.domains.BuilderSpec.max_per_k`),
+as in `infoseek build`.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int 
     """Records of registered builder `builder` for the k values `ks`: built with `seed`
     and `per_k` problems per k (the builder's default when None), or read from `source`
     (our JSONL records or a released file of the domain; the first `limit` problems;
-    `inputs`: the released format's extra inputs, e.g. its folder of rule files)."""
+    `inputs`: the source format's extra inputs, e.g. its folder of rule files)."""
     domain, spec = get_builder(builder)
     given = {name: value for name, value in (inputs or {}).items() if value is not None}
     if source:
@@ -54,7 +55,7 @@ def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int 
     build = resolve(spec.build)
     out: list[dict[str, Any]] = []
     for k in ks:
-        out.extend(load_or_build(spec.name, spec.version,
+        out.extend(load_or_build(spec.name, spec.data_version,
                                  {"seed": seed, "per_k": per_k, "k": k},
                                  lambda k=k: _build_stage(build, spec.name, seed, per_k, k)))
     return out

@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
+from infoseek.domains import BuilderSpec
+
 Record = dict[str, Any]
 
 
@@ -22,29 +24,30 @@ class BuildError(RuntimeError):
 
 
 def first_valid_problem(
-    *, builder: str, version: str, random_stream: str, seed: int, k: int, index: int,
-    max_k: int, max_attempts: int, candidate: Callable[[random.Random, int], Record | None],
+    spec: BuilderSpec, *, seed: int, k: int, index: int, max_attempts: int,
+    candidate: Callable[[random.Random, int], Record | None],
     validate: Callable[[Record], list[str]],
 ) -> Record:
     """The first candidate that the validator accepts; deterministic in (seed, k, index).
 
-    Each attempt draws from its own generator, seeded by `random_stream`, `version`, seed,
-    k, index and attempt; the record gets an id first (``<builder>-s<seed>-k<k>-<index>``)
-    and its provenance last (`builder`: the builder's registered name; `version`). A
-    rejected candidate is a builder bug and raises at once.
+    Each attempt draws from its own generator, seeded by the builder's random stream
+    (`BuilderSpec.random_stream`), seed, k, index and attempt; the record gets an id first
+    (``<builder>-s<seed>-k<k>-<index>``) and its provenance last (`builder`: the builder's
+    registered name; `version`: its builder version). A rejected candidate is a builder bug
+    and raises at once.
     """
-    if not 1 <= k <= max_k:
-        raise ValueError(f"k must be between 1 and {max_k}, got {k}")
+    if not 1 <= k <= spec.max_k:
+        raise ValueError(f"k must be between 1 and {spec.max_k}, got {k}")
     for attempt in range(max_attempts):
-        rng = random.Random(f"{random_stream}:{version}:{seed}:{k}:{index}:{attempt}")
+        rng = random.Random(f"{spec.random_stream}:{seed}:{k}:{index}:{attempt}")
         record = candidate(rng, k)
         if record is None:
             continue
         errors = validate(record)
         if errors:
             raise BuildError(f"validator rejected a candidate (seed={seed}, k={k}): {errors}")
-        record = {"id": f"{builder}-s{seed}-k{k}-{index:04d}", **record}
-        record["provenance"] = {"builder": builder, "version": version, "seed": seed,
+        record = {"id": f"{spec.name}-s{seed}-k{k}-{index:04d}", **record}
+        record["provenance"] = {"builder": spec.name, "version": spec.version, "seed": seed,
                                 "index": index, "attempt": attempt}
         return record
     raise BuildError(f"no valid k={k} problem after {max_attempts} attempts (seed={seed})")
@@ -55,12 +58,13 @@ def _call(job: tuple) -> Record:
 
 
 def build_split_with(
-    build_problem: Callable[[int, int, int], Record], max_k: int, seed: int, per_k: int,
-    ks: Iterable[int], workers: int | None, progress: Callable[[int, int], None] | None,
+    build_problem: Callable[[int, int, int], Record], spec: BuilderSpec, seed: int,
+    per_k: int, ks: Iterable[int], workers: int | None,
+    progress: Callable[[int, int], None] | None,
 ) -> list[Record]:
-    """`per_k` problems for each k, in (k, index) order; `build_problem` must be a
-    module-level function (it crosses process boundaries)."""
-    ks = check_ks(ks, max_k, per_k)
+    """`per_k` problems for each k (each at most `spec.max_k`), in (k, index) order;
+    `build_problem` must be a module-level function (it crosses process boundaries)."""
+    ks = check_ks(ks, spec.max_k, per_k)
     jobs = [(build_problem, seed, k, i) for k in ks for i in range(per_k)]
     return run_jobs(_call, jobs, workers, progress)
 

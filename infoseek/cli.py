@@ -2,14 +2,15 @@
 
     infoseek build logic-mt --out logic.jsonl [--seed N] [--per-k N] [--k 1 2 3 4] [--force]
     infoseek build gsme-mt-ext --out ext.jsonl [--seed N] [--per-k N] [--k 1 2 3 4]
-    infoseek verify logic_q_mt.csv --format mt-infoseek-logic [--out DIR] [--limit N]
-    infoseek verify genereg.jsonl --format mt-infoseek-genereg --rules DIR \
+    infoseek verify logic_q_mt.csv --source-format mt-infoseek-logic [--out DIR] [--limit N]
+    infoseek verify genereg.jsonl --source-format mt-infoseek-genereg --rules DIR \
         [--write-corrected OUT [--force]]
     infoseek filter QS_LOG WS_LOG
     infoseek report LOGS... --out DIR [--force] [--no-bundle] [--quiet]
     infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N]
 
-The builders `build` offers and the formats `verify --format` accepts are those the
+The builders `build` offers and the source formats `verify --source-format` accepts (the
+layouts of released files; ``--format`` is an older spelling of the option) are those the
 registered domains declare (`infoseek.domains`), installed plug-ins' included (entry-point
 group ``infoseek.domains``); a broken plug-in is named in a warning and in the error for
 a builder nothing declares, and the other builders still work. The extra inputs `verify`
@@ -31,10 +32,11 @@ from infoseek.cli_files import output_problem, verify_output_problem
 from infoseek.domains import (
     UnknownDomain,
     builder_names,
-    format_names,
     get_builder,
     resolve,
+    source_format_names,
 )
+from infoseek.jsonl import jsonl_bytes, write_atomically
 
 
 def _progress(stream) -> Callable[[int, int], None]:
@@ -87,23 +89,13 @@ def _build(args: argparse.Namespace) -> int:
         print(f"infoseek build: {exc}", file=sys.stderr)
         return 2
     try:
-        count = write_atomically(records, args.out)
+        write_atomically(args.out, jsonl_bytes(records), ordinary_mode=True)
     except OSError as exc:
         print(f"infoseek build: cannot write {args.out}: {exc.strerror}", file=sys.stderr)
         return 2
     seconds = time.perf_counter() - start
-    print(f"built {count} problems in {seconds:.2f} s -> {args.out}")
+    print(f"built {len(records)} problems in {seconds:.2f} s -> {args.out}")
     return 0
-
-
-def write_atomically(records: list[dict[str, Any]], out: str) -> int:
-    """Write the records as JSON Lines to `out` atomically (`infoseek.jsonl`); returns
-    how many were written."""
-    from infoseek.jsonl import jsonl_bytes
-    from infoseek.jsonl import write_atomically as write_file
-
-    write_file(out, jsonl_bytes(records), ordinary_mode=True)
-    return len(records)
 
 
 def _verify(args: argparse.Namespace) -> int:
@@ -118,7 +110,7 @@ def _verify(args: argparse.Namespace) -> int:
         print(f"infoseek verify: {problem}", file=sys.stderr)
         return 2
     try:
-        summary = verify_source(args.path, args.format, out_dir=args.out, limit=args.limit,
+        summary = verify_source(args.path, args.source_format, out_dir=args.out, limit=args.limit,
                                 workers=args.workers, strict=args.strict, progress=progress,
                                 inputs=inputs, corrected=args.write_corrected,
                                 force=args.force)
@@ -256,17 +248,21 @@ def parser() -> argparse.ArgumentParser:
 
     verify = sub.add_parser(
         "verify", help="re-verify a released file's ground truth with the exact engines",
+        formatter_class=_WholeNames,
         description="Map every row of a released file to a problem record and recompute "
         "its ground truth (underspecification, k, MSS family or the released MSS's "
         "sufficiency and minimality, answers). Writes disagreements.jsonl and summary.json "
         "and ends with a line 'agree=N disagree=M'. Exit status 0 when the file was "
         "verified (whatever it disagrees on), 2 when it cannot be read.")
     verify.add_argument("path", help="a released CSV/JSON file (local path or URL)")
-    verify.add_argument("--format", choices=format_names(), default=None,
-                        help="the file's format (default: detected from its columns)")
+    verify.add_argument("--source-format", "--format", choices=source_format_names(),
+                        default=None, dest="source_format", metavar="NAME",
+                        help="the file's source format, the layout of its release: "
+                        + ", ".join(source_format_names()) + " (default: detected from its "
+                        "columns; --format is an older spelling)")
     verify.add_argument("--out", default=None,
-                        help="output folder (default: <file stem>.<format>.verify; an "
-                        "earlier run's results there are kept unless --force)")
+                        help="output folder (default: <file stem>.<source format>.verify; "
+                        "an earlier run's results there are kept unless --force)")
     verify.add_argument("--limit", type=_positive, default=None,
                         help="verify only the first N rows")
     verify.add_argument("--workers", type=_positive, default=None,
@@ -277,7 +273,7 @@ def parser() -> argparse.ArgumentParser:
                         dest="write_corrected",
                         help="also write every readable row to OUT (JSON Lines, the released "
                         "layout) with the recomputed ground truth and a note of what "
-                        "changed; for formats that offer corrections")
+                        "changed; for source formats that offer corrections")
     verify.add_argument("--force", action="store_true",
                         help="overwrite the results of an earlier run in the --out folder, "
                         "and an existing --write-corrected file (never the input file, nor "

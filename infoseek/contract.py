@@ -201,6 +201,30 @@ INCOMPLETE_TURN_FIELDS: tuple[str, ...] = tuple(
     field.name for field in fields(IncompleteTurnRecord))
 """The fields of one incomplete-questions turn record (`STORE_TURNS`)."""
 
+
+@dataclass(frozen=True)
+class SingleTurnRecord:
+    """The one turn of a single-turn protocol (`SINGLE_TURN_PROTOCOLS`) as the sample store
+    holds it (`STORE_TURNS`, through `to_dict`): the reply's pick (the chosen option in
+    question selection, the value or ``Not sure`` otherwise; ``None`` when it was not
+    read), the end of the reply, and why it was not read (``None`` when it was)."""
+
+    turn: int
+    action: str
+    """`ACTION_ANSWER` for a reply read, else `ACTION_INVALID`."""
+    answer: Any
+    answer_raw: str
+    """The reply's last 2,000 characters."""
+    reason: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The stored form: one key per `SINGLE_TURN_FIELDS`, in that order."""
+        return {name: getattr(self, name) for name in SINGLE_TURN_FIELDS}
+
+
+SINGLE_TURN_FIELDS: tuple[str, ...] = tuple(field.name for field in fields(SingleTurnRecord))
+"""The fields of one single-turn turn record (`STORE_TURNS`)."""
+
 # ------------------------------------------------------------------ invalid reasons
 
 INVALID_REASONS: tuple[str, ...] = (
@@ -258,6 +282,11 @@ MAX_TURN_CHARS = 20_000
 the single-turn protocols an answer (the text after the ``Answer:`` line, or a reply
 without one) longer than this is ``too_long``."""
 
+INTERACTION_FORMATS: tuple[str, ...] = ("tool", "text")
+"""How a model asks and answers, a task's ``-T format=`` (an options object's ``format``):
+``tool`` (the ``ask`` / ``answer`` tools) or ``text`` (``Question:`` / ``Answer:`` lines,
+or the protocol's tags)."""
+
 ASK_TOOL = "ask"
 ANSWER_TOOL = "answer"
 """The two tools of the tool format: the seek loop offers them, the tool parser reads
@@ -269,6 +298,16 @@ for the final answer."""
 FULL_INFORMATION_MAX_TURNS = 1
 """The turn cap of the full-information tasks (``*_full``): every value is given, so the
 model answers at once."""
+
+
+def long_turn_cap(k: Any) -> int:
+    """The turn cap of a task whose k may be large (`logic_mt`, `gsme_mt_ext`, their hard
+    splits) when it is not given: `DEFAULT_MAX_TURNS`, or twice the largest k (an int or
+    a list; what is not an integer is left for the task's check) when that is more."""
+    values = k if isinstance(k, list) else [k]
+    largest = max([v for v in values if isinstance(v, int) and not isinstance(v, bool)],
+                  default=1)
+    return max(DEFAULT_MAX_TURNS, 2 * largest)
 
 DEFAULT_FORBID_ALTERNATIVES = False
 """Whether variables found only in non-canonical MSSs may not be asked (and only the

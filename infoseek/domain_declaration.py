@@ -1,8 +1,9 @@
 """What a domain declares (`Domain`): its builders (`BuilderSpec`), renderers, wording
-(`Wording`), answer kind, released-data formats and oracle policies. The registry of
-declarations is `infoseek.domains`, which re-exports these names; a declaration is plain
-data, and its callables (build, render, reply) may be ``"module:function"`` paths that
-`resolve` imports on first use, so declaring a domain imports none of its parts."""
+(`Wording`), answer kind, the source formats of its released data and oracle policies.
+The registry of declarations is `infoseek.domains`, which re-exports these names; a
+declaration is plain data, and its callables (build, render, reply) may be
+``"module:function"`` paths that `resolve` imports on first use, so declaring a domain
+imports none of its parts."""
 
 from __future__ import annotations
 
@@ -76,20 +77,51 @@ class Wording:
 
 @dataclass(frozen=True)
 class BuilderSpec:
-    """One problem builder of a domain."""
+    """One problem builder of a domain, declared once, by the module that builds (its
+    ``SPEC``; a module with two builders, such as a default and a hard split, declares one
+    for each) and listed by the domain's declaration (``builders=(logic_mt.SPEC, ...)``).
+    Whatever outside the module needs of a builder (`infoseek build`, the dataset cache,
+    the tasks and their versions) reads it here, and so does the module itself."""
 
     name: str
-    """What `infoseek build` and the dataset cache call it ("logic-mt")."""
+    """The registered name, in hyphens ("logic-mt"): what `infoseek build` takes, what the
+    dataset cache and the record ids use, and the records' ``provenance.builder``."""
     build: BuildFunction | str
+    """The build function, or its ``"module:function"`` path (so the spec can open its
+    module, above the function it names)."""
     version: str
-    """What the cache keys on besides the parameters; it changes whenever the output
-    may (a builder version, or a content hash of its data files)."""
+    """The builder version, ``MAJOR.MINOR.PATCH``, moved by hand whenever the records a seed
+    gives may change; every record carries it (``provenance.version``). Data files are
+    versioned by `data_hash`, not here (docs/architecture.md, "Names")."""
     max_k: int
+    """The largest degree of underspecification the builder makes."""
     default_per_k: int
+    """Problems per k when a build or a task does not say."""
     max_per_k: int
     """The most problems per k `infoseek build` makes (a larger number is usually a
     slip)."""
     default_ks: tuple[int, ...] = (1, 2, 3, 4)
+    """The k values a build or a task makes when it does not say."""
+    data_hash: str | None = None
+    """The content hash of the data files the builder reads (templates, trees, pools,
+    networks: 12 hex digits), or None for a builder that reads none."""
+    random_stream: str = ""
+    """The fixed text every random generator of the builder is seeded with, before the
+    seed and the job's numbers (empty: the name). It is not the version, so moving the
+    version alone draws the same problems; and since changing it changes every record,
+    it stays as it is when the builder is renamed or its version moves (several keep
+    the text they were first seeded with: ``twenty-q``, ``logic_mt:1.1.0``)."""
+
+    def __post_init__(self) -> None:
+        if not self.random_stream:
+            object.__setattr__(self, "random_stream", self.name)
+
+    @property
+    def data_version(self) -> str:
+        """What the dataset cache keys on and a task's version names after ``@``: the
+        builder version, and for a builder that reads data files ``+`` their hash
+        (``"1.1.0+0dfd177f02a1"``). It moves whenever the built records may."""
+        return f"{self.version}+{self.data_hash}" if self.data_hash else self.version
 
     @property
     def ks(self) -> tuple[int, ...]:
@@ -106,8 +138,10 @@ class Domain:
     wording: Wording
     builders: tuple[BuilderSpec, ...] = ()
     renderers: Mapping[str, Render | str] = field(default_factory=dict)
-    formats: Mapping[str, str] = field(default_factory=dict)
-    """Released-data format name -> ``"module:attribute"`` of its `PublishedFormat`."""
+    source_formats: Mapping[str, str] = field(default_factory=dict)
+    """The source formats of the domain's released data: name -> ``"module:attribute"`` of
+    its `infoseek.builders.published.SourceFormat` (what `infoseek verify
+    --source-format` and a task's ``-T source_format=`` take)."""
     oracles: tuple[str, ...] | None = None
     """The oracle policies the domain's seek tasks accept, the first the default; None
     (most domains): every policy of the oracle table (`infoseek.oracles.ORACLE_POLICIES`),

@@ -1,7 +1,7 @@
 """The domain registry: every domain's declaration (`Domain`, from
 `infoseek.domain_declaration` and re-exported here), by name.
 
-The command line (`infoseek build`, `infoseek verify --format`), `source_format`
+The command line (`infoseek build`, `infoseek verify --source-format`), `source_format`
 detection, the ``infoseek/<task>`` names and the prompts all read this registry; none
 of them lists domains by hand, and this module names no domain and no outer module.
 
@@ -48,9 +48,10 @@ from infoseek.domain_declaration import (
 __all__ = [
     "ENTRY_POINT_GROUP", "OWN_DISTRIBUTION", "BuildFunction", "BuilderSpec", "Domain",
     "PluginError", "Render", "Reply", "UnknownDomain", "Wording", "all_domains",
-    "builder_names", "domain_names", "domain_of", "entry_point_origin", "format_home",
-    "format_names", "get_builder", "get_domain", "import_plugin", "is_built_in",
-    "load_plugins", "plugin_problems", "register_domain", "resolve", "unregister_domain",
+    "builder_names", "domain_names", "domain_of", "entry_point_origin", "get_builder",
+    "get_domain", "import_plugin", "is_built_in", "load_plugins", "plugin_problems",
+    "register_domain", "resolve", "source_format_home", "source_format_names",
+    "unregister_domain",
 ]
 
 ENTRY_POINT_GROUP = "infoseek.domains"
@@ -276,15 +277,16 @@ def get_builder(name: str) -> tuple[Domain, BuilderSpec]:
                         f"{', '.join(builder_names())}{_broken_note()}")
 
 
-def format_names(domain: str | None = None) -> tuple[str, ...]:
-    """The released-data format names of `domain` (of every domain when None)."""
+def source_format_names(domain: str | None = None) -> tuple[str, ...]:
+    """The names of the source formats of `domain`'s released data (of every domain when
+    None)."""
     domains = all_domains() if domain is None else (get_domain(domain),)
-    return tuple(name for d in domains for name in d.formats)
+    return tuple(name for d in domains for name in d.source_formats)
 
 
-def format_home(name: str) -> tuple[str, str] | None:
-    """(domain name, ``"module:attribute"``) of released format `name`, or None."""
+def source_format_home(name: str) -> tuple[str, str] | None:
+    """(domain name, ``"module:attribute"``) of source format `name`, or None."""
     for domain in all_domains():
-        if name in domain.formats:
-            return domain.name, domain.formats[name]
+        if name in domain.source_formats:
+            return domain.name, domain.source_formats[name]
     return None

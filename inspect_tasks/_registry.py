@@ -10,11 +10,12 @@ Importing it
 - registers the reference model provider (`infoseek/optimal`, `infoseek/random`),
 - imports every task module (`task_module_names`), which registers their `@task`,
   `@solver` and `@scorer` functions, and
-- registers each infoseek scorer also under the name a log records for it (``answer``
-  for ``infoseek/answer``; `RECORDED_SCORER_NAMES`), so that `inspect score <log>`
-  rebuilds it: Inspect records scorers without their package and looks such a name up
-  only among unqualified names and its own built-ins (why this needs a private Inspect
-  call: `infoseek.inspect_tasks.inspect_private`).
+- registers each infoseek scorer also under the name a log records for it
+  (``final_answer`` for ``infoseek/final_answer``; `RECORDED_SCORER_NAMES`), so that
+  `inspect score <log>` rebuilds it: Inspect records scorers without their package and
+  looks such a name up only among unqualified names and its own built-ins (why this
+  needs a private Inspect call: `infoseek.inspect_tasks.inspect_private`). A scorer whose
+  recorded name is one of Inspect's built-ins makes this import fail, naming both.
 
 Tasks and scorers are found one way: a walk of a package's modules (`package_modules`)
 that keeps the registry objects each module defines (`defined_in`). The tasks are those
@@ -186,5 +187,5 @@ def package_scorers(package_name: str) -> list[Callable[..., Any]]:
 
 
 RECORDED_SCORER_NAMES = register_recorded_scorer_names(package_scorers(SCORER_PACKAGE))
-"""The names the infoseek scorers are recorded under in a log (``answer``,
+"""The names the infoseek scorers are recorded under in a log (``final_answer``,
 ``sufficiency``, ...), each registered so that `inspect score` finds it."""

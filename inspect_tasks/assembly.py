@@ -12,7 +12,7 @@ the samples (`infoseek.solvers.dataset`) and put solver and scorers together. No
 a domain.
 
 Every task carries a version (Inspect's `Task(version=...)`, `eval.task_version` in the
-log): the suite's eval version and the data it runs on, ``"1-A/logic-mt@1.1.0"``
+log): the suite's eval version and the data it runs on, ``"2-A/logic-mt@1.1.0"``
 (`registered_task_version`; the format is `infoseek.inspect_tasks.versions`).
 """
 
@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,6 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from infoseek.builders.datasets import domain_records, full_information_records
 from infoseek.builders.published import INPUTS
-from infoseek.contract import DEFAULT_FORBID_ALTERNATIVES, DEFAULT_MAX_TURNS
 from infoseek.domains import Domain, get_builder
 from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
@@ -39,22 +39,17 @@ from infoseek.records import RecordError, check_shape
 from infoseek.scorers.problem_level import k_prediction_scorer, mss_identification_scorer
 from infoseek.scorers.seek import seek_scorers
 from infoseek.solvers.dataset import memory_dataset, problem_samples, seek_samples
+from infoseek.solvers.problem_level.game import ProblemLevelOptions
 from infoseek.solvers.problem_level.solver import problem_level_solver
+from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.prompts import K_PREDICTION_MAX
 from infoseek.solvers.seek.solver import seek_solver
-
-SEEK_DEFAULTS: dict[str, Any] = {
-    "format": "tool", "max_turns": DEFAULT_MAX_TURNS, "queries_per_turn": 1, "budget": False,
-    "force_ask": False, "forbid_alternatives": DEFAULT_FORBID_ALTERNATIVES,
-    "carry_reasoning": False,
-}
-"""Seek options a task does not offer as parameters take these values."""
 
 
 def registered_task_version(builder: str) -> str:
     """The version of a task over the registered builder `builder`: the eval version and
-    the builder's data version (``"1-A/logic-mt@1.1.0"``; `versions.task_version`)."""
-    return task_version(builder, get_builder(builder)[1].version)
+    the builder's data version (``"2-A/logic-mt@1.1.0"``; `versions.task_version`)."""
+    return task_version(builder, get_builder(builder)[1].data_version)
 
 
 def accepted_oracles(domain: Domain) -> tuple[str, ...]:
@@ -143,30 +138,45 @@ def _render(builder: str, renderer: str, forbid_alternatives: bool):
     return lambda record: render(record, forbid_alternatives=forbid_alternatives)
 
 
+def offered_options(params: dict[str, Any], options_type: type) -> dict[str, Any]:
+    """The checked parameters that name a field of `options_type` (a protocol's options,
+    e.g. `SeekOptions`): the options the task offers. An option a task does not offer
+    keeps the default of its options type, the one place it is written."""
+    return {option.name: params[option.name] for option in fields(options_type)
+            if option.name in params}
+
+
+def seek_options(builder: str, params: dict[str, Any], records: list[dict[str, Any]], *,
+                 full_information: bool = False) -> SeekOptions:
+    """The seek options of a task, made once from its checked `params`: the options they
+    name (`offered_options`), with the domain's first oracle when they name none. Full
+    information asks one variable per turn with no budget line and no force-ask, and
+    replies from the hidden world when every one of the task's `records` holds one."""
+    given = offered_options(params, SeekOptions)
+    given["oracle"] = params.get("oracle") or accepted_oracles(get_builder(builder)[0])[0]
+    if full_information:
+        given.update(queries_per_turn=1, budget=False, force_ask=False)
+        if all("hidden_world" in r for r in records):
+            given["oracle"] = "world"  # else each record gives one observed world per value
+    return SeekOptions(**given)
+
+
 def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str = "seek",
               full_information: bool = False) -> Task:
-    """The seek loop (protocols §3.1) over the builder's records, with the oracle `params`
-    names (the domain's first oracle when none). `full_information`: every hidden value
-    is revealed first (records with a hidden world), so the model can answer at once:
-    the reasoning upper bound."""
-    opts = {**SEEK_DEFAULTS, **{k: v for k, v in params.items() if k in SEEK_DEFAULTS}}
+    """The seek loop (protocols §3.1) over the builder's records, with the options
+    `params` name (`seek_options`). `full_information`: every hidden value is revealed
+    first (records with a hidden world), so the model can answer at once: the reasoning
+    upper bound."""
     records = task_records(builder, params)
-    oracle = params.get("oracle") or accepted_oracles(get_builder(builder)[0])[0]
+    options = seek_options(builder, params, records, full_information=full_information)
     if full_information:
-        if all("hidden_world" in r for r in records):
-            oracle = "world"  # otherwise each record gives one fully observed world per value
         records = [full for r in records for full in full_information_records(r)]
-        opts["queries_per_turn"], opts["budget"], opts["force_ask"] = 1, False, False
-    forbid = opts["forbid_alternatives"]
-    solver = seek_solver(
-        fmt=opts["format"], max_turns=opts["max_turns"],
-        queries_per_turn=opts["queries_per_turn"], budget=opts["budget"],
-        force_ask=opts["force_ask"], forbid_alternatives=forbid,
-        carry_reasoning=opts["carry_reasoning"], oracle=oracle, seed=params.get("seed", 0))
+    forbid = options.forbid_alternatives
     with located_errors(params):
         samples = seek_samples(records, _render(builder, renderer, forbid),
                                forbid_alternatives=forbid)
-    return Task(dataset=samples_dataset(samples, name), solver=solver, scorer=seek_scorers(),
+    return Task(dataset=samples_dataset(samples, name), solver=seek_solver(options),
+                scorer=seek_scorers(),
                 metadata={"report": "full_information" if full_information else "seek"},
                 name=name, version=registered_task_version(builder))
 
@@ -175,14 +185,13 @@ def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
                       renderer: str = "seek") -> Task:
     """k-prediction (protocols §3.2); the prompt offers every count up to the largest k asked
     for (at least 1..4)."""
+    options = ProblemLevelOptions("k_prediction", max_k=max(K_PREDICTION_MAX, *params["k"]),
+                                  **offered_options(params, ProblemLevelOptions))
     records = task_records(builder, params)
     with located_errors(params):
         samples = problem_samples(records,
-                                  _render(builder, renderer, DEFAULT_FORBID_ALTERNATIVES))
-    max_k = max(K_PREDICTION_MAX, *params["k"])
-    return Task(dataset=samples_dataset(samples, name),
-                solver=problem_level_solver("k_prediction", seed=params.get("seed", 0),
-                                            max_k=max_k),
+                                  _render(builder, renderer, options.forbid_alternatives))
+    return Task(dataset=samples_dataset(samples, name), solver=problem_level_solver(options),
                 metadata={"report": "k_prediction"},
                 scorer=k_prediction_scorer(), name=name, version=registered_task_version(builder))
 
@@ -191,15 +200,14 @@ def mss_task(name: str, builder: str, params: dict[str, Any], *,
              renderer: str = "seek") -> Task:
     """MSS identification (protocols §3.3): against the canonical MSS when alternatives are
     forbidden, else any MSS of the family counts."""
-    forbid = params.get("forbid_alternatives", DEFAULT_FORBID_ALTERNATIVES)
+    options = ProblemLevelOptions("mss_identification",
+                                  **offered_options(params, ProblemLevelOptions))
+    forbid = options.forbid_alternatives
     records = task_records(builder, params)
     with located_errors(params):
         samples = problem_samples(records, _render(builder, renderer, forbid),
                                   extra_metadata={"forbid_alternatives": forbid})
-    solver = problem_level_solver("mss_identification", k_given=params["k_given"],
-                                  max_size=params["max_size"], forbid_alternatives=forbid,
-                                  seed=params.get("seed", 0))
-    return Task(dataset=samples_dataset(samples, name), solver=solver,
+    return Task(dataset=samples_dataset(samples, name), solver=problem_level_solver(options),
                 metadata={"report": "mss"},
                 scorer=mss_identification_scorer(canonical_only=forbid), name=name,
                 version=registered_task_version(builder))

@@ -12,8 +12,8 @@ Tasks: `gsme_mt_ext` (seek loop, world-backed oracle, numeric answers),
 
 from inspect_ai import Task, task
 
-from infoseek.builders.math.gsme_mt_ext import BUILDER_NAME, HARD_BUILDER_NAME
-from infoseek.contract import DEFAULT_MAX_TURNS, FULL_INFORMATION_MAX_TURNS
+from infoseek.builders.math.gsme_mt_ext import HARD_SPEC, SPEC
+from infoseek.contract import FULL_INFORMATION_MAX_TURNS, long_turn_cap
 from infoseek.domains import get_builder
 from infoseek.inspect_tasks.assembly import (
     checked_parameters,
@@ -23,7 +23,7 @@ from infoseek.inspect_tasks.assembly import (
 )
 from infoseek.inspect_tasks.task_parameters import check_choice
 
-SPLITS = {"default": BUILDER_NAME, "hard": HARD_BUILDER_NAME}
+SPLITS = {"default": SPEC.name, "hard": HARD_SPEC.name}
 """`-T split=` of `gsme_mt_ext` -> the builder that makes it."""
 
 
@@ -76,10 +76,7 @@ def gsme_mt_ext(
     if k is None:
         k = list(get_builder(builder)[1].default_ks)
     if max_turns is None:
-        values = k if isinstance(k, list) else [k]
-        largest = max([v for v in values if isinstance(v, int) and not isinstance(v, bool)],
-                      default=1)
-        max_turns = max(DEFAULT_MAX_TURNS, 2 * largest)
+        max_turns = long_turn_cap(k)
     params = checked_parameters(builder, k=k, per_k=per_k, seed=seed, oracle=oracle,
         format=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, carry_reasoning=carry_reasoning, source=source,

@@ -18,21 +18,20 @@ are read from that JSON file or URL and `seed`/`count` are ignored.
 
 from inspect_ai import Task, task
 
-from infoseek.builders.math import incomplete_math
-from infoseek.builders.math.incomplete_math import DEFAULT_COUNT
+from infoseek.builders.math.incomplete_math import SPEC as BUILDER
 from infoseek.builders.math.released.incomplete import incomplete_records
 from infoseek.inspect_tasks.task_errors import readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.inspect_tasks.versions import task_version
 from infoseek.scorers.incomplete import incomplete_scorer
-from infoseek.solvers.incomplete.solver import (
+from infoseek.solvers.incomplete.game import (
     FORMATS,
+    STRUCTURED,
+    USER_KINDS,
     VARIANTS,
-    incomplete_options,
-    incomplete_samples,
-    incomplete_solver,
+    IncompleteOptions,
 )
-from infoseek.solvers.incomplete.user import STRUCTURED, USER_KINDS
+from infoseek.solvers.incomplete.solver import incomplete_samples, incomplete_solver
 
 
 @task
@@ -42,7 +41,7 @@ def incomplete_questions(
     max_interactions: int = 5,
     format: str = "text",
     seed: int = 0,
-    count: int = DEFAULT_COUNT,
+    count: int = BUILDER.default_per_k,
     user: str = STRUCTURED,
 ) -> Task:
     """Ask the simulated user for the missing condition, or answer anyway (protocols §3.7).
@@ -66,16 +65,15 @@ def incomplete_questions(
     check_parameters(choices={"variant": VARIANTS, "format": FORMATS, "user": USER_KINDS},
                      variant=variant, source=source, max_interactions=max_interactions,
                      format=format, seed=seed, count=count, user=user)
-    options = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=format,
-                                 user=user)
+    options = IncompleteOptions(variant=variant, max_interactions=max_interactions,
+                                format=format, user=user)
     with readable_data_errors():
         records = incomplete_records(source, seed=seed, count=count)
     return Task(
         dataset=incomplete_samples(records, options),
-        solver=incomplete_solver(variant=variant, max_interactions=max_interactions, fmt=format,
-                                 user=user),
+        solver=incomplete_solver(options),
         scorer=incomplete_scorer(),
         metadata={"report": "incomplete"},
         name="incomplete_questions",
-        version=task_version(incomplete_math.BUILDER_NAME, incomplete_math.CACHE_VERSION),
+        version=task_version(BUILDER.name, BUILDER.data_version),
     )

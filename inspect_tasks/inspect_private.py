@@ -15,23 +15,26 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
 
 `registry_unqualified_name` (`inspect_ai._util.registry`)
     The name Inspect records in a log for a scorer (`eval.scorers`, `results.scores`,
-    `sample.scores`): its registry name without the package, `answer` for
-    `infoseek/answer`. The tests ask Inspect itself what it records rather than restate
-    the rule.
+    `sample.scores`): its registry name without the package, `final_answer` for
+    `infoseek/final_answer`. The tests ask Inspect itself what it records rather than
+    restate the rule.
 
 `register_recorded_scorer_names` (uses `registry_add`, `registry_lookup` and
 `RegistryInfo` of `inspect_ai._util.registry`)
     `inspect score <log>` rebuilds each scorer from the name the log records. That name
-    has no package (`answer`, not `infoseek/answer`), and Inspect resolves a name without
-    a package only among unqualified registrations and then among its own built-ins:
-    `answer` would be Inspect's `answer(pattern)` and `sufficiency` would not be found.
-    No public call registers an object under a second name, so the entry point
+    has no package (`final_answer`, not `infoseek/final_answer`), and Inspect resolves a
+    name without a package only among unqualified registrations and then among its own
+    built-ins (`inspect_ai/<name>`): `sufficiency` would not be found. No public call
+    registers an object under a second name, so the entry point
     (`infoseek.inspect_tasks._registry`) adds each infoseek scorer under the name the log
     records with `registry_add`. The score names and values in the logs stay as they are.
-    The price: in a process that loaded infoseek, these unqualified names mean our
-    scorers, so `inspect score` of somebody else's log that records a local scorer of the
-    same name (`queries`, say) finds ours unless their task file is loaded first; their
-    own task runs and a registration of theirs made earlier are not affected.
+    No infoseek scorer may be recorded under the name of an Inspect built-in (`answer`,
+    `match`, ...): `inspect score` would then have to guess which of the two a log means.
+    Registration refuses such a name (`RecordedNameError`). The price: in a process that
+    loaded infoseek, these unqualified names mean our scorers, so `inspect score` of
+    somebody else's log that records a local scorer of the same name (`queries`, say)
+    finds ours unless their task file is loaded first; their own task runs and a
+    registration of theirs made earlier are not affected.
 
 `model_roles` (`inspect_ai.model._model`)
     The model roles of the running eval (``--model-role user=...``), set before Inspect
@@ -50,7 +53,6 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
 from __future__ import annotations
 
 import functools
-import inspect
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -79,74 +81,55 @@ __all__ = ["PrerequisiteError", "RecordedNameError", "register_recorded_scorer_n
 
 BUILTIN_PREFIX = "inspect_ai/"
 """Where Inspect looks up a name without a package once no unqualified registration
-has it: its own built-ins."""
+has it: its own built-ins (``inspect_ai/answer``, ``inspect_ai/match``, ...)."""
 
 
 class RecordedNameError(RuntimeError):
-    """A scorer's recorded name cannot be given to it without changing what another
-    scorer of that name means."""
+    """An infoseek scorer would be recorded in logs under the name of one of Inspect's
+    built-in scorers."""
 
 
 def register_recorded_scorer_names(factories: Iterable[Callable[..., Scorer]]) -> list[str]:
     """Register each scorer factory also under the name Inspect records for it in a log
-    (`registry_unqualified_name`: ``answer`` for ``infoseek/answer``), so `inspect score`
-    on the log rebuilds that scorer. Returns the names registered.
+    (`registry_unqualified_name`: ``final_answer`` for ``infoseek/final_answer``), so
+    `inspect score` on the log rebuilds that scorer. Returns the names registered.
 
+    - A name that is also an Inspect built-in (``answer``, ``match``, ...) is refused with
+      `RecordedNameError`, naming both scorers: a log recording it could mean either.
     - A name already registered unqualified (a user's own local scorer) is left to its
       owner: the user's name wins.
-    - A name that is also an Inspect built-in (``answer``) gets a router: a call whose
-      arguments our factory accepts builds our scorer, any other call builds Inspect's.
-      This is only allowed when our factory takes no parameter and the built-in needs
-      one: a call with no arguments is then an error for the built-in, so every call
-      that was valid for it still reaches it. Otherwise `RecordedNameError`.
 
-    What is added: a thin wrapper per name, so the factory keeps its own registry
-    name (``infoseek/answer``) for tasks that call it directly.
+    What is added: a thin wrapper per name, so the factory keeps its own registry name
+    (``infoseek/final_answer``) for tasks that call it directly.
     """
     registered: list[str] = []
     for factory in factories:
         recorded = registry_unqualified_name(factory)
+        if registry_lookup("scorer", BUILTIN_PREFIX + recorded) is not None:
+            raise RecordedNameError(
+                f"the infoseek scorer {registry_info(factory).name!r} would be recorded in "
+                f"logs as {recorded!r}, the name of Inspect's built-in scorer "
+                f"{BUILTIN_PREFIX + recorded!r}: `inspect score` could not tell which of the "
+                f"two a log means. Give the infoseek scorer another name (and map its old "
+                f"name in infoseek.scorers.recorded_names.RENAMED_SCORERS if logs "
+                f"recorded it).")
         existing = registry_lookup("scorer", recorded)
-        builtin = registry_lookup("scorer", BUILTIN_PREFIX + recorded)
-        if existing is not None and existing is not builtin:
+        if existing is not None:
             if getattr(existing, "__wrapped__", None) is factory:
                 registered.append(recorded)  # registered by an earlier call
             continue
-        target = factory if builtin is None else _router(recorded, factory, builtin)
-        alias = _wrapper(factory, target)
-        registry_add(alias, RegistryInfo(type="scorer", name=recorded,
-                                         metadata=dict(registry_info(factory).metadata)))
+        registry_add(_wrapper(factory), RegistryInfo(
+            type="scorer", name=recorded, metadata=dict(registry_info(factory).metadata)))
         registered.append(recorded)
     return registered
 
 
-def _wrapper(factory: Callable[..., Scorer], target: Callable[..., Scorer]
-             ) -> Callable[..., Scorer]:
+def _wrapper(factory: Callable[..., Scorer]) -> Callable[..., Scorer]:
     @functools.wraps(factory)
     def recorded_name(*args: Any, **kwargs: Any) -> Scorer:
-        return target(*args, **kwargs)
+        return factory(*args, **kwargs)
 
     return recorded_name
-
-
-def _router(name: str, ours: Callable[..., Scorer], builtin: Callable[..., Scorer]
-            ) -> Callable[..., Scorer]:
-    our_parameters = inspect.signature(ours).parameters
-    needed = [p.name for p in inspect.signature(builtin).parameters.values()
-              if p.default is inspect.Parameter.empty
-              and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
-    if our_parameters or not needed:
-        raise RecordedNameError(
-            f"the infoseek scorer {registry_info(ours).name!r} is recorded in logs as "
-            f"{name!r}, which is also Inspect's built-in scorer {name!r}; the two can share "
-            f"the name only while ours takes no parameter and Inspect's needs one "
-            f"(ours takes {list(our_parameters) or 'none'}, Inspect's needs "
-            f"{needed or 'none'}). Give the infoseek scorer another name.")
-
-    def route(*args: Any, **kwargs: Any) -> Scorer:
-        return ours() if not args and not kwargs else builtin(*args, **kwargs)
-
-    return route
 
 
 def given_model_roles() -> dict[str, Model]:

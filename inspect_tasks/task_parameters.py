@@ -26,8 +26,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from infoseek.builders.published import INPUTS, format_names
-from infoseek.builders.published.sources import INTERACTION_FORMATS, RECORDS_FORMAT
+from infoseek.builders.published import INPUTS, source_format_names
+from infoseek.builders.published.sources import RECORDS_SOURCE_FORMAT
+from infoseek.contract import INTERACTION_FORMATS
 from infoseek.inspect_tasks.inspect_private import given_model_roles
 from infoseek.inspect_tasks.task_errors import PlainTaskError
 from infoseek.solvers.dataset import parse_k_values
@@ -115,8 +116,9 @@ def _source_format(name: str, value: Any) -> str | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     if not isinstance(value, str):
-        raise _bad(name, f"one of {', '.join((*format_names(), RECORDS_FORMAT))}", value)
-    return value.strip()  # the domain's formats are checked with the file
+        choices = (*source_format_names(), RECORDS_SOURCE_FORMAT)
+        raise _bad(name, f"one of {', '.join(choices)}", value)
+    return value.strip()  # the domain's source formats are checked with the file
 
 
 def _optional_folder(name: str, value: Any) -> str | None:
@@ -124,13 +126,13 @@ def _optional_folder(name: str, value: Any) -> str | None:
         return None
     if not isinstance(value, str) or not value.strip():
         raise _bad(name, "a folder path", value)
-    return value.strip()  # the format checks the folder with the file
+    return value.strip()  # the source format checks the folder with the file
 
 
 def _interaction_format(name: str, value: Any) -> str:
-    if value in format_names() or value == RECORDS_FORMAT:
+    if value in source_format_names() or value == RECORDS_SOURCE_FORMAT:
         raise TaskParameterError(
-            f"-T {name}={value} is a data file format: pass it as "
+            f"-T {name}={value} is a source format (a data file's layout): pass it as "
             f"source_format={value} (format= chooses the interaction: "
             f"{' or '.join(INTERACTION_FORMATS)})")
     if value not in INTERACTION_FORMATS:
@@ -157,7 +159,7 @@ RULES: dict[str, Callable[[str, Any], Any]] = {
     "mix_well_specified": _flag,
     "source": _optional_text,
     "source_format": _source_format,
-    **{name: _optional_folder for name in INPUTS},  # a released format's extra inputs
+    **{name: _optional_folder for name in INPUTS},  # a source format's extra inputs
 }
 
 
@@ -180,7 +182,7 @@ def check_parameters(*, max_k: int | None = None, oracles: Sequence[str] | None 
     """`params` checked and normalised: `k` against 1..`max_k` (a sorted list), `oracle`
     against `oracles`, a parameter named in `choices` against its allowed values, `per_k`
     against 1..`max_per_k`, every other one by its rule in `RULES` (sizes capped by
-    `CAPS`). `limit`, `source_format` and a released format's extra inputs
+    `CAPS`). `limit`, `source_format` and a source format's extra inputs
     (`infoseek.builders.published.INPUTS`: `rules`) need `source`; `force_ask=true` needs
     ``max_turns * queries_per_turn`` of at least the largest k."""
     out: dict[str, Any] = {}

@@ -28,7 +28,12 @@ from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.inspect_tasks.versions import task_version
 from infoseek.scorers.twenty_questions import twenty_questions_scorer
 from infoseek.solvers.dataset import memory_dataset
-from infoseek.solvers.twenty_questions.solver import LABEL_BATCH, MAX_TURNS, twenty_questions_solver
+from infoseek.solvers.twenty_questions.game import (
+    LABEL_BATCH,
+    MAX_TURNS,
+    TwentyQuestionsOptions,
+)
+from infoseek.solvers.twenty_questions.solver import twenty_questions_solver
 from infoseek.stored_forms import metadata_problem
 
 
@@ -60,12 +65,12 @@ def twenty_questions(
     """
     check_parameters(choices={"pool": POOL_NAMES}, pool=pool, max_turns=max_turns,
                      label_batch=label_batch, seed=seed)
+    options = TwentyQuestionsOptions(max_turns=max_turns, label_batch=label_batch, seed=seed)
     return Task(dataset=memory_dataset(game_samples(pool), f"twenty_questions_{pool}"),
-                solver=twenty_questions_solver(max_turns=max_turns, label_batch=label_batch,
-                                       seed=seed),
+                solver=twenty_questions_solver(options),
                 metadata={"report": "twenty_questions"},
-                scorer=twenty_questions_scorer(max_turns=max_turns), name="twenty_questions",
-                version=task_version(builder.BUILDER_NAME, builder.CACHE_VERSION))
+                scorer=twenty_questions_scorer(), name="twenty_questions",
+                version=task_version(builder.SPEC.name, builder.SPEC.data_version))
 
 
 @task
@@ -82,8 +87,8 @@ def twenty_questions_k_prediction(
         per_k: problems built per k (CSP problems; >= 1; default 10).
         seed: the random seed (of the builder; an integer; default 0).
     """
-    params = checked_parameters(builder.BUILDER_NAME, k=k, per_k=per_k, seed=seed)
-    return k_prediction_task("twenty_questions_k_prediction", builder.BUILDER_NAME, params)
+    params = checked_parameters(builder.SPEC.name, k=k, per_k=per_k, seed=seed)
+    return k_prediction_task("twenty_questions_k_prediction", builder.SPEC.name, params)
 
 
 @task
@@ -105,6 +110,6 @@ def twenty_questions_mss(
             default false: it names between 1 and max_size).
         max_size: most variables it may name when k is not given (here attributes; >= 1; default 4).
     """
-    params = checked_parameters(builder.BUILDER_NAME, k=k, per_k=per_k, seed=seed,
+    params = checked_parameters(builder.SPEC.name, k=k, per_k=per_k, seed=seed,
                                 k_given=k_given, max_size=max_size)
-    return mss_task("twenty_questions_mss", builder.BUILDER_NAME, params)
+    return mss_task("twenty_questions_mss", builder.SPEC.name, params)

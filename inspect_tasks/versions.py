@@ -2,8 +2,8 @@
 as `eval.task_version`; Inspect accepts an int or a string, and `eval-set` compares it when
 it decides whether an earlier log still counts).
 
-Format: ``"<eval version>/<builder>@<data version>"``, e.g. ``"1-A/logic-mt@1.1.0"`` or
-``"1-A/gsme-mt@1.1.0+templates-1.0.0+0dfd177f02a1"``:
+Format: ``"<eval version>/<builder>@<data version>"``, e.g. ``"2-A/logic-mt@1.1.0"`` or
+``"2-A/gsme-mt@1.1.0+0dfd177f02a1"``:
 
 - the **eval version** `EVAL_VERSION`, ``"N-X"`` as `inspect_evals` numbers its evals. N (a
   whole number) moves when results stop being comparable with earlier logs: a prompt
@@ -13,8 +13,8 @@ Format: ``"<eval version>/<builder>@<data version>"``, e.g. ``"1-A/logic-mt@1.1.
   version covers every task of the suite: the tasks share their prompts, readers and
   scorers.
 - after the ``/``, the **data version**: the builder's name (what `infoseek build` takes)
-  and the version its dataset cache keys on (`infoseek.domains.BuilderSpec.version`: the
-  builder's version and, for builders reading data files, their content hash). It moves
+  and the version its dataset cache keys on (`infoseek.domains.BuilderSpec.data_version`:
+  the builder's version and, for builders reading data files, their content hash). It moves
   whenever the built records may. With ``-T source=...`` the records come from that file
   (named in the log's task arguments); the version still names the builder that reads
   and checks them.
@@ -28,9 +28,25 @@ from __future__ import annotations
 
 EVAL_VERSION = "3-A"
 """The eval version, ``"N-X"`` (module docstring). Move N, and reset X to ``A``, when a
-prompt, scorer or metric changes; move X alone for an interface-only change."""
+prompt, scorer or metric changes; move X alone for an interface-only change.
 
-EVAL_FINGERPRINT = "1a1a878ad04ac7a4"
+History (one line per move, with why):
+
+- ``1-A``: the first eval version.
+- ``2-A``: the seek protocol's final-answer scorer is renamed ``answer`` -> ``final_answer``
+  (``answer`` is also Inspect's built-in scorer): scorer names are part of what N
+  vouches for, so N moves, although every score value and metric is unchanged. The
+  report reads logs of ``1-A`` under the new name
+  (`infoseek.scorers.recorded_names.RENAMED_SCORERS`). Its hash also takes in the
+  Twenty Questions domain's new name (``twenty_q`` -> ``twenty_questions``, the key its
+  wording is hashed under), an interface-only change made just before.
+- ``3-A``: one reading of a reply in every protocol (issue 30): the whole reply is read,
+  an answer needs an answer line, every prompt states that rule and shows filled
+  examples, the incomplete-questions user is structured by default, and every
+  model-backed role is measured (new ``role_*`` metrics). Scores of the same replies
+  can differ from ``2-A``."""
+
+EVAL_FINGERPRINT = "0d821359d3eec794"
 """The hash of the prompt texts, scorer names and metric names that `EVAL_VERSION`'s N
 vouches for (`tests/tasks/test_eval_version.py`): when the test reports a new hash, move N
 (results are no longer comparable) and set this to the new hash."""
@@ -38,5 +54,5 @@ vouches for (`tests/tasks/test_eval_version.py`): when the test reports a new ha
 
 def task_version(builder: str, data_version: str) -> str:
     """A task's version: ``"<EVAL_VERSION>/<builder>@<data_version>"`` (module docstring),
-    e.g. ``task_version("logic-mt", "1.1.0") == "1-A/logic-mt@1.1.0"``."""
+    e.g. ``task_version("logic-mt", "1.1.0") == "3-A/logic-mt@1.1.0"``."""
     return f"{EVAL_VERSION}/{builder}@{data_version}"

@@ -1,6 +1,7 @@
 """Oracles: who answers the model (adversarial, cooperative, random, world-backed), the
-refusals and corrections it gives instead of a value, and one seek turn as a plain game
-(`infoseek.oracles.episode.play_turn`)."""
+refusals and corrections it gives instead of a value, and the one door to a bound model
+role (`infoseek.oracles.roles`). The seek turn they answer is played in the seek game
+(`infoseek.solvers.seek.game.play_turn`)."""
 
 from infoseek.oracles.policies import (
     ORACLE_POLICIES,

@@ -3,7 +3,7 @@
 
 For each seek episode the scorer ``infoseek/order_strata`` records:
 
-- ``accuracy`` (as the ``answer`` scorer computes it);
+- ``accuracy`` (as the ``final_answer`` scorer computes it);
 - ``coverage_all``: 1.0 when every variable of the instance's required order Q was
   validly asked (`infoseek.scorers.seek_metrics.required_order_of`), else 0.0 (partial);
 - ``order_correct``: 1.0 when ``order_correctness`` is 1.0 (the MSS hits came in the

@@ -3,8 +3,8 @@
 From the final answer (a plan, read by the ``plan`` answer kind), the hidden target value
 (the true state's set of optimal plans) and the oracle's replies:
 
-- ``plan_exact``: 1.0 when the plan is one of the optimal plans (the ``answer`` scorer's
-  accuracy);
+- ``plan_exact``: 1.0 when the plan is one of the optimal plans (the ``final_answer``
+  scorer's accuracy);
 - ``plan_credit``: partial credit ``1 - d / max(len(plan), L)``, ``d`` the edit distance
   to the nearest optimal plan (`infoseek.engines.planning.plan_kind.check_plan`); 0.0
   when the plan is not valid or there is no readable plan;

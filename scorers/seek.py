@@ -8,7 +8,7 @@ short rows instead of one very wide one:
 ========================  ==================================================================
 scorer (name in the log)  value keys
 ========================  ==================================================================
-``answer``                ``accuracy``
+``final_answer``          ``accuracy``
 ``sufficiency``           ``final_sufficiency, turn_to_sufficiency, total_turns,
                           over_questioning``
 ``queries``               ``first_turn_hit, second_turn_hit, query_correctness,
@@ -58,6 +58,7 @@ from inspect_ai.solver import TaskState
 
 from infoseek.contract import STORE_INITIAL, STORE_PROBLEM, STORE_ROLES, STORE_TURNS
 from infoseek.scorers.group_metric import mean_by_group
+from infoseek.scorers.recorded_names import current_scorer_name
 from infoseek.scorers.role_metrics import role_error_rates, role_values
 from infoseek.scorers.seek_explanations import (
     answer_explanation,
@@ -111,8 +112,8 @@ class SeekEpisode:
 
     ``turns`` is read at once; the problem record (one line of JSON in the store) and
     what derives from it are decoded on first use, so the scorers that need only the
-    turns (``answer``, ``invalid``, and ``sufficiency`` when the store holds the initial
-    values) never decode it.
+    turns (``final_answer``, ``invalid``, and ``sufficiency`` when the store holds the
+    initial values) never decode it.
 
     Reads ``infoseek:turns``, ``infoseek:problem`` (falls back to metadata ``problem``),
     ``infoseek:initial_possible`` (falls back to the record's ``target_values``) and
@@ -172,10 +173,10 @@ def seek_episode(state: TaskState, target: Target) -> SeekEpisode:
     return SeekEpisode(state, target)
 
 
-@scorer(metrics=[mean_by_group()], name="answer")
-def answer_scorer() -> Scorer:
-    """Seek episode, ``answer``: ``accuracy`` of the final answer against the hidden
-    value (:func:`infoseek.scorers.seek_metrics.answer_metrics`)."""
+@scorer(metrics=[mean_by_group()], name="final_answer")
+def final_answer_scorer() -> Scorer:
+    """Seek episode, ``final_answer``: ``accuracy`` of the final answer against the hidden
+    value (:func:`infoseek.scorers.seek_metrics.answer_metrics`; protocols §4)."""
 
     async def score(state: TaskState, target: Target) -> Score:
         episode = seek_episode(state, target)
@@ -262,16 +263,19 @@ SEEK_SCORER_NAMES: tuple[str, ...] = tuple(SEEK_SCORE_GROUPS)
 
 
 def seek_scorers() -> list[Scorer]:
-    """The scorers of every seek task, in display order: ``answer``, ``sufficiency``,
-    ``queries``, ``invalid``."""
-    return [answer_scorer(), sufficiency_scorer(), queries_scorer(), invalid_scorer()]
+    """The scorers of every seek task, in display order: ``final_answer``,
+    ``sufficiency``, ``queries``, ``invalid``."""
+    return [final_answer_scorer(), sufficiency_scorer(), queries_scorer(), invalid_scorer()]
 
 
 def seek_values(scores: Mapping[str, Score] | None) -> dict[str, Any]:
-    """One sample's seek values as one flat dict (``sample.scores`` of an EvalSample)."""
+    """One sample's seek values as one flat dict (``sample.scores`` of an EvalSample; a
+    log of an earlier eval version may record a seek scorer under its old name,
+    :mod:`infoseek.scorers.recorded_names`)."""
+    current = {current_scorer_name(name): score for name, score in (scores or {}).items()}
     merged: dict[str, Any] = {}
     for name in SEEK_SCORER_NAMES:
-        score = (scores or {}).get(name)
+        score = current.get(name)
         if score is not None and isinstance(score.value, dict):
             merged.update(score.value)
     return merged

@@ -68,7 +68,7 @@ INVALID_METRIC_NAMES: tuple[str, ...] = (
 """The keys of :func:`invalid_metrics`: the total first, then one count per reason."""
 
 SEEK_SCORE_GROUPS: dict[str, tuple[str, ...]] = {
-    "answer": ("accuracy",),
+    "final_answer": ("accuracy",),
     "sufficiency": ("final_sufficiency", "turn_to_sufficiency", "total_turns",
                     "over_questioning"),
     "queries": ("first_turn_hit", "second_turn_hit", "query_correctness", "query_coverage",

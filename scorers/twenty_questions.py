@@ -1,5 +1,6 @@
 """Scoring a Twenty Questions game from what the solver recorded (`STORE_TURNS`,
-`STORE_FINAL`; `infoseek.solvers.twenty_questions.solver`), never from the model's or the examiner's
+`STORE_FINAL`, and the turn cap from `STORE_OPTIONS`;
+`infoseek.solvers.twenty_questions.solver`), never from the model's or the examiner's
 say-so. Value keys (NaN where a key does not apply):
 
 - ``accuracy``: the suite's verdict (the guess names the target through its aliases);
@@ -36,7 +37,7 @@ from infoseek.contract import STORE_FINAL, STORE_ROLES, STORE_TURNS
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.role_metrics import role_error_rates, role_values
 from infoseek.scorers.twenty_questions_metrics import game_metrics
-from infoseek.stored_forms import sample_problem, turns_from_store
+from infoseek.stored_forms import sample_problem, stored_option, turns_from_store
 
 CURVES = ("entropy_t", "neig_t", "pass_mass_t")
 
@@ -75,11 +76,13 @@ def game_values(record: dict[str, Any], turns: list[dict[str, Any]],
 
 @scorer(metrics=[mean_by_group(group_key="pool", overall_only=(*CURVES, "role_")),
                  role_error_rates()], name="twenty_questions")
-def twenty_questions_scorer(max_turns: int = 20) -> Scorer:
-    """Score one Twenty Questions game (value keys in the module doc)."""
+def twenty_questions_scorer() -> Scorer:
+    """Score one Twenty Questions game (value keys in the module doc); the curves run to
+    the game's turn cap, the ``max_turns`` the solver stored in the episode's options."""
 
     async def score(state: TaskState, target: Target) -> Score:
         record = sample_problem(state.metadata)
+        max_turns = stored_option(state.store, "max_turns")
         turns = turns_from_store(state.store.get(STORE_TURNS)) or []
         final = dict(state.store.get(STORE_FINAL) or {})
         values, metrics = game_values(record, turns, final, max_turns)

@@ -28,22 +28,21 @@ from typing import Any
 
 from infoseek.analysis import minimal_sufficient_sets, possible_target_values
 from infoseek.builders.clinguide.trees import GuidelineTree, load_trees, trees_content_hash
+from infoseek.domains import BuilderSpec
 from infoseek.engines.tree import DecisionTreeEngine, tree_paths
 
-BUILDER_NAME = "clinguide"
-"""The registered name: `infoseek build`, the dataset cache, record ids and the
-records' provenance (``builder``)."""
-RANDOM_STREAM = "clinguide"
-"""Fixed text the random generators are seeded with (with the numbers): changing it
-would change every record."""
+SPEC = BuilderSpec(
+    name="clinguide",
+    build=f"{__name__}:build_split",
+    version="1.0.0",
+    data_hash=trees_content_hash(),
+    random_stream="clinguide",
+    max_k=4, default_ks=(1, 2, 3, 4), default_per_k=1000, max_per_k=1000,
+)
+"""ClinGuide-MT; its data hash is the guideline trees' (an edited tree file is never
+served from a stale cache entry), which every record also carries
+(``provenance.trees``)."""
 DOMAIN_NAME = "clinguide"
-BUILDER_VERSION = "clinguide-1"
-"""The label every record carries in its provenance (``version``; the trees' content
-hash goes beside it, in ``trees``)."""
-CACHE_VERSION = f"{BUILDER_VERSION}-{trees_content_hash()}"
-"""What the dataset cache keys on (`BuilderSpec.version`): the record label and the
-trees' content hash, so an edited tree file is never served from a stale cache entry."""
-MAX_K = 4
 DISTRACTOR_LEVELS: tuple[int, ...] = (0, 10, 20)
 TARGET = "recommendation"
 ENTITY = "the patient"
@@ -85,13 +84,13 @@ def _internal_nodes(tree: dict[str, Any]) -> list[tuple[tuple[tuple[str, str], .
 def tree_pathways(tree: GuidelineTree) -> list[Pathway]:
     """The candidate problems of one tree: internal nodes whose subtree has one longest
     pathway that every other pathway below follows as a subsequence (its variables, at
-    most `MAX_K`, are the hidden ones). Whether they form the MSS is checked by the
+    most ``SPEC.max_k``, are the hidden ones). Whether they form the MSS is checked by the
     engine when the record is made."""
     out = []
     for index, (prefix, node) in enumerate(_internal_nodes(tree.tree)):
         below = [([var for var, _ in steps], leaf) for steps, leaf in tree_paths(node)]
         longest = max(below, key=lambda item: len(item[0]))[0]
-        if len(longest) > MAX_K or not all(_is_subsequence(v, longest) for v, _ in below):
+        if len(longest) > SPEC.max_k or not all(_is_subsequence(v, longest) for v, _ in below):
             continue
         if len({v for vars_, _ in below for v in vars_}) != len(longest):
             continue
@@ -115,14 +114,14 @@ def make_record(pathway: Pathway, trees: Sequence[GuidelineTree], level: int,
     """The record of `pathway` at distractor `level`, or None when the engine's MSS
     family is not exactly the hidden variables."""
     tree = pathway.tree
-    rng = random.Random(f"{RANDOM_STREAM}:{seed}:{tree.name}:{pathway.node_index}:{level}")
+    rng = random.Random(f"{SPEC.random_stream}:{seed}:{tree.name}:{pathway.node_index}:{level}")
     fixed = _distractors(pathway, trees, level, rng)
     all_domains = {name: values for t in trees for name, values in t.domains.items()}
     domains = {**tree.domains, **{name: all_domains[name] for name in fixed}}
     observed = dict(pathway.prefix)
     engine = DecisionTreeEngine(tree.tree, domains, fixed, observed, TARGET)
     queryable = sorted(v for v in domains if v not in observed)
-    result = minimal_sufficient_sets(engine, queryable, MAX_K)
+    result = minimal_sufficient_sets(engine, queryable, SPEC.max_k)
     if result.k != len(pathway.hidden) or [set(s) for s in result.family] != [
             set(pathway.hidden)]:
         return None
@@ -130,7 +129,7 @@ def make_record(pathway: Pathway, trees: Sequence[GuidelineTree], level: int,
     questions = {name: tree.questions.get(name) or _question_of(name, trees)
                  for name in domains}
     return {
-        "id": f"{BUILDER_NAME}-{tree.name}-n{pathway.node_index}-d{level}",
+        "id": f"{SPEC.name}-{tree.name}-n{pathway.node_index}-d{level}",
         "domain": DOMAIN_NAME,
         "entity": ENTITY,
         "engine": {"kind": "decision-tree", "tree": tree.tree, "domains": domains,
@@ -150,7 +149,7 @@ def make_record(pathway: Pathway, trees: Sequence[GuidelineTree], level: int,
         "questions": questions,
         "tree": {"name": tree.name, "title": tree.title, "area": tree.area,
                  "source": tree.source},
-        "provenance": {"builder": BUILDER_NAME, "version": BUILDER_VERSION, "seed": seed,
+        "provenance": {"builder": SPEC.name, "version": SPEC.version, "seed": seed,
                        "trees": trees_content_hash()},
     }
 
@@ -164,9 +163,9 @@ def build_split(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None
     """Up to `per_k` pathway problems for each k of `ks`, each at the three distractor
     levels (so up to ``3 * per_k`` records per k), in an order the seed shuffles;
     `workers` is accepted and unused (building takes seconds)."""
-    bad = [k for k in ks if k not in range(1, MAX_K + 1)]
+    bad = [k for k in ks if k not in SPEC.ks]
     if bad:
-        raise ValueError(f"the clinguide builder makes k in 1..{MAX_K}; got {bad}")
+        raise ValueError(f"the clinguide builder makes k in 1..{SPEC.max_k}; got {bad}")
     trees = load_trees()
     pathways = [p for tree in trees for p in tree_pathways(tree)]
     records: list[dict[str, Any]] = []
@@ -174,7 +173,7 @@ def build_split(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None
         min(per_k, sum(1 for p in pathways if len(p.hidden) == k)) for k in ks)
     for k in ks:
         chosen = [p for p in pathways if len(p.hidden) == k]
-        random.Random(f"{RANDOM_STREAM}:{seed}:order:{k}").shuffle(chosen)
+        random.Random(f"{SPEC.random_stream}:{seed}:order:{k}").shuffle(chosen)
         made = 0
         for pathway in chosen:
             if made >= per_k:

@@ -6,17 +6,13 @@ from __future__ import annotations
 
 from infoseek.builders.clinguide import builder
 from infoseek.builders.clinguide.wording import WORDING
-from infoseek.domains import BuilderSpec, Domain
+from infoseek.domains import Domain
 
 DOMAIN = Domain(
     name=builder.DOMAIN_NAME,
     answer_kind="choice",
     wording=WORDING,
-    builders=(
-        BuilderSpec(name=builder.BUILDER_NAME, build=builder.build_split,
-                    version=builder.CACHE_VERSION,
-                    max_k=builder.MAX_K, default_per_k=1000, max_per_k=1000),
-    ),
+    builders=(builder.SPEC,),
     renderers={"seek": "infoseek.builders.clinguide.render:render",
                "open": "infoseek.builders.clinguide.render:render_open_book"},
 )

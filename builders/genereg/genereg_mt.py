@@ -47,25 +47,22 @@ from infoseek.builders.genereg.catalogue import (
 )
 from infoseek.builders.genereg.networks_pool import NETWORKS_HASH, curated_networks, random_networks
 from infoseek.builders.jobs import run_jobs
+from infoseek.domains import BuilderSpec
 from infoseek.engines.boolnet.network import decode
 from infoseek.engines.boolnet.rules import Network
 from infoseek.records import engine_from_record
 
-BUILDER_NAME = "genereg"
-"""The registered name: `infoseek build`, the dataset cache, record ids and the
-records' provenance (``builder``)."""
-RANDOM_STREAM = "genereg"
-"""Fixed text the random generators are seeded with (with the numbers): changing it
-would change every record."""
+SPEC = BuilderSpec(
+    name="genereg",
+    build=f"{__name__}:build_split",
+    version="3.0.0",
+    data_hash=NETWORKS_HASH,
+    random_stream="genereg",
+    max_k=4, default_ks=(1, 2, 3, 4), default_per_k=100, max_per_k=2_000,
+)
+"""GeneReg-MT; its data hash is the curated networks' (an edited rule file is never served
+from a stale cache entry)."""
 DOMAIN_NAME = "genereg"
-BUILDER_VERSION = f"genereg-3+{NETWORKS_HASH}"
-"""The label every record carries in its provenance (``version``): it holds the curated
-networks' content hash."""
-CACHE_VERSION = BUILDER_VERSION
-"""What the dataset cache keys on (`BuilderSpec.version`): the record label, which already
-changes with the network files."""
-MAX_K = 4
-DEFAULT_PER_K = 100
 ASKABLE_LEVELS = (12, 13, 14)
 """Askable genes of problem `index`: ``ASKABLE_LEVELS[index % len(ASKABLE_LEVELS)]``, so
 every k of every stream has the same mix. For dynamics these are the free genes, 2^14
@@ -238,9 +235,9 @@ def build_split(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None
     index) order; each problem is drawn from ``random.Random`` seeded by the seed,
     stream, k and index, so a k or a stream does not depend on which others are built,
     nor on `workers` (processes; default one per CPU)."""
-    bad = [k for k in ks if k not in range(1, MAX_K + 1)]
+    bad = [k for k in ks if k not in SPEC.ks]
     if bad:
-        raise ValueError(f"the genereg builder makes k in 1..{MAX_K}; got {bad}")
+        raise ValueError(f"the genereg builder makes k in 1..{SPEC.max_k}; got {bad}")
     jobs = [(seed, k, family, target, index) for k in ks for family, target in STREAMS
             for index in range(per_k)]
     return run_jobs(build_problem, jobs, workers, progress)
@@ -258,7 +255,7 @@ def build_problem(job: tuple[int, int, str, str, int]) -> dict[str, Any]:
     seed, k, family, target, index = job
     askable = ASKABLE_LEVELS[index % len(ASKABLE_LEVELS)]
     candidates = _stream_candidates(seed, family, target, askable)
-    rng = random.Random(f"{RANDOM_STREAM}:{seed}:{family}:{target}:{k}:{index}")
+    rng = random.Random(f"{SPEC.random_stream}:{seed}:{family}:{target}:{k}:{index}")
     for _attempt in range(ATTEMPTS):
         record = _draw(rng, family, target, k, askable, candidates)
         if record is not None:
@@ -267,6 +264,6 @@ def build_problem(job: tuple[int, int, str, str, int]) -> dict[str, Any]:
         raise GeneRegBuildError(f"no {family}/{target} problem with k = {k} "
                                 f"found in {ATTEMPTS} draws (seed {seed})")
     stream = f"{family[:3]}-{target[:3]}"
-    return {"id": f"{BUILDER_NAME}-{stream}-k{k}-s{seed}-{index:03d}", **record,
-            "provenance": {"builder": BUILDER_NAME, "version": BUILDER_VERSION,
+    return {"id": f"{SPEC.name}-{stream}-k{k}-s{seed}-{index:03d}", **record,
+            "provenance": {"builder": SPEC.name, "version": SPEC.version,
                            "seed": seed, "index": index}}

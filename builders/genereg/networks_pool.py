@@ -1,8 +1,8 @@
 """The networks GeneReg-MT draws from: the curated rule files shipped in
 ``builders/genereg/networks/`` and seeded random networks (`generator`).
 
-`NETWORKS_HASH` is the content hash of the curated files (part of the builder version,
-so an edited rule file never serves stale cached problems).
+`NETWORKS_HASH` is the content hash of the curated files (the builder's data hash, part
+of its data version, so an edited rule file never serves stale cached problems).
 """
 
 from __future__ import annotations

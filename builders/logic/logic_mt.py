@@ -37,33 +37,30 @@ from infoseek.builders.logic.logic_record import (
     validate_logic_record,
 )
 from infoseek.builders.logic.logic_vocab import pick_variables
+from infoseek.domains import BuilderSpec
 from infoseek.engines.horn import HornEngine, format_literal
 
-BUILDER_NAME = "logic-mt"
-"""The registered name: `infoseek build`, the dataset cache, record ids and the
-records' provenance (``builder``)."""
-RANDOM_STREAM = "logic_mt"
-"""Fixed text the random generators are seeded with (with the version and the
-numbers): changing it would change every record."""
-BUILDER_VERSION = "1.1.0"
-"""The label every record carries in its provenance (``version``). 1.1.0: a planted
-derivation depth (`DEFAULT_DEPTHS`); 1.0.0 had none (mean depth 2.1-2.8)."""
-CACHE_VERSION = BUILDER_VERSION
-"""What the dataset cache keys on (`BuilderSpec.version`); the builder reads no data
-files, so it is the record label."""
-DEFAULT_KS = (1, 2, 3, 4)
-DEFAULT_PER_K = 200
-MAX_K = 5
+SPEC = BuilderSpec(
+    name="logic-mt",
+    build=f"{__name__}:build_split",
+    version="1.1.0",
+    random_stream="logic_mt:1.1.0",
+    max_k=5, default_ks=(1, 2, 3, 4), default_per_k=200, max_per_k=10_000,
+)
+"""The default split. 1.1.0: a planted derivation depth (`DEFAULT_DEPTHS`); 1.0.0 had
+none (mean depth 2.1-2.8). The random stream is the text the generators were seeded with
+when the version was part of it, kept so that a seed draws the same problems."""
 MAX_ATTEMPTS = 400
 
-HARD_BUILDER_NAME = "logic-mt-hard"
-"""The hard split's registered name (`-T split=hard`): k = 5..8 by default, up to 150
-attributes, 300 rules and derivation depth 10."""
-HARD_RANDOM_STREAM = "logic_mt_hard"
-HARD_BUILDER_VERSION = "1.0.0"
-HARD_CACHE_VERSION = HARD_BUILDER_VERSION
-HARD_DEFAULT_KS = (5, 6, 7, 8)
-HARD_MAX_K = 8
+HARD_SPEC = BuilderSpec(
+    name="logic-mt-hard",
+    build=f"{__name__}:build_hard_split",
+    version="1.0.0",
+    random_stream="logic_mt_hard:1.0.0",
+    max_k=8, default_ks=(5, 6, 7, 8), default_per_k=200, max_per_k=10_000,
+)
+"""The hard split (`-T split=hard`): k = 5..8 by default, up to 150 attributes, 300 rules
+and derivation depth 10, drawn from its own random stream."""
 HARD_MAX_ATTEMPTS = 200
 
 
@@ -290,18 +287,17 @@ def _candidate(rng: random.Random, k: int, shape: Shape = DEFAULT_SHAPE
 def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
     """One validated problem; deterministic in (seed, k, index)."""
     return first_valid_problem(
-        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
-        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        SPEC, seed=seed, k=k, index=index, max_attempts=MAX_ATTEMPTS,
         candidate=_candidate, validate=validate_logic_record,
     )
 
 
 def build_split(
-    seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = DEFAULT_KS,
+    seed: int = 0, per_k: int = SPEC.default_per_k, ks: Iterable[int] = SPEC.default_ks,
     *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """The default split: `per_k` problems for each k, in (k, index) order."""
-    return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)
+    return build_split_with(build_problem, SPEC, seed, per_k, ks, workers, progress)
 
 
 def build_hard_problem(seed: int, k: int, index: int) -> dict[str, Any]:
@@ -309,10 +305,8 @@ def build_hard_problem(seed: int, k: int, index: int) -> dict[str, Any]:
     exact method (`infoseek.engines.satmss.cross_check_record`); deterministic in (seed,
     k, index) and drawn from its own random stream, so the default split is untouched."""
     return first_valid_problem(
-        builder=HARD_BUILDER_NAME, version=HARD_BUILDER_VERSION,
-        random_stream=HARD_RANDOM_STREAM, seed=seed, k=k, index=index, max_k=HARD_MAX_K,
-        max_attempts=HARD_MAX_ATTEMPTS, candidate=partial(_candidate, shape=HARD_SHAPE),
-        validate=validate_hard_record,
+        HARD_SPEC, seed=seed, k=k, index=index, max_attempts=HARD_MAX_ATTEMPTS,
+        candidate=partial(_candidate, shape=HARD_SHAPE), validate=validate_hard_record,
     )
 
 
@@ -325,34 +319,33 @@ def validate_hard_record(record: dict[str, Any]) -> list[str]:
 
 
 def build_hard_split(
-    seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = HARD_DEFAULT_KS,
+    seed: int = 0, per_k: int = HARD_SPEC.default_per_k,
+    ks: Iterable[int] = HARD_SPEC.default_ks,
     *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """The hard split: `per_k` problems for each k, in (k, index) order."""
-    return build_split_with(build_hard_problem, HARD_MAX_K, seed, per_k, ks, workers,
+    return build_split_with(build_hard_problem, HARD_SPEC, seed, per_k, ks, workers,
                             progress)
 
 
-SPLITS: dict[str, str] = {"default": BUILDER_NAME, "hard": HARD_BUILDER_NAME}
+SPLITS: dict[str, BuilderSpec] = {"default": SPEC, "hard": HARD_SPEC}
 """`-T split=` of the logic tasks -> the builder that makes it."""
 
 
 def split_settings(split: str, k: int | list[int] | None, max_turns: int | None = None,
                    max_size: int | None = None) -> dict[str, Any]:
     """The builder, k, turn cap and MSS answer size of a split where the task leaves them
-    None: the builder's default ks; at least 2k turns (never fewer than
-    `DEFAULT_MAX_TURNS`); at most max(4, k) variables in an MSS answer. `split` must be a
+    None: the builder's default ks; the turn cap `infoseek.contract.long_turn_cap` (at
+    least 2k turns); at most max(4, k) variables in an MSS answer. `split` must be a
     key of `SPLITS` (the tasks check it first); a bad k is left for the task's check."""
-    from infoseek.contract import DEFAULT_MAX_TURNS
-    from infoseek.domains import get_builder
+    from infoseek.contract import long_turn_cap
 
-    builder = SPLITS[split]
+    spec = SPLITS[split]
     if k is None:
-        k = list(get_builder(builder)[1].default_ks)
+        k = list(spec.default_ks)
     values = k if isinstance(k, list) else [k]
     largest = max([v for v in values if isinstance(v, int) and not isinstance(v, bool)],
                   default=1)
-    return {"builder": builder, "k": k,
-            "max_turns": max(DEFAULT_MAX_TURNS, 2 * largest) if max_turns is None
-            else max_turns,
+    return {"builder": spec.name, "k": k,
+            "max_turns": long_turn_cap(k) if max_turns is None else max_turns,
             "max_size": max(4, largest) if max_size is None else max_size}

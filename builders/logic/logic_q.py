@@ -45,23 +45,20 @@ from infoseek.analysis import (
 from infoseek.builders.jobs import build_split_with, first_valid_problem
 from infoseek.builders.logic.logic_record import horn_problem_fields
 from infoseek.builders.logic.logic_vocab import pick_variables
+from infoseek.domains import BuilderSpec
 from infoseek.engines.horn import HornEngine, format_literal
 from infoseek.single_turn import backward_level
 
-BUILDER_NAME = "logic-q"
-"""The registered name: `infoseek build`, the dataset cache, record ids and the
-records' provenance (``builder``)."""
-RANDOM_STREAM = "logic_q"
-"""Fixed text the random generators are seeded with (with the version and the
-numbers): changing it would change every record."""
-BUILDER_VERSION = "1.0.0"
-"""The label every record carries in its provenance (``version``)."""
-CACHE_VERSION = BUILDER_VERSION
-"""What the dataset cache keys on (`BuilderSpec.version`); the builder reads no data
-files, so it is the record label."""
-DEFAULT_KS = (1,)
-DEFAULT_PER_K = 200
-MAX_K = 1
+SPEC = BuilderSpec(
+    name="logic-q",
+    build=f"{__name__}:build_split",
+    version="1.0.0",
+    random_stream="logic_q:1.0.0",
+    max_k=1, default_ks=(1,), default_per_k=200, max_per_k=10_000,
+)
+"""The Logic-Q builder (k = 1 only). The random stream is the text the generators were
+seeded with when the version was part of it, kept so that a seed draws the same
+problems."""
 MAX_ATTEMPTS = 300
 MAX_VARS = 59
 MIN_VARS = 10
@@ -254,15 +251,14 @@ def build_problem(seed: int, k: int, index: int, max_vars: int = MAX_VARS
     """One validated problem; deterministic in (seed, index) (and `max_vars`, which
     small property tests lower)."""
     return first_valid_problem(
-        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
-        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        SPEC, seed=seed, k=k, index=index, max_attempts=MAX_ATTEMPTS,
         candidate=partial(_candidate, max_vars=max_vars), validate=validate_logic_q_record,
     )
 
 
 def build_split(
-    seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = DEFAULT_KS,
+    seed: int = 0, per_k: int = SPEC.default_per_k, ks: Iterable[int] = SPEC.default_ks,
     *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """The default split: `per_k` problems (k = 1 only), in index order."""
-    return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)
+    return build_split_with(build_problem, SPEC, seed, per_k, ks, workers, progress)

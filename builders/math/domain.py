@@ -15,7 +15,7 @@ from infoseek.builders.math import gsme_mt, gsme_mt_ext
 from infoseek.builders.math.gsm_text import render_word_problem
 from infoseek.builders.math.gsme_text import askable_names, candidates_line, render_equations
 from infoseek.builders.math.wording import WORDING
-from infoseek.domains import BuilderSpec, Domain
+from infoseek.domains import Domain
 
 
 def render_equations_prompt(record: dict[str, Any], *, forbid_alternatives: bool = False
@@ -42,24 +42,12 @@ DOMAIN = Domain(
     name="math",
     answer_kind="number",
     wording=WORDING,
-    builders=(
-        BuilderSpec(name=gsme_mt_ext.BUILDER_NAME, build=gsme_mt_ext.build_split,
-                    version=gsme_mt_ext.CACHE_VERSION, max_k=gsme_mt_ext.MAX_K,
-                    default_per_k=gsme_mt_ext.DEFAULT_PER_K, max_per_k=5_000,
-                    default_ks=gsme_mt_ext.DEFAULT_KS),
-        BuilderSpec(name=gsme_mt_ext.HARD_BUILDER_NAME, build=gsme_mt_ext.build_hard_split,
-                    version=gsme_mt_ext.HARD_CACHE_VERSION, max_k=gsme_mt_ext.HARD_MAX_K,
-                    default_per_k=gsme_mt_ext.DEFAULT_PER_K, max_per_k=5_000,
-                    default_ks=gsme_mt_ext.HARD_DEFAULT_KS),
-        BuilderSpec(name=gsme_mt.BUILDER_NAME, build=gsme_mt.build_split,
-                    version=gsme_mt.CACHE_VERSION,
-                    max_k=gsme_mt.MAX_K, default_per_k=gsme_mt.DEFAULT_PER_K,
-                    max_per_k=10_000, default_ks=gsme_mt.DEFAULT_KS),
-    ),
+    builders=(gsme_mt_ext.SPEC, gsme_mt_ext.HARD_SPEC, gsme_mt.SPEC),
     renderers={"equations": render_equations_prompt, "words": render_words_prompt},
-    formats={
-        "mt-infoseek-gsme": "infoseek.builders.math.released.format:MT_INFOSEEK_GSME",
-        "mt-infoseek-gsme-ext": "infoseek.builders.math.released.format:MT_INFOSEEK_GSME_EXT",
+    source_formats={
+        "mt-infoseek-gsme": "infoseek.builders.math.released.source_format:MT_INFOSEEK_GSME",
+        "mt-infoseek-gsme-ext":
+            "infoseek.builders.math.released.source_format:MT_INFOSEEK_GSME_EXT",
     },
     oracles=("world",),
 )

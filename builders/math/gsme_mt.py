@@ -26,30 +26,22 @@ from typing import Any
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.builders.jobs import build_split_with, first_valid_problem
 from infoseek.builders.math.math_record import math_record, validate_math_record
-from infoseek.builders.math.templates import (
-    TEMPLATES,
-    TEMPLATES_VERSION,
-    cache_version,
-    instantiate,
-)
+from infoseek.builders.math.templates import TEMPLATES, TEMPLATES_CONTENT_HASH, instantiate
+from infoseek.domains import BuilderSpec
 from infoseek.engines.arith.engine import ArithEngine
 
-BUILDER_NAME = "gsme-mt"
-"""The registered name: `infoseek build`, the dataset cache, record ids and the
-records' provenance (``builder``)."""
-RANDOM_STREAM = "gsme_mt"
-"""Fixed text the random generators are seeded with (with the version and the
-numbers): changing it would change every record."""
-BUILDER_VERSION = f"1.1.0+templates-{TEMPLATES_VERSION}"
-"""The label every record carries in its provenance (``version``); it changes only when
-bumped by hand, so the records stay byte-identical across template-file moves."""
-CACHE_VERSION = cache_version(BUILDER_VERSION)
-"""What a dataset cache keys on: ``BUILDER_VERSION`` plus the templates' content hash
-(`infoseek.builders.math.templates.cache_version`), so an edited template file is never served
-from a stale cache entry."""
-DEFAULT_KS = (1, 2, 3, 4)
-DEFAULT_PER_K = 100
-MAX_K = 4
+SPEC = BuilderSpec(
+    name="gsme-mt",
+    build=f"{__name__}:build_split",
+    version="1.1.0",
+    data_hash=TEMPLATES_CONTENT_HASH[:12],
+    random_stream="gsme_mt:1.1.0+templates-1.0.0",
+    max_k=4, default_ks=(1, 2, 3, 4), default_per_k=100, max_per_k=10_000,
+)
+"""The story-template builder; its data hash is the templates' (an edited template file
+is never served from a stale cache entry). The random stream is the text the generators
+were seeded with when the version (then ``1.1.0+templates-1.0.0``) was part of it, kept
+so that a seed draws the same problems."""
 MAX_ATTEMPTS = 100
 
 
@@ -147,15 +139,14 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
 def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
     """One validated problem; deterministic in (seed, k, index)."""
     return first_valid_problem(
-        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
-        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        SPEC, seed=seed, k=k, index=index, max_attempts=MAX_ATTEMPTS,
         candidate=_candidate, validate=validate_math_record,
     )
 
 
 def build_split(
-    seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = DEFAULT_KS,
+    seed: int = 0, per_k: int = SPEC.default_per_k, ks: Iterable[int] = SPEC.default_ks,
     *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """`per_k` problems for each k, in (k, index) order."""
-    return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)
+    return build_split_with(build_problem, SPEC, seed, per_k, ks, workers, progress)

@@ -36,32 +36,29 @@ from typing import Any
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.builders.jobs import BuildError, build_split_with, first_valid_problem
 from infoseek.builders.math.math_record import math_record, validate_math_record
+from infoseek.domains import BuilderSpec
 from infoseek.engines.arith.engine import ArithEngine
 
-BUILDER_NAME = "gsme-mt-ext"
-"""The registered name: `infoseek build`, the dataset cache, record ids and the
-records' provenance (``builder``)."""
-RANDOM_STREAM = "gsme_mt_ext"
-"""Fixed text the random generators are seeded with (with the version and the
-numbers): changing it would change every record."""
-BUILDER_VERSION = "1.1.0"
-"""The label every record carries in its provenance (``version``)."""
-CACHE_VERSION = BUILDER_VERSION
-"""What the dataset cache keys on (`BuilderSpec.version`); the builder reads no data
-files, so it is the record label."""
-DEFAULT_KS = (1, 2, 3, 4)
-DEFAULT_PER_K = 130
-MAX_K = 6
+SPEC = BuilderSpec(
+    name="gsme-mt-ext",
+    build=f"{__name__}:build_split",
+    version="1.1.0",
+    random_stream="gsme_mt_ext:1.1.0",
+    max_k=6, default_ks=(1, 2, 3, 4), default_per_k=130, max_per_k=5_000,
+)
+"""The default split. The random stream is the text the generators were seeded with when
+the version was part of it, kept so that a seed draws the same problems."""
 MAX_ATTEMPTS = 200
 BIG = 10**6
-HARD_BUILDER_NAME = "gsme-mt-ext-hard"
+HARD_SPEC = BuilderSpec(
+    name="gsme-mt-ext-hard",
+    build=f"{__name__}:build_hard_split",
+    version="1.0.0",
+    random_stream="gsme_mt_ext_hard:1.0.0",
+    max_k=8, default_ks=(5, 6, 7, 8), default_per_k=130, max_per_k=5_000,
+)
 """The hard split (`-T split=hard`): k = 5..8, backbone depth 3-10, its own random
 stream (the default split's records do not change)."""
-HARD_RANDOM_STREAM = "gsme_mt_ext_hard"
-HARD_BUILDER_VERSION = "1.0.0"
-HARD_CACHE_VERSION = HARD_BUILDER_VERSION
-HARD_DEFAULT_KS = (5, 6, 7, 8)
-HARD_MAX_K = 8
 HARD_DEPTHS = (3, 10)
 
 
@@ -259,18 +256,17 @@ def _candidate(rng: random.Random, k: int, depths: tuple[int, int] = (3, 7)
 def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
     """One validated problem; deterministic in (seed, k, index)."""
     return first_valid_problem(
-        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
-        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        SPEC, seed=seed, k=k, index=index, max_attempts=MAX_ATTEMPTS,
         candidate=_candidate, validate=validate_math_record,
     )
 
 
 def build_split(
-    seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = DEFAULT_KS,
+    seed: int = 0, per_k: int = SPEC.default_per_k, ks: Iterable[int] = SPEC.default_ks,
     *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """`per_k` problems for each k, in (k, index) order."""
-    return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)
+    return build_split_with(build_problem, SPEC, seed, per_k, ks, workers, progress)
 
 
 def _hard_candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
@@ -283,19 +279,19 @@ def _hard_candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
 
 
 def build_hard_problem(seed: int, k: int, index: int) -> dict[str, Any]:
-    """One validated problem of the hard split (`HARD_DEPTHS`, k up to `HARD_MAX_K`)."""
+    """One validated problem of the hard split (`HARD_DEPTHS`, k up to
+    ``HARD_SPEC.max_k``)."""
     return first_valid_problem(
-        builder=HARD_BUILDER_NAME, version=HARD_BUILDER_VERSION,
-        random_stream=HARD_RANDOM_STREAM, seed=seed, k=k, index=index, max_k=HARD_MAX_K,
-        max_attempts=MAX_ATTEMPTS, candidate=_hard_candidate,
-        validate=validate_math_record,
+        HARD_SPEC, seed=seed, k=k, index=index, max_attempts=MAX_ATTEMPTS,
+        candidate=_hard_candidate, validate=validate_math_record,
     )
 
 
 def build_hard_split(
-    seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = HARD_DEFAULT_KS,
+    seed: int = 0, per_k: int = HARD_SPEC.default_per_k,
+    ks: Iterable[int] = HARD_SPEC.default_ks,
     *, workers: int | None = None, progress: Callable[[int, int], None] | None = None,
 ) -> list[dict[str, Any]]:
     """The hard split: `per_k` problems for each k, in (k, index) order."""
-    return build_split_with(build_hard_problem, HARD_MAX_K, seed, per_k, ks, workers,
+    return build_split_with(build_hard_problem, HARD_SPEC, seed, per_k, ks, workers,
                             progress)

@@ -29,33 +29,30 @@ can re-check a record: see `check_incomplete_record`.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from infoseek.analysis import is_sufficient
-from infoseek.builders.jobs import BuildError
+from infoseek.builders.jobs import BuildError, check_ks
 from infoseek.builders.math.gsm_text import render_word_problem, value_sentence
-from infoseek.builders.math.templates import (
-    TEMPLATES,
-    TEMPLATES_VERSION,
-    cache_version,
-    instantiate,
-)
+from infoseek.builders.math.templates import TEMPLATES, TEMPLATES_CONTENT_HASH, instantiate
+from infoseek.domains import BuilderSpec
 from infoseek.engines.arith.engine import ArithEngine, encode_rational, parse_rational
 
-BUILDER_NAME = "incomplete-math"
-RANDOM_STREAM = "incomplete_math"
-"""Fixed text each record's RNG is seeded with (the builder's name before builder names
-were spelled with hyphens everywhere), so the records stay the same problems."""
-BUILDER_VERSION = f"1.0.0+templates-{TEMPLATES_VERSION}"
-"""The label every record carries in its provenance (``version``), also part of each
-record's RNG seed; it changes only when bumped by hand, so the records stay byte-identical
-across template-file moves."""
-CACHE_VERSION = cache_version(BUILDER_VERSION)
-"""What the dataset cache keys on (`infoseek.builders.math.released.incomplete`):
-``BUILDER_VERSION``
-plus the templates' content hash, so an edited template file is never served from a stale
-cache entry."""
-DEFAULT_COUNT = 200
+SPEC = BuilderSpec(
+    name="incomplete-math",
+    build=f"{__name__}:build_split",
+    version="1.0.0",
+    data_hash=TEMPLATES_CONTENT_HASH[:12],
+    random_stream="incomplete_math:1.0.0+templates-1.0.0",
+    max_k=1, default_ks=(1,), default_per_k=200, max_per_k=2_000,
+)
+"""The incomplete-questions builder (k = 1: the withheld condition alone is sufficient).
+It is no seek builder of the math domain: `infoseek.builders.math.released.incomplete`
+serves its records, cached under its name and data version (the templates' hash). The
+random stream is the text each record's generator was seeded with when the builder was
+called ``incomplete_math`` and its version (then ``1.0.0+templates-1.0.0``) was part of
+it, kept so that a seed draws the same problems."""
 MAX_ATTEMPTS = 100
 
 
@@ -148,15 +145,15 @@ def build_record(seed: int, index: int, seen: set[tuple[str, str]] | None = None
     """One verified record; deterministic in (seed, index) and the `seen` keys (the
     (question, condition) pairs of earlier records, skipped)."""
     for attempt in range(MAX_ATTEMPTS):
-        rng = random.Random(f"{RANDOM_STREAM}:{BUILDER_VERSION}:{seed}:{index}:{attempt}")
+        rng = random.Random(f"{SPEC.random_stream}:{seed}:{index}:{attempt}")
         found = _candidate(rng)
         if found is None:
             continue
         key = (found["question"], found["condition"])
         if seen is not None and key in seen:
             continue
-        record = {"id": f"incomplete-math-s{seed}-{index:04d}", **found}
-        record["provenance"] = {"builder": BUILDER_NAME, "version": BUILDER_VERSION,
+        record = {"id": f"{SPEC.name}-s{seed}-{index:04d}", **found}
+        record["provenance"] = {"builder": SPEC.name, "version": SPEC.version,
                                 "seed": seed, "index": index, "attempt": attempt,
                                 **found["provenance"]}
         errors = check_incomplete_record(record)
@@ -170,9 +167,20 @@ def build_record(seed: int, index: int, seen: set[tuple[str, str]] | None = None
                      f"(seed={seed}, index={index})")
 
 
-def build_incomplete(seed: int = 0, count: int = DEFAULT_COUNT) -> list[dict[str, Any]]:
-    """`count` verified records, in index order, no (question, condition) repeated."""
-    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-        raise ValueError(f"count must be a positive integer, got {count!r}")
+def build_split(seed: int = 0, per_k: int = SPEC.default_per_k,
+                ks: Iterable[int] = SPEC.default_ks,
+                *, workers: int | None = None,
+                progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
+    """`per_k` verified records (k = 1 is the only k), in index order, no (question,
+    condition) repeated; `workers` is accepted and unused (each record depends on the ones
+    before it)."""
+    if isinstance(per_k, bool) or not isinstance(per_k, int) or per_k < 1:
+        raise ValueError(f"per_k must be a positive integer, got {per_k!r}")
+    check_ks(ks, SPEC.max_k, per_k)
     seen: set[tuple[str, str]] = set()
-    return [build_record(seed, index, seen) for index in range(count)]
+    records = []
+    for index in range(per_k):
+        records.append(build_record(seed, index, seen))
+        if progress:
+            progress(index + 1, per_k)
+    return records

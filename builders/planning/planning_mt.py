@@ -28,15 +28,18 @@ from typing import Any
 from infoseek.analysis import is_k_mss, minimal_sufficient_sets
 from infoseek.builders.jobs import build_split_with, first_valid_problem
 from infoseek.builders.planning.problems import minimal_known_state, problem_fields, start
+from infoseek.domains import BuilderSpec
 from infoseek.engines.planning.engine import PlanningEngine
 
-BUILDER_NAME = "planning-mt"
-RANDOM_STREAM = "planning_mt"
-BUILDER_VERSION = "1.0.0"
-CACHE_VERSION = BUILDER_VERSION
-DEFAULT_KS = (2, 3, 4)
-DEFAULT_PER_K = 100
-MAX_K = 4
+SPEC = BuilderSpec(
+    name="planning-mt",
+    build=f"{__name__}:build_split",
+    version="1.0.0",
+    random_stream="planning_mt:1.0.0",
+    max_k=4, default_ks=(2, 3, 4), default_per_k=100, max_per_k=5_000,
+)
+"""Multi-turn planning. The random stream is the text the generators were seeded with when
+the version was part of it, kept so that a seed draws the same problems."""
 MAX_ATTEMPTS = 400
 MAX_VALUES = 16
 """At most this many sets of optimal plans per problem (each is one task instance)."""
@@ -115,13 +118,13 @@ def validate_planning_mt_record(record: dict[str, Any]) -> list[str]:
 
 def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
     return first_valid_problem(
-        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
-        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        SPEC, seed=seed, k=k, index=index, max_attempts=MAX_ATTEMPTS,
         candidate=_candidate, validate=validate_planning_mt_record)
 
 
-def build_split(seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = DEFAULT_KS,
+def build_split(seed: int = 0, per_k: int = SPEC.default_per_k,
+                ks: Iterable[int] = SPEC.default_ks,
                 *, workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
     """`per_k` problems for each k, in (k, index) order."""
-    return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)
+    return build_split_with(build_problem, SPEC, seed, per_k, ks, workers, progress)

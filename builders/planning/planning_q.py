@@ -32,16 +32,19 @@ from typing import Any
 
 from infoseek.builders.jobs import build_split_with, first_valid_problem
 from infoseek.builders.planning.problems import padded_known_state, problem_fields, start
+from infoseek.domains import BuilderSpec
 from infoseek.engines.planning.engine import PlanningEngine
 from infoseek.single_turn import backward_level, sufficient_options
 
-BUILDER_NAME = "planning-q"
-RANDOM_STREAM = "planning_q"
-BUILDER_VERSION = "1.0.0"
-CACHE_VERSION = BUILDER_VERSION
-DEFAULT_KS = (1,)
-DEFAULT_PER_K = 7500
-MAX_K = 1
+SPEC = BuilderSpec(
+    name="planning-q",
+    build=f"{__name__}:build_split",
+    version="1.0.0",
+    random_stream="planning_q:1.0.0",
+    max_k=1, default_ks=(1,), default_per_k=7500, max_per_k=20_000,
+)
+"""Planning-Q (k = 1 only). The random stream is the text the generators were seeded with
+when the version was part of it, kept so that a seed draws the same problems."""
 MAX_ATTEMPTS = 200
 
 
@@ -120,13 +123,13 @@ def validate_planning_q_record(record: dict[str, Any]) -> list[str]:
 def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
     """One validated problem; deterministic in (seed, index)."""
     return first_valid_problem(
-        builder=BUILDER_NAME, version=BUILDER_VERSION, random_stream=RANDOM_STREAM,
-        seed=seed, k=k, index=index, max_k=MAX_K, max_attempts=MAX_ATTEMPTS,
+        SPEC, seed=seed, k=k, index=index, max_attempts=MAX_ATTEMPTS,
         candidate=_candidate, validate=validate_planning_q_record)
 
 
-def build_split(seed: int = 0, per_k: int = DEFAULT_PER_K, ks: Iterable[int] = DEFAULT_KS,
+def build_split(seed: int = 0, per_k: int = SPEC.default_per_k,
+                ks: Iterable[int] = SPEC.default_ks,
                 *, workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
     """`per_k` problems (k = 1 only), in index order."""
-    return build_split_with(build_problem, MAX_K, seed, per_k, ks, workers, progress)
+    return build_split_with(build_problem, SPEC, seed, per_k, ks, workers, progress)

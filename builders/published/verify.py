@@ -1,6 +1,6 @@
 """Re-verify a released file's ground truth with our exact engines.
 
-Every row is mapped to a problem record and checked by its format's `verify`; the
+Every row is mapped to a problem record and checked by its source format's `verify`; the
 outcome of a row is one of
 
 - `agree`: no disagreement;
@@ -10,17 +10,18 @@ outcome of a row is one of
 - `undecided`: the engine cannot decide the row exactly, or the loader itself failed on
   it (`undecidable`, with the reason) — never counted as agreement.
 
-Checks a format lists in `notes` describe the file without deciding its ground truth
+Checks a source format lists in `notes` describe the file without deciding its ground truth
 (the offered-questions list differs from U(P), a stated count differs): a row may carry
 notes and still agree.
 
 `verify_source` writes `<out>/disagreements.jsonl` (one line per row that does not agree
 or carries notes, in file order, with its `status`) next to `<out>/summary.json` and
-returns the summary; results of an earlier run in `<out>` are kept unless `force`
-(refused before any row is verified). A row the format refuses with a check of its own
+returns the summary (its ``format`` field names the source format); results of an earlier
+run in `<out>` are kept unless `force` (refused before any row is verified). A row the
+source format refuses with a check of its own
 (`PublishedDataError.check`) is reported under that check rather than `malformed_row`.
 
-With `corrected` (a file path; formats that offer `PublishedFormat.correct` only), every
+With `corrected` (a file path; source formats that offer `SourceFormat.correct` only), every
 row that could be read is written back to that JSON Lines file in the released layout
 with our recomputed ground truth, in file order, each with a note of what changed under
 `CORRECTION_FIELD`; a row that could not be read cannot be corrected and is left out
@@ -39,7 +40,7 @@ from infoseek.builders.jobs import run_jobs
 from infoseek.builders.published import (
     PublishedDataError,
     check_inputs,
-    get_format,
+    get_source_format,
     identify_rows,
     make_record,
     read_published,
@@ -57,11 +58,11 @@ def _row_outcome(job: tuple[str, dict[str, Any], RowRef, str, dict[str, str], bo
                  ) -> dict[str, Any]:
     """Verify one row (module level: it may run in a worker process); with `correct`,
     also the corrected row (under the private key `_corrected`)."""
-    format_name, row, ref, record_id, inputs, correct = job
-    fmt = get_format(format_name)
+    source_format_name, row, ref, record_id, inputs, correct = job
+    source_format = get_source_format(source_format_name)
     outcome: dict[str, Any] = {"id": record_id, "row": ref.row}
     try:
-        record = make_record(fmt, row, ref, record_id, inputs)
+        record = make_record(source_format, row, ref, record_id, inputs)
     except PublishedDataError as exc:
         check = exc.check or "malformed_row"
         outcome.update(status="undecided" if check in UNDECIDED_CHECKS else "disagree",
@@ -75,12 +76,12 @@ def _row_outcome(job: tuple[str, dict[str, Any], RowRef, str, dict[str, str], bo
         return outcome
     outcome["k"] = record.get("k")
     try:
-        found = fmt.verify(record)
+        found = source_format.verify(record)
     except Exception as exc:  # an engine failure is reported, never counted as agreement
         found = [{"check": "undecidable",
                   "reason": f"verification failed: {type(exc).__name__}: {exc}"}]
-    notes = [d for d in found if d.get("check") in fmt.notes]
-    found = [d for d in found if d.get("check") not in fmt.notes]
+    notes = [d for d in found if d.get("check") in source_format.notes]
+    found = [d for d in found if d.get("check") not in source_format.notes]
     if not found:
         outcome["status"] = "agree"
     elif all(d.get("check") in UNDECIDED_CHECKS for d in found):
@@ -90,9 +91,9 @@ def _row_outcome(job: tuple[str, dict[str, Any], RowRef, str, dict[str, str], bo
     outcome["disagreements"] = found
     if notes:
         outcome["notes"] = notes
-    if correct and fmt.correct is not None:
+    if correct and source_format.correct is not None:
         try:
-            fixed, note = fmt.correct(row, record, found)
+            fixed, note = source_format.correct(row, record, found)
         except Exception as exc:  # never written as if corrected
             outcome.setdefault("disagreements", []).append(
                 {"check": "undecidable",
@@ -104,13 +105,13 @@ def _row_outcome(job: tuple[str, dict[str, Any], RowRef, str, dict[str, str], bo
     return outcome
 
 
-def default_out_dir(source: str, format_name: str) -> Path:
+def default_out_dir(source: str, source_format_name: str) -> Path:
     stem = source_name(source).split("?", 1)[0].rstrip("/").rsplit("/", 1)[-1]
     stem = stem.rsplit(".", 1)[0] or "data"
-    return Path(f"{stem}.{format_name}.verify")
+    return Path(f"{stem}.{source_format_name}.verify")
 
 
-def summarise(outcomes: list[dict[str, Any]], *, source: str, format_name: str
+def summarise(outcomes: list[dict[str, Any]], *, source: str, source_format_name: str
               ) -> dict[str, Any]:
     """Counts by outcome, by check (rows with that check) and by k; no timings, so the
     same file gives the same summary byte for byte."""
@@ -131,7 +132,7 @@ def summarise(outcomes: list[dict[str, Any]], *, source: str, format_name: str
             by_note[check] = by_note.get(check, 0) + 1
     return {
         "source": source_name(source),
-        "format": format_name,
+        "format": source_format_name,
         "rows": len(outcomes),
         **counts,
         "malformed_rows": malformed,
@@ -142,7 +143,8 @@ def summarise(outcomes: list[dict[str, Any]], *, source: str, format_name: str
     }
 
 
-def verify_source(source: str, format: str | None = None, *, out_dir: str | Path | None = None,
+def verify_source(source: str, source_format: str | None = None, *,
+                  out_dir: str | Path | None = None,
                   limit: int | None = None, workers: int | None = None, strict: bool = False,
                   progress: Callable[[int, int], None] | None = None,
                   inputs: Mapping[str, Any] | None = None,
@@ -150,35 +152,36 @@ def verify_source(source: str, format: str | None = None, *, out_dir: str | Path
                   ) -> dict[str, Any]:
     """Verify every row of `source` (the first `limit`); write the disagreements and
     the summary under `out_dir`; return the summary (with `out_dir` and file paths).
-    `inputs`: the format's extra inputs (`infoseek.builders.published.INPUTS`). `corrected`: also
+    `source_format`: the file's source format (None: detected from its columns). `inputs`:
+    the source format's extra inputs (`infoseek.builders.published.INPUTS`). `corrected`: also
     write the corrected rows there (see the module docstring). `force`: write over the
     results of an earlier run in the output folder; without it they are kept and a
     `PublishedDataError` says so, before any row is verified (`infoseek verify` passes
     its ``--force``).
 
-    A file that cannot be read, lacks the format's columns or inputs, or whose format
-    cannot correct rows when `corrected` is asked for, raises `PublishedDataError`; with
-    `strict` so does the first malformed row."""
+    A file that cannot be read, lacks the source format's columns or inputs, or whose
+    source format cannot correct rows when `corrected` is asked for, raises
+    `PublishedDataError`; with `strict` so does the first malformed row."""
     start = time.perf_counter()
-    if format and corrected is not None:
-        _check_correctable(get_format(format))
-    resolved, fmt, rows = read_published(source, format, limit=limit, inputs=inputs)
+    if source_format and corrected is not None:
+        _check_correctable(get_source_format(source_format))
+    resolved, chosen, rows = read_published(source, source_format, limit=limit, inputs=inputs)
     if corrected is not None:
-        _check_correctable(fmt)
-    out = Path(out_dir) if out_dir is not None else default_out_dir(resolved, fmt.name)
+        _check_correctable(chosen)
+    out = Path(out_dir) if out_dir is not None else default_out_dir(resolved, chosen.name)
     problem = verify_results_problem(out, force)
     if problem is not None:
         raise PublishedDataError(problem)
-    checked = check_inputs(fmt, inputs)
-    identified = identify_rows(resolved, fmt, rows)
+    checked = check_inputs(chosen, inputs)
+    identified = identify_rows(resolved, chosen, rows)
     if strict:
         for row, (ref, rid) in zip(rows, identified, strict=True):
-            make_record(fmt, row, ref, rid, checked)
-    jobs = [(fmt.name, row, ref, rid, checked, corrected is not None)
+            make_record(chosen, row, ref, rid, checked)
+    jobs = [(chosen.name, row, ref, rid, checked, corrected is not None)
             for row, (ref, rid) in zip(rows, identified, strict=True)]
     outcomes = run_jobs(_row_outcome, jobs, workers, progress)
     fixed_rows = [outcome.pop("_corrected", None) for outcome in outcomes]
-    summary = summarise(outcomes, source=resolved, format_name=fmt.name)
+    summary = summarise(outcomes, source=resolved, source_format_name=chosen.name)
     out.mkdir(parents=True, exist_ok=True)
     disagreements_path = out / "disagreements.jsonl"
     with open(disagreements_path, "w", encoding="utf-8", newline="\n") as fh:
@@ -200,9 +203,9 @@ def verify_source(source: str, format: str | None = None, *, out_dir: str | Path
             "seconds": time.perf_counter() - start}
 
 
-def _check_correctable(fmt: Any) -> None:
-    if fmt.correct is None:
-        raise PublishedDataError(f"format {fmt.name} cannot write corrected rows "
+def _check_correctable(source_format: Any) -> None:
+    if source_format.correct is None:
+        raise PublishedDataError(f"source format {source_format.name} cannot write corrected rows "
                                  "(--write-corrected): it offers no correction")
 
 

@@ -29,17 +29,26 @@ from typing import Any
 
 from infoseek.analysis import minimal_sufficient_sets
 from infoseek.builders.twenty_questions.pools import Pool, get_pool, pools_content_hash
+from infoseek.domains import BuilderSpec
 from infoseek.engines.table import AttributeTableEngine
 
-BUILDER_NAME = "twenty-questions"
-RANDOM_STREAM = "twenty-q"
-"""The random stream's text, kept from the builder's first name (`twenty-q`) so that a
-seed draws the same problems as before the rename."""
+SPEC = BuilderSpec(
+    name="twenty-questions",
+    build=f"{__name__}:build_split",
+    version="1.0.0",
+    data_hash=pools_content_hash(),
+    random_stream="twenty-q",
+    max_k=4, default_ks=(1, 2, 3, 4), default_per_k=10, max_per_k=200,
+)
+"""The CSP records; its data hash is the pool files' (an edited pool file is never served
+from a stale cache entry), which every record also carries (``provenance.pools``). The
+random stream's text is kept from the builder's first name (`twenty-q`), so that a seed
+draws the same problems as before the rename."""
 DOMAIN_NAME = "twenty_questions"
-BUILDER_VERSION = "twenty-q-1"
-CACHE_VERSION = f"{BUILDER_VERSION}+{pools_content_hash()}"
-"""The records' version (`BuilderSpec.version`): builder version and the pool files' hash."""
-MAX_K = 4
+ID_PREFIX = "twenty-q"
+"""Record ids start with the builder's first name, as its random stream does: an id is a
+record's identity (eval-set matches samples by it, and the random reference model seeds its
+draws with it), so the rename to twenty-questions left ids as they were."""
 TARGET = "candidate"
 ENTITY = "X"
 CSP_POOL = "common"
@@ -71,12 +80,12 @@ def game_records(pool_name: str) -> list[dict[str, Any]]:
     names = [c.name for c in pool.candidates]
     table = _table_fields(pool, names)
     return [{
-        "id": f"{BUILDER_NAME}-{pool_name}-{index:03d}-{_slug(target)}",
+        "id": f"{ID_PREFIX}-{pool_name}-{index:03d}-{_slug(target)}",
         "domain": DOMAIN_NAME, "entity": ENTITY, **table, "observed": {},
         "queryable": table["variables"][:-1], "forbidden": [], "alternative_only": [],
         "k": None, "mss_family": [], "pool": pool_name,
         "group": pool.candidate(target).group, "answer": target,
-        "provenance": {"builder": BUILDER_NAME, "version": BUILDER_VERSION,
+        "provenance": {"builder": SPEC.name, "version": SPEC.version,
                        "pool": pool_name, "pools": pools_content_hash(), "index": index},
     } for index, target in enumerate(pool.targets)]
 
@@ -99,18 +108,18 @@ def csp_record(pool: Pool, target: str, order: Sequence[str], k: int, seed: int,
         engine = AttributeTableEngine(attributes, left, [rows[n] for n in left], TARGET,
                                       observed)
         queryable = [a for a in attributes if a not in observed]
-        result = minimal_sufficient_sets(engine, queryable, MAX_K)
+        result = minimal_sufficient_sets(engine, queryable, SPEC.max_k)
         if result.k is None or result.k > k:
             continue
         if result.k < k:
             return None
         fields = _table_fields(pool, left)
         return {
-            "id": f"{BUILDER_NAME}-s{seed}-k{k}-{index:04d}", "domain": DOMAIN_NAME,
+            "id": f"{ID_PREFIX}-s{seed}-k{k}-{index:04d}", "domain": DOMAIN_NAME,
             "entity": ENTITY, **fields, "observed": dict(observed), "queryable": queryable,
             "forbidden": [], "alternative_only": [], "k": k,
             "mss_family": [list(s) for s in result.family], "pool": pool.name,
-            "provenance": {"builder": BUILDER_NAME, "version": BUILDER_VERSION,
+            "provenance": {"builder": SPEC.name, "version": SPEC.version,
                            "seed": seed, "index": index, "pools": pools_content_hash(),
                            "drawn_target": target},
         }
@@ -121,13 +130,13 @@ def build_split(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None
                 progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
     """Up to `per_k` CSP problems for each k of `ks` (module docstring); `workers` is
     accepted and unused."""
-    bad = [k for k in ks if k not in range(1, MAX_K + 1)]
+    bad = [k for k in ks if k not in SPEC.ks]
     if bad:
-        raise ValueError(f"the twenty-questions builder makes k in 1..{MAX_K}; got {bad}")
+        raise ValueError(f"the twenty-questions builder makes k in 1..{SPEC.max_k}; got {bad}")
     pool = get_pool(CSP_POOL)
     records: list[dict[str, Any]] = []
     for k in ks:
-        rng = random.Random(f"{RANDOM_STREAM}:{seed}:{k}")
+        rng = random.Random(f"{SPEC.random_stream}:{seed}:{k}")
         made, attempt = 0, 0
         while made < per_k and attempt < 50 * per_k:
             target = rng.choice([c.name for c in pool.candidates])

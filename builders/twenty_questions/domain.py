@@ -6,16 +6,12 @@ from __future__ import annotations
 
 from infoseek.builders.twenty_questions import builder
 from infoseek.builders.twenty_questions.wording import WORDING
-from infoseek.domains import BuilderSpec, Domain
+from infoseek.domains import Domain
 
 DOMAIN = Domain(
     name=builder.DOMAIN_NAME,
     answer_kind="choice",
     wording=WORDING,
-    builders=(
-        BuilderSpec(name=builder.BUILDER_NAME, build=builder.build_split,
-                    version=builder.CACHE_VERSION, max_k=builder.MAX_K, default_per_k=10,
-                    max_per_k=200),
-    ),
+    builders=(builder.SPEC,),
     renderers={"seek": "infoseek.builders.twenty_questions.render:render"},
 )

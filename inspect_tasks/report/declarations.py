@@ -18,6 +18,10 @@ finds the declaration in this order:
    protocol whose scorers the log carries: a seek task's four scorers, a k-prediction or
    MSS scorer, a single-turn scorer, ...
 
+Scorers go by the names they have now; the reader maps a name an older log recorded
+(``answer`` before eval version 2-A) to today's (``final_answer``) before it asks here
+(`infoseek.scorers.recorded_names`).
+
 A task that adds a scorer to its protocol's gets that scorer's columns
 (:data:`SCORER_VARIANTS`: the seek report with ``order_strata`` for clinguide_mt, with
 ``plan`` for planning_mt). A log of anything else is "not an infoseek log" and left out
@@ -91,7 +95,7 @@ SEEK_SETTINGS = ("oracle", "budget", "max_turns", "queries_per_turn", "force_ask
 SEEK_TABLES = (
     TableSpec("headline", "Final sufficiency and accuracy per k", (
         _m("sufficiency", "final_sufficiency"),
-        _m("answer", "accuracy"),
+        _m("final_answer", "accuracy"),
     )),
     TableSpec("turns", "Turns, turn to sufficiency and over-questioning per k", (
         _m("sufficiency", "total_turns", lower_is_better=True),
@@ -116,7 +120,7 @@ ORDERED_SEEK_REPORT = TaskReport("seek", SEEK_SETTINGS, SEEK_TABLES,
                                  headline=("final_sufficiency", "accuracy"))
 FULL_INFORMATION_REPORT = TaskReport("seek", ("format", "family", "target"), (
     TableSpec("headline", "Full-information accuracy per k",
-              (_m("answer", "accuracy"),)),
+              (_m("final_answer", "accuracy"),)),
 ), headline=("accuracy",))
 
 K_PREDICTION_REPORT = TaskReport("k_prediction", ("distractors", "book", "family", "target"), (
@@ -181,7 +185,7 @@ PLANNING_SEEK_REPORT = TaskReport("seek", SEEK_SETTINGS, (
     *SEEK_TABLES[1:],
 ), SEEK_EXTRAS, headline=("final_sufficiency", "plan_exact", "plan_credit", "plan_valid"))
 """planning_mt: the seek tables with the plan scorer's columns in the headline (the
-``answer`` scorer's accuracy is ``plan_exact`` again, so it is not repeated)."""
+``final_answer`` scorer's accuracy is ``plan_exact`` again, so it is not repeated)."""
 PLANNING_FULL_REPORT = TaskReport("seek", ("format", "family", "target"), (
     TableSpec("headline", "Full-information plan exact / credit / valid per k",
               PLAN_METRICS),
@@ -247,7 +251,7 @@ SCORER_VARIANTS: dict[tuple[str, str], TaskReport] = {
 """(report, a scorer the log carries besides the protocol's) -> the declaration used."""
 
 _BY_SCORERS: tuple[tuple[frozenset[str], str], ...] = (
-    (frozenset({"answer", "sufficiency", "queries", "invalid"}), "seek"),
+    (frozenset({"final_answer", "sufficiency", "queries", "invalid"}), "seek"),
     (frozenset({"k_prediction_scorer"}), "k_prediction"),
     (frozenset({"mss_identification_scorer"}), "mss"),
     (frozenset({"detection_scorer"}), "detection"),

@@ -21,6 +21,10 @@ scorers named ``answer``, ``sufficiency``, ... is left out with one line. The sa
 stored under two file names (one ``eval_id``) is read once, the copy named in a line.
 File names are shown as text whatever their bytes (`shown_path`: a name that is not
 UTF-8 keeps its odd bytes as ``\\xff`` escapes), so the tables and CSVs can be written.
+Scorers go by the name they have now: a log of an earlier eval version that recorded a
+scorer under an old name (``answer`` before 2-A) is read as if it carried the new one
+(``final_answer``), the one alias table being
+:data:`infoseek.scorers.recorded_names.RENAMED_SCORERS`.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from inspect_ai.log import read_eval_log
 from infoseek.cli_files import special_kind
 from infoseek.contract import STORE_TURNS
 from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
+from infoseek.scorers.recorded_names import current_scorer_name
 from infoseek.stored_forms import turns_from_store
 
 SETTING_PREFIX = "task_arg_"
@@ -104,9 +109,12 @@ def _in_view_bundle(path: Path) -> bool:
 
 
 def _scores_json(sample: Any) -> str:
+    """The sample's scores by the name each scorer has now (a log of an earlier eval
+    version may record an old one: `infoseek.scorers.recorded_names`)."""
     scores = {}
     for name, score in (sample.scores or {}).items():
-        scores[name] = {"value": score.value, "metadata": score.metadata or {}}
+        scores[current_scorer_name(name)] = {"value": score.value,
+                                             "metadata": score.metadata or {}}
     return json.dumps(scores)
 
 
@@ -188,7 +196,7 @@ def run_problem(spec: Any, declaration: TaskReport) -> str | None:
     """Why the log whose `EvalSpec` is `spec` is not an infoseek run of `declaration`'s
     kind, or None (module docstring: the scorers the declaration reads, and the task's
     package or infoseek's metrics on those scorers)."""
-    recorded = {s.name: s for s in (spec.scorers or [])}
+    recorded = {current_scorer_name(s.name): s for s in (spec.scorers or [])}
     needed = sorted({m.scorer for table in declaration.tables for m in table.metrics})
     missing = [name for name in needed if name not in recorded]
     task = spec.task.split("/")[-1]

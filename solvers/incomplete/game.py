@@ -1,7 +1,10 @@
-"""One incomplete-questions episode as a plain game (protocols §3.7): the model's parsed
-reply in, the turn record and what the model is told next out. No Inspect here; the
-solver (`infoseek.solvers.incomplete.solver`) is the adapter that generates, parses,
-asks the simulated user and keeps the history.
+"""The incomplete-questions protocol's pure game (protocols §3.7): its options, one
+episode's state, and the step from the model's parsed reply to the turn record and what
+the model is told next. No Inspect here; the solver (`infoseek.solvers.incomplete.solver`)
+is the adapter that generates, parses, asks the simulated user and keeps the history.
+
+`IncompleteOptions` holds the options of one run, checked once when made; `stored` is the
+dict the solver writes under ``infoseek:options`` (with the turn's ``final_turn``).
 
 `play_turn` applies the rules of one turn:
 
@@ -32,9 +35,47 @@ from infoseek.solvers.incomplete.prompts import (
     NO_TAG_REMINDER_TOOL,
 )
 from infoseek.solvers.incomplete.reading import ParsedReply
+from infoseek.solvers.options import SolverOptions
 
 QUESTIONABLE = "questionable"
 """The variant in which the model may ask the user."""
+VARIANTS: tuple[str, ...] = ("raw", QUESTIONABLE, "full")
+FORMATS: tuple[str, ...] = ("text", "tool")
+STRUCTURED, FREE_TEXT = "structured", "free_text"
+USER_KINDS: tuple[str, ...] = (STRUCTURED, FREE_TEXT)
+"""The simulated user's kinds (the task's ``user`` parameter)."""
+
+
+@dataclass(frozen=True)
+class IncompleteOptions(SolverOptions):
+    """The options of an incomplete-questions run, checked when made (a ValueError names
+    the bad one)."""
+
+    variant: str = QUESTIONABLE
+    """``raw`` (the incomplete question), ``questionable`` (a reply may ask the user one
+    question) or ``full`` (the original question)."""
+    max_interactions: int = 5
+    """The most questions the user answers (>= 0)."""
+    format: str = "text"
+    """``"text"`` (``<question>`` tags) or ``"tool"`` (the ``ask_user`` tool)."""
+    seed: int = 0
+    """Recorded in the options."""
+    user: str = STRUCTURED
+    """``"structured"`` (the user model only picks which missing condition a question asks
+    for; the seeker reads the suite's own words) or ``"free_text"`` (the user model's own
+    words, through the leak filter: documented as leaky)."""
+
+    def __post_init__(self) -> None:
+        self.check_choice("variant", VARIANTS)
+        self.check_choice("format", FORMATS)
+        self.check_whole("max_interactions", least=0)
+        self.check_choice("user", USER_KINDS)
+
+    def stored(self) -> dict[str, Any]:
+        """The options as the store holds them (`infoseek.contract.STORE_OPTIONS`; the
+        solver adds ``final_turn``)."""
+        return {"variant": self.variant, "max_interactions": self.max_interactions,
+                "format": self.format, "seed": self.seed, "user": self.user}
 
 
 @dataclass

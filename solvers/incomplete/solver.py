@@ -70,6 +70,7 @@ from inspect_ai.tool import tool
 from infoseek.jsonl import dumps_record
 from infoseek.solvers.incomplete.game import (
     IncompleteEpisode,
+    IncompleteOptions,
     play_turn,
     stopped_reply,
     user_replied,
@@ -80,7 +81,7 @@ from infoseek.solvers.incomplete.prompts import (
     system_prompt,
 )
 from infoseek.solvers.incomplete.reading import answer_kind_of, parse_reply
-from infoseek.solvers.incomplete.user import STRUCTURED, USER_KINDS, simulated_user_reply
+from infoseek.solvers.incomplete.user import simulated_user_reply
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
     EpisodeWriter,
@@ -90,25 +91,7 @@ from infoseek.solvers.turns import (
 )
 
 PROTOCOL = "incomplete"
-VARIANTS: tuple[str, ...] = ("raw", "questionable", "full")
-FORMATS: tuple[str, ...] = ("text", "tool")
 ASK_USER_TOOL = "ask_user"
-
-
-def incomplete_options(*, variant: str = "questionable", max_interactions: int = 5,
-                       fmt: str = "text", seed: int = 0, user: str = STRUCTURED) -> dict[str, Any]:
-    """Validated solver options (raises ValueError naming the bad option)."""
-    if user not in USER_KINDS:
-        raise ValueError(f"user must be one of {', '.join(USER_KINDS)}; got {user!r}")
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {', '.join(VARIANTS)}; got {variant!r}")
-    if fmt not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
-    if (not isinstance(max_interactions, int) or isinstance(max_interactions, bool)
-            or max_interactions < 0):
-        raise ValueError(f"max_interactions must be an integer >= 0; got {max_interactions!r}")
-    return {"variant": variant, "max_interactions": max_interactions, "format": fmt,
-            "seed": seed, "user": user}
 
 
 def shown_question(record: dict[str, Any], variant: str) -> str:
@@ -116,17 +99,18 @@ def shown_question(record: dict[str, Any], variant: str) -> str:
     return record["question"] if variant == "full" else record["new_question"]
 
 
-def incomplete_samples(records: list[dict[str, Any]], options: dict[str, Any]) -> MemoryDataset:
+def incomplete_samples(records: list[dict[str, Any]],
+                       options: IncompleteOptions) -> MemoryDataset:
     """One sample per record: the shown question as input, the answer as target; the
     record, the variant and the question cap in the metadata."""
-    variant = options["variant"]
+    variant = options.variant
     samples = [
         Sample(
             id=record["id"],
             input=shown_question(record, variant),
             target=str(record["answer"]),
             metadata={"record": record, "variant": variant,
-                      "max_interactions": options["max_interactions"]},
+                      "max_interactions": options.max_interactions},
         )
         for record in records
     ]
@@ -147,24 +131,24 @@ def ask_user():
 
 
 @solver
-def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
-                      fmt: str = "text", seed: int = 0, user: str = STRUCTURED) -> Solver:
-    """The incomplete-questions episode; options as in `incomplete_options`."""
-    opts = incomplete_options(variant=variant, max_interactions=max_interactions, fmt=fmt,
-                              seed=seed, user=user)
+def incomplete_solver(options: IncompleteOptions | None = None) -> Solver:
+    """The incomplete-questions episode with `options`
+    (`infoseek.solvers.incomplete.game.IncompleteOptions`, checked when made; none: its
+    defaults), e.g. ``incomplete_solver(IncompleteOptions(variant="raw"))``."""
+    opts = IncompleteOptions() if options is None else options
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         record: dict[str, Any] = state.metadata["record"]
         answer_kind = answer_kind_of(record["answer"])
         writer = EpisodeWriter(PROTOCOL, dumps_record(record))
-        episode = IncompleteEpisode(opts["variant"], opts["max_interactions"], opts["format"])
+        episode = IncompleteEpisode(opts.variant, opts.max_interactions, opts.format)
 
         def write(final_turn: bool) -> None:
-            writer.options({**opts, "final_turn": final_turn})
+            writer.options({**opts.stored(), "final_turn": final_turn})
             writer.turns(turn.to_dict() for turn in episode.turns)
 
         state.messages.insert(0, ChatMessageSystem(
-            content=system_prompt(opts["variant"], opts["format"], opts["max_interactions"])))
+            content=system_prompt(opts.variant, opts.format, opts.max_interactions)))
         if episode.uses_tools:
             state.tools = [ask_user()]
             state.tool_choice = "auto"
@@ -187,7 +171,7 @@ def incomplete_solver(variant: str = "questionable", max_interactions: int = 5,
             told = step.told
             if step.asks_user:
                 told = user_replied(episode, await simulated_user_reply(
-                    parsed.question, record, kind=opts["user"], turn=step.record.turn))
+                    parsed.question, record, kind=opts.user, turn=step.record.turn))
             write(step.record.final_turn)
             transcript().info({"infoseek_incomplete_turn": episode.turns[-1].to_dict()},
                               source="infoseek incomplete-questions solver")

@@ -57,14 +57,11 @@ from infoseek.contract import (
 )
 from infoseek.oracles.matcher import read_matcher_reply
 from infoseek.oracles.roles import record_role_reply, role_bound, role_call
-from infoseek.solvers.incomplete.game import UserReply
+from infoseek.solvers.incomplete.game import STRUCTURED, USER_KINDS, UserReply
 from infoseek.solvers.incomplete.numbers import stated_values
 from infoseek.solvers.incomplete.prompts import STRUCTURED_USER_SYSTEM, USER_SYSTEM
 
 USER_ROLE = "user"
-STRUCTURED, FREE_TEXT = "structured", "free_text"
-USER_KINDS: tuple[str, ...] = (STRUCTURED, FREE_TEXT)
-"""Values of the task's `user` parameter (module docstring); `STRUCTURED` is the default."""
 PICK_CONDITION, PICK_NONE = "1", "none"
 MAX_USER_REPLY_CHARS = 2000
 """A `user` model reply longer than this is replaced by the rule's reply, like one that

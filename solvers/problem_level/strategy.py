@@ -6,7 +6,8 @@ registered for ``k_prediction`` and ``mss_identification`` in
   `K_CHOICES` uniformly.
 * MSS identification: optimal names the canonical MSS; random and reversed name a
   uniformly random set of askable variables (of size k when the prompt gives it, else
-  1..``max_size``).
+  1..``max_size``), read from the stored options
+  (`infoseek.solvers.problem_level.game.ProblemLevelOptions`) with no default kept here.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from infoseek.contract import DEFAULT_FORBID_ALTERNATIVES
 from infoseek.record_views import askable_variables
 
 K_CHOICES: tuple[Any, ...] = (0, 1, 2, 3, 4, "unsure")
@@ -46,12 +46,11 @@ def _k_text(value: Any) -> str:
 
 def _mss_pick(model_name: str, problem: dict[str, Any], options: dict[str, Any],
               rng: random.Random) -> list[str]:
-    forbid = options.get("forbid_alternatives", DEFAULT_FORBID_ALTERNATIVES)
     if model_name == "optimal":
         return list(problem["mss_family"][0])
-    pool = askable_variables(problem, forbid)
-    if options.get("k_given"):
+    pool = askable_variables(problem, options["forbid_alternatives"])
+    if options["k_given"]:
         size = problem["k"]
     else:
-        size = rng.randint(1, int(options.get("max_size", 4)))
+        size = rng.randint(1, int(options["max_size"]))
     return sorted(rng.sample(pool, min(size, len(pool))))

@@ -109,7 +109,7 @@ class ReferenceModelAPI(ModelAPI):
         use_tools = bool(tools) and options.get("format", "tool") == "tool"
         if use_tools and decision["kind"] in ("ask", "answer"):
             return self._tool_output(decision, input, problem)
-        return self._text_output(render_text_action(_labelled(decision, problem), problem))
+        return self._text_output(render_text_action(labelled_decision(decision, problem), problem))
 
     # --- Inspect knobs -------------------------------------------------------------
 
@@ -262,10 +262,11 @@ def answer_label(problem: dict[str, Any], value: Any) -> str:
     return answer_kind(kind).label(value)
 
 
-def _labelled(decision: dict[str, Any], problem: dict[str, Any]) -> dict[str, Any]:
-    """A text-format answer decision with its value written by the answer kind; a yes/no
-    value stays as it is, since the text format states it about the entity
-    (`render_text_action`: ``Answer: Alice is not kind.``)."""
+def labelled_decision(decision: dict[str, Any], problem: dict[str, Any]) -> dict[str, Any]:
+    """A strategy's decision as the text format writes it: an answer's value written by
+    the problem's answer kind (`answer_label`); a yes/no value stays as it is, since the
+    text format states it about the entity (`render_text_action`: ``Answer: Alice is not
+    kind.``). Any other decision is returned as it is."""
     if decision.get("kind") != "answer" or isinstance(decision.get("value"), bool):
         return decision
     return {**decision, "value": answer_label(problem, decision["value"])}

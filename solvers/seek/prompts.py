@@ -18,7 +18,7 @@ LAST_TURN_SENTENCE = ("After them you get one last turn, in which only an answer
                       "may answer earlier.")
 """What happens after the turn cap, said in both budget lines: the model gets ``max_turns``
 turns in which it may ask, then one more in which it must answer (the episode's final
-turn, `infoseek.oracles.episode.Episode.final_turn`), so it is told of every call it gets;
+turn, `infoseek.solvers.seek.game.Episode.final_turn`), so it is told of every call it gets;
 ``total_turns`` counts the turns it could ask in, never more than ``max_turns``."""
 BUDGET_LINE = (
     "Budget: you have at most {turns} turn(s) of questions, with up to {per_turn} "

@@ -1,5 +1,5 @@
 """The multi-turn seek loop (protocols §3.1), in the tool format and the plain-text format:
-the Inspect adapter over the plain game of `infoseek.oracles.episode`.
+the Inspect adapter over the plain game of `infoseek.solvers.seek.game`.
 
 Each sample's metadata carries the problem record and the hidden target value
 (``target_value``, default the record's ``answer``), and for problems whose values cannot
@@ -8,7 +8,7 @@ builds the engine, the oracle and the episode (`Episode`) and the parse context
 (`infoseek.solvers.seek.parse_context.ParseContext`), then alternates model turns and the
 game: each turn is generated, parsed (`parse_text_turn` / `parse_tool_calls`), matched
 when a ``matcher`` role is bound (`infoseek.solvers.seek.matcher`), and played
-(`infoseek.oracles.episode.play_turn`), which gives the turn record and the replies.
+(`infoseek.solvers.seek.game.play_turn`), which gives the turn record and the replies.
 Nothing here depends on the domain: the askable set, the ``not_leaf`` refusals, the
 question and answer forms all come from the record and the engine. The store holds the
 record without its hidden fields.
@@ -63,19 +63,17 @@ from infoseek.contract import (
     ACTION_INVALID,
     ANSWER_TOOL,
     ASK_TOOL,
-    DEFAULT_FORBID_ALTERNATIVES,
-    DEFAULT_MAX_TURNS,
     MAX_TURN_CHARS,
     ParsedTurn,
 )
 from infoseek.domains import domain_of
 from infoseek.engine import possible_values_record
-from infoseek.oracles import Oracle, check_policy
-from infoseek.oracles.episode import Episode, play_turn
+from infoseek.oracles import Oracle
 from infoseek.record_views import askable_variables, not_leaf_variables
 from infoseek.records import engine_from_record
 from infoseek.solvers.dataset import value_label
 from infoseek.solvers.seek import prompts
+from infoseek.solvers.seek.game import Episode, SeekOptions, play_turn
 from infoseek.solvers.seek.matcher import matched_turn
 from infoseek.solvers.seek.parse_context import ParseContext
 from infoseek.solvers.seek.parsing import parse_text_turn
@@ -90,7 +88,6 @@ from infoseek.solvers.turns import (
 from infoseek.stored_forms import sample_problem, stored_problem
 from infoseek.turn_text import split_turn
 
-FORMATS = ("tool", "text")
 _EMPTY_TURN = ParsedTurn(ACTION_INVALID, (), None, None, "empty")
 
 
@@ -136,61 +133,24 @@ def answer():
     return execute
 
 
-def seek_options(
-    *, fmt: str = "tool", max_turns: int = DEFAULT_MAX_TURNS, queries_per_turn: int = 1,
-    budget: bool = False, force_ask: bool = False,
-    forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES, carry_reasoning: bool = False,
-    oracle: str = "adversarial", seed: int = 0,
-) -> dict[str, Any]:
-    """Validated solver options (raises ValueError naming the bad option)."""
-    if fmt not in FORMATS:
-        raise ValueError(f"format must be one of {', '.join(FORMATS)}; got {fmt!r}")
-    check_policy(oracle)
-    for name, value in (("max_turns", max_turns), ("queries_per_turn", queries_per_turn)):
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name} must be an integer >= 1; got {value!r}")
-    return {
-        "format": fmt, "max_turns": max_turns, "queries_per_turn": queries_per_turn,
-        "budget": bool(budget), "force_ask": bool(force_ask),
-        "forbid_alternatives": bool(forbid_alternatives),
-        "carry_reasoning": bool(carry_reasoning), "oracle": oracle, "seed": seed,
-    }
+
 
 
 @solver
-def seek_solver(
-    *, fmt: str = "tool", max_turns: int = DEFAULT_MAX_TURNS, queries_per_turn: int = 1,
-    budget: bool = False, force_ask: bool = False,
-    forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES, carry_reasoning: bool = False,
-    oracle: str = "adversarial", seed: int = 0,
-) -> Solver:
-    """The seek loop (protocols §3.1).
-
-    Args:
-        fmt: ``"tool"`` (``ask`` / ``answer`` tools) or ``"text"`` (``Question:`` /
-            ``Answer:`` lines).
-        max_turns: turn cap; after it one more turn asks for the final answer.
-        queries_per_turn: how many variables one turn may ask.
-        budget: state "T turns x q queries per turn" in the prompt.
-        force_ask: refuse an answer given before k questions were asked.
-        forbid_alternatives: variables of non-canonical MSSs may not be asked.
-        carry_reasoning: keep the model's earlier reasoning in the history.
-        oracle: the oracle policy (``infoseek.oracles.ORACLE_POLICIES`` or ``"world"``).
-        seed: oracle seed (the random policy's draws).
-    """
-    opts = seek_options(
-        fmt=fmt, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
-        force_ask=force_ask, forbid_alternatives=forbid_alternatives,
-        carry_reasoning=carry_reasoning, oracle=oracle, seed=seed,
-    )
-    fmt = opts["format"]
+def seek_solver(options: SeekOptions | None = None) -> Solver:
+    """The seek loop (protocols §3.1) with `options` (`infoseek.solvers.seek.game.SeekOptions`,
+    checked when made; none: its defaults), e.g. ``seek_solver(SeekOptions(format="text",
+    max_turns=5))``. Each sample's metadata holds the problem and its hidden value
+    (module docstring)."""
+    opts = SeekOptions() if options is None else options
+    fmt = opts.format
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         problem: dict[str, Any] = sample_problem(state.metadata)
         episode, context = start_episode(problem, state.metadata, opts)
         wording = episode.domain.wording
         engine = episode.oracle.engine
-        sample_opts = {**opts, "target_index": state.metadata.get("target_index", 0)}
+        sample_opts = {**opts.stored(), "target_index": state.metadata.get("target_index", 0)}
         writer = EpisodeWriter("seek", stored_problem(problem))
         writer.options(sample_opts)
         writer.initial(possible_values_record(engine.target_values(),
@@ -198,8 +158,8 @@ def seek_solver(
         writer.turns([])
         state.messages.insert(0, ChatMessageSystem(content=prompts.seek_system_prompt(
             wording, entity=episode.entity, target=context.target, fmt=fmt,
-            per_turn=opts["queries_per_turn"], max_turns=opts["max_turns"],
-            budget=opts["budget"], force_ask_k=episode.k if opts["force_ask"] else None)))
+            per_turn=opts.queries_per_turn, max_turns=opts.max_turns,
+            budget=opts.budget, force_ask_k=episode.k if opts.force_ask else None)))
         if fmt == "tool":
             state.tools = [ask_tool(wording.noun), answer()]
             state.tool_choice = "auto"
@@ -229,7 +189,7 @@ def seek_solver(
                               source=f"infoseek seek loop, turn {record.turn}")
             if stop == CONTEXT_OVERFLOW:
                 message = drop_from_history(state, message)
-            message = _keep_in_history(state, message, fmt, opts["carry_reasoning"])
+            message = _keep_in_history(state, message, fmt, opts.carry_reasoning)
             if record.action == ACTION_ANSWER:
                 writer.final({"answer": record.answer, "turn": record.turn})
             if not episode.over:  # one message per turn: the final turn's words join it
@@ -241,29 +201,29 @@ def seek_solver(
 
 
 def start_episode(problem: dict[str, Any], metadata: dict[str, Any],
-                  opts: dict[str, Any]) -> tuple[Episode, ParseContext]:
+                  opts: SeekOptions) -> tuple[Episode, ParseContext]:
     """The episode of one sample (its oracle holds the hidden target value and world)
     and the context its turns are parsed in."""
     target_value = metadata.get("target_value", problem.get("answer"))
     engine = engine_from_record(problem)
-    oracle = Oracle(engine, target_value, policy=opts["oracle"],
-                    seed=hash_seed(opts["seed"], problem["id"], target_value),
+    oracle = Oracle(engine, target_value, policy=opts.oracle,
+                    seed=hash_seed(opts.seed, problem["id"], target_value),
                     hidden_world=metadata.get("hidden_world", problem.get("hidden_world")))
     domain = domain_of(problem)
     entity = problem.get("entity", "Alice")
     target = problem["target"]
-    episode = Episode(oracle=oracle, domain=domain, entity=entity, fmt=opts["format"],
-                      max_turns=opts["max_turns"], k=int(problem.get("k", 0)),
-                      force_ask=opts["force_ask"])
+    episode = Episode(oracle=oracle, domain=domain, entity=entity, fmt=opts.format,
+                      max_turns=opts.max_turns, k=int(problem.get("k", 0)),
+                      force_ask=opts.force_ask)
     context = ParseContext(
         entity=entity, variables=problem["variables"],
-        askable=askable_variables(problem, opts["forbid_alternatives"]),
+        askable=askable_variables(problem, opts.forbid_alternatives),
         observed=list(problem["observed"]), target=target,
-        queries_per_turn=opts["queries_per_turn"], not_leaf=not_leaf_variables(problem),
+        queries_per_turn=opts.queries_per_turn, not_leaf=not_leaf_variables(problem),
         descriptions=problem.get("descriptions"),
         answer=answer_spec(domain.answer_kind, entity=entity, target=target,
                            values=engine.target_values()),
-        templates=prompts.template_lines(domain.wording, entity=entity, fmt=opts["format"]))
+        templates=prompts.template_lines(domain.wording, entity=entity, fmt=opts.format))
     return episode, context
 
 

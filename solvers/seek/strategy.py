@@ -23,6 +23,9 @@ be listed, so the minimax search cannot range over the replies):
   not a minimax search;
 * random asks a random askable quantity (distractors included) and, at the cap or when
   nothing is left, answers the Known value, else a random integer.
+
+The rules come from the episode's stored options (`infoseek.solvers.seek.game.SeekOptions`,
+as the solver stores them), read as they are: no default is kept here.
 """
 
 from __future__ import annotations
@@ -32,7 +35,6 @@ import random
 from collections import OrderedDict
 from typing import Any
 
-from infoseek.contract import DEFAULT_FORBID_ALTERNATIVES, DEFAULT_MAX_TURNS
 from infoseek.engine import Engine, is_listable, json_value
 from infoseek.jsonl import dumps_record
 from infoseek.record_views import askable_variables
@@ -71,12 +73,21 @@ def episode_state(turns: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str
     return answers, asked
 
 
+def _turn_rules(problem: dict[str, Any], turns: list[dict[str, Any]],
+                options: dict[str, Any], asked: list[str]) -> tuple[bool, bool, int]:
+    """(only an answer counts now, an answer would be refused under force-ask, the
+    variables one turn may ask), from the episode's stored options
+    (`infoseek.solvers.seek.game.SeekOptions.stored`, with the turn's ``final_turn``)."""
+    at_cap = options.get("final_turn", False) or len(turns) >= int(options["max_turns"])
+    must_ask = bool(options["force_ask"]) and len(asked) < problem.get("k", 0)
+    return at_cap, must_ask, max(1, int(options["queries_per_turn"]))
+
+
 def seek_move(model_name: str, protocol: str, problem: dict[str, Any],
               turns: list[dict[str, Any]], options: dict[str, Any],
               rng: random.Random) -> dict[str, Any]:
     """The next seek decision of `model_name` (module docstring)."""
-    forbid = options.get("forbid_alternatives", DEFAULT_FORBID_ALTERNATIVES)
-    candidates = askable_variables(problem, forbid)
+    candidates = askable_variables(problem, options["forbid_alternatives"])
     engine, search = _search_for(problem, candidates)
     answers, asked = episode_state(turns)
     if not is_listable(engine.domain(engine.target)):
@@ -87,10 +98,7 @@ def seek_move(model_name: str, protocol: str, problem: dict[str, Any],
                 if v in engine.target_values(answers)]
     if not possible:  # cannot happen with a consistent oracle; answer something valid
         possible = list(problem.get("target_values", [False, True]))
-    max_turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
-    per_turn = max(1, int(options.get("queries_per_turn", 1)))
-    at_cap = options.get("final_turn", False) or len(turns) >= max_turns
-    must_ask = options.get("force_ask", False) and len(asked) < problem.get("k", 0)
+    at_cap, must_ask, per_turn = _turn_rules(problem, turns, options, asked)
     known = len(possible) == 1
 
     if model_name in ORDERED_MODELS and problem.get("required_order"):
@@ -138,10 +146,7 @@ def _unbounded_seek_decision(
     """The seek decision when the target's values cannot be enumerated (module docstring)."""
     values = engine.target_values(answers)
     known = len(values) == 1
-    max_turns = int(options.get("max_turns", DEFAULT_MAX_TURNS))
-    per_turn = max(1, int(options.get("queries_per_turn", 1)))
-    at_cap = options.get("final_turn", False) or len(turns) >= max_turns
-    must_ask = options.get("force_ask", False) and len(asked) < problem.get("k", 0)
+    at_cap, must_ask, per_turn = _turn_rules(problem, turns, options, asked)
 
     def final() -> dict[str, Any]:
         if known:

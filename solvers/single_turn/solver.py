@@ -10,8 +10,8 @@ Each sample's metadata holds the record, ``problem_id`` (the 1-sufficient proble
 comes from, for filtering), ``variant`` (``underspecified`` / ``well_specified``), the
 option list ``choices``, the ``correct`` choices, the target value and the difficulty
 axes (`infoseek.single_turn.difficulty_axes`) under ``axes`` and as top-level keys. The
-solver makes one generate call and records the reading in the store for the scorer and
-the reference models.
+solver makes one generate call and stores the reply's turn record
+(`infoseek.solvers.single_turn.game.play_reply`) for the scorer and the reference models.
 """
 
 from __future__ import annotations
@@ -24,12 +24,7 @@ from inspect_ai.model import ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from infoseek.answers import answer_kind
-from infoseek.contract import (
-    ACTION_ANSWER,
-    ACTION_INVALID,
-)
 from infoseek.domains import UnknownDomain, domain_of
-from infoseek.engine import json_value
 from infoseek.records import engine_from_record
 from infoseek.single_turn import (
     AXES,
@@ -42,14 +37,8 @@ from infoseek.single_turn import (
     well_specified_variants,
 )
 from infoseek.solvers.dataset import value_label
-from infoseek.solvers.single_turn.reading import (
-    PROMPT_SETTINGS,
-    Reading,
-    problem_prompt,
-    read_choice,
-    with_examples,
-)
-from infoseek.solvers.single_turn.values import read_value
+from infoseek.solvers.single_turn.game import play_reply
+from infoseek.solvers.single_turn.reading import PROMPT_SETTINGS, problem_prompt, with_examples
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
     EpisodeWriter,
@@ -140,18 +129,11 @@ def few_shot_examples(protocol: str, records: list[dict[str, Any]], render: Rend
     return examples
 
 
-def read_reply(protocol: str, text: str, record: dict[str, Any], choices: list[str]
-               ) -> Reading:
-    if protocol == "question_selection":
-        return read_choice(text, record, choices)
-    return read_value(text, record, allow_not_sure=protocol == "detection")
-
-
 @solver
 def single_turn_solver(protocol: str, setting: str = "zs",
                        examples: list[tuple[str, str]] | None = None, seed: int = 0
                        ) -> Solver:
-    """One generate call on the sample's prompt; the reading goes to the store.
+    """One generate call on the sample's prompt; the reply's turn record goes to the store.
 
     Args:
         protocol: question_selection, detection or well_specified.
@@ -180,16 +162,7 @@ def single_turn_solver(protocol: str, setting: str = "zs",
         stop = stopped_reason(state, message)  # context overflow, or cut: not read
         if stop == CONTEXT_OVERFLOW:
             drop_from_history(state, message)
-        reading = (Reading(reason=stop) if stop else
-                   read_reply(protocol, text, record, meta["choices"]))
-        pick = reading.pick
-        if protocol == "question_selection" and reading.valid:
-            pick = meta["choices"][pick]
-        elif reading.valid:
-            pick = json_value(pick)
-        action = ACTION_ANSWER if reading.valid else ACTION_INVALID
-        writer.turns([{"turn": 1, "action": action, "answer": pick,
-                       "answer_raw": text[-2000:], "reason": reading.reason}])
+        writer.turns([play_reply(protocol, record, meta["choices"], text, stop).to_dict()])
         return state
 
     return solve

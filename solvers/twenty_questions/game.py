@@ -1,6 +1,12 @@
-"""Twenty Questions, the game itself (pure: no Inspect imports): reading the guesser's
-turns, the offline examiner and evaluator over the attribute table, and reading what an
-examiner or evaluator model writes.
+"""Twenty Questions, the game itself (pure: no Inspect imports): its options, reading the
+guesser's turns, the offline examiner and evaluator over the attribute table, and reading
+what an examiner or evaluator model writes.
+
+`TwentyQuestionsOptions` holds the options of one run, checked once when made (the task
+makes them from its checked `-T` parameters, `infoseek.inspect_tasks.twenty_questions`);
+`stored` is the dict the solver writes under ``infoseek:options``
+(`infoseek.contract.STORE_OPTIONS`, with the turn's ``final_turn``), which the scorer and
+the reference guesser read.
 
 The table travels in the problem record (`game_record` in
 `infoseek.builders.twenty_questions.builder`): ``engine`` (attributes, candidates, rows),
@@ -41,6 +47,7 @@ from infoseek.answers.answer_text import normalise
 from infoseek.answers.base import AnswerSpec
 from infoseek.answers.choice import option_key
 from infoseek.contract import MAX_TURN_CHARS
+from infoseek.solvers.options import SolverOptions
 
 YES, NO, PARTIALLY, NOT_APPLICABLE = "Yes", "No", "Partially", "Not applicable"
 EXAMINER_ANSWERS: tuple[str, ...] = (YES, NO, PARTIALLY, NOT_APPLICABLE)
@@ -54,6 +61,13 @@ FAILED = "fail"
 """A candidate the evaluator gave no readable label (counted; updated as pass)."""
 CELL_LABEL = {"y": "yes", "n": "no", "p": "pass"}
 CELL_ANSWER = {"y": YES, "n": NO, "p": PARTIALLY}
+
+MAX_TURNS = 20
+"""The guesser's turns unless a task says otherwise (the last one a guess)."""
+LABEL_BATCH = 25
+"""Candidates per evaluator call unless a task says otherwise."""
+TEXT_FORMAT = "text"
+"""The game's one interaction format: the guesser writes its questions and its guess."""
 
 _SUBJECT = r"(?:x|it|this|that|the thing|your thing|the object|the item|the answer)"
 _GUESS_QUESTION = re.compile(rf"^(?:is|are)\s+{_SUBJECT}\s+(.+?)\s*\?*$")
@@ -122,6 +136,31 @@ class GameTable:
     def phrase_patterns(self) -> list[tuple[str, re.Pattern[str]]]:
         return [(attr, re.compile(rf"(?<![\w-]){re.escape(p)}(?![\w-])"))
                 for attr in self.attributes for p in self.phrases.get(attr, ())]
+
+
+# ------------------------------------------------------------------------ the options
+
+
+@dataclass(frozen=True)
+class TwentyQuestionsOptions(SolverOptions):
+    """The options of a Twenty Questions run, checked when made: a ValueError names the
+    bad one (a turn cap or a batch size that is not an integer >= 1)."""
+
+    max_turns: int = MAX_TURNS
+    """The guesser's turns; at the last one only a guess counts."""
+    label_batch: int = LABEL_BATCH
+    """Candidates per call when an `evaluator` model labels the questions."""
+    seed: int = 0
+    """Recorded in the options (the game records do not depend on it)."""
+
+    def __post_init__(self) -> None:
+        self.check_whole("max_turns", "label_batch", least=1)
+
+    def stored(self) -> dict[str, Any]:
+        """The options as the store holds them (`infoseek.contract.STORE_OPTIONS`; the
+        solver adds ``final_turn``). ``label_batch`` is not stored: it changes how the
+        labels are asked for, not the game."""
+        return {"format": TEXT_FORMAT, "max_turns": self.max_turns, "seed": self.seed}
 
 
 # ---------------------------------------------------------------- the guesser's turns

@@ -39,6 +39,7 @@ from infoseek.solvers.twenty_questions.game import (
     EVIDENCE,
     FAILED,
     GameTable,
+    TwentyQuestionsOptions,
     consistent_candidates,
     read_examiner,
     read_guess,
@@ -64,8 +65,6 @@ from infoseek.stored_forms import sample_problem, stored_problem
 
 PROTOCOL = "twenty_questions"
 EXAMINER_ROLE, EVALUATOR_ROLE, TRANSFER_ROLE = "examiner", "evaluator", "transfer"
-MAX_TURNS = 20
-LABEL_BATCH = 25
 LABEL_ATTEMPTS = 2
 
 
@@ -177,13 +176,12 @@ def game_prompt(pool: str, max_turns: int) -> str:
 
 
 @solver
-def twenty_questions_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL_BATCH,
-                    seed: int = 0) -> Solver:
-    """The game, then labelling and trace transfer (module docstring)."""
-    if not isinstance(max_turns, int) or isinstance(max_turns, bool) or max_turns < 1:
-        raise ValueError(f"max_turns must be an integer >= 1; got {max_turns!r}")
-    if not isinstance(label_batch, int) or isinstance(label_batch, bool) or label_batch < 1:
-        raise ValueError(f"label_batch must be an integer >= 1; got {label_batch!r}")
+def twenty_questions_solver(options: TwentyQuestionsOptions | None = None) -> Solver:
+    """The game, then labelling and trace transfer (module docstring), under `options`
+    (`infoseek.solvers.twenty_questions.game.TwentyQuestionsOptions`, checked when made;
+    none: its defaults), e.g. ``twenty_questions_solver(TwentyQuestionsOptions(max_turns=5))``."""
+    opts = TwentyQuestionsOptions() if options is None else options
+    max_turns, label_batch = opts.max_turns, opts.label_batch
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         record = sample_problem(state.metadata)
@@ -193,8 +191,7 @@ def twenty_questions_solver(max_turns: int = MAX_TURNS, label_batch: int = LABEL
         writer = EpisodeWriter(PROTOCOL, stored_problem(record))
 
         def write(final_turn: bool) -> None:
-            writer.options({"format": "text", "max_turns": max_turns, "seed": seed,
-                            "final_turn": final_turn})
+            writer.options({**opts.stored(), "final_turn": final_turn})
             writer.turns(turns)
 
         state.messages = [ChatMessageSystem(content=game_prompt(record["pool"], max_turns)),

@@ -381,7 +381,7 @@ def test_no_argument_makes_a_reader_raise(name, argument):
 
 
 def test_reference_models_write_answers_with_the_kind_label():
-    from infoseek.solvers.reference.models import _labelled, answer_label
+    from infoseek.solvers.reference.models import answer_label, labelled_decision
 
     logic, math = {"domain": "logic", "target": "kind"}, {"domain": "math", "target": "T"}
     assert [answer_label(logic, v) for v in (True, False)] == ["yes", "no"]
@@ -389,8 +389,9 @@ def test_reference_models_write_answers_with_the_kind_label():
     assert answer_label({"target": "kind"}, False) == "no"  # a record of no domain
     # the text format states a yes/no answer about the entity, so the value stays a bool
     decision = {"kind": "answer", "value": False}
-    assert _labelled(decision, logic) is decision
-    assert _labelled({"kind": "answer", "value": 42}, math) == {"kind": "answer", "value": "42"}
+    assert labelled_decision(decision, logic) is decision
+    assert labelled_decision({"kind": "answer", "value": 42}, math) == {"kind": "answer",
+                                                                      "value": "42"}
 
 
 def test_the_tool_parser_hands_any_json_value_to_the_kind():

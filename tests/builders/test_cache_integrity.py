@@ -90,6 +90,6 @@ def test_a_truncated_logic_split_is_rebuilt_in_full(tmp_path, monkeypatch) -> No
     monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path))
     whole = domain_records("logic-mt", seed=3, per_k=6, ks=[1])
     spec = get_builder("logic-mt")[1]
-    path = cache_path(spec.name, spec.version, {"seed": 3, "per_k": 6, "k": 1})
+    path = cache_path(spec.name, spec.data_version, {"seed": 3, "per_k": 6, "k": 1})
     path.write_bytes(b"".join(path.read_bytes().splitlines(keepends=True)[:3]))
     assert domain_records("logic-mt", seed=3, per_k=6, ks=[1]) == whole and len(whole) == 6

@@ -96,7 +96,7 @@ def test_built_records_agree_with_the_referee():
 
 @pytest.mark.slow
 def test_every_default_record_agrees_with_the_referee():
-    for record in _records(per_k=builder.DEFAULT_PER_K):
+    for record in _records(per_k=builder.SPEC.default_per_k):
         _check_against_referee(record)
 
 

@@ -36,8 +36,9 @@ from infoseek.records import check_record, engine_from_record
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.scorers.problem_metrics import parse_variable_list
 from infoseek.scorers.seek import seek_values
+from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.parsing import parse_text_turn
-from infoseek.solvers.seek.solver import seek_options, start_episode
+from infoseek.solvers.seek.solver import start_episode
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls
 from infoseek.stored_forms import turns_from_store
 from tests.support import FIXTURES
@@ -187,7 +188,7 @@ def test_curated_networks_hold_only_old_style_names():
 
 def test_cli_verify_reads_every_row_and_finds_the_planted_errors(tmp_path, capsys):
     corrected = tmp_path / "corrected.jsonl"
-    assert cli.main(["verify", str(ROWS), "--format", FORMAT, "--rules", str(RULES),
+    assert cli.main(["verify", str(ROWS), "--source-format", FORMAT, "--rules", str(RULES),
                      "--out", str(tmp_path / "v"), "--workers", "1", "--quiet",
                      "--write-corrected", str(corrected)]) == 0
     printed = capsys.readouterr().out.strip().splitlines()
@@ -198,7 +199,7 @@ def test_cli_verify_reads_every_row_and_finds_the_planted_errors(tmp_path, capsy
     assert found == PLANTED
     reasons = " ".join(d["reason"] for o in map(json.loads, lines) for d in o["disagreements"])
     assert "{TGF−beta1} is not sufficient; missing {14_3_3s, TGF−beta1}" in reasons
-    assert cli.main(["verify", str(corrected), "--format", FORMAT, "--rules", str(RULES),
+    assert cli.main(["verify", str(corrected), "--source-format", FORMAT, "--rules", str(RULES),
                      "--out", str(tmp_path / "v2"), "--workers", "1", "--quiet"]) == 0
     assert capsys.readouterr().out.strip().splitlines()[-1] == "agree=11 disagree=0"
 
@@ -231,7 +232,7 @@ def test_the_rows_agree_with_the_plain_referee(records):
 
 def _context(record: dict, fmt: str):
     return start_episode(record, {"target_value": record["target_values"][0]},
-                         seek_options(fmt=fmt))
+                         SeekOptions(format=fmt))
 
 
 @pytest.mark.parametrize("row_id", ["nm-00", "nm-04"])

@@ -119,7 +119,7 @@ def test_tasks_take_the_split() -> None:
     from infoseek.inspect_tasks.task_parameters import TaskParameterError
 
     task = logic_mt_task(split="hard", k=5, per_k=1)
-    assert task.version == task_version("logic-mt-hard", logic_mt.HARD_CACHE_VERSION)
+    assert task.version == task_version("logic-mt-hard", logic_mt.HARD_SPEC.data_version)
     assert {s.metadata["k"] for s in task.dataset} == {5}
     assert logic_mt.split_settings("hard", None)["k"] == [5, 6, 7, 8]
     assert logic_mt.split_settings("hard", None)["max_turns"] == 16

@@ -9,13 +9,7 @@ from inspect_ai.model import ChatMessageUser
 
 from infoseek.analysis import is_sufficient
 from infoseek.builders.cache import cache_path
-from infoseek.builders.math.incomplete_math import (
-    BUILDER_NAME,
-    BUILDER_VERSION,
-    CACHE_VERSION,
-    build_incomplete,
-    check_incomplete_record,
-)
+from infoseek.builders.math.incomplete_math import SPEC, build_split, check_incomplete_record
 from infoseek.builders.math.released.incomplete import IncompleteDataError, incomplete_records
 from infoseek.engines.arith.engine import ArithEngine
 from infoseek.inspect_tasks.incomplete_questions import incomplete_questions
@@ -26,7 +20,7 @@ COUNT = 40
 
 @pytest.fixture(scope="module")
 def records() -> list[dict]:
-    return build_incomplete(seed=0, count=COUNT)
+    return build_split(seed=0, per_k=COUNT)
 
 
 def problem_engine(record: dict, drop: str | None = None) -> ArithEngine:
@@ -39,14 +33,16 @@ def problem_engine(record: dict, drop: str | None = None) -> ArithEngine:
 
 
 def test_build_is_deterministic(records) -> None:
-    assert build_incomplete(seed=0, count=COUNT) == records
-    assert build_incomplete(seed=0, count=5) == records[:5]
-    other = build_incomplete(seed=1, count=5)
+    assert build_split(seed=0, per_k=COUNT) == records
+    assert build_split(seed=0, per_k=5) == records[:5]
+    other = build_split(seed=1, per_k=5)
     assert [r["question"] for r in other] != [r["question"] for r in records[:5]]
     assert len({r["id"] for r in records}) == COUNT
     assert len({(r["question"], r["condition"]) for r in records}) == COUNT
-    with pytest.raises(ValueError, match="count"):
-        build_incomplete(count=0)
+    with pytest.raises(ValueError, match="per_k"):
+        build_split(per_k=0)
+    with pytest.raises(ValueError, match="k must be between 1 and 1"):
+        build_split(per_k=1, ks=[2])
 
 
 def test_every_record_passes_the_engine_checks(records) -> None:
@@ -95,15 +91,16 @@ def test_check_incomplete_record_catches_a_broken_record(records) -> None:
 def test_loader_serves_built_records_through_the_cache() -> None:
     served = incomplete_records(seed=0, count=6)
     assert served == incomplete_records(None, seed=0, count=6)
-    built = build_incomplete(seed=0, count=6)
+    built = build_split(seed=0, per_k=6)
     assert [r["id"] for r in served] == [r["id"] for r in built]
     for got, want in zip(served, built, strict=True):
         assert {k: got[k] for k in want} == want
     params = {"seed": 0, "count": 6}
-    # The cache keys on the templates' content hash; the records keep the plain label.
-    assert cache_path(BUILDER_NAME, CACHE_VERSION, params).is_file()
-    assert not cache_path(BUILDER_NAME, BUILDER_VERSION, params).exists()
-    assert {r["provenance"]["version"] for r in served} == {BUILDER_VERSION}
+    # The cache keys on the data version (with the templates' hash); the records carry
+    # the builder version alone.
+    assert cache_path(SPEC.name, SPEC.data_version, params).is_file()
+    assert not cache_path(SPEC.name, SPEC.version, params).exists()
+    assert {r["provenance"]["version"] for r in served} == {SPEC.version}
     with pytest.raises(IncompleteDataError, match="count"):
         incomplete_records(count=0)
 
@@ -120,7 +117,7 @@ def test_optimal_runs_without_a_source(variant: str, tmp_path) -> None:
     for sample in log.samples:
         assert sample.error is None, sample.error
         record = sample.metadata["record"]
-        assert record["provenance"]["builder"] == BUILDER_NAME
+        assert record["provenance"]["builder"] == SPEC.name
         first_user = next(m for m in sample.messages if isinstance(m, ChatMessageUser))
         shown = record["question"] if variant == "full" else record["new_question"]
         assert first_user.text == shown

@@ -329,7 +329,7 @@ def test_a_records_file_not_named_jsonl_gets_a_suggestion(tmp_path) -> None:
     named = tmp_path / "clin.txt"
     write_jsonl(records, named)
     with pytest.raises(PublishedDataError, match=r"clin.txt: the clinguide domain has no "
-                       r"released data format.*name the file \*.jsonl or pass "
+                       r"source format of released data.*name the file \*.jsonl or pass "
                        r"source_format=records"):
         source_records(str(named), domain="clinguide")
     assert source_records(str(named), domain="clinguide", source_format="records") == records

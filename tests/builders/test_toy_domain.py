@@ -123,7 +123,7 @@ def check_against_referee(record: dict[str, Any]) -> None:
     ref = referee(record)
     engine = engine_from_record(record)
     assert not referee_known(ref) and not is_known(engine)
-    k, family = referee_mss_family(ref, record["queryable"], toy.MAX_K)
+    k, family = referee_mss_family(ref, record["queryable"], toy.SPEC.max_k)
     assert record["k"] == k
     assert sorted(tuple(sorted(s)) for s in record["mss_family"]) == family
     assert referee_sufficient(ref, record["mss_family"][0])
@@ -328,7 +328,7 @@ def test_the_records_loader_builds_once_and_caches_per_k(monkeypatch, tmp_path) 
     records = domain_records("toy-table", ks=[1, 2], per_k=2, seed=3)
     assert records == toy.build_split(3, 2, [1]) + toy.build_split(3, 2, [2])
     entries = sorted(p.name for p in tmp_path.iterdir())
-    assert len(entries) == 2 and all(n.startswith("toy-table-toy-1-") for n in entries)
+    assert len(entries) == 2 and all(n.startswith("toy-table-1.0.0-") for n in entries)
     assert domain_records("toy-table", ks=[2], per_k=2, seed=3) == records[2:]
     assert len(list(tmp_path.iterdir())) == 2  # k = 2 came from the cache
 

@@ -24,9 +24,11 @@ LISTED = {
     "Turn-record fields": contract.TURN_FIELDS,
     "Query fields": contract.QUERY_FIELDS,
     "Incomplete turn-record fields": contract.INCOMPLETE_TURN_FIELDS,
+    "Single-turn record fields": contract.SINGLE_TURN_FIELDS,
     "Actions": contract.ACTIONS,
     "Invalid reasons": contract.INVALID_REASONS,
     "Answer kinds": contract.ANSWER_KINDS,
+    "Interaction formats": contract.INTERACTION_FORMATS,
 }
 
 

@@ -9,7 +9,7 @@ import pytest
 
 from infoseek import domains
 from infoseek.builders.datasets import domain_records
-from infoseek.builders.published import get_format
+from infoseek.builders.published import get_source_format
 from infoseek.contract import ANSWER_KINDS
 from infoseek.domains import (
     BuilderSpec,
@@ -54,13 +54,13 @@ def test_a_registered_domain_is_seen_by_every_lookup() -> None:
     spec = BuilderSpec(name="echo-mt", build=lambda seed, per_k, ks, **_: [], version="1",
                        max_k=2, default_per_k=3, max_per_k=10)
     register_domain("echo", Domain(name="echo", answer_kind="choice", wording=LOGIC.wording,
-                                   builders=(spec,), formats={"echo-csv": "x:y"}))
+                                   builders=(spec,), source_formats={"echo-csv": "x:y"}))
     try:
         assert "echo-mt" in domains.builder_names()
         assert get_builder("echo-mt") == (get_domain("echo"), spec)
-        assert domains.format_home("echo-csv") == ("echo", "x:y")
-        assert "echo-csv" in domains.format_names() and domains.format_names("echo") == (
-            "echo-csv",)
+        assert domains.source_format_home("echo-csv") == ("echo", "x:y")
+        assert "echo-csv" in domains.source_format_names()
+        assert domains.source_format_names("echo") == ("echo-csv",)
         assert spec.ks == (1, 2)
     finally:
         unregister_domain("echo")
@@ -71,8 +71,8 @@ def test_a_registered_domain_is_seen_by_every_lookup() -> None:
 def test_built_in_declarations_agree_with_their_parts(name) -> None:
     domain = get_domain(name)
     assert domain.answer_kind in ANSWER_KINDS
-    for format_name in domain.formats:
-        assert get_format(format_name).domain == name
+    for source_format_name in domain.source_formats:
+        assert get_source_format(source_format_name).domain == name
     for spec in domain.builders:
         [record] = domain_records(spec.name, ks=[1], per_k=1, seed=0)
         assert record["domain"] == name and record["k"] == 1

@@ -1,8 +1,9 @@
 """`storable`: a JSON-like value whose every text (keys included) UTF-8 can encode.
 
 Its fast path writes a container as JSON text once and returns the value itself when that
-text encodes; these tests hold it to the plain walk (`_storable_walk`) on values with and
-without lone surrogates, and on values JSON cannot write.
+text encodes; these tests hold it to a plain referee walk (`walked`, every text through
+`storable_text`) on values with and without lone surrogates, and on values JSON cannot
+write.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from infoseek.solvers.text_format import _storable_walk, storable
+from infoseek.solvers.text_format import storable
+from infoseek.text import storable_text
 
 TEXTS = st.text(alphabet=st.sampled_from(["a", "é", " ", "\ud800", "\udfff", "\U0001f600",
                                           '"', "\\", "\n"]), max_size=6)
@@ -26,6 +28,17 @@ VALUES = st.recursive(
 )
 
 
+def walked(value):
+    """The referee: every text, keys included, made storable; containers rebuilt."""
+    if isinstance(value, str):
+        return storable_text(value)
+    if isinstance(value, dict):
+        return {walked(k): walked(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return type(value)(walked(item) for item in value)
+    return value
+
+
 def encodes(value) -> bool:
     try:
         json.dumps(value, ensure_ascii=False).encode("utf-8")
@@ -37,9 +50,9 @@ def encodes(value) -> bool:
 @settings(max_examples=400, deadline=None)
 @given(VALUES)
 def test_storable_equals_the_walk_and_keeps_clean_values_as_they_are(value) -> None:
-    walked = _storable_walk(value)
+    expected = walked(value)
     cleaned = storable(value)
-    assert cleaned == walked or (cleaned != cleaned and walked != walked)  # NaN leaves
+    assert cleaned == expected or (cleaned != cleaned and expected != expected)  # NaN leaves
     assert encodes(cleaned)
     if encodes(value):
         assert cleaned is value

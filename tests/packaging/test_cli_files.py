@@ -40,7 +40,7 @@ def build(*args: str) -> int:
 
 
 def verify(tmp_path: Path, source: Path, *args: str) -> int:
-    return cli.main(["verify", str(source), "--format", FORMAT, "--rules", str(RULES),
+    return cli.main(["verify", str(source), "--source-format", FORMAT, "--rules", str(RULES),
                      "--out", str(tmp_path / "v"), "--workers", "1", "--quiet", *args])
 
 

@@ -8,12 +8,16 @@
   roles call the bound model).
 - `solvers/` and `scorers/` import the core and `oracles` (never `builders`).
 - `inspect_tasks/` import builders, solvers, scorers and the core.
+- Every protocol wing `solvers/<protocol>/` keeps its pure game in `game.py`, which
+  imports no Inspect, not even through the modules it imports.
 Every import is read from the source with `ast`, including imports inside functions.
 """
 
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -115,3 +119,32 @@ def every_python_file() -> list[Path]:
 def test_no_file_imports_a_layer_by_its_folder_name() -> None:
     offenders = {str(p.relative_to(ROOT)): bare_layer_imports(p) for p in every_python_file()}
     assert not {name: found for name, found in offenders.items() if found}
+
+
+def protocol_wings() -> list[Path]:
+    """The protocol wings: the folders of `solvers/` that hold a solver (`reference/`
+    holds the reference models, no protocol)."""
+    return sorted(p for p in (ROOT / "solvers").iterdir() if (p / "solver.py").is_file())
+
+
+def test_the_wings_are_found() -> None:
+    assert {"seek", "problem_level", "single_turn", "incomplete"} <= {
+        wing.name for wing in protocol_wings()}
+
+
+@pytest.mark.parametrize("wing", protocol_wings(), ids=lambda p: p.name)
+def test_every_protocol_wing_has_a_game_without_inspect(wing: Path) -> None:
+    game = wing / "game.py"
+    assert game.is_file(), f"solvers/{wing.name}/ has no game.py (its pure game)"
+    assert "inspect_ai" not in imported_tops(game), f"solvers/{wing.name}/game.py: Inspect"
+
+
+def test_no_game_pulls_in_inspect() -> None:
+    """Imported in a fresh interpreter, the games leave `inspect_ai` unloaded: none of the
+    modules they import reaches Inspect either."""
+    modules = [f"infoseek.solvers.{wing.name}.game" for wing in protocol_wings()]
+    code = (f"import importlib, sys\nfor m in {modules!r}:\n    importlib.import_module(m)\n"
+            "print(sorted(m for m in sys.modules if m.split('.')[0] == 'inspect_ai'))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True, cwd=ROOT)
+    assert done.stdout.strip() == "[]"

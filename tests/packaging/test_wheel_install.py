@@ -183,7 +183,7 @@ def test_installed_logic_mt_runs_by_name_from_another_folder(installed: Installe
     assert log.eval.task_registry_name == "infoseek/logic_mt"
     assert len(log.samples) == 2
     accuracy = log.results.scores[0].metrics["accuracy"].value
-    assert log.results.scores[0].name == "answer" and accuracy == 1.0
+    assert log.results.scores[0].name == "final_answer" and accuracy == 1.0
 
 
 USER_SCORERS = '''

@@ -1,4 +1,4 @@
-"""The released MT-InfoSeek GeneReg layout (`infoseek.builders.genereg.released.format`):
+"""The released MT-InfoSeek GeneReg layout (`infoseek.builders.genereg.released.source_format`):
 loading against
 a
 rules folder, `infoseek verify` reporting exactly the planted disagreements, corrected
@@ -80,7 +80,7 @@ def test_verify_reports_exactly_the_planted_disagreements(tmp_path):
 
 def test_cli_verify_and_write_corrected_reverify_clean(tmp_path, capsys):
     corrected = tmp_path / "corrected.jsonl"
-    assert cli.main(["verify", str(RELEASED), "--format", FORMAT, "--rules", str(RULES),
+    assert cli.main(["verify", str(RELEASED), "--source-format", FORMAT, "--rules", str(RULES),
                      "--out", str(tmp_path / "v"), "--workers", "1", "--quiet",
                      "--write-corrected", str(corrected)]) == 0
     printed = capsys.readouterr().out.strip().splitlines()
@@ -106,7 +106,7 @@ def test_cli_verify_and_write_corrected_reverify_clean(tmp_path, capsys):
             CORRECTION_FIELD, "k_min", "minimal_sufficient_sets", "feasible_target_values",
             "branches")} == {k: v for k, v in released[row_id].items() if k not in (
                 "k_min", "minimal_sufficient_sets", "feasible_target_values", "branches")}
-    assert cli.main(["verify", str(corrected), "--format", FORMAT, "--rules", str(RULES),
+    assert cli.main(["verify", str(corrected), "--source-format", FORMAT, "--rules", str(RULES),
                      "--out", str(tmp_path / "v2"), "--workers", "1", "--quiet"]) == 0
     assert capsys.readouterr().out.strip().splitlines()[-1] == \
         f"agree={len(rows)} disagree=0"
@@ -155,6 +155,7 @@ def test_missing_or_misplaced_inputs_fail_fast(tmp_path, capsys):
     assert cli.main(["verify", str(logic), "--rules", str(RULES), "--quiet",
                      "--out", str(tmp_path / "v")]) == 2
     assert "takes no rules" in capsys.readouterr().err
+    # --format is the option's older spelling, still accepted
     assert cli.main(["verify", str(logic), "--format", "mt-infoseek-logic", "--quiet",
                      "--out", str(tmp_path / "v"), "--write-corrected",
                      str(tmp_path / "c.jsonl")]) == 2

@@ -10,8 +10,12 @@ import pytest
 
 from infoseek.builders.math import gsm_text, gsme_text
 from infoseek.builders.math.math_record import candidate_queries
-from infoseek.builders.math.released.format import MT_INFOSEEK_GSME, MT_INFOSEEK_GSME_EXT, verify
-from infoseek.builders.published import PublishedDataError, detect_format, load_published
+from infoseek.builders.math.released.source_format import (
+    MT_INFOSEEK_GSME,
+    MT_INFOSEEK_GSME_EXT,
+    verify,
+)
+from infoseek.builders.published import PublishedDataError, detect_source_format, load_published
 from infoseek.engines.arith.engine import ArithEngine
 from infoseek.record_views import public_record
 from infoseek.records import check_record, engine_from_record
@@ -37,15 +41,15 @@ def test_detection_tells_the_two_formats_apart(mt_records, ext_records):
     assert {r["provenance"]["format"] for r in mt_records} == {"mt-infoseek-gsme"}
     assert {r["provenance"]["format"] for r in ext_records} == {"mt-infoseek-gsme-ext"}
     columns = list(W.MT_COLUMNS)
-    assert detect_format(columns, candidates=GSME) is MT_INFOSEEK_GSME
-    assert detect_format(W.EXT_COLUMNS, candidates=GSME) is MT_INFOSEEK_GSME_EXT
+    assert detect_source_format(columns, candidates=GSME) is MT_INFOSEEK_GSME
+    assert detect_source_format(W.EXT_COLUMNS, candidates=GSME) is MT_INFOSEEK_GSME_EXT
     # only one Ext marker column present: still not the plain format
-    with pytest.raises(PublishedDataError, match="match no released format"):
-        detect_format([*columns, "rule_records"], candidates=GSME)
+    with pytest.raises(PublishedDataError, match="match no source format"):
+        detect_source_format([*columns, "rule_records"], candidates=GSME)
 
 
 def test_detection_among_all_formats():
-    pytest.importorskip("infoseek.builders.logic.released.format")
+    pytest.importorskip("infoseek.builders.logic.released.source_format")
     assert load_published(str(MT_CSV), limit=1)[0]["provenance"]["format"] == \
         "mt-infoseek-gsme"
     assert load_published(str(EXT_CSV), limit=1)[0]["provenance"]["format"] == \
@@ -53,7 +57,7 @@ def test_detection_among_all_formats():
 
 
 def test_explicit_format_and_ids(mt_records, ext_records):
-    records = load_published(str(EXT_CSV), format="mt-infoseek-gsme-ext", limit=2)
+    records = load_published(str(EXT_CSV), source_format="mt-infoseek-gsme-ext", limit=2)
     expected = [W.ids(r, k)[0] for r, (k, _i, _d) in zip(W.builder_records(True),
                                                           W.PLAN_EXT[:2])]
     assert [r["id"] for r in records] == expected
@@ -98,7 +102,7 @@ def test_round_trip_against_the_builders(tmp_path, ext):
     plan = W.PLAN_EXT if ext else W.PLAN_MT
     rows = [W.released_row(r, variant, ext=ext) for variant, r in enumerate(built)]
     loaded = _load(_write(tmp_path, rows),
-                   format="mt-infoseek-gsme-ext" if ext else "mt-infoseek-gsme")
+                   source_format="mt-infoseek-gsme-ext" if ext else "mt-infoseek-gsme")
     assert len(loaded) == len(plan)
     for original, record, row in zip(built, loaded, rows):
         for field in ("engine", "variables", "observed", "target", "k", "hidden_world",
@@ -171,7 +175,7 @@ def test_cell_variations(tmp_path):
 def test_without_possible_questions_every_quantity_is_a_candidate(tmp_path):
     row = _row()
     del row["Possible Questions"]
-    (record,) = _load(_write(tmp_path, [row]), format="mt-infoseek-gsme")
+    (record,) = _load(_write(tmp_path, [row]), source_format="mt-infoseek-gsme")
     engine = engine_from_record(record)
     assert record["candidate_queries"] == candidate_queries(engine, record["observed"])
 
@@ -203,7 +207,7 @@ MALFORMED = [
 def test_malformed_rows_name_file_row_and_field(tmp_path, field, changes, detail):
     path = _write(tmp_path, [_row(), _row(**changes)], name="broken_gsme.csv")
     with pytest.raises(PublishedDataError) as caught:
-        _load(path, format="mt-infoseek-gsme")
+        _load(path, source_format="mt-infoseek-gsme")
     message = str(caught.value)
     assert "broken_gsme.csv" in message and "row 2" in message
     assert f"field {field!r}" in message and detail in message
@@ -213,7 +217,7 @@ def test_missing_required_column(tmp_path):
     row = _row()
     del row["Pred Values"]
     with pytest.raises(PublishedDataError, match="missing column.*'Pred Values'"):
-        _load(_write(tmp_path, [row]), format="mt-infoseek-gsme")
+        _load(_write(tmp_path, [row]), source_format="mt-infoseek-gsme")
 
 
 def test_revealed_values_from_text_and_loose_cells(tmp_path):
@@ -233,7 +237,7 @@ def test_x_is_a_quantity_then_it_is_never_read_as_times(tmp_path):
     names = json.dumps({"A": "a", "B": "b", "C": "c", "T": "t", "x": "a quantity x"})
     path = _write(tmp_path, [_row(Variables=names, Equations=json.dumps(["T = 2 x 3"]))])
     with pytest.raises(PublishedDataError, match="field 'Equations'.*does not parse"):
-        _load(path, format="mt-infoseek-gsme")
+        _load(path, source_format="mt-infoseek-gsme")
 
 
 def test_undecidable_is_reported_not_raised():

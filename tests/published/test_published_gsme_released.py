@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from infoseek.builders.math.released.format import verify
+from infoseek.builders.math.released.source_format import verify
 from infoseek.builders.published import PublishedDataError
 from tests.support.published_gsme import load_gsme as _load
 from tests.support.published_gsme import write_gsme_rows as _write
@@ -38,7 +38,7 @@ def _real_row(**changes):
 
 
 def _load_real(tmp_path, fmt="mt-infoseek-gsme", **changes):
-    (record,) = _load(_write(tmp_path, [_real_row(**changes)]), format=fmt)
+    (record,) = _load(_write(tmp_path, [_real_row(**changes)]), source_format=fmt)
     return record, verify(record)
 
 
@@ -102,7 +102,7 @@ REAL_MALFORMED = [
 def test_released_encoding_errors_name_the_field(tmp_path, field, changes, detail):
     path = _write(tmp_path, [_real_row(), _real_row(**changes)], name="broken_real.csv")
     with pytest.raises(PublishedDataError) as caught:
-        _load(path, format="mt-infoseek-gsme")
+        _load(path, source_format="mt-infoseek-gsme")
     message = str(caught.value)
     assert "row 2" in message and f"field {field!r}" in message and detail in message
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 
-from infoseek.builders.math.released.format import CHECKS, verify
+from infoseek.builders.math.released.source_format import CHECKS, verify
 from infoseek.stored_forms import sample_problem
 from tests.support.published_gsme import EXT_CSV, MT_CSV, W
 from tests.support.published_gsme import load_gsme as _load
@@ -185,7 +185,7 @@ def test_a_rounded_answer_is_posed_with_the_exact_one(tmp_path):
 
     path = _write(tmp_path, [_row(**_SHARE, **{"Pred Values": "A = 10\nB = 3\nT = 3.33",
                                                "answer": "", "Full Answer": "3.33"})])
-    (record,) = _load(path, format="mt-infoseek-gsme")
+    (record,) = _load(path, source_format="mt-infoseek-gsme")
     assert verify(record) == []
     assert record["released"]["decimal_places"] == {"T": 2}
     assert record["released"]["answer_decimal_places"] == 2
@@ -202,11 +202,11 @@ def test_a_rounded_answer_is_posed_with_the_exact_one(tmp_path):
 
 
 def test_the_math_posing_rule_follows_released_records_into_our_jsonl(tmp_path):
-    """The rule is the released format's (`PublishedFormat.pose`): a released record saved
+    """The rule is the source format's (`SourceFormat.pose`): a released record saved
     as our JSONL keeps its provenance's format and is posed the same way; a record whose
     released answer disagrees with its values is left out either way."""
-    from infoseek.builders.math.released.format import MT_INFOSEEK_GSME, MT_INFOSEEK_GSME_EXT
     from infoseek.builders.math.released.pose import pose
+    from infoseek.builders.math.released.source_format import MT_INFOSEEK_GSME, MT_INFOSEEK_GSME_EXT
     from infoseek.builders.published.sources import source_records
     from infoseek.jsonl import write_jsonl
 
@@ -216,7 +216,7 @@ def test_the_math_posing_rule_follows_released_records_into_our_jsonl(tmp_path):
                           "Full Answer": "3.33", "sample_id": "rounded"}),
         _row(**_SHARE, **{"Pred Values": "A = 10\nB = 3\nT = 3.33", "answer": "4",
                           "sample_id": "wrong"})])
-    records = _load(path, format="mt-infoseek-gsme")
+    records = _load(path, source_format="mt-infoseek-gsme")
     assert [r["provenance"]["format"] for r in records] == ["mt-infoseek-gsme"] * 2
     ours = tmp_path / "ours.jsonl"
     write_jsonl(records, ours)

@@ -11,7 +11,13 @@ from pathlib import Path
 import pytest
 
 from infoseek.builders.logic.logic_mt import build_problem
-from infoseek.builders.logic.released.format import (
+from infoseek.builders.logic.released.rows import (
+    MT_COLUMNS,
+    QUESTBENCH_COLUMNS,
+    mt_row_from_record,
+    questbench_row_from_record,
+)
+from infoseek.builders.logic.released.source_format import (
     MT_INFOSEEK_LOGIC,
     QUESTBENCH_LOGIC,
     mt_record_from_row,
@@ -19,16 +25,10 @@ from infoseek.builders.logic.released.format import (
     verify_mt,
     verify_questbench,
 )
-from infoseek.builders.logic.released.rows import (
-    MT_COLUMNS,
-    QUESTBENCH_COLUMNS,
-    mt_row_from_record,
-    questbench_row_from_record,
-)
 from infoseek.builders.published import (
     PublishedDataError,
-    detect_format,
-    get_format,
+    detect_source_format,
+    get_source_format,
     load_published,
     read_published,
 )
@@ -95,9 +95,9 @@ def test_mt_fixture_loads_with_detection_and_keeps_ids(mt_records):
 
 
 def test_explicit_format_gives_the_same_records(mt_records, qb_records):
-    assert load_published(str(MT_FILE), format="mt-infoseek-logic") == mt_records
-    assert load_published(str(QB_FILE), format="questbench-logic") == qb_records
-    assert len(load_published(str(MT_FILE), format="mt-infoseek-logic", limit=2)) == 2
+    assert load_published(str(MT_FILE), source_format="mt-infoseek-logic") == mt_records
+    assert load_published(str(QB_FILE), source_format="questbench-logic") == qb_records
+    assert len(load_published(str(MT_FILE), source_format="mt-infoseek-logic", limit=2)) == 2
 
 
 def test_questbench_fixture_loads_with_row_ids(qb_records):
@@ -116,16 +116,17 @@ def test_detection_uses_signature_and_excludes():
         mt_columns = next(csv.reader(fh))
     with open(QB_FILE, encoding="utf-8") as fh:
         qb_columns = next(csv.reader(fh))
-    assert detect_format(mt_columns, "x.csv", LOGIC) is MT_INFOSEEK_LOGIC
-    assert detect_format(qb_columns, "x.csv", LOGIC) is QUESTBENCH_LOGIC
-    assert get_format("mt-infoseek-logic") is MT_INFOSEEK_LOGIC
-    assert get_format("questbench-logic") is QUESTBENCH_LOGIC
-    with pytest.raises(PublishedDataError, match="match no released format"):
-        detect_format(["goal", "rules"], "x.csv", LOGIC)
+    assert detect_source_format(mt_columns, "x.csv", LOGIC) is MT_INFOSEEK_LOGIC
+    assert detect_source_format(qb_columns, "x.csv", LOGIC) is QUESTBENCH_LOGIC
+    assert get_source_format("mt-infoseek-logic") is MT_INFOSEEK_LOGIC
+    assert get_source_format("questbench-logic") is QUESTBENCH_LOGIC
+    with pytest.raises(PublishedDataError, match="match no source format"):
+        detect_source_format(["goal", "rules"], "x.csv", LOGIC)
 
 
-@pytest.mark.skipif(importlib.util.find_spec("infoseek.builders.math.released.format") is None,
-                    reason="the GSME formats are not there yet")
+@pytest.mark.skipif(
+    importlib.util.find_spec("infoseek.builders.math.released.source_format") is None,
+    reason="the GSME source formats are not there yet")
 def test_detection_among_all_formats():
     assert read_published(str(MT_FILE))[1] is MT_INFOSEEK_LOGIC
     assert read_published(str(QB_FILE))[1] is QUESTBENCH_LOGIC
@@ -358,6 +359,6 @@ def test_missing_goal_column_is_a_header_error(tmp_path):
     path = _write(tmp_path / "nogoal.csv", columns, [_small_row()])
     with pytest.raises(PublishedDataError, match=r"nogoal.csv: not a mt-infoseek-logic "
                                                  r"file: missing column\(s\) 'goal'"):
-        load_published(path, format="mt-infoseek-logic")
-    with pytest.raises(PublishedDataError, match="match no released format"):
+        load_published(path, source_format="mt-infoseek-logic")
+    with pytest.raises(PublishedDataError, match="match no source format"):
         load_published(path, candidates=LOGIC)

@@ -10,7 +10,7 @@ import json
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from infoseek.builders.logic.released.format import (
+from infoseek.builders.logic.released.source_format import (
     mt_record_from_row,
     questbench_record_from_row,
     verify_mt,

@@ -13,11 +13,11 @@ import pytest
 
 from infoseek.builders.published import (
     PublishedDataError,
-    detect_format,
-    format_names,
-    get_format,
+    detect_source_format,
+    get_source_format,
     load_published,
     read_published,
+    source_format_names,
 )
 from infoseek.builders.published.cells import (
     RowRef,
@@ -122,19 +122,20 @@ def test_unreadable_and_empty_files(tmp_path) -> None:
 
 
 def test_format_detection_and_its_errors(tmp_path) -> None:
-    assert set(format_names()) == {"mt-infoseek-logic", "questbench-logic", "mt-infoseek-gsme",
-                                 "mt-infoseek-gsme-ext", "mt-infoseek-genereg"}
-    for name in format_names():
-        fmt = get_format(name)
+    assert set(source_format_names()) == {"mt-infoseek-logic", "questbench-logic",
+                                          "mt-infoseek-gsme", "mt-infoseek-gsme-ext",
+                                          "mt-infoseek-genereg"}
+    for name in source_format_names():
+        fmt = get_source_format(name)
         assert fmt.name == name
         columns = [*fmt.required, *fmt.signature]
-        assert detect_format(columns).name == name
-    with pytest.raises(PublishedDataError, match="match no released format"):
-        detect_format(["question", "answer"], "x.csv")
-    with pytest.raises(PublishedDataError, match="unknown format 'logic'"):
-        get_format("logic")
+        assert detect_source_format(columns).name == name
+    with pytest.raises(PublishedDataError, match="match no source format"):
+        detect_source_format(["question", "answer"], "x.csv")
+    with pytest.raises(PublishedDataError, match="unknown source format 'logic'"):
+        get_source_format("logic")
     path = write_csv(tmp_path / "other.csv", ["question", "answer"], [["q", "1"]])
-    with pytest.raises(PublishedDataError, match="other.csv: columns .* match no released"):
+    with pytest.raises(PublishedDataError, match="other.csv: columns .* match no source"):
         read_published(path)
     # an explicit format whose columns are missing: named before any row is read
     with pytest.raises(PublishedDataError, match="not a mt-infoseek-logic file: missing col"):

@@ -40,7 +40,8 @@ def run_cli(capsys, *args: str) -> tuple[int, str, str]:
 @pytest.mark.parametrize("fmt", sorted(FILES))
 def test_verify_every_format_reports_the_seeded_disagreements(tmp_path, capsys, fmt) -> None:
     out = tmp_path / "out"
-    code, stdout, stderr = run_cli(capsys, str(FILES[fmt]), "--format", fmt, "--out", str(out))
+    code, stdout, stderr = run_cli(capsys, str(FILES[fmt]), "--source-format", fmt,
+                                   "--out", str(out))
     assert code == 0, stderr
     match = LAST_LINE.match(stdout.strip().splitlines()[-1])
     assert match, stdout
@@ -102,8 +103,8 @@ def test_unreadable_files_exit_2_with_a_message(tmp_path, capsys) -> None:
     other = tmp_path / "other.csv"
     other.write_text("question,answer\nq,1\n")
     code, _, stderr = run_cli(capsys, str(other))
-    assert code == 2 and "match no released format" in stderr
-    code, _, stderr = run_cli(capsys, str(other), "--format", "questbench-logic")
+    assert code == 2 and "match no source format" in stderr
+    code, _, stderr = run_cli(capsys, str(other), "--source-format", "questbench-logic")
     assert code == 2 and "missing column" in stderr
 
 
@@ -195,7 +196,7 @@ def test_direct_callers_still_catch_a_value_error() -> None:
 
 
 def test_a_loader_failure_is_undecided_and_the_run_goes_on(tmp_path, monkeypatch) -> None:
-    import infoseek.builders.logic.released.format as logic
+    import infoseek.builders.logic.released.source_format as logic
 
     original = logic.mt_record_from_row
 

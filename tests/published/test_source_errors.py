@@ -159,7 +159,7 @@ def test_verify_refuses_our_own_records_from_the_first_rows(tmp_path, logic_line
         raise AssertionError("the whole file was read before the format was told")
 
     monkeypatch.setattr(published, "read_rows", read_everything)
-    with pytest.raises(PublishedDataError, match="match no released format"):
+    with pytest.raises(PublishedDataError, match="match no source format"):
         verify_source(str(path), out_dir=tmp_path / "out")
 
 

@@ -81,7 +81,7 @@ def test_every_task_names_its_report_and_gets_the_same_declaration(name: str) ->
 def test_logs_that_name_no_report_are_read_by_their_scorers() -> None:
     """Logs written before tasks named their report: the protocol's report by the scorers
     the log carries, with the columns of a scorer a task adds."""
-    seek = {"answer", "sufficiency", "queries", "invalid"}
+    seek = {"final_answer", "sufficiency", "queries", "invalid"}
     assert report_for("logic_mt", seek) is d.SEEK_REPORT
     assert report_for("clinguide_mt", seek | {"order_strata"}) is d.ORDERED_SEEK_REPORT
     assert report_for("planning_mt", seek | {"plan"}) is d.PLANNING_SEEK_REPORT
@@ -146,26 +146,26 @@ def toy_mt(k: int | list[int] = [1], per_k: int = 1, seed: int = 0,
            queries_per_turn: int = 1, budget: bool = False, force_ask: bool = False,
            forbid_alternatives: bool = False) -> Task:
     params = checked_parameters(
-        toy.BUILDER_NAME, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
+        toy.SPEC.name, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
         max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, forbid_alternatives=forbid_alternatives)
-    return seek_task("toy_mt", toy.BUILDER_NAME, params)
+    return seek_task("toy_mt", toy.SPEC.name, params)
 
 
 @task
 def toy_mt_k_prediction(k: int | list[int] = [1], per_k: int = 1, seed: int = 0) -> Task:
-    params = checked_parameters(toy.BUILDER_NAME, k=k, per_k=per_k, seed=seed)
-    return k_prediction_task("toy_mt_k_prediction", toy.BUILDER_NAME, params)
+    params = checked_parameters(toy.SPEC.name, k=k, per_k=per_k, seed=seed)
+    return k_prediction_task("toy_mt_k_prediction", toy.SPEC.name, params)
 
 
 @task
 def toy_mt_mss(k: int | list[int] = [1], per_k: int = 1, seed: int = 0,
                k_given: bool = False, max_size: int = 3,
                forbid_alternatives: bool = False) -> Task:
-    params = checked_parameters(toy.BUILDER_NAME, k=k, per_k=per_k, seed=seed,
+    params = checked_parameters(toy.SPEC.name, k=k, per_k=per_k, seed=seed,
                                 k_given=k_given, max_size=max_size,
                                 forbid_alternatives=forbid_alternatives)
-    return mss_task("toy_mt_mss", toy.BUILDER_NAME, params)
+    return mss_task("toy_mt_mss", toy.SPEC.name, params)
 
 
 def test_a_new_domains_tasks_get_a_report_with_no_edit(toy_tasks) -> None:

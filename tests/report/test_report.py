@@ -314,7 +314,7 @@ def test_a_new_task_joins_with_one_declaration() -> None:
     finally:
         unregister_task_report("planning_mt_example")
     # undeclared, but with the seek scorers: reported as a seek task
-    assert report_for("someone_elses_seek", {"answer", "sufficiency", "queries",
+    assert report_for("someone_elses_seek", {"final_answer", "sufficiency", "queries",
                                              "invalid"}) is SEEK_REPORT
     assert report_for("say_hi", {"match"}) is None
     with pytest.raises(TypeError, match="TaskReport"):

@@ -135,7 +135,7 @@ def test_a_killed_run_recovers_with_its_metrics(tmp_path) -> None:
     assert "Unable to recompute metrics" not in done.stdout + done.stderr
     log = read_eval_log(str(recovered))
     assert log.results is not None
-    assert {s.name for s in log.results.scores} >= {"answer", "invalid"}
+    assert {s.name for s in log.results.scores} >= {"final_answer", "invalid"}
     answered = [s for s in log.samples if s.scores]
     assert len(answered) == 3
 

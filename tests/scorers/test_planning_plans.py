@@ -17,7 +17,8 @@ from infoseek.builders.datasets import domain_records
 from infoseek.contract import ACTION_ANSWER
 from infoseek.scorers.planning import plan_metrics
 from infoseek.solvers.seek.parsing import parse_text_turn
-from infoseek.solvers.seek.solver import seek_options, start_episode
+from infoseek.solvers.seek.game import SeekOptions
+from infoseek.solvers.seek.solver import start_episode
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls
 
 
@@ -32,7 +33,7 @@ def problem() -> tuple[dict[str, Any], Any, list[str]]:
 
 def _read(problem, text: str, fmt: str = "text"):
     record, value, _ = problem
-    _, context = start_episode(record, {"target_value": value}, seek_options(fmt=fmt))
+    _, context = start_episode(record, {"target_value": value}, SeekOptions(format=fmt))
     if fmt == "tool":
         return parse_tool_calls([("answer", {"value": text})], context, [], "")
     return parse_text_turn(f"Answer: {text}", context, [])
@@ -92,7 +93,7 @@ def test_a_step_with_an_unknown_action_word_is_malformed(problem, inserted, fmt)
 
 def test_a_tool_list_with_an_unknown_action_is_malformed(problem) -> None:
     record, value, plan = problem
-    _, context = start_episode(record, {"target_value": value}, seek_options(fmt="tool"))
+    _, context = start_episode(record, {"target_value": value}, SeekOptions(format="tool"))
     steps = [plan[0], "(move a b)", *plan[1:]]
     parsed = parse_tool_calls([("answer", {"value": steps})], context, [], "")
     assert parsed.kind != ACTION_ANSWER and parsed.reason == "malformed"

@@ -1,6 +1,7 @@
-"""The seek scores as Inspect View shows them: four scorers (answer, sufficiency, queries,
-invalid) on every seek task, short metric rows, no metric that never applies, and one turn
-count in the explanation, the metric and the recorded turns."""
+"""The seek scores as Inspect View shows them: four scorers (final_answer, sufficiency,
+queries, invalid) on every seek task, short metric rows, no metric that never applies,
+and one turn count in the explanation, the metric and the recorded turns; `seek_values`
+also reads a log that recorded a scorer's old name."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ SEEK_TASKS = [logic_mt, gsme_mt, gsme_mt_full, gsme_mt_ext, gsme_mt_ext_full, gs
 def test_every_seek_task_has_the_four_scorers(factory) -> None:
     task = factory(k=[1], per_k=1)
     assert [registry_unqualified_name(s) for s in task.scorer] == list(SEEK_SCORER_NAMES)
-    assert list(SEEK_SCORER_NAMES) == ["answer", "sufficiency", "queries", "invalid"]
+    assert list(SEEK_SCORER_NAMES) == ["final_answer", "sufficiency", "queries", "invalid"]
 
 
 def test_groups_cover_every_scalar_metric_once() -> None:
@@ -116,3 +117,13 @@ def test_explanation_metric_and_turn_records_agree(logic_log) -> None:
         else:
             assert explanation.startswith(f"{int(total)} turn(s), no answer"), explanation
         assert "order_correctness" not in sample.scores["queries"].value
+
+
+def test_seek_values_read_a_log_that_recorded_the_old_name(logic_log) -> None:
+    """Logs before eval version 2-A record the final-answer scorer as ``answer``."""
+    for sample in logic_log.samples:
+        old = {("answer" if name == "final_answer" else name): score
+               for name, score in sample.scores.items()}
+        assert "final_answer" not in old
+        assert seek_values(old) == seek_values(sample.scores)
+        assert "accuracy" in seek_values(old)

@@ -190,12 +190,12 @@ def scorer_metrics(log: EvalLog) -> dict[str, dict[str, float]]:
 
 def test_seek_metric_names_and_values(seek_log):
     by_scorer = scorer_metrics(seek_log)
-    assert list(by_scorer) == ["answer", "sufficiency", "queries", "invalid"]
+    assert list(by_scorer) == ["final_answer", "sufficiency", "queries", "invalid"]
     metrics = log_metrics(seek_log)
     assert len(metrics) == sum(len(m) for m in by_scorer.values())  # no name twice
 
     expected = {
-        "answer": {
+        "final_answer": {
             "accuracy": 2 / 3,
             "accuracy_k1": 1.0,
             "accuracy_k2": 0.5,
@@ -256,12 +256,12 @@ def test_seek_metric_names_and_values(seek_log):
 def test_seek_sample_scores(seek_log):
     samples = {sample.id: sample for sample in seek_log.samples}
     s1, s3 = samples["s1"].scores, samples["s3"].scores
-    assert s1["answer"].answer == "yes"
-    assert s1["answer"].value == {"accuracy": 1.0}
+    assert s1["final_answer"].answer == "yes"
+    assert s1["final_answer"].value == {"accuracy": 1.0}
     assert s1["sufficiency"].metadata["uncertainty_curve"] == [2.0, 1.0, 1.0]
     assert s1["sufficiency"].metadata["entropy_curve"] == [1.0, 0.0, 0.0]
     assert s1["invalid"].metadata["invalid_reasons"] == {}
-    assert s3["answer"].answer == "no"
+    assert s3["final_answer"].answer == "no"
     assert math.isnan(s3["sufficiency"].value["turn_to_sufficiency"])
     assert s3["invalid"].metadata["invalid_reasons"] == {"unknown": 1}
     assert "not sufficient" in s3["sufficiency"].explanation

@@ -1,16 +1,17 @@
 """The incomplete-questions game without Inspect (`infoseek.solvers.incomplete.game`): one
-reply in, the turn record and what the model is told next out."""
+reply in, the turn record and what the model is told next out; the options checked once.
+(`tests/packaging/test_layers.py` checks that no game pulls in Inspect.)"""
 
 from __future__ import annotations
 
-import subprocess
-import sys
+import re
 
 import pytest
 
 from infoseek.contract import INCOMPLETE_TURN_FIELDS
 from infoseek.solvers.incomplete.game import (
     IncompleteEpisode,
+    IncompleteOptions,
     UserReply,
     play_turn,
     stopped_reply,
@@ -93,9 +94,15 @@ def test_the_record_stores_the_contract_fields_in_order() -> None:
     assert stored["boxes"] == ["18", "19"] and stored["answer_reason"] == "ambiguous"
 
 
-def test_the_game_imports_no_inspect() -> None:
-    code = ("import sys, infoseek.solvers.incomplete.game; "
-            "print(any(m.startswith('inspect_ai') for m in sys.modules))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                            check=True)
-    assert result.stdout.strip() == "False"
+def test_the_options_are_checked_when_made_and_stored_as_before() -> None:
+    assert list(IncompleteOptions().stored().items()) == [
+        ("variant", "questionable"), ("max_interactions", 5), ("format", "text"), ("seed", 0)]
+    assert IncompleteOptions("raw", 0, "tool", 3).stored() == {
+        "variant": "raw", "max_interactions": 0, "format": "tool", "seed": 3}
+    for given, message in (
+            ({"variant": "half"}, "variant must be one of raw, questionable, full; got 'half'"),
+            ({"format": "json"}, "format must be one of text, tool; got 'json'"),
+            ({"max_interactions": -1}, "max_interactions must be an integer >= 0; got -1"),
+            ({"max_interactions": True}, "max_interactions must be an integer >= 0; got True")):
+        with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+            IncompleteOptions(**given)

@@ -299,10 +299,9 @@ def test_an_unclosed_or_echoed_tag_is_no_action(text, reason) -> None:
 
 
 def test_every_tag_of_our_prompts_and_corrections_is_an_echo() -> None:
-    from infoseek.solvers.incomplete import prompts
-    from infoseek.solvers.incomplete import solver as incomplete
+    from infoseek.solvers.incomplete import game, prompts
 
-    texts = [system_prompt(v, f, 5) for v in incomplete.VARIANTS for f in incomplete.FORMATS]
+    texts = [system_prompt(v, f, 5) for v in game.VARIANTS for f in game.FORMATS]
     texts += [prompts.NO_QUESTIONS_LEFT, prompts.NO_TAG_REMINDER_TEXT,
               prompts.NO_TAG_REMINDER_TOOL, prompts.NO_TAG_REMINDER_FINAL,
               prompts.ONE_QUESTION_ONLY]

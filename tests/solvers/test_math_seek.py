@@ -34,6 +34,7 @@ from infoseek.scorers.seek import seek_scorers, seek_values
 from infoseek.scorers.seek_metrics import answers_match, episode_metrics
 from infoseek.scorers.seek_turns import uncertainty_curves
 from infoseek.solvers.reference.strategy import decide
+from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.parse_context import ParseContext
 from infoseek.solvers.seek.parsing import parse_number_answer, parse_text_turn
 from infoseek.solvers.seek.solver import seek_solver
@@ -86,7 +87,8 @@ def math_task(records: list[dict[str, Any]], fmt: str = "tool", **options: Any) 
                          "hidden_world": r["hidden_world"], "k": r["k"]})
         for r in records
     ]
-    return Task(dataset=MemoryDataset(samples), solver=seek_solver(fmt=fmt, **options),
+    return Task(dataset=MemoryDataset(samples),
+                solver=seek_solver(SeekOptions(format=fmt, **options)),
                 scorer=seek_scorers(), name="math_seek_test")
 
 
@@ -237,7 +239,7 @@ def test_metrics_handle_the_unbounded_marker() -> None:
 
 
 def test_optimal_strategy_asks_the_canonical_mss() -> None:
-    options = {"max_turns": 10}
+    options = SeekOptions().stored()
     assert decide("optimal", "seek", K2, [], options) == {"kind": "ask", "variables": ["B"]}
     turns = [{"queries": [{"variable": "B", "valid": True, "value": 6}]}]
     assert decide("optimal", "seek", K2, turns, options) == {"kind": "ask", "variables": ["F"]}
@@ -257,7 +259,7 @@ def test_optimal_end_to_end(fmt: str, tmp_path) -> None:
     for sample in log.samples:
         record = by_id[sample.id]
         assert value(sample, "final_sufficiency") == 1.0
-        assert value(sample, "accuracy") == 1.0, sample.scores["answer"].explanation
+        assert value(sample, "accuracy") == 1.0, sample.scores["final_answer"].explanation
         assert value(sample, "total_turns") == record["k"]
         assert value(sample, "invalid_total") == 0.0
         turns = turns_of(sample)

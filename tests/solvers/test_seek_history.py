@@ -39,6 +39,7 @@ from infoseek.inspect_tasks.logic_k_prediction import logic_k_prediction
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.oracles import refusals
 from infoseek.solvers.incomplete import prompts as incomplete_prompts
+from infoseek.solvers.problem_level.game import ProblemLevelOptions
 from infoseek.solvers.problem_level.solver import problem_level_solver
 from infoseek.solvers.seek import prompts
 from infoseek.solvers.seek.parsing import INVALID_REASONS
@@ -306,7 +307,7 @@ def test_math_prompt_states_the_rule_and_keeps_derived_candidates() -> None:
 def test_k_prediction_prompt_offers_every_count_up_to_max_k(max_k, tmp_path) -> None:
     base = logic_k_prediction(per_k=1, k=[1])
     task = Task(dataset=base.dataset, scorer=base.scorer,
-                solver=problem_level_solver("k_prediction", max_k=max_k))
+                solver=problem_level_solver(ProblemLevelOptions("k_prediction", max_k=max_k)))
     log = run(task, [text_output(f"Answer: {max_k}")], tmp_path)
     prompt = log.samples[0].messages[0].text
     offered = re.findall(r"^Answer: (\d+)$", prompt, re.MULTILINE)
@@ -315,7 +316,7 @@ def test_k_prediction_prompt_offers_every_count_up_to_max_k(max_k, tmp_path) -> 
         problem="P", entity="", options=prompts.k_prediction_options(max_k))
     assert re.findall(r"^Answer: (\d+)$", quantity, re.MULTILINE) == offered
     with pytest.raises(ValueError, match="max_k"):
-        problem_level_solver("k_prediction", max_k=0)
+        ProblemLevelOptions("k_prediction", max_k=0)
 
 
 def test_incomplete_reminds_once_after_a_reply_without_tags(tmp_path) -> None:

@@ -5,7 +5,10 @@ including the published defects (2), (4), (5) and (6) that the suite must not re
 
 from __future__ import annotations
 
+import inspect
 import random
+import re
+from dataclasses import fields
 
 import pytest
 from inspect_ai import eval
@@ -20,6 +23,7 @@ from infoseek.solvers.twenty_questions.game import (
     EVIDENCE,
     NOT_APPLICABLE,
     GameTable,
+    TwentyQuestionsOptions,
     read_examiner,
     read_labels,
     read_turn,
@@ -34,6 +38,29 @@ pytestmark = pytest.mark.usefixtures("no_tokenizer")
 COMMON = builder.game_records("common")
 TABLE = GameTable.from_record(COMMON[0])
 assert COMMON[0]["answer"] == "dog"
+
+
+# ------------------------------------------------------------------------ the options
+
+
+def test_the_options_are_checked_when_made_and_stored_as_before():
+    assert list(TwentyQuestionsOptions().stored().items()) == [
+        ("format", "text"), ("max_turns", 20), ("seed", 0)]
+    assert TwentyQuestionsOptions(5, 10, 3).stored() == {
+        "format": "text", "max_turns": 5, "seed": 3}  # label_batch is not stored
+    for given, message in (
+            ({"max_turns": 0}, "max_turns must be an integer >= 1; got 0"),
+            ({"max_turns": True}, "max_turns must be an integer >= 1; got True"),
+            ({"label_batch": 0}, "label_batch must be an integer >= 1; got 0"),
+            ({"label_batch": "25"}, "label_batch must be an integer >= 1; got '25'")):
+        with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+            TwentyQuestionsOptions(**given)
+
+
+def test_the_task_offers_the_options_defaults():
+    offered = inspect.signature(twenty_questions).parameters
+    for option in fields(TwentyQuestionsOptions):
+        assert offered[option.name].default == option.default, option.name
 
 
 # ---------------------------------------------------------------- reading the guesser
@@ -273,6 +300,15 @@ def test_the_last_turn_must_be_a_guess(tmp_path):
     turns = turns_from_store(sample.store[STORE_TURNS])
     assert len(turns) == 20 and turns[-1]["action"] == "invalid" and turns[-1]["final_turn"]
     assert value["accuracy"] == 0.0 and value["questions"] == 19.0
+
+
+def test_the_scorer_takes_the_turn_cap_from_the_stored_options(tmp_path):
+    [log] = eval(twenty_questions(max_turns=3), model="infoseek/optimal", limit=1,
+                 log_dir=str(tmp_path), display="none")
+    assert_eval_success(log)
+    value = log.samples[0].scores["twenty_questions"].value
+    assert "entropy_t03" in value and "entropy_t04" not in value
+    assert log.eval.scorers[0].options == {}  # no option of its own
 
 
 @pytest.mark.parametrize("pool", ["common", "thing"])

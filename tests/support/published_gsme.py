@@ -7,7 +7,7 @@ import importlib.util
 import json
 from pathlib import Path
 
-from infoseek.builders.math.released.format import verify
+from infoseek.builders.math.released.source_format import verify
 from infoseek.builders.published import load_published
 
 FIXTURES = Path(__file__).parent / "fixtures" / "published"
@@ -61,5 +61,5 @@ def small_row(**changes):
 def small_row_checks(tmp_path, **changes):
     """The loaded `small_row(**changes)` and what `verify` reports on it."""
     path = write_gsme_rows(tmp_path, [small_row(**changes)])
-    (record,) = load_gsme(path, format="mt-infoseek-gsme")
+    (record,) = load_gsme(path, source_format="mt-infoseek-gsme")
     return record, verify(record)

@@ -40,14 +40,18 @@ from infoseek.engines import EngineFormError, register_engine, unregister_engine
 KIND = "toy-lookup"
 """The engine kind (not "toy-table": tests/engines/test_engine_registry.py registers a factory of
 its own under that kind and leaves it registered, so the two would clash in one run)."""
-BUILDER_NAME = "toy-table"
+SPEC = BuilderSpec(
+    name="toy-table",
+    build=f"{__name__}:build_split",
+    version="1.0.0",
+    max_k=3, default_ks=(1, 2, 3), default_per_k=2, max_per_k=50,
+)
+"""The toy builder, declared where it builds (its random stream is its name)."""
 DOMAIN_NAME = "toy"
-BUILDER_VERSION = "toy-1"
 BIT_DOMAIN: tuple[int, ...] = (0, 1)
 COLOURS: tuple[str, ...] = ("red", "green", "blue")
 TARGET = "colour"
 ENTITY = "the lamp"
-MAX_K = 3
 
 
 # ------------------------------------------------------------------------ engine
@@ -172,7 +176,7 @@ def check_record_form(record: dict[str, Any], names: set[str]) -> None:
 
 def _problem(rng: random.Random, k: int) -> dict[str, Any] | None:
     """One candidate problem of degree `k`, or None when the draw has another degree."""
-    n_inputs = min(k + rng.randint(0, 1), MAX_K + 1)
+    n_inputs = min(k + rng.randint(0, 1), SPEC.max_k + 1)
     n_bits = n_inputs + 2
     bits = [f"bit{i}" for i in range(1, n_bits + 1)]
     inputs = rng.sample(bits, n_inputs)
@@ -193,7 +197,7 @@ def _problem(rng: random.Random, k: int) -> dict[str, Any] | None:
     queryable = sorted(b for b in bits if b not in observed)
     if len(engine.target_values()) < 2:
         return None
-    result = minimal_sufficient_sets(engine, queryable, MAX_K)
+    result = minimal_sufficient_sets(engine, queryable, SPEC.max_k)
     if result.k != k:
         return None
     family = [list(s) for s in result.family]
@@ -216,22 +220,22 @@ def build_split(seed: int, per_k: int, ks: Sequence[int], *, workers: int | None
     """`per_k` problems for each k of `ks`, drawn from ``random.Random`` seeded by the
     seed, the k and the index (so k = 1 problems do not depend on which other ks are
     built); `workers` is accepted and unused (the toy is small)."""
-    bad = [k for k in ks if k not in range(1, MAX_K + 1)]
+    bad = [k for k in ks if k not in SPEC.ks]
     if bad:
-        raise ValueError(f"the toy builder makes k in 1..{MAX_K}; got {bad}")
+        raise ValueError(f"the toy builder makes k in 1..{SPEC.max_k}; got {bad}")
     records: list[dict[str, Any]] = []
     total = per_k * len(ks)
     for k in ks:
         for index in range(per_k):
-            rng = random.Random(f"{BUILDER_NAME}:{seed}:{k}:{index}")
+            rng = random.Random(f"{SPEC.random_stream}:{seed}:{k}:{index}")
             for _attempt in range(1000):
                 record = _problem(rng, k)
                 if record is not None:
                     break
             else:
                 raise ValueError(f"no toy problem of degree {k} found (seed {seed})")
-            ordered = {"id": f"{BUILDER_NAME}-k{k}-s{seed}-{index:03d}", **record,
-                       "provenance": {"builder": BUILDER_NAME, "version": BUILDER_VERSION,
+            ordered = {"id": f"{SPEC.name}-k{k}-s{seed}-{index:03d}", **record,
+                       "provenance": {"builder": SPEC.name, "version": SPEC.version,
                                       "seed": seed, "index": index}}
             records.append(ordered)
             if progress is not None:
@@ -311,9 +315,7 @@ def domain(answer_kind: str = "choice") -> Domain:
         name=DOMAIN_NAME,
         answer_kind=answer_kind,
         wording=WORDING,
-        builders=(BuilderSpec(name=BUILDER_NAME, build=build_split, version=BUILDER_VERSION,
-                              max_k=MAX_K, default_per_k=2, max_per_k=50,
-                              default_ks=(1, 2, 3)),),
+        builders=(SPEC,),
         renderers={"seek": render},
     )
 

@@ -3,14 +3,15 @@ on, and `inspect score <log>` re-scores it with the same result.
 
 Every packaged task runs once, tiny (`limit=1`, `infoseek/optimal`), by its registry name.
 
-Versions: `eval.task_version` is ``"<eval version>/<builder>@<BuilderSpec.version>"``, the
+Versions: `eval.task_version` is ``"<eval version>/<builder>@<BuilderSpec.data_version>"``, the
 eval version and the data version of the builder the task reads
 (`infoseek.inspect_tasks.versions.task_version`), and follows that version.
 
-Re-scoring: a log records each scorer without its package (`answer`, not
-`infoseek/answer`) and `inspect score` rebuilds it from that name; the entry point
+Re-scoring: a log records each scorer without its package (`final_answer`, not
+`infoseek/final_answer`) and `inspect score` rebuilds it from that name; the entry point
 registers every infoseek scorer under it
-(`infoseek.inspect_tasks.inspect_private.register_recorded_scorer_names`). Each log goes
+(`infoseek.inspect_tasks.inspect_private.register_recorded_scorer_names`), and refuses a
+name that is also one of Inspect's built-in scorers. Each log goes
 through the `inspect` command in this process (the real CLI entry point, for speed);
 `logic_mt` also through `inspect score` in a fresh process, and so does a log of the task
 file (`inspect eval inspect_tasks/logic_mt.py`).
@@ -67,9 +68,9 @@ docs/tasks/); `incomplete_questions` reads the incomplete-math builder."""
 
 def expected_version(task: str) -> str:
     if task == "incomplete_questions":
-        return task_version(incomplete_math.BUILDER_NAME, incomplete_math.CACHE_VERSION)
+        return task_version(incomplete_math.SPEC.name, incomplete_math.SPEC.data_version)
     builder = next(b for prefix, b in BUILDER_OF if task.startswith(prefix))
-    return task_version(builder, domains.get_builder(builder)[1].version)
+    return task_version(builder, domains.get_builder(builder)[1].data_version)
 
 
 @pytest.mark.parametrize("name", sorted(PACKAGED_TASKS))
@@ -153,8 +154,8 @@ def test_inspect_score_command_in_a_fresh_process(logs: dict[str, Path],
                                                               rescored_file)], cwd=tmp_path)
     original = read_eval_log(str(logs["logic_mt"]))
     rescored = read_eval_log(str(rescored_file))
-    assert [s.name for s in rescored.results.scores] == ["answer", "sufficiency", "queries",
-                                                          "invalid"]
+    assert [s.name for s in rescored.results.scores] == ["final_answer", "sufficiency",
+                                                          "queries", "invalid"]
     assert scores_of(rescored) == scores_of(original)
 
 
@@ -177,17 +178,40 @@ def test_inspect_score_on_a_log_of_the_task_file(tmp_path: Path) -> None:
 # ------------------------------------------------------- the names registered for logs
 
 
-def test_inspect_builtin_answer_still_resolves_by_name() -> None:
-    """`answer` is also Inspect's built-in `answer(pattern)`: called with its pattern, the
-    name still builds Inspect's scorer; with no argument (as a log of ours records it),
-    ours."""
-    assert "answer" in RECORDED_SCORER_NAMES
+def inspect_builtin_scorers() -> set[str]:
+    """The names of Inspect's own scorers (`inspect_ai.scorer`'s registered scorers,
+    without the ``inspect_ai/`` of their registry names)."""
+    import inspect_ai.scorer as inspect_scorers
+
+    names = set()
+    for attribute in inspect_scorers.__all__:
+        try:
+            info = registry_info(getattr(inspect_scorers, attribute))
+        except ValueError:
+            continue  # not a registry object (a type, a constant, ...)
+        if info.type == "scorer":
+            names.add(info.name.removeprefix("inspect_ai/"))
+    return names
+
+
+def test_no_infoseek_scorer_shares_a_name_with_an_inspect_builtin() -> None:
+    builtins = inspect_builtin_scorers()
+    assert {"answer", "match", "choice"} <= builtins
+    assert "final_answer" in RECORDED_SCORER_NAMES
+    assert not builtins & set(RECORDED_SCORER_NAMES)
+
+
+def test_the_builtin_answer_is_inspects_alone() -> None:
+    """`answer` names Inspect's built-in `answer(pattern)` only: with its pattern it
+    builds Inspect's scorer, without one it is Inspect's error, not an infoseek scorer."""
     builtin = registry_create("scorer", "answer", pattern="letter")
-    ours = registry_create("scorer", "answer")
-    builtin_metrics = [registry_info(m).name for m in registry_info(builtin).metadata["metrics"]]
-    our_metrics = [registry_info(m).name for m in registry_info(ours).metadata["metrics"]]
-    assert builtin_metrics == ["inspect_ai/accuracy", "inspect_ai/stderr"]
-    assert our_metrics == ["infoseek/mean_by_group"]
+    metrics = [registry_info(m).name for m in registry_info(builtin).metadata["metrics"]]
+    assert metrics == ["inspect_ai/accuracy", "inspect_ai/stderr"]
+    with pytest.raises(TypeError, match="pattern"):
+        registry_create("scorer", "answer")
+    ours = registry_create("scorer", "final_answer")
+    assert [registry_info(m).name for m in registry_info(ours).metadata["metrics"]] == [
+        "infoseek/mean_by_group"]
 
 
 def test_the_builtin_answer_scores_as_before() -> None:
@@ -201,8 +225,7 @@ def test_the_builtin_answer_scores_as_before() -> None:
 
 @scorer(metrics=[], name="plugin_like/match")
 def clashing_scorer(threshold: float = 0.5) -> Scorer:
-    """Recorded as `match`, which is Inspect's built-in `match(location=...)`, and it takes
-    a parameter: sharing the name would take calls away from the built-in."""
+    """Recorded as `match`, which is Inspect's built-in `match(location=...)`."""
 
     async def score(state: Any, target: Target) -> Any:
         raise AssertionError("never run")
@@ -210,9 +233,32 @@ def clashing_scorer(threshold: float = 0.5) -> Scorer:
     return score
 
 
-def test_a_recorded_name_that_would_take_calls_from_a_builtin_is_refused() -> None:
-    with pytest.raises(RecordedNameError, match="'match'.*Give the infoseek scorer"):
-        register_recorded_scorer_names([clashing_scorer])
+@scorer(metrics=[], name="plugin_like/answer")
+def old_answer_scorer() -> Scorer:
+    """Recorded as `answer`, Inspect's built-in `answer(pattern)`, and taking no
+    parameter, as infoseek's final-answer scorer did before eval version 2-A: refused
+    too, whatever its parameters."""
+
+    async def score(state: Any, target: Target) -> Any:
+        raise AssertionError("never run")
+
+    return score
+
+
+@pytest.mark.parametrize(("factory", "name", "arguments"), [
+    (clashing_scorer, "match", {}), (old_answer_scorer, "answer", {"pattern": "letter"})])
+def test_a_recorded_name_of_an_inspect_builtin_is_refused(
+        factory: Any, name: str, arguments: dict[str, Any]) -> None:
+    with pytest.raises(RecordedNameError) as refused:
+        register_recorded_scorer_names([factory])
+    message = str(refused.value)
+    assert f"'plugin_like/{name}'" in message  # ours
+    assert f"'inspect_ai/{name}'" in message  # Inspect's
+    assert "Give the infoseek scorer another name" in message
+    # nothing was registered: the name still builds Inspect's scorer
+    built = registry_create("scorer", name, **arguments)
+    assert [registry_info(m).name for m in registry_info(built).metadata["metrics"]] == [
+        "inspect_ai/accuracy", "inspect_ai/stderr"]
 
 
 @scorer(metrics=[], name="user_local_name_in_tests")

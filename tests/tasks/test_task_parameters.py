@@ -74,10 +74,10 @@ def test_logic_mt_refuses_each_bad_value_in_one_line(params, expected) -> None:
     assert refused(logic_mt, **params) == expected
 
 
-def test_a_data_format_in_format_points_to_source_format() -> None:
+def test_a_source_format_in_format_points_to_source_format() -> None:
     message = refused(gsme_mt_ext, format="mt-infoseek-gsme-ext")
-    assert message.startswith("-T format=mt-infoseek-gsme-ext is a data file format: pass it "
-                              "as source_format=mt-infoseek-gsme-ext")
+    assert message.startswith("-T format=mt-infoseek-gsme-ext is a source format (a data "
+                              "file's layout): pass it as source_format=mt-infoseek-gsme-ext")
 
 
 @pytest.mark.parametrize("task", ALL_TASKS, ids=lambda t: t.__name__)

@@ -1,9 +1,8 @@
 """Logic records written back in the released Logic-Q layouts (the inverse of
-`infoseek.builders.logic.released.format`): used to write the test fixtures, the round-trip
-tests and
-the published-format benchmark. Cells are encoded as released: Python literals for fact
-lists and rules, JSON for Logic-Q-MT's ground-truth lists, set literals for QuestBench's
-`all_qs` / `all_valid_qs`.
+`infoseek.builders.logic.released.source_format`): used to write the test fixtures, the
+round-trip tests and the source-format benchmark. Cells are encoded as released: Python
+literals for fact lists and rules, JSON for Logic-Q-MT's ground-truth lists, set literals
+for QuestBench's `all_qs` / `all_valid_qs`.
 """
 
 from __future__ import annotations

@@ -1,6 +1,7 @@
 """Re-verification of released Logic-Q rows (MT-InfoSeek Logic-Q-MT, QuestBench Logic-Q)
 with the exact engine: our engine is ground truth, every disagreement is reported with
-its reason, nothing is fixed. The records come from `infoseek.builders.logic.released.format`.
+its reason, nothing is fixed. The records come from
+`infoseek.builders.logic.released.source_format`.
 
 Checks reported by `verify` (each a dict with `check`, `reason`, and `released` /
 `computed` where useful):

@@ -11,10 +11,10 @@ with the `id` field of the row when present, else the row number (rows count fro
 malformed row stops the load with a message naming the file, the row and the field.
 
 Without a source, `incomplete_records()` serves the records that
-`infoseek.builders.math.incomplete_math.build_incomplete(seed, count)` builds from the grade-school
-story templates (each verified with the arithmetic engine; they also carry a
-`provenance` field), cached under the builder's name and `CACHE_VERSION` (its version plus
-the story templates' content hash; `infoseek.builders.cache`).
+`infoseek.builders.math.incomplete_math.build_split(seed, count)` builds from the
+grade-school story templates (each verified with the arithmetic engine; they also carry a
+`provenance` field), cached under the builder's name and data version (its version plus
+the story templates' content hash: ``SPEC.data_version``; `infoseek.builders.cache`).
 """
 
 from __future__ import annotations
@@ -24,12 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from infoseek.builders.cache import load_or_build
-from infoseek.builders.math.incomplete_math import (
-    BUILDER_NAME,
-    CACHE_VERSION,
-    DEFAULT_COUNT,
-    build_incomplete,
-)
+from infoseek.builders.math.incomplete_math import SPEC, build_split
 from infoseek.builders.published.cells import RowRef
 from infoseek.builders.published.reading import (
     PublishedDataError,
@@ -48,7 +43,7 @@ class IncompleteDataError(PublishedDataError):
 
 
 def incomplete_records(
-    source: str | None = None, seed: int = 0, count: int = DEFAULT_COUNT,
+    source: str | None = None, seed: int = 0, count: int = SPEC.default_per_k,
 ) -> list[dict[str, Any]]:
     """Records for the incomplete-questions task.
 
@@ -66,7 +61,7 @@ def incomplete_records(
 
 
 def built_incomplete_records(
-    seed: int = 0, count: int = DEFAULT_COUNT,
+    seed: int = 0, count: int = SPEC.default_per_k,
 ) -> list[dict[str, Any]]:
     """`count` records built by `infoseek.builders.math.incomplete_math` for `seed`, through the
     cache;
@@ -75,8 +70,8 @@ def built_incomplete_records(
         if isinstance(value, bool) or not isinstance(value, int) or value < low:
             raise IncompleteDataError(f"{name} must be an integer >= {low}; got {value!r}")
     rows = load_or_build(
-        BUILDER_NAME, CACHE_VERSION, {"seed": seed, "count": count},
-        lambda: build_incomplete(seed=seed, count=count),
+        SPEC.name, SPEC.data_version, {"seed": seed, "count": count},
+        lambda: build_split(seed, count),
     )
     if len(rows) != count:
         raise IncompleteDataError(

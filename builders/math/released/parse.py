@@ -1,5 +1,5 @@
 """Cell parsing for the MT-InfoSeek GSME-Q-MT(-Ext) files
-(`infoseek.builders.math.released.format`).
+(`infoseek.builders.math.released.source_format`).
 
 Each function reads one released column of a row and either returns plain values or
 raises `PublishedDataError` through `ref.error(field, ...)`, naming the file, the row and

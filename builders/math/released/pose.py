@@ -1,5 +1,5 @@
 """Whether a released GSME-Q-MT(-Ext) problem can be posed, and the record a task poses
-(the `pose` of the two formats in `infoseek.builders.math.released.format`).
+(the `pose` of the two formats in `infoseek.builders.math.released.source_format`).
 
 A task checks the model's answer against the answer the hidden world (the released leaf
 values) gives, so the released values must agree with the revealed ones and give the

@@ -1,7 +1,7 @@
 """Re-verification of released GSME-Q-MT(-Ext) rows with the exact arithmetic engine:
 our engine is ground truth, every disagreement is reported with its reason, nothing is
-fixed. The records come from `infoseek.builders.math.released.format`; the checks are listed in
-`verify`.
+fixed. The records come from `infoseek.builders.math.released.source_format`; the checks
+are listed in `verify`.
 """
 
 from __future__ import annotations

@@ -17,15 +17,12 @@ The templates are data: TOML files in this package, one per group of themes
 :mod:`infoseek.builders.math.templates.loader`. The restricted expression language is in
 :mod:`infoseek.builders.math.templates.expr`.
 
-Two versions, two jobs:
-
-* :data:`TEMPLATES_VERSION` is the *label* that records carry: the builders put it in
-  their ``BUILDER_VERSION``, which goes into every record's provenance and (for the
-  incomplete questions) into the RNG seeds, so changing it changes the records. Bump it
-  when a template edit is meant to show in the records' provenance.
-* :data:`TEMPLATES_CONTENT_HASH` is what the dataset cache keys on (through
-  :func:`cache_version`): the SHA-256 of the data files, so any edit to a template file
-  gives new cache keys without anyone bumping anything.
+Versions: the builders that read these files (`gsme_mt`, `incomplete_math`) name
+:data:`TEMPLATES_CONTENT_HASH`, the SHA-256 of the data files, as their data hash
+(`infoseek.domains.BuilderSpec.data_hash`), so any edit to a template file gives their
+dataset cache new keys, and their tasks a new data version, without anyone bumping
+anything. Records carry only the builder version; bump it when a template edit is meant
+to change the records a seed gives.
 """
 
 from __future__ import annotations
@@ -55,7 +52,6 @@ __all__ = [
     "CAST_NAMES",
     "TEMPLATES",
     "TEMPLATES_CONTENT_HASH",
-    "TEMPLATES_VERSION",
     "THEMES",
     "Draw",
     "ExpressionError",
@@ -63,7 +59,6 @@ __all__ = [
     "StoryTemplate",
     "TemplateError",
     "TemplateFileError",
-    "cache_version",
     "evaluate_equations",
     "evaluate_expression",
     "expression_names",
@@ -77,9 +72,6 @@ __all__ = [
     "templates_content_hash",
 ]
 
-TEMPLATES_VERSION = "1.0.0"
-"""The label records carry (see the module docstring); the cache keys on the content hash."""
-
 TEMPLATES: tuple[StoryTemplate, ...] = load_templates()
 
 TEMPLATES_CONTENT_HASH: str = templates_content_hash()
@@ -88,13 +80,6 @@ TEMPLATES_CONTENT_HASH: str = templates_content_hash()
 _BY_ID: dict[str, StoryTemplate] = {t.id: t for t in TEMPLATES}
 
 THEMES: tuple[str, ...] = tuple(dict.fromkeys(t.theme for t in TEMPLATES))
-
-
-def cache_version(builder_version: str) -> str:
-    """The dataset-cache version of a template builder: its record label plus the first
-    12 hex digits of :data:`TEMPLATES_CONTENT_HASH` (``"1.1.0+templates-1.0.0+3f2a..."``).
-    Records carry ``builder_version``; only the cache key carries the hash."""
-    return f"{builder_version}+{TEMPLATES_CONTENT_HASH[:12]}"
 
 
 def template_by_id(template_id: str) -> StoryTemplate:

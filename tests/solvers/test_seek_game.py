@@ -1,7 +1,10 @@
-"""One seek turn as a plain game (`infoseek.oracles.episode.play_turn`), without Inspect:
-parsed turns in, turn records and replies out."""
+"""The seek game (`infoseek.solvers.seek.game`), without Inspect: parsed turns in, turn
+records and replies out (`play_turn`), and the options checked once and stored as before
+(`SeekOptions`)."""
 
 from __future__ import annotations
+
+import re
 
 import pytest
 
@@ -15,9 +18,9 @@ from infoseek.contract import (
 )
 from infoseek.domains import get_domain
 from infoseek.oracles import Oracle
-from infoseek.oracles.episode import Episode, play_turn
 from infoseek.oracles.refusals import EARLY_ANSWER, invalid_turn_message, refusal_text
 from infoseek.records import engine_from_record
+from infoseek.solvers.seek.game import Episode, SeekOptions, play_turn
 
 # goal <-> (a and b); c is observed, d decides nothing
 RECORD = {
@@ -168,3 +171,39 @@ def test_an_ordinary_invalid_turn_does_not_end_the_episode() -> None:
     game = episode(True)
     record, replies = play_turn(game, ParsedTurn("invalid", (), None, None, "no_action"))
     assert not game.over and len(replies) == 1
+
+
+# ------------------------------------------------------------------------------ options
+
+
+def test_the_stored_options_keep_their_keys_values_and_order() -> None:
+    assert list(SeekOptions().stored().items()) == [
+        ("format", "tool"), ("max_turns", 10), ("queries_per_turn", 1), ("budget", False),
+        ("force_ask", False), ("forbid_alternatives", False), ("carry_reasoning", False),
+        ("oracle", "adversarial"), ("seed", 0)]
+    options = SeekOptions(format="text", max_turns=3, queries_per_turn=2, budget=1,
+                          force_ask=True, forbid_alternatives=True, carry_reasoning=True,
+                          oracle="random", seed=7)
+    assert options.stored() == {
+        "format": "text", "max_turns": 3, "queries_per_turn": 2, "budget": True,
+        "force_ask": True, "forbid_alternatives": True, "carry_reasoning": True,
+        "oracle": "random", "seed": 7}
+    assert options.budget is True  # a flag is stored as a boolean
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    ({"format": "json"}, "format must be one of tool, text; got 'json'"),
+    ({"oracle": "kind"}, "unknown oracle policy 'kind'; choose one of adversarial, "
+                         "cooperative, random, world"),
+    ({"max_turns": 0}, "max_turns must be an integer >= 1; got 0"),
+    ({"max_turns": True}, "max_turns must be an integer >= 1; got True"),
+    ({"queries_per_turn": "2"}, "queries_per_turn must be an integer >= 1; got '2'"),
+])
+def test_options_are_checked_when_made(given, message) -> None:
+    with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
+        SeekOptions(**given)
+
+
+def test_options_are_frozen() -> None:
+    with pytest.raises(AttributeError):
+        SeekOptions().max_turns = 3  # type: ignore[misc]

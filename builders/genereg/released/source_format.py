@@ -1,5 +1,5 @@
 """The released MT-InfoSeek GeneReg file (JSON Lines, one problem a line) as genereg
-records, read against a folder of rule files (the format's extra input ``rules``).
+records, read against a folder of rule files (the source format's extra input ``rules``).
 
 Fields read:
 
@@ -44,7 +44,7 @@ from infoseek.builders.genereg.genereg_mt import (
     difficulty_axes,
 )
 from infoseek.builders.genereg.released.verify import correct_row, verify_row
-from infoseek.builders.published import PublishedFormat, Record
+from infoseek.builders.published import Record, SourceFormat
 from infoseek.builders.published.cells import RowRef, cell, int_cell
 from infoseek.engines.boolnet.rules import Network, RuleError, read_rules_file
 from infoseek.records import engine_from_record
@@ -274,7 +274,7 @@ def record_from_row(row: dict[str, Any], ref: RowRef, inputs: dict[str, str]) ->
     return record
 
 
-MT_INFOSEEK_GENEREG = PublishedFormat(
+MT_INFOSEEK_GENEREG = SourceFormat(
     name="mt-infoseek-genereg",
     domain="genereg",
     description="MT-InfoSeek GeneReg (JSON Lines): steady-state and dynamics problems over "

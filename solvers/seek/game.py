@@ -1,6 +1,13 @@
-"""One seek episode as a plain game (protocols §3.1): the model's parsed turn in, the turn
-record and the examiner's replies out. No Inspect here; the seek solver
-(`infoseek.solvers.seek.solver`) is the adapter that generates, parses and keeps the history.
+"""The seek protocol's pure game (protocols §3.1): its options, one episode's state, and
+the step from the model's parsed turn to the turn record and the examiner's replies. No
+Inspect here; the seek solver (`infoseek.solvers.seek.solver`) is the adapter that
+generates, parses and keeps the history.
+
+`SeekOptions` holds the options of one run, checked once when made (a task makes them
+from its checked `-T` parameters, `infoseek.inspect_tasks.assembly.seek_task`); its
+defaults are the loop's own, for what a task does not offer. `stored` is the dict the
+solver writes under ``infoseek:options`` (`infoseek.contract.STORE_OPTIONS`), which the
+scorers and the reference models read.
 
 `play_turn` applies the rules of one turn:
 
@@ -33,6 +40,9 @@ from infoseek.contract import (
     ACTION_ANSWER,
     ACTION_ASK,
     ACTION_INVALID,
+    DEFAULT_FORBID_ALTERNATIVES,
+    DEFAULT_MAX_TURNS,
+    INTERACTION_FORMATS,
     TERMINAL_REASONS,
     ParsedQuery,
     ParsedTurn,
@@ -40,7 +50,7 @@ from infoseek.contract import (
     TurnRecord,
 )
 from infoseek.domains import Domain
-from infoseek.oracles.policies import UNSURE, Oracle
+from infoseek.oracles.policies import UNSURE, Oracle, check_policy
 from infoseek.oracles.refusals import (
     EARLY_ANSWER,
     EARLY_ANSWER_LAST,
@@ -48,6 +58,50 @@ from infoseek.oracles.refusals import (
     invalid_turn_problem,
     refusal_text,
 )
+from infoseek.solvers.options import SolverOptions
+
+
+@dataclass(frozen=True)
+class SeekOptions(SolverOptions):
+    """The options of the seek loop, checked when made: a ValueError names the bad one
+    (the format, the oracle policy through `infoseek.oracles.check_policy`, a turn cap
+    or a query count that is not an integer >= 1). The flags are stored as booleans."""
+
+    format: str = "tool"
+    """``"tool"`` (``ask`` / ``answer`` tools) or ``"text"`` (``Question:`` /
+    ``Answer:`` lines)."""
+    max_turns: int = DEFAULT_MAX_TURNS
+    """The turn cap; after it one more turn asks for the final answer."""
+    queries_per_turn: int = 1
+    """How many variables one turn may ask."""
+    budget: bool = False
+    """State "T turns x q queries per turn" in the prompt."""
+    force_ask: bool = False
+    """Refuse an answer given before k questions were asked."""
+    forbid_alternatives: bool = DEFAULT_FORBID_ALTERNATIVES
+    """Variables of non-canonical MSSs may not be asked."""
+    carry_reasoning: bool = False
+    """Keep the model's earlier reasoning in the history."""
+    oracle: str = "adversarial"
+    """The oracle policy (`infoseek.oracles.ORACLE_POLICIES` or ``"world"``)."""
+    seed: int = 0
+    """The oracle's seed (the random policy's draws)."""
+
+    def __post_init__(self) -> None:
+        self.check_choice("format", INTERACTION_FORMATS)
+        check_policy(self.oracle)
+        self.check_whole("max_turns", "queries_per_turn", least=1)
+        for name in ("budget", "force_ask", "forbid_alternatives", "carry_reasoning"):
+            object.__setattr__(self, name, bool(getattr(self, name)))
+
+    def stored(self) -> dict[str, Any]:
+        """The options as the store holds them (`infoseek.contract.STORE_OPTIONS`; the
+        solver adds the sample's ``target_index`` and the turn's ``final_turn``)."""
+        return {"format": self.format, "max_turns": self.max_turns,
+                "queries_per_turn": self.queries_per_turn, "budget": self.budget,
+                "force_ask": self.force_ask, "forbid_alternatives": self.forbid_alternatives,
+                "carry_reasoning": self.carry_reasoning, "oracle": self.oracle,
+                "seed": self.seed}
 
 
 @dataclass

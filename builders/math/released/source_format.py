@@ -61,7 +61,7 @@ from infoseek.builders.math.released.values import (
     values_cell,
 )
 from infoseek.builders.math.released.verify import ANSWER_COLUMNS, verify
-from infoseek.builders.published import PublishedFormat, Record
+from infoseek.builders.published import Record, SourceFormat
 from infoseek.builders.published.cells import RowRef, cell, close_enough, int_cell
 from infoseek.builders.published.reading import PublishedDataError
 from infoseek.engines.arith.engine import ArithEngine, encode_rational
@@ -332,8 +332,8 @@ def gsme_ext_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
     return _record(row, ref, ext=True)
 
 
-# --------------------------------------------------------------------------- formats
-MT_INFOSEEK_GSME = PublishedFormat(
+# -------------------------------------------------------------------- source formats
+MT_INFOSEEK_GSME = SourceFormat(
     name="mt-infoseek-gsme", domain="math",
     description="MT-InfoSeek GSME-Q-MT (gsme_q_mt.csv): equation systems from grade-school "
                 "problems with a released held-out MSS",
@@ -341,7 +341,7 @@ MT_INFOSEEK_GSME = PublishedFormat(
     record_from_row=gsme_record_from_row, verify=verify, excludes=EXT_COLUMNS, pose=pose,
 )
 
-MT_INFOSEEK_GSME_EXT = PublishedFormat(
+MT_INFOSEEK_GSME_EXT = SourceFormat(
     name="mt-infoseek-gsme-ext", domain="math",
     description="MT-InfoSeek GSME-Q-MT-Ext (gsme_q_mt_ext.csv): generated equation DAGs "
                 "with distractor subgraphs and a released held-out MSS",

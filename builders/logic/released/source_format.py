@@ -37,7 +37,7 @@ from infoseek.analysis import (
 )
 from infoseek.builders.logic.logic_record import logic_difficulty
 from infoseek.builders.logic.released.verify import verify_mt, verify_questbench
-from infoseek.builders.published import PublishedFormat, Record
+from infoseek.builders.published import Record, SourceFormat
 from infoseek.builders.published.cells import (
     RowRef,
     cell,
@@ -270,7 +270,7 @@ def questbench_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
         released={**_released_numbers(row, ref), "cannot_ask_facts": cannot_ask})
 
 
-MT_INFOSEEK_LOGIC = PublishedFormat(
+MT_INFOSEEK_LOGIC = SourceFormat(
     name="mt-infoseek-logic",
     domain="logic",
     description="MT-InfoSeek Logic-Q-MT (logic_q_mt.csv): k-underspecified SimpleLogic "
@@ -284,7 +284,7 @@ MT_INFOSEEK_LOGIC = PublishedFormat(
     notes=("queryable", "num_constraints"),
 )
 
-QUESTBENCH_LOGIC = PublishedFormat(
+QUESTBENCH_LOGIC = SourceFormat(
     name="questbench-logic",
     domain="logic",
     description="QuestBench Logic-Q: 1-sufficient SimpleLogic problems whose gt_qs lists "
