@@ -36,6 +36,19 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
     finds ours unless their task file is loaded first; their own task runs and a
     registration of theirs made earlier are not affected.
 
+`on_unused_task_parameter` (the logger ``inspect_ai._eval.registry``, the text of its
+"param 'x' not used by task 'y'" warning, and `registry_lookup`)
+    Inspect hands a task function only the `-T` parameters its signature takes and, for
+    each other one, logs that warning and runs the task without it (`task_create`, the one
+    place every `inspect eval`, `eval-set` and `eval()` path creates a task by name or
+    file). No public call shows the parameters a task was not given, so a filter on that
+    logger reads each such warning and hands the parameter, the task's name and the task
+    function (looked up with `registry_lookup`) to a handler, which may raise: the error
+    then leaves `task_create` before the task is built, and a `PrerequisiteError` prints
+    as its message alone. Inspect's logger always captures warnings (its capture level is
+    TRACE whatever `--log-level` says); `logging.disable(WARNING)` in a Python caller would
+    silence it. `tests/tasks/test_unknown_parameters.py` runs every task through it.
+
 `model_roles` (`inspect_ai.model._model`)
     The model roles of the running eval (``--model-role user=...``), set before Inspect
     calls a task function. `get_model(role=...)` answers for one role it is asked about;
@@ -53,9 +66,12 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
 from __future__ import annotations
 
 import functools
+import logging
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from inspect_ai import Task
 from inspect_ai._eval.score import (
     metrics_from_log_header,
     reducers_from_log_header,
@@ -76,8 +92,8 @@ from inspect_ai.model import Model
 from inspect_ai.model._model import model_roles
 from inspect_ai.scorer import SampleScore, Scorer
 
-__all__ = ["PrerequisiteError", "RecordedNameError", "register_recorded_scorer_names",
-           "registry_unqualified_name"]
+__all__ = ["PrerequisiteError", "RecordedNameError", "on_unused_task_parameter",
+           "register_recorded_scorer_names", "registry_unqualified_name"]
 
 BUILTIN_PREFIX = "inspect_ai/"
 """Where Inspect looks up a name without a package once no unqualified registration
@@ -161,3 +177,38 @@ def recovered_results(log: EvalLog) -> EvalResults | None:
 def log_scorers(log: EvalLog) -> list[Scorer]:
     """The scorers `inspect score <log>` rebuilds from the log."""
     return resolve_scorers(log)
+
+
+TASK_REGISTRY_LOGGER = "inspect_ai._eval.registry"
+"""The logger Inspect's `task_create` warns on for a `-T` parameter a task does not take."""
+
+UNUSED_TASK_PARAMETER = re.compile(r"param '(?P<param>.*)' not used by task '(?P<task>.*)'")
+"""That warning's text (`task_create`); a task *source*'s warning ("not used by task
+source") does not match."""
+
+UnusedParameterHandler = Callable[[str, str, Callable[..., Task]], None]
+
+
+class _UnusedParameterFilter(logging.Filter):
+    def __init__(self, handler: UnusedParameterHandler) -> None:
+        super().__init__()
+        self.handler = handler
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        found = UNUSED_TASK_PARAMETER.fullmatch(record.getMessage())
+        if found is not None:
+            factory = registry_lookup("task", found["task"])
+            if factory is not None:
+                self.handler(found["task"], found["param"], factory)
+        return True
+
+
+def on_unused_task_parameter(handler: UnusedParameterHandler) -> None:
+    """Call ``handler(task_name, parameter, task_function)`` for every `-T` parameter
+    Inspect leaves out of a task it creates because the task does not take it, before
+    the task is built; an error the handler raises stops the creation. Installing the
+    same handler twice installs it once."""
+    logger = logging.getLogger(TASK_REGISTRY_LOGGER)
+    if not any(isinstance(f, _UnusedParameterFilter) and f.handler is handler
+               for f in logger.filters):
+        logger.addFilter(_UnusedParameterFilter(handler))

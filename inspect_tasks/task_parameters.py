@@ -19,23 +19,38 @@ builder's cap (`infoseek.domains.BuilderSpec.max_per_k`, the one `infoseek build
 passed in as `max_per_k`), the counts and turn caps in `CAPS`, a seed within a signed
 64-bit integer (`SEED_LIMIT`). `force_ask=true` needs turns enough to ask k questions
 (`max_turns * queries_per_turn >= k`), or it could never be satisfied.
+
+A `-T` parameter a task does not take is refused too (`UnknownParameterError`), before
+the task is built, in one line naming the parameter, the task, the closest parameter
+when one is near (`per_K`: `per_k`), the tasks of the same file that do take it, and
+every parameter the task takes. Inspect itself only warns and runs the defaults; how
+the parameters it leaves out are seen: `inspect_private.on_unused_task_parameter`. This
+holds for every task of the suite and of installed plug-ins (`_registry.REGISTERED_TASKS`),
+run by name or from its file; other tasks keep Inspect's warning.
 """
 
 from __future__ import annotations
 
+import difflib
+import inspect
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from infoseek.builders.published import INPUTS, source_format_names
 from infoseek.builders.published.sources import RECORDS_SOURCE_FORMAT
 from infoseek.contract import INTERACTION_FORMATS
-from infoseek.inspect_tasks.inspect_private import given_model_roles
+from infoseek.inspect_tasks.inspect_private import given_model_roles, on_unused_task_parameter
 from infoseek.inspect_tasks.task_errors import PlainTaskError
 from infoseek.solvers.dataset import parse_k_values
 
 
 class TaskParameterError(PlainTaskError):
     """A `-T` parameter with a value the task cannot use."""
+
+
+class UnknownParameterError(TaskParameterError):
+    """A `-T` parameter the task does not take."""
 
 
 def _bad(name: str, allowed: str, value: Any) -> TaskParameterError:
@@ -276,3 +291,58 @@ def _check_force_ask(out: dict[str, Any]) -> None:
             f"-T force_ask=true needs max_turns * queries_per_turn >= k (k={largest} "
             f"questions must fit in the turns); got max_turns={out['max_turns']}, "
             f"queries_per_turn={per_turn}")
+
+
+def _task_file(factory: Callable[..., Any]) -> Path | None:
+    try:
+        return Path(inspect.getfile(inspect.unwrap(factory))).resolve()
+    except (TypeError, OSError):
+        return None
+
+
+def closest_parameter(parameter: str, accepted: Sequence[str]) -> str | None:
+    """The accepted parameter `parameter` was most likely meant to be: the same name in
+    another case, else a near spelling (difflib ratio >= 0.8); None when none is near."""
+    by_lower = {name.lower(): name for name in accepted}
+    near = difflib.get_close_matches(parameter.lower(), list(by_lower), n=1, cutoff=0.8)
+    return by_lower[near[0]] if near else None
+
+
+def unknown_parameter_message(task: str, parameter: str, accepted: Sequence[str],
+                              siblings: Sequence[str] = ()) -> str:
+    """The one line refusing `-T parameter` for `task`, which takes `accepted`;
+    `siblings`: the tasks of the same file that take it."""
+    notes = []
+    closest = closest_parameter(parameter, accepted)
+    if closest is not None:
+        notes.append(f"did you mean {closest}?")
+    if siblings:
+        notes.append(f"{', '.join(siblings)} of the same file "
+                     f"{'takes' if len(siblings) == 1 else 'take'} it: name the tasks to run "
+                     "(file.py@task)")
+    note = f" ({'; '.join(notes)})" if notes else ""
+    takes = ", ".join(accepted) if accepted else "no parameters"
+    return f"-T {parameter} is not a parameter of {task}{note}; {task} takes {takes}"
+
+
+def refuse_unknown_parameter(task: str, parameter: str, factory: Callable[..., Any]) -> None:
+    """Raise `UnknownParameterError` for `-T parameter`, which the task `task` (its
+    function `factory`) does not take, when the task is one of the suite's or an installed
+    plug-in's (`_registry.REGISTERED_TASKS`, matched by the file that defines it, so a
+    task file run by path counts); any other task is left to Inspect's warning."""
+    from infoseek.inspect_tasks._registry import REGISTERED_TASKS
+
+    defined_in = _task_file(factory)
+    if defined_in is None:
+        return
+    same_file = {name: other for name, other in REGISTERED_TASKS.items()
+                 if _task_file(other) == defined_in}
+    if not same_file:
+        return
+    siblings = [name.split("/")[-1] for name, other in same_file.items()
+                if parameter in inspect.signature(other).parameters]
+    accepted = list(inspect.signature(factory).parameters)
+    raise UnknownParameterError(unknown_parameter_message(task, parameter, accepted, siblings))
+
+
+on_unused_task_parameter(refuse_unknown_parameter)

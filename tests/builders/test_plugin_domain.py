@@ -180,6 +180,18 @@ def test_inspect_prints_the_brackets_of_a_plugin_record_error(site, built, tmp_p
             in printed), printed
 
 
+def test_the_plugin_tasks_refuse_an_unknown_parameter(site, tmp_path) -> None:
+    for name in ("mapcolour/mapcolour_mt", "mapcolour/mapcolour_mt_k_prediction"):
+        done = run(site, "-m", "inspect_ai", "eval", name, "--model", "infoseek/optimal",
+                   "-T", "no_such_param=1", "--log-dir", str(tmp_path / "unknown"),
+                   "--display", "plain")
+        assert done.returncode != 0
+        printed = one_line(done.stdout + done.stderr)
+        assert f"-T no_such_param is not a parameter of {name}; {name} takes " in printed, \
+            printed
+    assert not list(tmp_path.rglob("*.eval"))
+
+
 # ------------------------------------------------ broken entry points, in-process
 
 
