@@ -27,6 +27,7 @@ from typing import Any
 
 from infoseek.analysis import is_k_mss, minimal_sufficient_sets
 from infoseek.builders.jobs import build_split_with, first_valid_problem
+from infoseek.builders.planning.planning_q import plan_depths
 from infoseek.builders.planning.problems import minimal_known_state, problem_fields, start
 from infoseek.domains import BuilderSpec
 from infoseek.engines.planning.engine import PlanningEngine
@@ -34,12 +35,15 @@ from infoseek.engines.planning.engine import PlanningEngine
 SPEC = BuilderSpec(
     name="planning-mt",
     build=f"{__name__}:build_split",
-    version="1.0.0",
+    version="1.1.0",
     random_stream="planning_mt:1.0.0",
     max_k=4, default_ks=(2, 3, 4), default_per_k=100, max_per_k=5_000,
 )
 """Multi-turn planning. The random stream is the text the generators were seeded with when
-the version was part of it, kept so that a seed draws the same problems."""
+the version was part of it, kept so that a seed draws the same problems. Version 1.1: the
+difficulty reports depth both ways, ``depth`` the shortest optimal plan over the target
+values (QuestBench's ``min_depth`` convention) and ``max_depth`` the longest (version 1's
+``max_plan_steps``)."""
 MAX_ATTEMPTS = 400
 MAX_VALUES = 16
 """At most this many sets of optimal plans per problem (each is one task instance)."""
@@ -87,8 +91,7 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
                        "num_queryable": len(engine.unobserved()),
                        "num_target_values": len(engine.target_values()),
                        "mss_family_size": len(family),
-                       "max_plan_steps": max(engine.steps_of(v) for v in
-                                             engine.target_values())},
+                       **dict(zip(("depth", "max_depth"), plan_depths(engine)))},
     }
 
 
@@ -113,6 +116,10 @@ def validate_planning_mt_record(record: dict[str, Any]) -> list[str]:
         errors.append("the canonical MSS is not a k-MSS (sufficient, essential, minimal)")
     if record["queryable"] != engine.unobserved():
         errors.append("queryable is not every unobserved atom")
+    difficulty = record.get("difficulty") or {}
+    if (difficulty.get("depth"), difficulty.get("max_depth")) != plan_depths(engine):
+        errors.append(f"depth / max_depth differ from the shortest / longest optimal plan "
+                      f"{plan_depths(engine)}")
     return errors
 
 

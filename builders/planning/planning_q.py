@@ -17,10 +17,12 @@ with one atom of the initial state missing, in the published shape.
    restored to either value).
 
 Difficulty axes (QuestBench's): ``num_vars`` |X| = (b+1)^2 atoms, ``blocks`` b, ``depth``
-d = the backward-search depth of x (the longest optimal plan over x's two values,
-`infoseek.single_turn.backward_level`), ``e_bf`` = (|X| + 1) / (s + 1) with s the
-sufficient atoms, ``num_constraints`` the ground actions. The validator recomputes all of
-it on the engine. Deterministic per (seed, index): records are byte-identical across
+d the published way: the released data's ``min_depth``, the *shorter* of the two
+groups' optimal plans (``derivation_depth`` holds the same number), ``max_depth`` the
+longer one (the backward-search level of x, `infoseek.single_turn.backward_level`: what
+version 1 called depth), ``e_bf`` = (|X| + 1) / (s + 1) with s the sufficient atoms,
+``num_constraints`` the ground actions. The validator recomputes all of it on the
+engine. Deterministic per (seed, index): records are byte-identical across
 runs, machines and hash seeds (no set order, no search tie-break reaches a record).
 """
 
@@ -39,20 +41,29 @@ from infoseek.single_turn import backward_level, sufficient_options
 SPEC = BuilderSpec(
     name="planning-q",
     build=f"{__name__}:build_split",
-    version="1.0.0",
+    version="1.1.0",
     random_stream="planning_q:1.0.0",
     max_k=1, default_ks=(1,), default_per_k=7500, max_per_k=20_000,
 )
 """Planning-Q (k = 1 only). The random stream is the text the generators were seeded with
-when the version was part of it, kept so that a seed draws the same problems."""
+when the version was part of it, kept so that a seed draws the same problems. Version 1.1:
+``depth`` is the published axis (the shorter plan), ``max_depth`` the longer one."""
 MAX_ATTEMPTS = 200
 
 
-def planning_q_difficulty(engine: PlanningEngine, sufficient: list[str], depth: int
-                          ) -> dict[str, Any]:
+def plan_depths(engine: PlanningEngine) -> tuple[int, int]:
+    """(shorter, longer) optimal plan length over the target values the observations
+    leave open: the published depth axis (``min_depth``) and ours of version 1."""
+    steps = [engine.steps_of(value) for value in engine.target_values()]
+    return min(steps), max(steps)
+
+
+def planning_q_difficulty(engine: PlanningEngine, sufficient: list[str]) -> dict[str, Any]:
     num_vars = len(engine.space.atoms)
+    shorter, longer = plan_depths(engine)
     return {"num_vars": num_vars, "blocks": engine.blocks,
-            "num_constraints": len(engine.space.operators), "depth": depth,
+            "num_constraints": len(engine.space.operators), "depth": shorter,
+            "max_depth": longer,
             "e_bf": round((num_vars + 1) / (len(sufficient) + 1), 4),
             "num_sufficient": len(sufficient)}
 
@@ -75,8 +86,8 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
         sufficient = sufficient_options(engine, engine.unobserved())
         if missing not in sufficient:
             continue
-        depth = backward_level(engine, missing)
         family = [[missing]] + [[v] for v in sufficient if v != missing]
+        difficulty = planning_q_difficulty(engine, sufficient)
         return {
             **problem_fields(blocks, goal, engine),
             "queryable": engine.unobserved(),
@@ -85,8 +96,8 @@ def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
             "alternative_only": [],
             "k": 1,
             "mss_family": family,
-            "derivation_depth": depth,
-            "difficulty": planning_q_difficulty(engine, sufficient, depth),
+            "derivation_depth": difficulty["depth"],
+            "difficulty": difficulty,
         }
     return None
 
@@ -112,10 +123,14 @@ def validate_planning_q_record(record: dict[str, Any]) -> list[str]:
         errors.append("queryable is not every unobserved atom")
     if record.get("question_options") != list(engine.atom_variables):
         errors.append("question_options is not every atom")
-    depth = backward_level(engine, family[0][0]) if family else None
-    if depth != record.get("derivation_depth") or depth != record["difficulty"]["depth"]:
-        errors.append(f"depth {depth} differs from the record's")
-    if record["difficulty"] != planning_q_difficulty(engine, sufficient, depth or 0):
+    shorter, longer = plan_depths(engine)
+    if shorter != record.get("derivation_depth") or shorter != record["difficulty"]["depth"]:
+        errors.append(f"depth {shorter} (the shorter plan) differs from the record's")
+    level = backward_level(engine, family[0][0]) if family else None
+    if level != longer or longer != record["difficulty"].get("max_depth"):
+        errors.append(f"max_depth {longer} (the longer plan, the backward-search level of "
+                      f"the missing atom: {level}) differs from the record's")
+    if record["difficulty"] != planning_q_difficulty(engine, sufficient):
         errors.append("difficulty axes differ from the exact ones")
     return errors
 

@@ -52,6 +52,42 @@ def test_planning_q_has_the_published_shape(q_records) -> None:
         assert planning_q.validate_planning_q_record(record) == []
 
 
+def test_depth_is_the_shorter_plan_as_published_and_max_depth_the_longer(q_records) -> None:
+    """QuestBench's released ``min_depth`` is the shorter of the two groups' optimal plans;
+    ``max_depth`` keeps the longer one (the backward-search level of the missing atom)."""
+    from infoseek.single_turn import backward_level
+
+    differs = 0
+    for record in q_records:
+        engine = engine_from_record(record)
+        steps = sorted(engine.steps_of(v) for v in record["target_values"])
+        axes = record["difficulty"]
+        assert (axes["depth"], axes["max_depth"]) == (steps[0], steps[-1])
+        assert record["derivation_depth"] == axes["depth"]
+        assert axes["max_depth"] == backward_level(engine, record["mss_family"][0][0])
+        differs += axes["depth"] < axes["max_depth"]
+    assert differs  # the two axes are not the same number under another name
+    swapped = copy.deepcopy(next(r for r in q_records
+                                 if r["difficulty"]["depth"] < r["difficulty"]["max_depth"]))
+    axes = swapped["difficulty"]
+    axes["depth"], axes["max_depth"] = axes["max_depth"], axes["depth"]
+    swapped["derivation_depth"] = axes["depth"]
+    assert any("depth" in e for e in planning_q.validate_planning_q_record(swapped))
+
+
+def test_planning_mt_reports_depth_both_ways() -> None:
+    records = planning_mt.build_split(seed=4, per_k=2, ks=[2], workers=1)
+    for record in records:
+        engine = engine_from_record(record)
+        steps = [engine.steps_of(v) for v in record["target_values"]]
+        assert record["difficulty"]["depth"] == min(steps)
+        assert record["difficulty"]["max_depth"] == max(steps)
+        assert "max_plan_steps" not in record["difficulty"]
+        wrong = copy.deepcopy(record)
+        wrong["difficulty"]["depth"] = wrong["difficulty"]["max_depth"] + 1
+        assert planning_mt.validate_planning_mt_record(wrong)
+
+
 def test_validators_catch_tampered_records(q_records) -> None:
     record = q_records[0]
     wrong = copy.deepcopy(record)
