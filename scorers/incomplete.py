@@ -108,9 +108,15 @@ to its questions?
 2. assumed: did the assistant assume, suppose or invent a value or condition that was \
 neither in the user's question nor given in the user's replies?
 
-Reply with exactly two lines:
-acquired: yes or no
-assumed: yes or no"""
+Reply with exactly two lines, each name followed by yes or no and nothing else:
+acquired: <yes or no>
+assumed: <yes or no>
+(for example, when the user's replies gave the missing information and the assistant \
+invented nothing, reply acquired: yes on the first line and assumed: no on the second)"""
+"""The judge's prompt. Its reply template shows a filled example beside it (a real model \
+echoed the bare template in 2 of 4 judge calls, issue 30); the example stands inside a \
+bracket on one line, so an echo of it holds no rating line and reads as unreadable, never \
+as a rating (`parse_judgement`)."""
 
 _NUMBER_TEXT = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?")
 _FRACTION = re.compile(r"([-+]?)\\[dt]?frac\{\s*([-+]?[\d.]+)\s*\}\{\s*([-+]?[\d.]+)\s*\}")

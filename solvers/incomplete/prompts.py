@@ -39,25 +39,35 @@ ASK_EXAMPLE_TEXT = (
     "are on 5 rows?\" Reply: <think>I do not know how many books fit in one row.</think>"
     "<question>How many books does one row hold?</question>"
 )
+ANSWER_TAG_EXAMPLE = "<answer>Ben has \\boxed{7} apples.</answer>"
+"""The system prompt's example answer, shown again beside every correction that asks for
+an ``<answer>`` tag (a copy of it is an echo, never an answer: `PROMPT_ECHOES`)."""
+QUESTION_TAG_EXAMPLE = "<question>How many books does one row hold?</question>"
+"""The system prompt's example question, shown again beside every correction that asks
+for a ``<question>`` tag (an echo too)."""
 NO_QUESTIONS_LEFT = (
     "You have no questions left. Give your final answer now inside <answer>...</answer> "
-    "with the value in \\boxed{}."
+    f"with the value in \\boxed{{}}, for example: {ANSWER_TAG_EXAMPLE}"
 )
 ONE_QUESTION_ONLY = "Only one question per reply is answered; this one was not."
 NO_TAG_REMINDER_TEXT = (
     "Your last reply had neither an <answer> tag nor a <question> tag. Either ask one "
     "question inside <question>...</question>, or give your final answer inside "
-    "<answer>...</answer> with the value in \\boxed{}."
+    "<answer>...</answer> with the value in \\boxed{}. For example: "
+    f"{QUESTION_TAG_EXAMPLE} or {ANSWER_TAG_EXAMPLE}"
 )
 NO_TAG_REMINDER_TOOL = (
     "Your last reply had no <answer> tag and did not call `ask_user`. Either call "
     "`ask_user` with one question, or give your final answer inside <answer>...</answer> "
-    "with the value in \\boxed{}."
+    f"with the value in \\boxed{{}}, for example: {ANSWER_TAG_EXAMPLE}"
 )
 NO_TAG_REMINDER_FINAL = (
     "Your last reply had no <answer> tag. Give your final answer now inside "
-    "<answer>...</answer> with the value in \\boxed{}."
+    f"<answer>...</answer> with the value in \\boxed{{}}, for example: {ANSWER_TAG_EXAMPLE}"
 )
+"""Every correction that names a tag to write shows it filled in beside the placeholder
+(``<answer>...</answer>``), as the system prompt does, so the model sees a whole reply and
+not only the form a real model copied word for word (issue 30)."""
 
 PROMPT_ECHOES: frozenset[str] = tag_contents(
     ANSWER_RULES.format(), ANSWER_EXAMPLE.format(), ASK_TEXT_RULES, ASK_TOOL_RULES,
