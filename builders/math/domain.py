@@ -48,6 +48,7 @@ DOMAIN = Domain(
         "mt-infoseek-gsme": "infoseek.builders.math.released.source_format:MT_INFOSEEK_GSME",
         "mt-infoseek-gsme-ext":
             "infoseek.builders.math.released.source_format:MT_INFOSEEK_GSME_EXT",
+        "questbench-gsm": "infoseek.builders.math.released.questbench:QUESTBENCH_GSM",
     },
     oracles=("world",),
 )

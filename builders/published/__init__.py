@@ -92,7 +92,8 @@ class SourceFormat:
     it is called for every row that could be read, agreeing or not. `pose(record)`, when
     given, returns the record a task runs (the same, or with a released value replaced by
     the exact one it stands for) or raises `Unposable` saying why the problem cannot be
-    posed."""
+    posed. `id_from_file`: the record id is ``<file stem>-row<N>`` whatever the released
+    id says (for files whose ids repeat); the released id stays in the provenance."""
 
     name: str
     domain: str
@@ -107,6 +108,7 @@ class SourceFormat:
     inputs: tuple[str, ...] = field(default=())  # extra inputs needed (keys of INPUTS)
     correct: Callable[[dict[str, Any], Record, list[Disagreement]], Correction] | None = None
     pose: Callable[[Record], Record] | None = None
+    id_from_file: bool = False  # record ids <file stem>-row<N> (released ids repeat)
 
 
 def _input_path(value: Any, name: str) -> str:
@@ -239,12 +241,15 @@ def identify_rows(resolved: str, source_format: SourceFormat, rows: list[dict[st
                   ) -> list[tuple[RowRef, str]]:
     """Each row's reference (file, 1-based row, released id) and record id: the released
     id (a repeated one gets `~row<N>`), or `<source format>-row<N>` for a row without
-    one."""
+    one; `<file stem>-row<N>` for a source format with `id_from_file`."""
     refs = []
     for index, row in enumerate(rows, 1):
         rid = released_id(row, source_format.id_fields)
         label = f"{source_format.id_fields[0]} {rid}" if rid is not None else None
         refs.append(RowRef(resolved, index, label, rid))
+    if source_format.id_from_file:
+        stem = Path(source_name(resolved).split("?", 1)[0]).stem or "file"
+        return [(ref, f"{stem}-row{ref.row}") for ref in refs]
     ids = unique_ids([ref.released_id or f"{source_format.name}-row{ref.row}" for ref in refs],
                      refs)
     return list(zip(refs, ids, strict=True))

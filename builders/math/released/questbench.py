@@ -1,0 +1,263 @@
+"""QuestBench GSM-Q and GSME-Q released CSVs as math records (source format
+``questbench-gsm``: one layout serves both files).
+
+Columns, as QuestBench's own evaluator reads them (``evaluators/gsm.py``): ``Rewritten
+Problem`` (the underspecified problem: prose in GSM-Q, ``A = 15`` lines, equations and a
+``What is ...?`` line in GSME-Q), ``Variables`` (JSON name -> description), ``Equations``
+(JSON list of ``"LHS = RHS"``, or an object keyed by them), ``Possible Questions`` (JSON
+list of names, offered in this order, then "No questions needed"), ``GT Question`` (the one
+name whose value settles the goal), ``Full Answer`` (the answer), ``CSP`` (the full problem
+as blocks: ``A = 15 [description]`` for a known quantity, ``P [description]`` for one
+without a value, the equations, ``Goal:`` and the goal's name), and, kept when present,
+``Full Problem``, ``depth`` and ``Question ID``.
+
+How a row becomes a record (the rules also stand in docs/published-data.md):
+
+- the leaves' values (the hidden world) are the CSP's ``A = 15`` lines, else the
+  ``Full Problem``'s; every leaf needs one;
+- the goal is the quantity of the CSP's ``Goal:`` block, else of the ``What is ...?`` (or
+  ``Goal:``) line of the Full Problem, then of the Rewritten Problem;
+- the revealed values: a Rewritten Problem that writes ``A = 15`` lines for leaves is a
+  GSME-Q row and reveals exactly those; a prose one (GSM-Q) reveals what QuestBench's
+  construction keeps, every valued leaf the goal depends on except the GT Question (the
+  distractors and the held-out quantity are the ones removed);
+- k = 1 and the released minimal sufficient set is ``[GT Question]``.
+
+The record id is ``<file stem>-row<N>`` (data rows from 1), whatever ``Question ID`` says
+(released files repeat it); the provenance keeps the file, the row and ``Question ID``.
+Verification is the GSME one (`infoseek.builders.math.released.verify`: the held-out
+quantity is an unrevealed leaf, sufficient, k = 1 is the smallest sufficient size, the
+answer against forward computation) plus ``gt_not_offered`` (the GT Question is not among
+the Possible Questions, so the released item has no right choice) and ``revealed_values``
+for a GSME-Q text value that differs from the CSP's. (Whether another single quantity
+settles the goal too needs no check of its own: the goal is a function of the leaves, and
+two leaves that each settle it alone would make it Known already, which
+``not_underspecified`` reports.)
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from infoseek.builders.math.released.parse import (
+    NAME,
+    NUMBER_TEXT,
+    equation_names,
+    equations_cell,
+    is_name,
+    number,
+    text_sections,
+    variables_cell,
+)
+from infoseek.builders.math.released.pose import pose
+from infoseek.builders.math.released.source_format import gsme_record_from_row
+from infoseek.builders.math.released.values import revealed_in_text
+from infoseek.builders.math.released.verify import verify as verify_gsme
+from infoseek.builders.published import Record, SourceFormat
+from infoseek.builders.published.cells import RowRef, cell, decode_literal, exact_number
+from infoseek.builders.published.reading import PublishedDataError
+from infoseek.engines.arith.engine import ArithEngine
+from infoseek.text import short_repr
+
+REQUIRED = ("Rewritten Problem", "Variables", "Equations", "Possible Questions",
+            "GT Question", "Full Answer", "CSP")
+SIGNATURE = ("Rewritten Problem", "Possible Questions", "GT Question")
+ID_FIELDS = ("Question ID",)
+CHECKS = ("gt_not_offered", "revealed_values")
+"""The checks this source format adds to the GSME ones (`verify`)."""
+
+_VALUE_LINE = re.compile(rf"^\s*({NAME.pattern})\s*=\s*({NUMBER_TEXT})\s*(?:\[.*\])?\s*[.]?$")
+_QUESTION_LINE = re.compile(r"^\s*what\s+is\b(.*)$", re.IGNORECASE)
+# the fields the GSME reader names, and the QuestBench columns they come from here
+_FIELD_NAMES = {"Pred Values": "CSP", "goal_var": "CSP", "Heldout Value": "GT Question",
+                "Given_Conditions": "Rewritten Problem", "k": "GT Question"}
+
+
+def _csp_values(text: str) -> dict[str, str]:
+    """{name: value text} of the ``A = 15 [description]`` lines of a CSP (or symbolic
+    Full Problem) outside its Equations and Goal blocks."""
+    sections = text_sections(text)
+    found: dict[str, str] = {}
+    for line in [*sections["intro"], *sections["variables"]]:
+        match = _VALUE_LINE.match(line)
+        if match:
+            found.setdefault(match.group(1), match.group(2).strip())
+    return found
+
+
+def _goal(text: str, known: set[str]) -> str | None:
+    """The one known quantity of the Goal block (its first line), else of the last
+    ``What is ...?`` line of `text`; None when there is none or several."""
+    sections = text_sections(text)
+    lines = [line for line in sections["goal"] if line.strip()]
+    if lines:
+        found = {t for t in NAME.findall(lines[0].split("[", 1)[0]) if t in known}
+        return next(iter(found)) if len(found) == 1 else None
+    for line in reversed(text.splitlines()):
+        match = _QUESTION_LINE.match(line)
+        if match:
+            found = {t for t in NAME.findall(match.group(1)) if t in known}
+            return next(iter(found)) if len(found) == 1 else None
+    return None
+
+
+def _possible_questions(row: dict[str, Any], ref: RowRef, known: set[str]) -> list[str]:
+    field = "Possible Questions"
+    raw = cell(row, field, ref)
+    try:
+        value = decode_literal(raw)
+    except ValueError:
+        raise ref.error(field, f"expected a JSON list of quantity names, got "
+                        f"{short_repr(raw)}") from None
+    if not isinstance(value, (list, tuple)):
+        raise ref.error(field, f"expected a JSON list of quantity names, got {short_repr(raw)}")
+    names: list[str] = []
+    for item in value:
+        name = item.strip() if isinstance(item, str) else item
+        if not is_name(name):
+            raise ref.error(field, f"{short_repr(item)} is not a quantity name")
+        if name not in known:
+            raise ref.error(field, f"{name!r} is not a quantity of this problem (not in "
+                            "Variables nor in any equation)")
+        if name not in names:
+            names.append(name)
+    return names
+
+
+def _gt_question(row: dict[str, Any], ref: RowRef, known: set[str]) -> str:
+    raw = cell(row, "GT Question", ref)
+    name = str(raw).strip()
+    try:
+        decoded = decode_literal(name)
+    except ValueError:
+        decoded = name
+    if isinstance(decoded, (list, tuple)) and len(decoded) == 1:
+        decoded = decoded[0]
+    name = decoded.strip() if isinstance(decoded, str) else name
+    if not is_name(name):
+        raise ref.error("GT Question", f"expected one quantity name, got {short_repr(raw)}")
+    if name not in known:
+        raise ref.error("GT Question", f"{name!r} is not a quantity of this problem (not in "
+                        "Variables nor in any equation)")
+    return name
+
+
+def questbench_gsm_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
+    """One QuestBench GSM-Q / GSME-Q row as a math record (rules: the module docstring)."""
+    declared = variables_cell(row, ref)
+    if not declared:
+        raise ref.error("Variables", "is empty: expected a JSON object name -> description")
+    equations, _descriptions = equations_cell(row, ref, declared=declared)
+    known = set(declared) | set(equation_names(equations))
+    leaves = known - {lhs for lhs, _rhs in equations}
+    text = str(cell(row, "Rewritten Problem", ref))
+    csp = str(cell(row, "CSP", ref))
+    full = cell(row, "Full Problem", ref, required=False)
+    full = str(full) if full is not None else ""
+
+    goal = _goal(csp, known) or (_goal(full, known) if full else None) or _goal(text, known)
+    if goal is None:
+        raise ref.error("CSP", "names no single goal quantity (no 'Goal:' block, and no "
+                        "'What is ...?' line in the Full Problem or the Rewritten Problem)")
+    gt = _gt_question(row, ref, known)
+    offered = _possible_questions(row, ref, known)
+
+    values = {n: v for n, v in _csp_values(csp).items() if n in known}
+    values_field = {n: "CSP" for n in values}
+    if full:
+        for name, value in _csp_values(full).items():
+            if name in known and name not in values:
+                values[name], values_field[name] = value, "Full Problem"
+    for name in sorted(values):
+        number(values[name], values_field[name], ref, f"the value of {name!r}")
+    missing = sorted(leaves - set(values))
+    if missing:
+        raise ref.error("CSP", f"gives no value to the leaf {missing[0]!r}"
+                        + (f" (nor to {missing[1:6]})" if len(missing) > 1 else "")
+                        + ": expected an 'A = 15 [description]' line for every quantity no "
+                        "equation defines")
+
+    shown = revealed_in_text(text, leaves)
+    if shown:
+        variant, revealed = "GSME-Q", {n: values[n] for n in sorted(shown)}
+        rule = "the Rewritten Problem's 'A = 15' lines"
+    else:
+        try:
+            relevant = set(ArithEngine(sorted(known), equations, {}, goal)
+                           .goal_relevant_leaves())
+        except ValueError as exc:
+            raise ref.error("Equations", str(exc)) from None
+        variant = "GSM-Q"
+        revealed = {n: values[n] for n in sorted(relevant) if n != gt}
+        rule = ("every valued leaf the goal depends on except the GT Question (the "
+                "Rewritten Problem is prose)")
+
+    adapted = {
+        "Rewritten Problem": text, "Variables": row["Variables"], "CSP": csp,
+        "Equations": row["Equations"], "Possible Questions": json.dumps(offered),
+        "Full Answer": row["Full Answer"], "goal_var": goal, "k": "1",
+        "Heldout Value": json.dumps([gt]),
+        "Pred Values": "\n".join(f"{n} = {values[n]}" for n in sorted(values)),
+        "Given_Conditions": json.dumps(revealed),
+    }
+    try:
+        record = gsme_record_from_row(adapted, ref)
+    except PublishedDataError as exc:
+        message = str(exc)
+        for ours, theirs in _FIELD_NAMES.items():
+            message = message.replace(f"field {ours!r}", f"field {theirs!r}")
+        raise PublishedDataError(message, check=exc.check) from None
+    released = record["released"]
+    if shown and any(shown[n] != exact_number(values[n]) for n in shown):
+        differ = sorted(n for n in shown if shown[n] != exact_number(values[n]))
+        released["text_values_differ"] = {n: str(shown[n]) for n in differ}
+    released["questbench"] = {
+        "variant": variant, "revealed_rule": rule, "possible_questions": offered,
+        "gt_question": gt, "question_id": _plain(row.get("Question ID")),
+        "depth": _plain(row.get("depth")),
+    }
+    if full:
+        released["full_problem"] = full
+    return record
+
+
+def _plain(value: Any) -> Any:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return value.strip() if isinstance(value, str) else value
+
+
+def verify(record: Record) -> list[dict[str, Any]]:
+    """The GSME checks (`infoseek.builders.math.released.verify.verify`) with the
+    CSP's values as the hidden world, plus ``gt_not_offered`` and ``revealed_values`` (a
+    GSME-Q text value that differs from the CSP's)."""
+    found = verify_gsme(record)
+    released = record.get("released") or {}
+    info = released.get("questbench") or {}
+    gt = info.get("gt_question")
+    offered = info.get("possible_questions") or []
+    if gt is not None and gt not in offered:
+        found.append({"check": "gt_not_offered", "released": offered,
+                      "reason": f"the GT Question {gt!r} is not among the Possible Questions, "
+                      "so the released item has no right choice"})
+    differ = released.get("text_values_differ") or {}
+    if differ:
+        found.append({"check": "revealed_values", "released": differ,
+                      "reason": "the Rewritten Problem gives "
+                      f"{', '.join(sorted(differ))} other values than the CSP (the CSP's "
+                      "were used)"})
+    return found
+
+
+QUESTBENCH_GSM = SourceFormat(
+    name="questbench-gsm", domain="math",
+    description="QuestBench GSM-Q / GSME-Q CSV: grade-school problems (prose or "
+                "equations) with one held-out quantity, the GT Question",
+    required=REQUIRED, signature=SIGNATURE, id_fields=ID_FIELDS,
+    record_from_row=questbench_gsm_record_from_row, verify=verify,
+    excludes=("Heldout Value",), pose=pose, id_from_file=True,
+)
+
+__all__ = ["CHECKS", "QUESTBENCH_GSM", "questbench_gsm_record_from_row", "verify"]
