@@ -96,13 +96,16 @@ def test_the_record_stores_the_contract_fields_in_order() -> None:
 
 def test_the_options_are_checked_when_made_and_stored_as_before() -> None:
     assert list(IncompleteOptions().stored().items()) == [
-        ("variant", "questionable"), ("max_interactions", 5), ("format", "text"), ("seed", 0)]
-    assert IncompleteOptions("raw", 0, "tool", 3).stored() == {
-        "variant": "raw", "max_interactions": 0, "format": "tool", "seed": 3}
+        ("variant", "questionable"), ("max_interactions", 5), ("format", "text"), ("seed", 0),
+        ("user", "structured")]
+    assert IncompleteOptions("raw", 0, "tool", 3, "free_text").stored() == {
+        "variant": "raw", "max_interactions": 0, "format": "tool", "seed": 3,
+        "user": "free_text"}
     for given, message in (
             ({"variant": "half"}, "variant must be one of raw, questionable, full; got 'half'"),
             ({"format": "json"}, "format must be one of text, tool; got 'json'"),
             ({"max_interactions": -1}, "max_interactions must be an integer >= 0; got -1"),
-            ({"max_interactions": True}, "max_interactions must be an integer >= 0; got True")):
+            ({"max_interactions": True}, "max_interactions must be an integer >= 0; got True"),
+            ({"user": "chatty"}, "user must be one of structured, free_text; got 'chatty'")):
         with pytest.raises(ValueError, match=f"^{re.escape(message)}$"):
             IncompleteOptions(**given)

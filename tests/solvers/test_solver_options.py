@@ -22,7 +22,8 @@ SEEK = {"format": "text", "max_turns": 3, "queries_per_turn": 2, "budget": True,
         "oracle": "random", "seed": 5}
 K_PREDICTION = {"protocol": "k_prediction", "k_given": False, "max_size": 4,
                 "forbid_alternatives": False, "seed": 0, "max_k": 4}
-INCOMPLETE = {"variant": "raw", "max_interactions": 2, "format": "tool", "seed": 0}
+INCOMPLETE = {"variant": "raw", "max_interactions": 2, "format": "tool", "seed": 0,
+              "user": "structured"}
 TWENTY_QUESTIONS = {"max_turns": 5, "label_batch": 10, "seed": 3}
 
 
