@@ -15,12 +15,19 @@ from inspect_ai import Task, task
 
 from infoseek.inspect_tasks.assembly import checked_parameters
 from infoseek.inspect_tasks.single_turn_assembly import single_turn_task
+from infoseek.inspect_tasks.task_parameters import check_choice
 
 BUILDER = "planning-q"
+BUILDERS = {"plan_set": BUILDER, "first_plan": "planning-q-first-plan"}
+"""The builder of each `-T ties` convention."""
 
 
-def _params(per_k, seed, source, limit, **extra):
-    return checked_parameters(BUILDER, k=1, per_k=per_k, seed=seed, source=source,
+def _builder(ties) -> str:
+    return BUILDERS[check_choice("ties", ties, list(BUILDERS))]
+
+
+def _params(per_k, seed, source, limit, ties, **extra):
+    return checked_parameters(_builder(ties), k=1, per_k=per_k, seed=seed, source=source,
                               limit=limit, **extra)
 
 
@@ -30,6 +37,7 @@ def planning_q(
     seed: int = 0,
     prompt: str = "zs",
     mix_well_specified: bool = False,
+    ties: str = "plan_set",
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
@@ -46,12 +54,15 @@ def planning_q(
             four-shot; default zs).
         mix_well_specified: add the well-specified variants, where "No questions needed"
             is the correct pick (true/false; default false).
+        ties: a state's target value (plan_set: its set of optimal plans, any of them a correct
+            plan; first_plan: its first optimal plan in action-name order, QuestBench's one
+            BFS plan per state; default plan_set); unused with source.
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
             records).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
-    params = _params(per_k, seed, source, limit, mix_well_specified=mix_well_specified)
-    return single_turn_task("planning_q", BUILDER, "question_selection",
+    params = _params(per_k, seed, source, limit, ties, mix_well_specified=mix_well_specified)
+    return single_turn_task("planning_q", _builder(ties), "question_selection",
                             {**params, "prompt": prompt})
 
 
@@ -60,6 +71,7 @@ def planning_q_detection(
     per_k: int = 100,
     seed: int = 0,
     prompt: str = "zs",
+    ties: str = "plan_set",
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
@@ -72,12 +84,15 @@ def planning_q_detection(
             from the split of seed + 1000003, never from the evaluated problems.
         prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
             four-shot; default zs).
+        ties: a state's target value (plan_set: its set of optimal plans, any of them a correct
+            plan; first_plan: its first optimal plan in action-name order, QuestBench's one
+            BFS plan per state; default plan_set); unused with source.
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
             records).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
-    return single_turn_task("planning_q_detection", BUILDER, "detection",
-                            {**_params(per_k, seed, source, limit), "prompt": prompt})
+    return single_turn_task("planning_q_detection", _builder(ties), "detection",
+                            {**_params(per_k, seed, source, limit, ties), "prompt": prompt})
 
 
 @task
@@ -85,6 +100,7 @@ def planning_q_well_specified(
     per_k: int = 100,
     seed: int = 0,
     prompt: str = "zs",
+    ties: str = "plan_set",
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
@@ -97,9 +113,12 @@ def planning_q_well_specified(
             from the split of seed + 1000003, never from the evaluated problems.
         prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
             four-shot; default zs).
+        ties: a state's target value (plan_set: its set of optimal plans, any of them a correct
+            plan; first_plan: its first optimal plan in action-name order, QuestBench's one
+            BFS plan per state; default plan_set); unused with source.
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
             records).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
-    return single_turn_task("planning_q_well_specified", BUILDER, "well_specified",
-                            {**_params(per_k, seed, source, limit), "prompt": prompt})
+    return single_turn_task("planning_q_well_specified", _builder(ties), "well_specified",
+                            {**_params(per_k, seed, source, limit, ties), "prompt": prompt})

@@ -28,6 +28,7 @@ runs, machines and hash seeds (no set order, no search tie-break reaches a recor
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -35,7 +36,7 @@ from typing import Any
 from infoseek.builders.jobs import build_split_with, first_valid_problem
 from infoseek.builders.planning.problems import padded_known_state, problem_fields, start
 from infoseek.domains import BuilderSpec
-from infoseek.engines.planning.engine import PlanningEngine
+from infoseek.engines.planning.engine import TIES, PlanningEngine
 from infoseek.single_turn import backward_level, sufficient_options
 
 SPEC = BuilderSpec(
@@ -48,6 +49,16 @@ SPEC = BuilderSpec(
 """Planning-Q (k = 1 only). The random stream is the text the generators were seeded with
 when the version was part of it, kept so that a seed draws the same problems. Version 1.1:
 ``depth`` is the published axis (the shorter plan), ``max_depth`` the longer one."""
+FIRST_PLAN_SPEC = BuilderSpec(
+    name="planning-q-first-plan",
+    build=f"{__name__}:build_first_plan_split",
+    version="1.1.0",
+    random_stream="planning_q_first_plan",
+    max_k=1, default_ks=(1,), default_per_k=7500, max_per_k=20_000,
+)
+"""Planning-Q under the published tie convention (``ties = first_plan``: a state's target
+is its first optimal plan, operator order pinned to name order); its own random stream
+(`convention_effect` compares the two conventions on the same partial states)."""
 MAX_ATTEMPTS = 200
 
 
@@ -68,19 +79,19 @@ def planning_q_difficulty(engine: PlanningEngine, sufficient: list[str]) -> dict
             "num_sufficient": len(sufficient)}
 
 
-def _candidate(rng: random.Random, k: int) -> dict[str, Any] | None:
+def _candidate(rng: random.Random, k: int, ties: str = TIES[0]) -> dict[str, Any] | None:
     if k != 1:
         raise ValueError(f"planning-q builds 1-sufficient problems only (k = 1), got k={k}")
     drawn = start(rng)
     if drawn is None:
         return None
     blocks, goal, analysis, state = drawn
-    known = padded_known_state(rng, analysis, state)
+    known = padded_known_state(rng, analysis, state, ties)
     order = list(known)
     rng.shuffle(order)
     for missing in order:
         observed = {a: v for a, v in known.items() if a != missing}
-        engine = PlanningEngine(blocks, goal, observed)
+        engine = PlanningEngine(blocks, goal, observed, ties=ties)
         if len(engine.target_values()) != 2:
             continue
         sufficient = sufficient_options(engine, engine.unobserved())
@@ -135,16 +146,62 @@ def validate_planning_q_record(record: dict[str, Any]) -> list[str]:
     return errors
 
 
-def build_problem(seed: int, k: int, index: int) -> dict[str, Any]:
-    """One validated problem; deterministic in (seed, index)."""
+def under_other_ties(record: dict[str, Any]) -> str:
+    """What a Planning-Q record's partial state is under the other tie convention
+    (`TIES`): ``same`` (two values the missing atom separates, the same correct atoms),
+    ``other atoms`` (still a problem, other correct atoms), ``well-specified`` (one value:
+    "No questions needed" would be right) or ``rejected`` (more than two values, or the
+    missing atom does not settle them: the builder would not emit it)."""
+    spec = record["engine"]
+    other = TIES[1] if spec.get("ties", TIES[0]) == TIES[0] else TIES[0]
+    engine = PlanningEngine(spec["blocks"], spec["goal"], record["observed"],
+                            record["target"], other)
+    values = engine.target_values()
+    if len(values) == 1:
+        return "well-specified"
+    sufficient = sufficient_options(engine, engine.unobserved())
+    missing = record["mss_family"][0][0]
+    if len(values) != 2 or missing not in sufficient:
+        return "rejected"
+    return ("same" if sorted(sufficient) == sorted(m[0] for m in record["mss_family"])
+            else "other atoms")
+
+
+def build_problem(seed: int, k: int, index: int, ties: str = TIES[0]) -> dict[str, Any]:
+    """One validated problem; deterministic in (seed, index). `ties`: the target value of
+    a state (`infoseek.engines.planning.engine.TIES`): its set of optimal plans, or its
+    first optimal plan (the published convention, builder ``planning-q-first-plan``)."""
+    if ties not in TIES:
+        raise ValueError(f"ties must be one of {', '.join(TIES)}; got {ties!r}")
     return first_valid_problem(
-        SPEC, seed=seed, k=k, index=index, max_attempts=MAX_ATTEMPTS,
-        candidate=_candidate, validate=validate_planning_q_record)
+        SPEC if ties == TIES[0] else FIRST_PLAN_SPEC, seed=seed, k=k, index=index,
+        max_attempts=MAX_ATTEMPTS, candidate=functools.partial(_candidate, ties=ties),
+        validate=validate_planning_q_record)
+
+
+def build_first_plan_problem(seed: int, k: int, index: int) -> dict[str, Any]:
+    return build_problem(seed, k, index, "first_plan")
 
 
 def build_split(seed: int = 0, per_k: int = SPEC.default_per_k,
                 ks: Iterable[int] = SPEC.default_ks,
                 *, workers: int | None = None,
-                progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
-    """`per_k` problems (k = 1 only), in index order."""
-    return build_split_with(build_problem, SPEC, seed, per_k, ks, workers, progress)
+                progress: Callable[[int, int], None] | None = None,
+                ties: str = TIES[0]) -> list[dict[str, Any]]:
+    """`per_k` problems (k = 1 only), in index order; `ties` as in `build_problem`."""
+    if ties not in TIES:
+        raise ValueError(f"ties must be one of {', '.join(TIES)}; got {ties!r}")
+    if ties == TIES[0]:
+        return build_split_with(build_problem, SPEC, seed, per_k, ks, workers, progress)
+    return build_split_with(build_first_plan_problem, FIRST_PLAN_SPEC, seed, per_k, ks,
+                            workers, progress)
+
+
+def build_first_plan_split(seed: int = 0, per_k: int = SPEC.default_per_k,
+                           ks: Iterable[int] = SPEC.default_ks,
+                           *, workers: int | None = None,
+                           progress: Callable[[int, int], None] | None = None
+                           ) -> list[dict[str, Any]]:
+    """`build_split` with ``ties = first_plan`` (the builder ``planning-q-first-plan``)."""
+    return build_split(seed, per_k, ks, workers=workers, progress=progress,
+                       ties="first_plan")

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from infoseek.engines.planning.engine import KIND, TARGET, PlanningEngine, variable_name
+from infoseek.engines.planning.engine import KIND, TARGET, TIES, PlanningEngine, variable_name
 from infoseek.engines.planning.space import GoalAnalysis, goal_analysis
 
 DOMAIN_NAME = "planning"
@@ -57,12 +57,18 @@ def draw_state(rng: random.Random, analysis: GoalAnalysis, depth: int) -> int | 
     return int(found[rng.randrange(len(found))]) if found.size else None
 
 
-def minimal_known_state(rng: random.Random, analysis: GoalAnalysis, state: int
-                        ) -> dict[str, bool]:
+def target_groups(analysis: GoalAnalysis, ties: str) -> np.ndarray:
+    """Each state's target value as a number: its plan-set id, or (``first_plan``) its
+    first-plan id (`infoseek.engines.planning.engine.TIES`)."""
+    return analysis.plan_set if ties == TIES[0] else analysis.canonical
+
+
+def minimal_known_state(rng: random.Random, analysis: GoalAnalysis, state: int,
+                        ties: str = TIES[0]) -> dict[str, bool]:
     """The observations of a minimal well-specified partial state of `state` (module
     docstring), by variable name (``on a b``), sorted."""
     space = analysis.space
-    masks, plan_set = space.masks, analysis.plan_set
+    masks, plan_set = space.masks, target_groups(analysis, ties)
     full = int(masks[state])
     wanted = plan_set[state]
     kept = list(space.atoms)
@@ -79,12 +85,12 @@ def minimal_known_state(rng: random.Random, analysis: GoalAnalysis, state: int
     return {name: found[name] for name in sorted(found)}
 
 
-def padded_known_state(rng: random.Random, analysis: GoalAnalysis, state: int
-                       ) -> dict[str, bool]:
+def padded_known_state(rng: random.Random, analysis: GoalAnalysis, state: int,
+                       ties: str = TIES[0]) -> dict[str, bool]:
     """A minimal well-specified partial state plus a random share of the start state's
     other atoms (QuestBench's backward-search partial states are not minimal either);
     still Known, since every atom added is the start state's own."""
-    known = minimal_known_state(rng, analysis, state)
+    known = minimal_known_state(rng, analysis, state, ties)
     share = rng.uniform(0.0, EXTRA_SHARE)
     space = analysis.space
     full = int(space.masks[state])
@@ -98,9 +104,12 @@ def padded_known_state(rng: random.Random, analysis: GoalAnalysis, state: int
 def problem_fields(blocks: int, goal: tuple[str, ...], engine: PlanningEngine
                    ) -> dict[str, Any]:
     """The fields every planning record opens with."""
+    spec: dict[str, Any] = {"kind": KIND, "blocks": blocks, "goal": list(goal)}
+    if engine.ties != TIES[0]:
+        spec["ties"] = engine.ties
     return {
         "domain": DOMAIN_NAME,
-        "engine": {"kind": KIND, "blocks": blocks, "goal": list(goal)},
+        "engine": spec,
         "variables": sorted(engine.variables),
         "observed": {v: engine.observed[v] for v in sorted(engine.observed)},
         "target": TARGET,

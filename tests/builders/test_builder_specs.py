@@ -33,7 +33,8 @@ SPECS = built_in_specs()
 def test_every_built_in_builder_is_declared():
     assert {s.name for s in SPECS} == {
         "logic-mt", "logic-mt-hard", "logic-q", "gsme-mt-ext", "gsme-mt-ext-hard", "gsme-mt",
-        "incomplete-math", "genereg", "clinguide", "planning-q", "planning-mt",
+        "incomplete-math", "genereg", "clinguide", "planning-q", "planning-q-first-plan",
+        "planning-mt",
         "twenty-questions"}
 
 

@@ -5,6 +5,7 @@ the outputs models write."""
 
 from __future__ import annotations
 
+import collections
 import copy
 import json
 import os
@@ -15,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from infoseek.answers import answer_spec
+from infoseek.answers.sequence import EMPTY_SEQUENCE
 from infoseek.builders.planning import planning_mt, planning_q
 from infoseek.engines.planning.engine import atom_text
 from infoseek.engines.planning.plan_kind import KIND, check_plan, read_plan
@@ -111,23 +113,32 @@ def test_validators_catch_tampered_records(q_records) -> None:
     assert missing  # the record has unobserved atoms that decide nothing
 
 
+def labelled_plan(value: str) -> list[str]:
+    label = KIND.label(value)
+    return [] if label == EMPTY_SEQUENCE else label.split("\n")
+
+
 def referee_agrees(record: dict) -> bool:
     """The referee recomputes the record: its plan sets (as explicit sets of action
     tuples, matched to the engine's values one to one), the sufficient atoms, the degree
     and the MSS family (multi-turn records)."""
     spec = record["engine"]
-    referee = Referee(spec["blocks"], tuple(spec["goal"]))
+    referee = Referee(spec["blocks"], tuple(spec["goal"]),
+                      first_plan=spec.get("ties") == "first_plan")
     told = {atom_text(v): x for v, x in record["observed"].items()}
     engine = engine_from_record(record)
     states = referee.consistent(told)
     by_value: dict[str, set] = {}
     for index in engine.states().tolist():
         state = frozenset(engine.space.true_atoms(index))
-        by_value.setdefault(engine.value_of_state(index), set()).add(referee.plans(state))
+        by_value.setdefault(engine.value_of_state(index), set()).add(referee.target(state))
     if sorted(by_value) != sorted(record["target_values"]) or any(
             len(sets) != 1 for sets in by_value.values()):
         return False
-    if len({referee.plans(s) for s in states}) != len(by_value) or len(states) != len(
+    if referee.first_plan and any(
+            list(next(iter(sets))) != labelled_plan(value) for value, sets in by_value.items()):
+        return False  # the value's plan is the referee's smallest optimal plan
+    if len({referee.target(s) for s in states}) != len(by_value) or len(states) != len(
             engine.states()):
         return False
     open_atoms = [v for v in record["variables"] if v not in record["observed"]
@@ -155,6 +166,79 @@ def test_the_referee_agrees_on_every_record_of_a_larger_build() -> None:
     records = planning_q.build_split(seed=0, per_k=80, workers=2)
     records += planning_mt.build_split(seed=0, per_k=3, ks=[2, 3], workers=2)
     assert all(referee_agrees(r) for r in records)
+
+
+def test_first_plan_ties_build_the_published_convention_and_the_referee_agrees() -> None:
+    """``ties = first_plan``: a state's target is its first optimal plan (QuestBench's one
+    BFS plan per state, the order pinned); records validate, agree with the referee's own
+    smallest plan, score only that plan as optimal, and differ from the plan-set build of
+    the same seed where the convention matters."""
+    records = planning_q.build_split(seed=2, per_k=12, workers=1, ties="first_plan")
+    assert [r["id"] for r in records][:1] == ["planning-q-first-plan-s2-k1-0000"]
+    for record in records:
+        assert record["engine"]["ties"] == "first_plan"
+        assert all(v.endswith(("step", "steps")) and ": first optimal plan of " in v
+                   for v in record["target_values"])
+        check_record(record)
+        assert planning_q.validate_planning_q_record(record) == []
+    small = [r for r in records if r["engine"]["blocks"] <= 5][:4]
+    assert small and all(referee_agrees(r) for r in small)
+    plan_set = planning_q.build_split(seed=2, per_k=12, workers=1)
+    assert all("ties" not in r["engine"] for r in plan_set)
+    assert [r["observed"] for r in records] != [r["observed"] for r in plan_set]
+    with pytest.raises(ValueError, match="ties must be one of plan_set, first_plan"):
+        planning_q.build_split(seed=2, per_k=1, workers=1, ties="lexicographic")
+
+
+def test_the_other_convention_classifies_records_by_the_other_validator() -> None:
+    """`under_other_ties`: a record called ``same`` passes the other convention's validator
+    once its engine says so; one called ``well-specified`` has one value there; the
+    plan-set build of seed 0 has records that exist only because of its convention."""
+    seen = collections.Counter()
+    for ties in ("plan_set", "first_plan"):
+        for record in planning_q.build_split(seed=0, per_k=40, workers=1, ties=ties):
+            verdict = planning_q.under_other_ties(record)
+            seen[ties, verdict] += 1
+            switched = copy.deepcopy(record)
+            if ties == "plan_set":
+                switched["engine"]["ties"] = "first_plan"
+            else:
+                del switched["engine"]["ties"]
+            engine = engine_from_record(switched)
+            switched["target_values"] = list(engine.domain(engine.target))
+            errors = planning_q.validate_planning_q_record(switched)
+            assert (errors == []) == (verdict == "same"), (record["id"], verdict, errors)
+            if verdict == "well-specified":
+                assert engine.is_known()
+    assert seen["plan_set", "well-specified"] > 0 and seen["plan_set", "same"] > 30
+
+
+def test_a_first_plan_value_credits_only_its_own_plan() -> None:
+    """A state with two optimal plans: under the plan-set value both are optimal; under the
+    first-plan value only the smaller one is, the other gets edit-distance credit."""
+    from infoseek.engines.planning.engine import PlanningEngine
+
+    start = {"on a b": True, "clear a": True, "ontable b": True, "on c d": True,
+             "clear c": True, "ontable d": True, "handempty": True}
+    goal = ["(ontable a)", "(ontable c)"]
+    both = PlanningEngine(4, goal, start)
+    first = PlanningEngine(4, goal, start, ties="first_plan")
+    [set_value], [plan_value] = both.target_values(), first.target_values()
+    plans = both.analysis.optimal_plans(int(both.states()[0]))
+    assert len(plans) == 2 and plans[0] < plans[1]
+    assert all(check_plan(p, set_value).optimal for p in plans)
+    assert check_plan(plans[0], plan_value).optimal
+    later = check_plan(plans[1], plan_value)  # the same actions, the towers swapped
+    assert not later.optimal and later.applicable and later.credit == 0.0
+    assert check_plan(plans[0][:-1], plan_value).credit == 0.75  # one action short of 4
+    assert KIND.label(plan_value).split("\n") == plans[0]
+
+
+def test_an_unknown_ties_value_is_refused_in_the_record() -> None:
+    record = copy.deepcopy(planning_q.build_split(seed=2, per_k=1, workers=1)[0])
+    record["engine"]["ties"] = "random"
+    with pytest.raises(Exception, match="'ties' must be one of plan_set, first_plan"):
+        check_record(record)
 
 
 # ------------------------------------------------------------------ reading plans

@@ -72,9 +72,12 @@ def referee_states(count: int) -> tuple[State, ...]:
 
 
 class Referee:
-    """Optimal-plan sets of every state for one goal."""
+    """Optimal-plan sets of every state for one goal. With `first_plan`, a state's target
+    is the smallest of its optimal plans (action tuples compared as text: the one plan
+    per state of the published convention) instead of the whole set."""
 
-    def __init__(self, count: int, goal: tuple[str, ...]) -> None:
+    def __init__(self, count: int, goal: tuple[str, ...], first_plan: bool = False) -> None:
+        self.first_plan = first_plan
         self.names = blocks(count)
         self.states = referee_states(count)
         self.goal = frozenset(goal)
@@ -104,15 +107,19 @@ class Referee:
                     for rest in self.plans(after))
         return self._plans[state]
 
+    def target(self, state: State):
+        plans = self.plans(state)
+        return min(plans) if self.first_plan else plans
+
     def consistent(self, observed: dict[str, bool]) -> list[State]:
         return [s for s in self.states
                 if all((atom in s) == value for atom, value in observed.items())]
 
     def known(self, observed: dict[str, bool]) -> bool:
-        return len({self.plans(s) for s in self.consistent(observed)}) == 1
+        return len({self.target(s) for s in self.consistent(observed)}) == 1
 
     def plan_set_count(self, observed: dict[str, bool]) -> int:
-        return len({self.plans(s) for s in self.consistent(observed)})
+        return len({self.target(s) for s in self.consistent(observed)})
 
     def sufficient(self, observed: dict[str, bool], subset) -> bool:
         states = self.consistent(observed)
@@ -121,7 +128,7 @@ class Referee:
         seen: dict[tuple, frozenset] = {}
         for s in states:
             key = tuple(a in s for a in subset)
-            plans = self.plans(s)
+            plans = self.target(s)
             if seen.setdefault(key, plans) != plans:
                 return False
         return True

@@ -62,6 +62,26 @@ def test_optimal_solves_every_single_turn_task(tmp_path, task, prompt) -> None:
         assert values(sample)["invalid"] == 0.0
 
 
+@pytest.mark.parametrize("task", [planning_q, planning_q_well_specified])
+def test_ties_first_plan_runs_the_published_convention(tmp_path, task) -> None:
+    """`-T ties=first_plan`: the problems of builder planning-q-first-plan, whose target is
+    one plan per state; optimal still scores 1.0, and its plans are the values' own."""
+    log = run(task(per_k=3, ties="first_plan"), "infoseek/optimal", tmp_path)
+    assert log.samples
+    for sample in log.samples:
+        assert sample.id.startswith("planning-q-first-plan-"), sample.id
+        assert sample_problem(sample.metadata)["engine"]["ties"] == "first_plan"
+        assert values(sample)["correct"] == 1.0, sample.id
+
+
+def test_an_unknown_ties_value_fails_in_one_line() -> None:
+    from infoseek.inspect_tasks.task_parameters import TaskParameterError
+
+    with pytest.raises(TaskParameterError) as caught:
+        planning_q(per_k=1, ties="set")
+    assert str(caught.value) == "-T ties must be one of plan_set, first_plan; got 'set'"
+
+
 def test_question_options_are_every_atom_and_no_question(tmp_path) -> None:
     log = run(planning_q(per_k=4, mix_well_specified=True), "infoseek/optimal", tmp_path)
     for sample in log.samples:

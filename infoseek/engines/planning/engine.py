@@ -10,7 +10,9 @@ value in it is the state's **set of optimal plans** to the goal, written as one 
 (`GoalAnalysis.value_text`). So Known means: every full state consistent with what is
 known has the same set of optimal plans. No search tie-break reaches a record, and an
 answer is correct when it is any one of the true state's optimal plans
-(`infoseek.engines.planning.plan_kind`).
+(`infoseek.engines.planning.plan_kind`). With ``"ties": "first_plan"`` in the engine spec
+the value is instead the state's first optimal plan in operator-name order (`TIES`:
+QuestBench's one BFS plan per state, the ordering pinned), and only that plan is correct.
 
 Record form (besides the common fields of docs/contracts.md)::
 
@@ -41,6 +43,10 @@ from infoseek.engines.planning.space import GoalAnalysis, atoms, goal_analysis
 KIND = "blocks-world"
 TARGET = "plan"
 """The target variable's name in every planning record."""
+TIES = ("plan_set", "first_plan")
+"""What a state's target value is: its set of optimal plans (the default), or its first
+optimal plan in operator-name order (QuestBench's convention: one BFS plan per state, the
+operator order pinned); a record's ``engine.ties``, absent for the default."""
 BOOL_DOMAIN = (False, True)
 
 
@@ -58,8 +64,18 @@ class PlanningEngine(Engine):
     """The engine of one Blocks World problem (module docstring)."""
 
     def __init__(self, blocks: int, goal: Sequence[str], observed: Mapping[str, Any],
-                 target: str = TARGET) -> None:
+                 target: str = TARGET, ties: str = TIES[0]) -> None:
+        if ties not in TIES:
+            raise ValueError(f"ties must be one of {', '.join(TIES)}; got {ties!r}")
         self.analysis: GoalAnalysis = goal_analysis(blocks, tuple(goal))
+        self.ties = ties
+        if ties == "plan_set":
+            self._group, self._name, self._steps = (
+                self.analysis.plan_set, self.analysis.value_text, self.analysis.steps)
+        else:
+            self._group, self._name, self._steps = (
+                self.analysis.canonical, self.analysis.first_plan_text,
+                self.analysis.first_steps)
         self.space = self.analysis.space
         self.blocks = blocks
         self.goal = tuple(goal)
@@ -71,11 +87,11 @@ class PlanningEngine(Engine):
         self._atoms = set(self._bit)
         base = self._select(np.arange(len(self.space.masks)), self.observed)
         self._base = base if base is not None else np.zeros(0, dtype=np.int64)
-        ids = np.unique(self.analysis.plan_set[self._base]).tolist()
-        texts = {self.analysis.value_text(i): i for i in ids}
+        ids = np.unique(self._group[self._base]).tolist()
+        texts = {self._name(i): i for i in ids}
         self._text_of = {i: text for text, i in texts.items()}
         self._id_of = texts
-        self._domain = tuple(sorted(texts, key=lambda t: (self.analysis.steps(texts[t]), t)))
+        self._domain = tuple(sorted(texts, key=lambda t: (self._steps(texts[t]), t)))
 
     # ----------------------------------------------------------------- selection
 
@@ -100,7 +116,7 @@ class PlanningEngine(Engine):
             number = self._id_of.get(wanted) if isinstance(wanted, str) else None
             if number is None:
                 return chosen[:0]
-            chosen = chosen[self.analysis.plan_set[chosen] == number]
+            chosen = chosen[self._group[chosen] == number]
         return chosen
 
     def states(self, assignment: Assignment | None = None,
@@ -133,7 +149,7 @@ class PlanningEngine(Engine):
     def target_values(self, assignment: Assignment | None = None) -> frozenset:
         chosen = self.states(assignment)
         return frozenset(self._text_of[i] for i in np.unique(
-            self.analysis.plan_set[chosen]).tolist())
+            self._group[chosen]).tolist())
 
     def variable_values(self, var: str, assignment: Assignment | None = None,
                         target_value: Any = ANY) -> frozenset:
@@ -142,7 +158,7 @@ class PlanningEngine(Engine):
             return frozenset()
         if var == self.target:
             return frozenset(self._text_of[i] for i in np.unique(
-                self.analysis.plan_set[chosen]).tolist())
+                self._group[chosen]).tolist())
         if var not in self._atoms:
             return frozenset()
         column = (self.space.masks[chosen] >> np.uint64(self._bit[var])) & np.uint64(1)
@@ -152,9 +168,8 @@ class PlanningEngine(Engine):
         """The full world of one state: every atom and the target."""
         mask = int(self.space.masks[index])
         out: World = {var: bool(mask >> bit & 1) for var, bit in self._bit.items()}
-        out[self.target] = self._text_of.get(int(self.analysis.plan_set[index]),
-                                             self.analysis.value_text(
-                                                 int(self.analysis.plan_set[index])))
+        group = int(self._group[index])
+        out[self.target] = self._text_of.get(group) or self._name(group)
         return out
 
     def distinguishing_pair(self, subset: Iterable[str], assignment: Assignment | None = None
@@ -169,7 +184,7 @@ class PlanningEngine(Engine):
             if var in self._atoms:
                 mask |= 1 << self._bit[var]
         keys = self.space.masks[chosen] & np.uint64(mask)
-        ids = self.analysis.plan_set[chosen]
+        ids = self._group[chosen]
         order = np.lexsort((ids, keys))
         keys, ids, chosen = keys[order], ids[order], chosen[order]
         boundary = np.flatnonzero(keys[1:] != keys[:-1]) + 1
@@ -192,7 +207,7 @@ class PlanningEngine(Engine):
         values = self.target_values(assignment)
         if len(values) != 1:
             return None
-        return self.analysis.steps(self._id_of[next(iter(values))])
+        return self._steps(self._id_of[next(iter(values))])
 
     # ----------------------------------------------------------------- plans
 
@@ -201,13 +216,14 @@ class PlanningEngine(Engine):
 
     def steps_of(self, value: str) -> int | None:
         number = self._id_of.get(value)
-        return None if number is None else self.analysis.steps(number)
+        return None if number is None else self._steps(number)
 
 
 def from_record(record: dict[str, Any]) -> PlanningEngine:
     """The engine factory registered for kind `KIND`."""
     spec = record["engine"]
-    return PlanningEngine(spec["blocks"], spec["goal"], record["observed"], record["target"])
+    return PlanningEngine(spec["blocks"], spec["goal"], record["observed"], record["target"],
+                          spec.get("ties", TIES[0]))
 
 
 def check_record_form(record: dict[str, Any], names: set[str]) -> None:
@@ -225,6 +241,9 @@ def check_record_form(record: dict[str, Any], names: set[str]) -> None:
         raise EngineFormError("engine", f"needs 'goal', a non-empty list of atoms like "
                                         f"(on b a) over the blocks "
                                         f"{', '.join(block_names(count))}")
+    if spec.get("ties", TIES[0]) not in TIES:
+        raise EngineFormError("engine", f"'ties' must be one of {', '.join(TIES)} (absent: "
+                                        f"{TIES[0]}); got {spec.get('ties')!r}")
     target = record["target"]
     if names != listed | {target}:
         raise EngineFormError("variables", f"must be the {len(listed)} atoms of {count} "

@@ -28,7 +28,9 @@ a ``(...)`` after an item as a justification (every PDDL action is written in br
   the goal, as long as the optimal plans); a plan with an inapplicable step earns 0.0
   (never credit); any other applicable plan earns ``1 - d / max(len(plan), L)``, with
   ``d`` the least edit distance to any optimal plan (whole actions, a dynamic programme
-  over the optimal moves) and ``L`` the optimal length.
+  over the optimal moves) and ``L`` the optimal length. A value of the one-plan-per-state
+  convention (``... first optimal plan of N steps``, `GoalAnalysis.first_plan_text`)
+  names one plan: only that plan earns 1.0, and ``d`` is the edit distance to it.
 
 `label` writes the value's lexicographically first optimal plan, one action per line.
 Pure: no Inspect imports; never raises on model text.
@@ -239,6 +241,14 @@ def check_plan(plan: object, value: object) -> PlanCheck:
         mask = after
     goal = space.mask_of(found.goal)
     steps = int(analysis.dist[index])
+    if found.first:
+        wanted = analysis.first_plan(index)
+        if list(plan) == wanted:
+            return PlanCheck(True, True, 1.0)
+        distance = _edit_distance(list(plan), wanted)
+        longest = max(len(plan), len(wanted))
+        return PlanCheck(True, False, max(0.0, min(1.0 - distance / longest, 1.0 - 1e-9)),
+                         "applicable but not the first optimal plan")
     if mask & goal == goal and len(plan) == steps:
         return PlanCheck(True, True, 1.0)
     distance = analysis.nearest_distance(index, list(plan))
@@ -246,6 +256,17 @@ def check_plan(plan: object, value: object) -> PlanCheck:
     credit = 1.0 - distance / longest if longest else 1.0
     return PlanCheck(True, False, max(0.0, min(credit, 1.0 - 1e-9)),
                      "applicable but not optimal")
+
+
+def _edit_distance(given: list[str], wanted: list[str]) -> int:
+    """Whole actions inserted, deleted or substituted to turn `given` into `wanted`."""
+    row = list(range(len(wanted) + 1))
+    for i, step in enumerate(given, start=1):
+        previous, row[0] = row[0], i
+        for j, other in enumerate(wanted, start=1):
+            previous, row[j] = row[j], min(row[j] + 1, row[j - 1] + 1,
+                                           previous + (step != other))
+    return row[-1]
 
 
 def plan_credit(plan: object, value: object) -> float:

@@ -27,7 +27,8 @@ tuples in order of distance therefore numbers the distinct sets exactly (no hash
 tie-break). Each set is named by its representative, the first state (lowest index) that
 has it; `value_text` writes the engine value from it. ``canonical[s]`` numbers the
 lexicographically first optimal plan of s the same way: the "one plan per state"
-convention of the published generator, kept for the comparison in docs/tasks/planning.md.
+convention of the published generator (one BFS plan per state, with the operator order
+pinned to name order), the target of the engine's ``ties = first_plan`` mode.
 """
 
 from __future__ import annotations
@@ -177,6 +178,7 @@ class GoalAnalysis:
     canonical: np.ndarray      # int32 per state: id of its first optimal plan
     representative: tuple[int, ...]   # per plan-set id: the lowest state index having it
     plan_count: tuple[int, ...]       # per plan-set id: how many optimal plans
+    first_representative: tuple[int, ...]  # per first-plan id: the lowest state index
     optimal_start: np.ndarray  # CSR offsets of each state's optimal edges
     optimal_op: np.ndarray
     optimal_dst: np.ndarray
@@ -190,6 +192,19 @@ class GoalAnalysis:
         count, steps = self.plan_count[plan_set], self.steps(plan_set)
         return (f"goal {' '.join(self.goal)} from {state}: {count} optimal "
                 f"plan{'s' if count != 1 else ''} of {steps} step{'s' if steps != 1 else ''}")
+
+    def first_steps(self, first: int) -> int:
+        """The length of a first-plan id's plan (`canonical`)."""
+        return int(self.dist[self.first_representative[first]])
+
+    def first_plan_text(self, first: int) -> str:
+        """The engine value of a first-plan id under the one-plan-per-state convention
+        (``ties = first_plan``): the first optimal plan of its representative state, which
+        every state with that id shares (`parse_value` reads it)."""
+        state = " ".join(self.space.true_atoms(self.first_representative[first]))
+        steps = self.first_steps(first)
+        return (f"goal {' '.join(self.goal)} from {state}: first optimal plan of {steps} "
+                f"step{'s' if steps != 1 else ''}")
 
     def optimal_moves(self, index: int) -> list[tuple[int, int]]:
         """(operator, successor) of every optimal edge of a state, operator order."""
@@ -288,11 +303,12 @@ def goal_analysis(count: int, goal: tuple[str, ...]) -> GoalAnalysis:
     sets: dict[tuple, int] = {(): 0}
     firsts: dict[tuple, int] = {(): 0}
     representative, count = [-1], [1]
+    first_representative = [-1]
     distances = dist.tolist()
     for state in np.lexsort((np.arange(size), dist)).tolist():
         if distances[state] == 0:
             if representative[0] < 0:
-                representative[0] = state
+                representative[0] = first_representative[0] = state
             continue
         moves = [(ops[e], plan_set[dsts[e]]) for e in range(starts[state], starts[state + 1])]
         key = tuple(moves)
@@ -303,16 +319,20 @@ def goal_analysis(count: int, goal: tuple[str, ...]) -> GoalAnalysis:
             count.append(sum(count[successor] for _, successor in moves))
         plan_set[state] = number
         first = starts[state]
-        canonical[state] = firsts.setdefault((ops[first], canonical[dsts[first]]), len(firsts))
+        number = firsts.setdefault((ops[first], canonical[dsts[first]]), len(firsts))
+        if number == len(first_representative):
+            first_representative.append(state)
+        canonical[state] = number
     return GoalAnalysis(space=space, goal=tuple(goal), dist=dist,
                         plan_set=np.array(plan_set, dtype=np.int32),
                         canonical=np.array(canonical, dtype=np.int32),
                         representative=tuple(representative), plan_count=tuple(count),
+                        first_representative=tuple(first_representative),
                         optimal_start=start, optimal_op=o_op, optimal_dst=o_dst)
 
 
-_VALUE = re.compile(r"^goal (?P<goal>.+?) from (?P<state>.+?): (?P<count>\d+) optimal "
-                    r"plans? of (?P<steps>\d+) steps?$")
+_VALUE = re.compile(r"^goal (?P<goal>.+?) from (?P<state>.+?): (?:(?P<count>\d+)|(?P<first>first)) "
+                    r"optimal plans? of (?P<steps>\d+) steps?$")
 
 
 @dataclass(frozen=True)
@@ -324,6 +344,9 @@ class PlanSetValue:
     state: tuple[str, ...]
     steps: int
     plans: int
+    first: bool = False
+    """The value names one plan (the first optimal plan, ``ties = first_plan``), not the
+    set of optimal plans."""
 
 
 def parse_value(value: object) -> PlanSetValue | None:
@@ -337,5 +360,7 @@ def parse_value(value: object) -> PlanSetValue | None:
     if not goal or not state:
         return None
     blocks = {name for atom in state for name in atom.strip("()").split()[1:]}
+    first = match["first"] is not None
     return PlanSetValue(count=len(blocks), goal=tuple(goal), state=tuple(state),
-                        steps=int(match["steps"]), plans=int(match["count"]))
+                        steps=int(match["steps"]), plans=1 if first else int(match["count"]),
+                        first=first)
