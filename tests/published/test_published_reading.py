@@ -124,7 +124,8 @@ def test_unreadable_and_empty_files(tmp_path) -> None:
 def test_format_detection_and_its_errors(tmp_path) -> None:
     assert set(source_format_names()) == {"mt-infoseek-logic", "questbench-logic",
                                           "mt-infoseek-gsme", "mt-infoseek-gsme-ext",
-                                          "mt-infoseek-genereg", "questbench-gsm"}
+                                          "mt-infoseek-genereg", "questbench-gsm",
+                                          "questbench-planning"}
     for name in source_format_names():
         fmt = get_source_format(name)
         assert fmt.name == name

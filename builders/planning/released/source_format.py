@@ -1,0 +1,217 @@
+"""QuestBench Planning-Q released CSV (Blocks World) as planning records (source format
+``questbench-planning``).
+
+Columns, as QuestBench's own evaluator reads them (``evaluators/planning.py``):
+``conditions`` (the known facts of the initial state, one per line: ``(on a b)`` true,
+``not (on a b)`` false), ``goals`` (the goal atoms, one per line), ``num_vars`` (the
+number of blocks: the objects are ``a``, ``b``, ...), ``gt_qs`` (a Python set of the
+atoms whose answer settles the plan, or ``{'No questions needed.'}`` for a row whose plan
+is settled already), ``all_qs`` (the offered atoms, plus ``No questions needed.``; the
+evaluator lists them sorted), and, kept as released, ``all_valid_qs``, ``min_depth`` and
+``plan_to_gt_q`` (the plans, written as Python reprs of the planner's operators).
+
+A row becomes the record the project's planning engine decides
+(`infoseek.engines.planning.engine`): observations from ``conditions``, the goal, the
+target ``plan`` whose value in a full state is its set of optimal plans, k = 1 (k = 0 for
+a "No questions needed" row) and as MSS family the offered atoms that settle the plan set.
+The released ``gt_qs`` are kept in ``released``.
+
+QuestBench keeps one BFS plan per state, we keep every optimal plan. An atom that settles
+the plan set settles any one-plan-per-state choice too, but not the other way round, so
+`verify` reports as disagreements only what holds under every convention, and as notes
+what depends on the planner's operator order:
+
+- ``infeasible``: no valid full state agrees with the conditions;
+- ``not_underspecified``: ``gt_qs`` names atoms, but every consistent state has the same
+  optimal plans (nothing needs asking);
+- ``gt_qs_missing``: offered atoms that settle the plan set but are not in ``gt_qs``;
+- ``gt_not_offered``: a ``gt_qs`` atom is not among ``all_qs``;
+- note ``gt_qs_unconfirmed``: ``gt_qs`` atoms that do not settle the plan set (they may
+  settle QuestBench's one BFS plan; its operator order is not in the file);
+- note ``plans_differ``: a "No questions needed" row whose consistent states have
+  different sets of optimal plans (one BFS plan may still be shared).
+
+The record id is ``<file stem>-row<N>``: the file has no id column.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from infoseek.builders.published import Record, SourceFormat, Unposable
+from infoseek.builders.published.cells import RowRef, cell, decode_literal, int_cell
+from infoseek.engines.planning.engine import TARGET, PlanningEngine, atom_text, variable_name
+from infoseek.engines.planning.pddl import MAX_BLOCKS
+from infoseek.engines.planning.space import atoms
+from infoseek.text import short_repr
+
+NO_QUESTIONS = "No questions needed."
+REQUIRED = ("conditions", "goals", "gt_qs", "all_qs", "num_vars")
+SIGNATURE = ("conditions", "goals", "gt_qs", "all_qs")
+KEPT = ("all_valid_qs", "min_depth", "plan_to_gt_q")
+CHECKS = ("infeasible", "not_underspecified", "gt_qs_missing", "gt_not_offered")
+NOTES = ("gt_qs_unconfirmed", "plans_differ")
+
+
+def _atom(text: str, field: str, ref: RowRef, valid: set[str]) -> str:
+    """The variable name of one released atom (``(on a b)`` -> ``on a b``)."""
+    atom = " ".join(text.strip().split())
+    if atom not in valid:
+        raise ref.error(field, f"{short_repr(text.strip())} is not an atom of Blocks World "
+                        f"with {_count(valid)} blocks")
+    return variable_name(atom)
+
+
+def _count(valid: set[str]) -> int:
+    return sum(1 for a in valid if a.startswith("(ontable "))
+
+
+def _lines(row: dict[str, Any], field: str, ref: RowRef) -> list[str]:
+    return [line.strip() for line in str(cell(row, field, ref)).splitlines() if line.strip()]
+
+
+def _fact_set(row: dict[str, Any], field: str, ref: RowRef) -> list[str]:
+    """A released Python set (or list) of atom texts, in sorted order."""
+    raw = cell(row, field, ref)
+    try:
+        value = decode_literal(raw)
+    except ValueError:
+        raise ref.error(field, f"expected a Python set of atoms, got {short_repr(raw)}") from None
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, (set, frozenset, list, tuple)) or not all(
+            isinstance(v, str) for v in value):
+        raise ref.error(field, f"expected a Python set of atoms, got {short_repr(raw)}")
+    return sorted({" ".join(v.split()) for v in value})
+
+
+def questbench_planning_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
+    blocks = int_cell(row, "num_vars", ref, minimum=1)
+    if blocks > MAX_BLOCKS:
+        raise ref.error("num_vars", f"{blocks} blocks: the exact engine takes at most "
+                        f"{MAX_BLOCKS}")
+    valid = set(atoms(blocks))
+    observed: dict[str, bool] = {}
+    for line in _lines(row, "conditions", ref):
+        negated = line.lower().startswith("not ")
+        name = _atom(line[4:] if negated else line, "conditions", ref, valid)
+        if observed.get(name, not negated) != (not negated):
+            raise ref.error("conditions", f"states both {atom_text(name)} and its negation")
+        observed[name] = not negated
+    goal = [atom_text(_atom(line, "goals", ref, valid)) for line in _lines(row, "goals", ref)]
+    if not goal:
+        raise ref.error("goals", "holds no goal atom")
+    gt = _fact_set(row, "gt_qs", ref)
+    well_specified = gt == [NO_QUESTIONS]
+    if not well_specified:
+        gt = [_atom(a, "gt_qs", ref, valid) for a in gt]
+    offered_all = _fact_set(row, "all_qs", ref)
+    offered = [_atom(a, "all_qs", ref, valid) for a in offered_all if a != NO_QUESTIONS]
+    engine = PlanningEngine(blocks, goal, observed)
+    values = list(engine.domain(TARGET))
+    if well_specified:
+        k, family = 0, [[]]
+    else:
+        from infoseek.single_turn import sufficient_options
+        sufficient = sufficient_options(engine, offered) if len(values) > 1 else []
+        k, family = 1, [[v] for v in sufficient] or [[v] for v in gt]
+    released: dict[str, Any] = {"gt_qs": NO_QUESTIONS if well_specified else gt,
+                                "all_qs": offered_all}
+    for field in KEPT:
+        value = cell(row, field, ref, required=False)
+        if value is not None:
+            released[field] = value
+    return {
+        "domain": "planning",
+        "engine": {"kind": "blocks-world", "blocks": blocks, "goal": goal},
+        "variables": sorted(engine.variables),
+        "observed": {v: observed[v] for v in sorted(observed)},
+        "target": TARGET,
+        "target_values": values,
+        "queryable": engine.unobserved(),
+        "question_options": offered,
+        "forbidden": [],
+        "alternative_only": [],
+        "k": k,
+        "mss_family": family,
+        "released": released,
+    }
+
+
+def verify(record: Record) -> list[dict[str, Any]]:
+    """The checks of the module docstring, on the exact engine."""
+    from infoseek.records import engine_from_record
+    from infoseek.single_turn import sufficient_options
+
+    engine = engine_from_record(record)
+    released = record.get("released") or {}
+    values = engine.target_values()
+    if not values:
+        return [{"check": "infeasible", "reason": "no valid full state of the blocks agrees "
+                 "with the conditions"}]
+    known = len(values) == 1
+    offered = list(record.get("question_options") or [])
+    found: list[dict[str, Any]] = []
+    if released.get("gt_qs") == NO_QUESTIONS:
+        if not known:
+            found.append({"check": "plans_differ", "computed": len(values),
+                          "reason": f"the {len(values)} kinds of consistent state have "
+                          "different sets of optimal plans (one BFS plan per state may "
+                          "still be shared)"})
+        return found
+    gt = list(released.get("gt_qs") or [])
+    if known:
+        found.append({"check": "not_underspecified", "released": gt,
+                      "reason": "every state consistent with the conditions has the same "
+                      "optimal plans: no question is needed"})
+        return found
+    sufficient = sufficient_options(engine, offered)
+    missing = [v for v in sufficient if v not in gt]
+    if missing:
+        found.append({"check": "gt_qs_missing", "released": gt, "computed": sufficient,
+                      "reason": f"asking {', '.join(atom_text(v) for v in missing)} also "
+                      "settles the plan (the set of optimal plans, hence any one of them), "
+                      "but gt_qs leaves it out"})
+    unoffered = [v for v in gt if v not in offered]
+    if unoffered:
+        found.append({"check": "gt_not_offered", "released": gt,
+                      "reason": f"gt_qs names {', '.join(atom_text(v) for v in unoffered)}, "
+                      "which all_qs does not offer"})
+    unconfirmed = [v for v in gt if v in offered and v not in sufficient]
+    if unconfirmed:
+        found.append({"check": "gt_qs_unconfirmed", "released": unconfirmed,
+                      "reason": f"{', '.join(atom_text(v) for v in unconfirmed)} does not "
+                      "settle the set of optimal plans (it may settle QuestBench's one BFS "
+                      "plan per state, whose operator order the file does not give)"})
+    return found
+
+
+def pose(record: Record) -> Record:
+    """A task poses the underspecified rows whose plan set some offered atom settles."""
+    if record["k"] == 0:
+        raise Unposable("a 'No questions needed' row: the single-turn tasks pose "
+                        "underspecified problems (-T mix_well_specified adds their own "
+                        "well-specified variants)")
+    if len(record.get("target_values") or []) < 2:
+        raise Unposable("the conditions already settle the plan")
+    gt = (record.get("released") or {}).get("gt_qs") or []
+    from infoseek.records import engine_from_record
+    from infoseek.single_turn import sufficient_options
+    if not sufficient_options(engine_from_record(record),
+                              record.get("question_options") or []):
+        raise Unposable(f"no offered atom settles the set of optimal plans (gt_qs: {gt}; "
+                        "see infoseek verify)")
+    return record
+
+
+QUESTBENCH_PLANNING = SourceFormat(
+    name="questbench-planning", domain="planning",
+    description="QuestBench Planning-Q CSV: Blocks World with a partly known initial state "
+                "and the atoms whose answer settles the plan (gt_qs)",
+    required=REQUIRED, signature=SIGNATURE, id_fields=(),
+    record_from_row=questbench_planning_record_from_row, verify=verify,
+    notes=NOTES, pose=pose, id_from_file=True,
+)
+
+__all__ = ["CHECKS", "NOTES", "QUESTBENCH_PLANNING", "questbench_planning_record_from_row",
+           "verify"]

@@ -1,0 +1,146 @@
+"""QuestBench Planning-Q released CSV (`infoseek.builders.planning.released.source_format`):
+loading, `infoseek verify` on the exact planning engine, `-T source=` on planning_q, and
+malformed or wrong rows. Fixture (written by this project, answers worked out by hand in
+its writer): tests/support/fixtures/published/questbench_planning_q.csv."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+
+import pytest
+from inspect_ai import eval as inspect_eval
+
+from infoseek.builders.planning.released.source_format import QUESTBENCH_PLANNING, verify
+from infoseek.builders.published import PublishedDataError, detect_source_format, load_published
+from infoseek.builders.published.sources import source_records
+from infoseek.cli import main
+from infoseek.inspect_tasks.planning_q import planning_q
+from infoseek.inspect_tasks.task_errors import DataFileError
+from infoseek.records import check_record
+from infoseek.scorers.group_metric import log_metrics
+from infoseek.stored_forms import sample_problem
+from tests.support import FIXTURES
+
+FILE = FIXTURES / "published" / "questbench_planning_q.csv"
+
+
+def _rows() -> list[dict[str, str]]:
+    with FILE.open(newline="", encoding="utf-8") as handle:
+        return list(csv.DictReader(handle))
+
+
+def _write(path, rows) -> str:
+    with path.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    return str(path)
+
+
+def test_rows_load_as_planning_records():
+    records = load_published(str(FILE))
+    assert [r["id"] for r in records] == [f"questbench_planning_q-row{n}" for n in (1, 2, 3)]
+    for n, record in enumerate(records, 1):
+        check_record(record)
+        assert record["provenance"] == {"format": "questbench-planning",
+                                        "source": "questbench_planning_q.csv", "row": n,
+                                        "released_id": None}
+    first, settled, third = records
+    assert first["engine"] == {"kind": "blocks-world", "blocks": 4, "goal": ["(on a b)"]}
+    assert first["observed"]["ontable a"] is False and first["observed"]["handempty"] is True
+    assert first["queryable"] == ["clear c", "clear d", "on a c", "on a d"]
+    assert first["mss_family"] == [["clear c"], ["clear d"], ["on a c"], ["on a d"]]
+    assert len(first["target_values"]) == 2 and first["k"] == 1
+    assert (settled["k"], settled["mss_family"], len(settled["target_values"])) == (0, [[]], 1)
+    assert third["released"]["min_depth"] == "2"
+    assert detect_source_format(list(_rows()[0])) is QUESTBENCH_PLANNING
+
+
+def test_verify_agrees_on_every_fixture_row(tmp_path, capsys):
+    out = tmp_path / "v"
+    assert main(["verify", str(FILE), "--out", str(out), "--quiet"]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == "agree=3 disagree=0"
+    summary = json.loads((out / "summary.json").read_text())
+    assert (summary["format"], summary["rows"], summary["agree"]) == (
+        "questbench-planning", 3, 3)
+
+
+def test_planning_q_runs_the_fixture_with_source(tmp_path, caplog):
+    [log] = inspect_eval(planning_q(source=str(FILE)), model="infoseek/optimal",
+                         log_dir=str(tmp_path), display="none")
+    assert log.status == "success"
+    # the "No questions needed" row is left out: the task poses underspecified rows
+    assert [s.id for s in log.samples] == ["questbench_planning_q-row1",
+                                           "questbench_planning_q-row3"]
+    assert log_metrics(log)["correct"] == 1.0
+    assert [sample_problem(s.metadata)["provenance"]["row"] for s in log.samples] == [1, 3]
+    records = source_records(str(FILE), domain="planning")
+    assert [r["id"] for r in records] == ["questbench_planning_q-row1",
+                                          "questbench_planning_q-row3"]
+
+
+@pytest.mark.parametrize(("field", "change", "detail"), [
+    ("conditions", lambda r: r.update(conditions=r["conditions"] + "\n(on a z)"),
+     "'(on a z)' is not an atom of Blocks World with 4 blocks"),
+    ("conditions", lambda r: r.update(conditions=r["conditions"] + "\nnot (ontable a)"),
+     "states both (ontable a) and its negation"),
+    ("gt_qs", lambda r: r.update(gt_qs="on a c"), "expected a Python set of atoms"),
+    ("num_vars", lambda r: r.update(num_vars="four"), None),
+    ("goals", lambda r: r.update(goals="(stacked a b)"), "is not an atom"),
+])
+def test_a_malformed_row_is_refused_naming_file_row_and_field(tmp_path, field, change,
+                                                              detail):
+    rows = _rows()
+    change(rows[2])
+    path = _write(tmp_path / "broken.csv", rows)
+    with pytest.raises(PublishedDataError) as caught:
+        load_published(path)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(f"broken.csv, row 3, field {field!r}: "), message
+    if detail:
+        assert detail in message
+    with pytest.raises(DataFileError, match=re.escape(message)):
+        planning_q(source=path)
+
+
+def _checks(record) -> set[str]:
+    return {d["check"] for d in verify(record)}
+
+
+def test_verify_names_what_is_wrong(tmp_path):
+    first, settled, third = _rows()
+    short = dict(first, gt_qs="{'(on a c)'}")  # leaves out three atoms that settle it
+    unoffered = dict(first, all_qs="{'(on a c)', '(on a d)', 'No questions needed.'}")
+    known = dict(settled, gt_qs="{'(clear d)'}")  # nothing needs asking
+    infeasible = dict(third, conditions=third["conditions"].replace("not (holding a)",
+                                                                    "(holding a)"))
+    records = load_published(_write(tmp_path / "wrong.csv",
+                                    [short, unoffered, known, infeasible, third]))
+    assert _checks(records[0]) == {"gt_qs_missing"}
+    assert _checks(records[1]) == {"gt_not_offered"}
+    assert _checks(records[2]) == {"not_underspecified"}
+    assert _checks(records[3]) == {"infeasible"}
+    assert _checks(records[4]) == set()
+    summary_dir = tmp_path / "v"
+    assert main(["verify", str(tmp_path / "wrong.csv"), "--out", str(summary_dir),
+                 "--quiet"]) == 0
+    summary = json.loads((summary_dir / "summary.json").read_text())
+    assert (summary["agree"], summary["disagree"]) == (1, 4)
+
+
+def test_gt_atoms_that_settle_only_one_plan_are_a_note(tmp_path):
+    # d on b has two optimal plans (put d down, or stack it on c); a released gt atom
+    # that does not settle the plan set is reported as a note, not a disagreement
+    third = _rows()[2]
+    extra = dict(third, all_qs="{'(clear b)', '(clear c)', '(on d b)', '(on d c)', "
+                 "'(holding c)', 'No questions needed.'}",
+                 conditions="\n".join(line for line in third["conditions"].splitlines()
+                                      if line != "not (holding c)"),
+                 gt_qs="{'(clear b)', '(clear c)', '(on d b)', '(on d c)', '(holding c)'}")
+    [record] = load_published(_write(tmp_path / "note.csv", [extra]))
+    found = verify(record)
+    assert {d["check"] for d in found} == {"gt_qs_unconfirmed"}
+    assert found[0]["released"] == ["holding c"]
