@@ -37,7 +37,7 @@ Anything else an examiner writes is recorded and replaced by Not applicable.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -48,6 +48,8 @@ from infoseek.answers.base import AnswerSpec
 from infoseek.answers.choice import option_key
 from infoseek.contract import MAX_TURN_CHARS
 from infoseek.solvers.options import SolverOptions
+from infoseek.solvers.seek.answer_parsing import copied_template_line
+from infoseek.solvers.twenty_questions.prompts import TEMPLATE_LINES
 
 YES, NO, PARTIALLY, NOT_APPLICABLE = "Yes", "No", "Partially", "Not applicable"
 EXAMINER_ANSWERS: tuple[str, ...] = (YES, NO, PARTIALLY, NOT_APPLICABLE)
@@ -61,6 +63,8 @@ FAILED = "fail"
 """A candidate the evaluator gave no readable label (counted; updated as pass)."""
 CELL_LABEL = {"y": "yes", "n": "no", "p": "pass"}
 CELL_ANSWER = {"y": YES, "n": NO, "p": PARTIALLY}
+"""A cell outside these (``?``: a candidate without a table row, from a name list) has no
+offline answer: the offline examiner says Not applicable, the offline evaluator ``fail``."""
 
 MAX_TURNS = 20
 """The guesser's turns unless a task says otherwise (the last one a guess)."""
@@ -78,6 +82,8 @@ _X_IS = re.compile(r"^\W*x\s+is\s+(.+)$", re.IGNORECASE)
 _QUESTION_WORD = re.compile(
     r"^(?:is|are|does|do|can|could|would|will|has|have|was|were|did|should)\b", re.IGNORECASE)
 _NEGATION = re.compile(r"\b(?:not|no|never|neither|nor)\b|n't\b")
+_SLOT = re.compile(r"\[[^\[\]]*\]|<[^<>]*>|\{[^{}]*\}")
+"""A bracketed template slot still in a reply line: an echoed placeholder, not a question."""
 
 
 _TABLES: dict[tuple, GameTable] = {}
@@ -216,13 +222,20 @@ def _with_what_follows(guess: str, later: list[str]) -> str:
     return "\n".join(kept)
 
 
-def read_turn(text: str | None, table: GameTable, *, final_turn: bool) -> Turn:
-    """What one guesser reply amounts to (module docstring)."""
+def read_turn(text: str | None, table: GameTable, *, final_turn: bool,
+              templates: Collection[str] = TEMPLATE_LINES) -> Turn:
+    """What one guesser reply amounts to (module docstring). A reply with a line that
+    copies one of the prompt's `templates`, or that still holds a bracketed slot (``Is X
+    a [X]?``, ``Guess: <your guess>``), asks and guesses nothing: ``template``."""
     if text is None or not text.strip():
         return Turn("invalid", reason="empty")
     if len(text) > MAX_TURN_CHARS:
         return Turn("invalid", reason="too_long")
     lines = [ln.strip() for ln in text.strip().splitlines() if ln.strip()]
+    echoed = copied_template_line(lines, templates) or next(
+        (ln for ln in lines if _SLOT.search(ln)), None)
+    if echoed is not None:
+        return Turn("invalid", guess_raw=echoed, reason="template")
     guesses = [_with_what_follows(m.group(1), lines[index + 1:])
                for index, ln in enumerate(lines)
                for m in [_GUESS_LINE.match(ln) or _X_IS.match(ln)] if m]
@@ -275,7 +288,8 @@ def table_answer(question: str, named: str | None, target: str, table: GameTable
     if named is not None:
         return CONFIRMATION.format(name=target) if named == target else NO
     attr = question_attribute(question, table)
-    return NOT_APPLICABLE if attr is None else CELL_ANSWER[table.cell(target, attr)]
+    return NOT_APPLICABLE if attr is None else CELL_ANSWER.get(table.cell(target, attr),
+                                                               NOT_APPLICABLE)
 
 
 def table_labels(question: str, named: str | None, table: GameTable) -> list[str]:
@@ -286,59 +300,149 @@ def table_labels(question: str, named: str | None, table: GameTable) -> list[str
     if attr is None:
         return ["pass"] * len(table.candidates)
     column = table.attributes.index(attr)
-    return [CELL_LABEL[row[column]] for row in table.rows]
+    return [CELL_LABEL.get(row[column], FAILED) for row in table.rows]
 
 
 def table_truth(question: str, named: str | None, target: str, table: GameTable) -> str | None:
     """The examiner answer the table holds for a question or guess (an `EXAMINER_ANSWERS`
     entry or `CONFIRMED`), or None where it holds none (a question naming no single
     attribute): the exact truth a model examiner is measured against."""
-    if named is None and question_attribute(question, table) is None:
-        return None
+    if named is None:
+        attr = question_attribute(question, table)
+        if attr is None or table.cell(target, attr) not in CELL_ANSWER:
+            return None
     return read_examiner(table_answer(question, named, target, table))[0]
 
 
-def truth_labels(question: str, named: str | None, table: GameTable) -> list[str] | None:
+def truth_labels(question: str, named: str | None, table: GameTable
+                 ) -> list[str | None] | None:
     """Every candidate's label the table holds for a question, or None where it holds
-    none: the exact truth a model evaluator is measured against."""
+    none: the exact truth a model evaluator is measured against (a candidate without a
+    table row has None)."""
     if named is None and question_attribute(question, table) is None:
         return None
-    return table_labels(question, named, table)
+    return [None if label == FAILED else label
+            for label in table_labels(question, named, table)]
 
 
 # ---------------------------------------------------------- reading model roles' text
 
 
-def read_examiner(text: str | None) -> tuple[str, bool]:
-    """(answer, valid): one of `EXAMINER_ANSWERS` or `CONFIRMED`; anything else is
-    (Not applicable, False)."""
+def read_examiner(text: str | None, question: str | None = None) -> tuple[str, bool]:
+    """(answer, valid): one of `EXAMINER_ANSWERS` or `CONFIRMED`, read from the whole
+    reply (protocols §3.8); anything else is (Not applicable, False).
+
+    Beside the bare answers, a reply that opens with an answer (``No, I'm afraid. X is a
+    tool.``, ``Yes, it is.``) is that answer when nothing after it says the other one or
+    hedges; with the `question` it answers, a plain statement about X that repeats the
+    question's words (``X is not radio.`` to ``Is X a radio?``) is No when negated and Yes
+    otherwise. A reply that says both (``Yes and no``, ``No, well, yes``) or hedges
+    (``Probably yes``, ``No, I think``) stays invalid."""
     clean = normalise(text or "").strip(" \t.!,;:")
     for answer in EXAMINER_ANSWERS:
         if clean == answer.lower():
             return answer, True
     if re.fullmatch(r"you guessed it(?:[.!,]?\s*x is [^.!?]+)?", clean):
         return CONFIRMED, True
-    return NOT_APPLICABLE, False
+    found = _answer_in_words(clean, question)
+    return (found, True) if found is not None else (NOT_APPLICABLE, False)
+
+
+_LEAD = re.compile(r"^(yes|no|partially|not applicable|you guessed it)(?![\w'-])\W*(.*)$",
+                   re.DOTALL)
+_YES_WORD = re.compile(r"\b(?:yes|yeah|yep|yup|correct|indeed)\b")
+_NO_WORD = re.compile(r"\b(?:no|nope|not|never|neither|nor|incorrect)\b")
+_HEDGE = re.compile(
+    r"\b(?:maybe|perhaps|probably|possibly|likely|unlikely|might|may|could|sometimes|partly|"
+    r"partially|somewhat|depends|depending|unsure|uncertain|not sure|i think|i guess|i believe|"
+    r"kind of|sort of|not applicable)\b|%")
+_STATEMENT = re.compile(
+    rf"^{_SUBJECT}\s+(?:is|are|was|were|does|do|did|has|have|can|could|will|would|lives|"
+    r"grows|needs|uses|makes|eats|has got)\b")
+_FILLER = frozenset({"x", "it", "this", "that", "the", "thing", "your", "object", "item",
+                     "answer", "a", "an", "is", "are", "was", "were", "does", "do", "did",
+                     "not", "no", "never", "of", "in", "on", "at", "to", "for", "with", "by",
+                     "have", "has", "can", "will", "would", "could"})
+
+
+def _words(text: str) -> set[str]:
+    return {w[:-1] if len(w) > 3 and w.endswith("s") and w not in _FILLER else w
+            for w in re.findall(r"[a-z0-9]+", text)}
+
+
+def _answer_in_words(clean: str, question: str | None) -> str | None:
+    """The answer a reply in words plainly gives (`read_examiner`), or None."""
+    lead = _LEAD.match(clean)
+    if lead is not None:
+        word, rest = lead.group(1), lead.group(2)
+        says_yes, says_no = _YES_WORD.search(rest), _NO_WORD.search(rest)
+        if word == "partially":
+            return PARTIALLY if not (says_yes or says_no) else None
+        if word == "not applicable":
+            return NOT_APPLICABLE if not (says_yes or _HEDGE.search(rest)) else None
+        if _HEDGE.search(rest) or "guessed it" in rest and word != "you guessed it":
+            return None
+        if word == "yes":
+            return YES if not says_no else None
+        if word == "no":
+            return NO if not says_yes else None
+        return CONFIRMED if not (says_yes or says_no) else None
+    if question is None or not _STATEMENT.match(clean) or _HEDGE.search(clean):
+        return None
+    asked = normalise(question)
+    if _NEGATION.search(asked) or _YES_WORD.search(clean):
+        return None
+    content = _words(clean) - _FILLER
+    if not content <= _words(asked):
+        return None
+    return NO if _NO_WORD.search(clean) else YES
 
 
 def read_labels(text: str | None, count: int) -> list[str] | None:
     """Labels ``1. Yes`` ... ``<count>. Pass``, one line per index in order, or None when
-    the reply is not exactly that (the caller retries)."""
+    the reply is not exactly that (the caller retries, saying `label_problems`)."""
+    found, problems = _label_lines(text, count)
+    return None if problems else [found[i] for i in range(1, count + 1)]
+
+
+def label_problems(text: str | None, count: int) -> str:
+    """What keeps an evaluator reply from being read as `count` labels, in words for the
+    retry (``labels missing for 3, 7; unreadable line 'Four: yes'``); "" when nothing."""
+    return "; ".join(_label_lines(text, count)[1])
+
+
+def _label_lines(text: str | None, count: int) -> tuple[dict[int, str], list[str]]:
     found: dict[int, str] = {}
+    unreadable: list[str] = []
+    repeated: set[int] = set()
     for line in (text or "").splitlines():
         match = re.fullmatch(r"\s*(\d+)\s*[.):-]\s*\**\s*(yes|no|pass)\s*\**\s*\.?\s*",
                              line, re.IGNORECASE)
         if match is None:
             if line.strip():
-                return None
+                unreadable.append(line.strip())
             continue
         index = int(match.group(1))
         if index in found:
-            return None
+            repeated.add(index)
         found[index] = match.group(2).lower()
-    if sorted(found) != list(range(1, count + 1)):
-        return None
-    return [found[i] for i in range(1, count + 1)]
+    problems: list[str] = []
+    if not (text or "").strip():
+        return found, ["the reply was empty"]
+    missing = [i for i in range(1, count + 1) if i not in found]
+    extra = sorted(i for i in found if not 1 <= i <= count)
+    for what, items in (("labels missing for candidates", _listed(missing)),
+                        ("labels repeated for candidates", _listed(sorted(repeated))),
+                        ("no candidate has the numbers", _listed(extra)),
+                        ("unreadable lines", _listed([repr(u[:60]) for u in unreadable]))):
+        if items:
+            problems.append(f"{what} {items}")
+    return found, problems
+
+
+def _listed(items: Sequence[object], shown: int = 8) -> str:
+    text = ", ".join(map(str, items[:shown]))
+    return text + (f" and {len(items) - shown} more" if len(items) > shown else "")
 
 
 def batches(items: Sequence[str], size: int) -> list[list[str]]:

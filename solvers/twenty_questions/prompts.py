@@ -13,7 +13,16 @@ GUESSER_SYSTEM = (
     "you guessed it. On turn {max_turns} you must guess."
 )
 POOL_TEXT = {"common": "a common animal, place, food or object",
-             "thing": "an everyday object"}
+             "thing": "an everyday object",
+             "paper_common": "a common animal, place, food or object",
+             "paper_thing": "an everyday thing: an object, animal, food, plant or person"}
+OTHER_POOL_TEXT = "one thing of a list of everyday things"
+"""What the guesser is told of a pool read from a name list the suite does not know."""
+
+
+def pool_text(pool: str) -> str:
+    """What the guesser (and the transfer reader) is told X is, for a pool name."""
+    return POOL_TEXT.get(pool, OTHER_POOL_TEXT)
 FINAL_TURN = ("This is turn {turn}, your last one: do not ask a question. Write your final "
               "guess now as: Guess: <your guess>")
 TURN_NOTE = "Turn {turn} of {max_turns}."
@@ -25,6 +34,8 @@ INVALID_NOTE = {
     "no_action": "Write one yes/no question about X, or a guess as: Guess: <your guess>.",
     "ambiguous": "Guess exactly one thing, not several or a hedge.",
     "malformed": "Your guess could not be read as one thing.",
+    "template": "Write your own question or guess, not a line of these instructions or a "
+                "placeholder in brackets.",
 }
 
 EXAMINER_SYSTEM = (
@@ -42,7 +53,19 @@ EVALUATOR_SYSTEM = (
     "<index>. <Yes|No|Pass>, and nothing else."
 )
 EVALUATOR_USER = "Question: {question}\nCandidates:\n{candidates}"
+EVALUATOR_RETRY = (
+    "Your last reply could not be used: {problems}. Label every candidate again: exactly "
+    "one line per candidate, in order, written as <index>. <Yes|No|Pass>, such as: 1. Yes")
+"""Added to the evaluator's request when it retries a batch, so that the retry is not the
+same request as the failed one (at temperature 0 it would get the same reply)."""
 TRANSFER_SYSTEM = (
     "Here is a finished game of Twenty Questions about a hidden thing X ({pool_text}). "
     "Read the questions and answers and name X. Reply with one line: Guess: <your guess>"
 )
+
+TEMPLATE_LINES: tuple[str, ...] = tuple(
+    line for text in (GUESSER_SYSTEM, FINAL_TURN, *INVALID_NOTE.values())
+    for line in text.splitlines() if "{" not in line and len(line) > 20)
+"""The prompt's own instruction lines (those that hold no filled-in field): a guesser
+reply line copying one of them verbatim is no action (``template``). The example
+question on its own (``Is X alive?``) is not one of them: it is a fair question."""

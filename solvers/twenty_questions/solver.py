@@ -41,6 +41,7 @@ from infoseek.solvers.twenty_questions.game import (
     GameTable,
     TwentyQuestionsOptions,
     consistent_candidates,
+    label_problems,
     read_examiner,
     read_guess,
     read_labels,
@@ -51,15 +52,16 @@ from infoseek.solvers.twenty_questions.game import (
     truth_labels,
 )
 from infoseek.solvers.twenty_questions.prompts import (
+    EVALUATOR_RETRY,
     EVALUATOR_SYSTEM,
     EVALUATOR_USER,
     EXAMINER_SYSTEM,
     FINAL_TURN,
     GUESSER_SYSTEM,
     INVALID_NOTE,
-    POOL_TEXT,
     TRANSFER_SYSTEM,
     TURN_NOTE,
+    pool_text,
 )
 from infoseek.stored_forms import sample_problem, stored_problem
 
@@ -85,7 +87,7 @@ async def examine(turn_text: str, named: str | None, target: str,
             error = call.raised
         else:
             raw, source = call.text, "model"
-    answer, valid = read_examiner(raw)
+    answer, valid = read_examiner(raw, turn_text)
     if source != "table":
         truth = table_truth(turn_text, named, target, table)
         wrong: bool | None = None
@@ -116,16 +118,19 @@ async def label_question(question: str, named: str | None, table: GameTable,
         names = list(table.candidates[start:start + batch])
         listing = "\n".join(f"{i}. {n}" for i, n in enumerate(names, 1))
         prompt = EVALUATOR_USER.format(question=question, candidates=listing)
-        found, raised = None, None
+        found, raised, asked = None, None, prompt
         for attempt in range(LABEL_ATTEMPTS):
             retries += attempt > 0
-            call = await role_call(EVALUATOR_ROLE, prompt, system=EVALUATOR_SYSTEM)
+            call = await role_call(EVALUATOR_ROLE, asked, system=EVALUATOR_SYSTEM)
             if call.text is None:
                 raised = call.raised or "error"
                 break
             found = read_labels(call.text, len(names))
             if found is not None:
                 break
+            # the retry says what was wrong: the same request would get the same reply
+            asked = (f"{prompt}\n\n" + EVALUATOR_RETRY.format(
+                problems=label_problems(call.text, len(names))))
         if raised is not None:  # the table labels this batch
             errors.append(raised)
             labels.extend(rule[start:start + len(names)])
@@ -134,10 +139,11 @@ async def label_question(question: str, named: str | None, table: GameTable,
             labels.extend(found if found is not None else [FAILED] * len(names))
             from_model.extend([True] * len(names))
     truth = truth_labels(question, named, table)
-    checked = sum(from_model) if truth is not None else 0
-    wrong_labels = (sum(m and got != want for m, got, want in zip(from_model, labels, truth,
-                                                                     strict=True))
-                    if truth is not None else 0)
+    measured = ([m and want is not None for m, want in zip(from_model, truth, strict=True)]
+                if truth is not None else [False] * len(labels))
+    checked = sum(measured)
+    wrong_labels = sum(m and got != want for m, got, want in zip(measured, labels,
+                                                                  truth or labels, strict=True))
     record_role_reply(EVALUATOR_ROLE, turn=turn,
                       wrong=None if not checked else wrong_labels > 0,
                       raised="; ".join(errors) or None, checked=checked, errors=wrong_labels)
@@ -157,7 +163,7 @@ async def transfer(turns: list[dict[str, Any]], table: GameTable, pool: str) -> 
     if role_bound(TRANSFER_ROLE):
         call = await role_call(TRANSFER_ROLE,
                                dialogue_text(turns) or "(no questions were asked)",
-                               system=TRANSFER_SYSTEM.format(pool_text=POOL_TEXT[pool]))
+                               system=TRANSFER_SYSTEM.format(pool_text=pool_text(pool)))
         record_role_reply(TRANSFER_ROLE, turn=None, wrong=None, raised=call.raised)
         if call.text is not None:
             turn = read_turn(call.text, table, final_turn=True)
@@ -172,7 +178,7 @@ async def transfer(turns: list[dict[str, Any]], table: GameTable, pool: str) -> 
 
 
 def game_prompt(pool: str, max_turns: int) -> str:
-    return GUESSER_SYSTEM.format(pool_text=POOL_TEXT[pool], max_turns=max_turns)
+    return GUESSER_SYSTEM.format(pool_text=pool_text(pool), max_turns=max_turns)
 
 
 @solver

@@ -13,6 +13,10 @@ examiner's answers: the candidates left are those whose cell equals every answer
   under a uniform belief over the candidates left, the first in table order on a tie.
 - random: asks a random unasked attribute every turn but the last, then guesses a random
   candidate among those left.
+
+A candidate without a table row (``?`` cells: a name-list pool, labelled by an evaluator
+model) counts as pass in the information gain and never matches an answer, so it is not
+among the candidates left once a question is answered.
 """
 
 from __future__ import annotations
@@ -44,7 +48,8 @@ def best_question(table: GameTable, left: list[str], asked: set[str]) -> str | N
         question = table.questions[attr]
         if question in asked or len({row[column] for row in rows}) < 2:
             continue
-        gain = expected_information_gain(belief, [letter[row[column]] for row in rows])
+        gain = expected_information_gain(belief, [letter.get(row[column], "pass")
+                                                  for row in rows])
         if gain > best_gain:
             best, best_gain = question, gain
     return best

@@ -140,7 +140,8 @@ def test_the_offline_examiner_answers_attributes_and_nothing_else():
     ("Yes", "Yes", True), ("no.", "No", True), ("Partially", "Partially", True),
     ("Not applicable", NOT_APPLICABLE, True), ("**Yes**", "Yes", True),
     ("You guessed it. X is dog.", CONFIRMED, True), ("You guessed it!", CONFIRMED, True),
-    ("Yes, because it barks.", NOT_APPLICABLE, False), ("Maybe", NOT_APPLICABLE, False),
+    ("Yes, because it barks.", "Yes", True),  # issue 30: the whole reply says Yes
+    ("Yes, but no.", NOT_APPLICABLE, False), ("Maybe", NOT_APPLICABLE, False),
     ("Yes and no", NOT_APPLICABLE, False), ("", NOT_APPLICABLE, False),
 ])
 def test_examiner_replies_outside_the_set_become_not_applicable(text, answer, valid):
@@ -241,12 +242,13 @@ def test_defect_4_a_first_question_win_takes_one_turn(tmp_path):
 
 
 def test_defect_5_the_win_is_the_suites_and_the_examiners_verdict_is_kept(tmp_path):
-    examiner = replies("Yes, it barks.", "You guessed it. X is cat.")
+    examiner = replies("Yes and no: it barks.", "You guessed it. X is cat.")
     sample, value = run_game(replies("Is X alive?", "Guess: cat"), tmp_path,
                              examiner=examiner)
     turns = turns_from_store(sample.store[STORE_TURNS])
     assert [t["examiner_answer"] for t in turns] == [NOT_APPLICABLE, CONFIRMED]
-    assert turns[0]["examiner_raw"] == "Yes, it barks." and turns[0]["examiner_valid"] is False
+    assert turns[0]["examiner_raw"] == "Yes and no: it barks."
+    assert turns[0]["examiner_valid"] is False
     assert value["accuracy"] == 0.0 and value["examiner_win"] == 1.0
     assert value["examiner_disagrees"] == 1.0 and value["examiner_invalid"] == 1.0
 
