@@ -119,8 +119,9 @@ def test_verify_names_what_is_wrong(tmp_path):
                                                                     "(holding a)"))
     records = load_published(_write(tmp_path / "wrong.csv",
                                     [short, unoffered, known, infeasible, third]))
-    assert _checks(records[0]) == {"gt_qs_missing"}
-    assert _checks(records[1]) == {"gt_not_offered"}
+    # the notes ride along: under the pinned one-plan convention the sets differ too
+    assert _checks(records[0]) == {"gt_qs_missing", "first_plan_differs"}
+    assert _checks(records[1]) == {"gt_not_offered", "first_plan_differs"}
     assert _checks(records[2]) == {"not_underspecified"}
     assert _checks(records[3]) == {"infeasible"}
     assert _checks(records[4]) == set()
@@ -142,5 +143,32 @@ def test_gt_atoms_that_settle_only_one_plan_are_a_note(tmp_path):
                  gt_qs="{'(clear b)', '(clear c)', '(on d b)', '(on d c)', '(holding c)'}")
     [record] = load_published(_write(tmp_path / "note.csv", [extra]))
     found = verify(record)
+    assert {d["check"] for d in found} == {"gt_qs_unconfirmed", "first_plan_differs"}
+    assert [d["released"] for d in found if d["check"] == "gt_qs_unconfirmed"] == [
+        ["holding c"]]
+
+
+def test_atoms_that_settle_the_first_plan_only(tmp_path):
+    # b is held; a and c are clear, d on the table; a and c each on the table or on d.
+    # With a on the table the plan sets differ (d clear or not: 'stack b d' first or
+    # not), but the first plan in action-name order is put-down b, pick-up a, stack a b
+    # either way; with a on d it is put-down b, unstack a d, stack a b. So (ontable a) and
+    # (on a d) settle the first plan, and nothing settles the plan set.
+    true = {"(clear a)", "(clear c)", "(clear d)", "(holding b)", "(ontable a)",
+            "(ontable c)", "(ontable d)"}
+    hidden = {"(clear d)", "(handempty)", "(holding d)", "(on a d)", "(on c d)",
+              "(ontable a)", "(ontable b)", "(ontable c)"}
+    from tests.support.fixtures.published.write_questbench_planning_fixtures import (
+        conditions,
+        set_text,
+    )
+    row = dict(_rows()[0], conditions=conditions(true, hidden),
+               gt_qs=set_text(["(on a d)", "(ontable a)"]),
+               all_qs=set_text([*hidden, "No questions needed."]))
+    path = _write(tmp_path / "first.csv", [row, _rows()[0]])
+    record = load_published(path)[0]
+    found = verify(record)
     assert {d["check"] for d in found} == {"gt_qs_unconfirmed"}
-    assert found[0]["released"] == ["holding c"]
+    assert sorted(found[0]["released"]) == ["on a d", "ontable a"]
+    # a task cannot pose it under plan sets: left out with a warning
+    assert [r["id"] for r in source_records(path, domain="planning")] == ["first-row2"]

@@ -29,7 +29,12 @@ what depends on the planner's operator order:
 - note ``gt_qs_unconfirmed``: ``gt_qs`` atoms that do not settle the plan set (they may
   settle QuestBench's one BFS plan; its operator order is not in the file);
 - note ``plans_differ``: a "No questions needed" row whose consistent states have
-  different sets of optimal plans (one BFS plan may still be shared).
+  different sets of optimal plans (one BFS plan may still be shared);
+- note ``first_plan_differs``: with the first optimal plan in action-name order as a
+  state's value (the engine's ``ties = first_plan``: QuestBench's one plan per state with
+  the order pinned), the offered atoms that settle it are not ``gt_qs`` (or, for a "No
+  questions needed" row, that plan is not settled): QuestBench's planner may order the
+  actions otherwise, so this is not a disagreement either.
 
 The record id is ``<file stem>-row<N>``: the file has no id column.
 """
@@ -50,7 +55,7 @@ REQUIRED = ("conditions", "goals", "gt_qs", "all_qs", "num_vars")
 SIGNATURE = ("conditions", "goals", "gt_qs", "all_qs")
 KEPT = ("all_valid_qs", "min_depth", "plan_to_gt_q")
 CHECKS = ("infeasible", "not_underspecified", "gt_qs_missing", "gt_not_offered")
-NOTES = ("gt_qs_unconfirmed", "plans_differ")
+NOTES = ("gt_qs_unconfirmed", "plans_differ", "first_plan_differs")
 
 
 def _atom(text: str, field: str, ref: RowRef, valid: set[str]) -> str:
@@ -152,12 +157,19 @@ def verify(record: Record) -> list[dict[str, Any]]:
     known = len(values) == 1
     offered = list(record.get("question_options") or [])
     found: list[dict[str, Any]] = []
+    first = engine_from_record({**record, "engine": {**record["engine"],
+                                                     "ties": "first_plan"}})
+    first_known = len(first.target_values()) == 1
     if released.get("gt_qs") == NO_QUESTIONS:
         if not known:
             found.append({"check": "plans_differ", "computed": len(values),
                           "reason": f"the {len(values)} kinds of consistent state have "
                           "different sets of optimal plans (one BFS plan per state may "
                           "still be shared)"})
+        if not first_known:
+            found.append({"check": "first_plan_differs",
+                          "reason": "the consistent states' first optimal plans in "
+                          "action-name order differ too"})
         return found
     gt = list(released.get("gt_qs") or [])
     if known:
@@ -166,6 +178,14 @@ def verify(record: Record) -> list[dict[str, Any]]:
                       "optimal plans: no question is needed"})
         return found
     sufficient = sufficient_options(engine, offered)
+    first_sufficient = [] if first_known else sufficient_options(first, offered)
+    if sorted(first_sufficient) != sorted(gt):
+        found.append({"check": "first_plan_differs", "released": gt,
+                      "computed": first_sufficient,
+                      "reason": "with each state's first optimal plan in action-name order "
+                      "as its value, the offered atoms that settle it are "
+                      f"[{', '.join(atom_text(v) for v in first_sufficient)}] (QuestBench's "
+                      "planner may order the actions otherwise)"})
     missing = [v for v in sufficient if v not in gt]
     if missing:
         found.append({"check": "gt_qs_missing", "released": gt, "computed": sufficient,
