@@ -88,6 +88,10 @@ def test_tasks_run_the_fixture_with_source(tmp_path, task):
     assert rows == [1, 2, 3, 4]
     # the rounded released answer 3.33 is posed as the exact 10/3
     assert sample_problem(log.samples[2].metadata)["answer"] == "10/3"
+    prose = "Each bag holds 6 apples and there are 4 bags. Some of the apples were eaten."
+    shown = str(log.samples[1].input)
+    # a GSM-Q row is told in its released prose by the word-problem task
+    assert (prose in shown) is (task is gsm_q), shown
 
 
 @pytest.mark.parametrize(("field", "change", "detail"), [

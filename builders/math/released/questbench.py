@@ -21,7 +21,10 @@ How a row becomes a record (the rules also stand in docs/published-data.md):
   GSME-Q row and reveals exactly those; a prose one (GSM-Q) reveals what QuestBench's
   construction keeps, every valued leaf the goal depends on except the GT Question (the
   distractors and the held-out quantity are the ones removed);
-- k = 1 and the released minimal sufficient set is ``[GT Question]``.
+- k = 1 and the released minimal sufficient set is ``[GT Question]``;
+- a GSM-Q row's word rendering (``gsm_q`` and the other word-problem tasks) is the
+  released prose (the record's ``sentences``), opened, in a variant that reveals it, by one
+  sentence stating the GT Question's value.
 
 The record id is ``<file stem>-row<N>`` (data rows from 1), whatever ``Question ID`` says
 (released files repeat it); the provenance keeps the file, the row and ``Question ID``.
@@ -41,6 +44,7 @@ import json
 import re
 from typing import Any
 
+from infoseek.builders.math.gsm_text import format_number
 from infoseek.builders.math.released.parse import (
     NAME,
     NUMBER_TEXT,
@@ -220,6 +224,14 @@ def questbench_gsm_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
     }
     if full:
         released["full_problem"] = full
+    if variant == "GSM-Q":
+        # the word-problem tasks tell the released prose; a variant that reveals the GT
+        # Question's value opens with one sentence stating it
+        described = record["descriptions"].get(gt, gt)
+        record["sentences"] = {
+            "values": {gt: f"{described[:1].upper()}{described[1:]} is "
+                           f"{format_number(values[gt])}."},
+            "equations": {}, "question": text.strip()}
     return record
 
 
