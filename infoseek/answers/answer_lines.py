@@ -21,7 +21,10 @@ Pure: no Inspect imports. Nothing here raises on model text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
+
+from infoseek.answers.second_values import PROSE_OPENER
 
 ANSWER_LINE_RULE = (
     'Only a line that starts with "Answer:" counts as your answer: a reply without one '
@@ -93,6 +96,22 @@ def answer_lines(text: object) -> list[AnswerLine]:
 def has_inline_marker(body: str) -> bool:
     """Whether an answer body holds another ``Answer:`` marker (a second answer)."""
     return isinstance(body, str) and INLINE_MARKER.search(body) is not None
+
+
+def split_prose(paragraph: str, known: Callable[[str], bool] = lambda line: False,
+                ) -> tuple[str, str]:
+    """``(value, prose)``: a multi-line value's lines up to the first later line that
+    opens as prose (`infoseek.answers.second_values.PROSE_OPENER`) and is no `known`
+    line of the value (a known step or component), and that line with every line after
+    it. The prose is a justification, read by the same rules as the paragraphs after a
+    blank line, so a value put forward on the next line (``G1=0, G2=1`` then ``Actually
+    G1 = 1``) is ``ambiguous`` as it is on the same line or after a blank line, and a
+    justification there (``Because G2 is on.``) is allowed (issue 30)."""
+    lines = paragraph.splitlines()
+    for number, line in enumerate(lines[1:], 1):
+        if PROSE_OPENER.match(line) and not known(line):
+            return "\n".join(lines[:number]), "\n".join(lines[number:]).strip()
+    return paragraph, ""
 
 
 def first_paragraph(body: str) -> tuple[str, str]:

@@ -39,6 +39,18 @@ _CLAUSE_FILLER = re.compile(
     r"|the)\b)",
     re.IGNORECASE,
 )
+PROSE_OPENER = re.compile(
+    r"^[ \t>*_`\-\u2022]*(?:\(|(?:because|since|as|given|due\s+to|thus|hence|therefore|so|which|"
+    r"according|based|this|that|these|those|it|it's|its|the|there|here|note|i|i'm|i'd|i've|"
+    r"my|we|our|but|though|although|however|also|actually|or|either|alternatively|"
+    r"otherwise|else|maybe|perhaps|possibly|probably|instead|rather|wait|sorry|oops|"
+    r"correction|on\s+second\s+thoughts?|scratch|never\s*mind|not\s+sure)\b)",
+    re.IGNORECASE,
+)
+"""A line that opens as prose (a bracket, a justification, a pronoun, a self-correction
+or alternative cue, a hedge), never as a value: under a vector's or a sequence's lines it
+starts their justification (`infoseek.answers.answer_lines.split_prose`). ``then``,
+``and`` and ``if`` are not here: a line opening with them may be a further step."""
 PROBABILITY = re.compile(
     r"\d\s*%\s*(?:[\w-]+\s+){0,2}?(?:probability|probable|chance|likely|likelihood|sure|"
     r"certain|confiden\w*|odds)|\b(?:probability|chance|likelihood|odds|confidence)\b"

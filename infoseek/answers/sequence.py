@@ -9,9 +9,10 @@ sets aside a trailing ``(...)`` or ``because`` / ``since`` justification, unless
 offers another step (``pick up A (or pick up B)``: ``ambiguous``); a step going on with
 a self-correction (``stack A. Actually, pick up B``) and a probability are
 ``ambiguous``. The list is the body's first paragraph; the paragraphs after a blank
-line are its justification (`infoseek.answers.answer_lines.first_paragraph`), read by
-the rules of every justification: a hedge, retraction or probability there, another
-list, or a step written there is ``ambiguous``. With
+line, and the lines from the first one that opens as prose (``Because ...``, ``Actually
+...``; `infoseek.answers.answer_lines.split_prose`), are its justification, read by the
+rules of every justification: a hedge, retraction or probability there, another list
+(``a shorter plan is pick up A`` too), or a step written there is ``ambiguous``. With
 ``spec.items`` known, every item must be one of them (case, quotes and emphasis aside) and
 is recorded in the spec's spelling; an unknown item is ``malformed``, a hedged one
 (``A or B``, ``maybe A``) ``ambiguous``; an empty item is ``malformed``. The tool
@@ -31,7 +32,7 @@ import json
 import re
 from collections.abc import Sequence
 
-from infoseek.answers.answer_lines import first_paragraph
+from infoseek.answers.answer_lines import first_paragraph, split_prose
 from infoseek.answers.answer_text import (
     ANSWER_LEAD,
     EDGE_PUNCTUATION,
@@ -102,6 +103,9 @@ def _clean_item(piece: str) -> str:
 _CUED_STEP = re.compile(rf"[.!?:,]\s*(?:{SECOND_VALUE_CUE.pattern})", re.IGNORECASE)
 """A step that goes on, after a break, with a self-correction (``stack A. Actually, pick
 up B``)."""
+_NAMED_LIST = re.compile(r"\s(?:is|would\s+be|could\s+be|might\s+be)\s+", re.IGNORECASE)
+"""Where a clause of the justification goes on with a list it names (``a shorter plan is
+pick up A``): a different list there is another value."""
 _HEDGED = "\x00or"
 """The item a piece becomes when its aside offers another step (read as ``ambiguous``)."""
 
@@ -126,6 +130,10 @@ class SequenceKind(AnswerKind):
         if not isinstance(body, str):
             return self._read_body(body, spec)
         value, later = first_paragraph(body)
+        index = _item_index(tuple(str(item) for item in spec.items))
+        value, prose = split_prose(
+            value, lambda line: item_key(_clean_item(_LIST_MARK.sub("", line))) in index)
+        later = "\n\n".join(part for part in (prose, later) if part)
         reading = self._read_body(value, spec)
         if not reading.valid or not later:
             return reading
@@ -146,6 +154,11 @@ class SequenceKind(AnswerKind):
             other = self._read_body(clause, spec)
             if cued and other.valid and other.value != value:
                 return True
+            named = _NAMED_LIST.search(clause)  # "a shorter plan is pick up A"
+            if named is not None and index:
+                other = self._read_body(clause[named.end():], spec)
+                if other.valid and other.value != value:
+                    return True
         return False
 
     def _read_body(self, body: object, spec: AnswerSpec) -> AnswerReading:

@@ -14,10 +14,11 @@ exactly once (names match case-insensitively); a missing, extra or repeated name
 piece that is not a pair, is ``malformed``; a hedged value (``0 or 1``, ``0/1``,
 ``maybe 1``) is ``ambiguous``; with ``spec.allowed`` known, a value outside it is
 ``malformed``. Values are ints for integer text, booleans for ``true`` / ``false``, else
-the text. The pairs are the body's first paragraph; the paragraphs after a blank line are
-their justification (`infoseek.answers.answer_lines.first_paragraph`): a hedge,
-retraction or probability there, another vector, or a component given another value is
-``ambiguous``. The tool argument may be a JSON object (or its text).
+the text. The pairs are the body's first paragraph; the paragraphs after a blank line, and
+the lines from the first one that opens as prose (``Because ...``, ``Actually ...``;
+`infoseek.answers.answer_lines.split_prose`), are their justification: a hedge,
+retraction or probability there, another vector, or a component given another value
+(``I'd also accept G1=1``) is ``ambiguous``. The tool argument may be a JSON object (or its text).
 
 Comparison: equal as a whole (names case-insensitive, values by their written form); no
 partial credit. Pure: no Inspect imports.
@@ -29,7 +30,7 @@ import json
 import re
 from collections.abc import Mapping
 
-from infoseek.answers.answer_lines import first_paragraph
+from infoseek.answers.answer_lines import first_paragraph, split_prose
 from infoseek.answers.answer_text import (
     ANSWER_LEAD,
     EDGE_PUNCTUATION,
@@ -104,6 +105,14 @@ _LIST_MARK = re.compile(r"^(?:[-+*\u2022]|\d{1,3}[.)])\s+")
 _CUED_VALUE = re.compile(rf"[.!?:,]\s*(?:{SECOND_VALUE_CUE.pattern})", re.IGNORECASE)
 
 
+def _opens_with_pair_of(line: str, keys: set[str]) -> bool:
+    """Whether a line opens with a pair of one of the components (``it = 1`` is a pair
+    when ``it`` is a component's name, not prose)."""
+    piece = _SEPARATOR.split(line.replace("`", "").replace("**", ""), maxsplit=1)[0]
+    pair = _PAIR.match(_LIST_MARK.sub("", piece.strip()))
+    return pair is not None and name_key(pair.group("name")) in keys
+
+
 def _repeats_with_another_value(pairs: list[tuple[str, object]]) -> bool:
     seen: dict[str, str] = {}
     for name, value in pairs:
@@ -115,13 +124,16 @@ def _repeats_with_another_value(pairs: list[tuple[str, object]]) -> bool:
 
 def _offers_another(tail: str, value: dict) -> bool:
     """Whether a justification gives a component another value as an answer: a clause
-    opening with ``name = v`` (v not the answer's), or such a pair anywhere after a
-    self-correction or alternative cue. Pairs of other names are facts."""
+    opening with ``name = v`` or ``name is v`` (v not the answer's), ``name = v`` or
+    ``name: v`` anywhere in a clause (``I'd also accept G1=1``), or any such pair after
+    a self-correction or alternative cue. Pairs of other names are facts, and so is
+    ``name is v`` inside a sentence (``because G2 is on``)."""
     answered = {name_key(name): _component_key(v) for name, v in value.items()}
     for clause, cued in justification_clauses(tail):
         for number, match in enumerate(_TAIL_PAIR.finditer(clause)):
-            if not cued and (number or match.start()):
-                break
+            joined = clause[match.end("name"):match.start("value")].strip()
+            if not cued and (number or match.start()) and joined not in ("=", ":"):
+                continue
             key = name_key(match.group("name"))
             if key in answered and _component_key(
                     _component_value(match.group("value"))) != answered[key]:
@@ -153,6 +165,9 @@ class VectorKind(AnswerKind):
         if not isinstance(body, str):
             return self._read_body(body, spec)
         value, later = first_paragraph(body)
+        keys = {name_key(str(name)) for name in spec.names}
+        value, prose = split_prose(value, lambda line: _opens_with_pair_of(line, keys))
+        later = "\n\n".join(part for part in (prose, later) if part)
         reading = self._read_body(value, spec)
         if not reading.valid or not later:
             return reading
