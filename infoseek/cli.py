@@ -95,6 +95,9 @@ def _build(args: argparse.Namespace) -> int:
         return 2
     seconds = time.perf_counter() - start
     print(f"built {len(records)} problems in {seconds:.2f} s -> {args.out}")
+    if spec.shape and records:
+        for line in resolve(spec.shape)(records):
+            print(line)
     return 0
 
 

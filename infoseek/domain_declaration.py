@@ -105,6 +105,10 @@ class BuilderSpec:
     data_hash: str | None = None
     """The content hash of the data files the builder reads (templates, trees, pools,
     networks: 12 hex digits), or None for a builder that reads none."""
+    shape: str | None = None
+    """A ``"module:function"`` path: the function takes the built records and returns lines
+    describing the split's shape (beside a published one); `infoseek build` prints them.
+    None: no such lines."""
     random_stream: str = ""
     """The fixed text every random generator of the builder is seeded with, before the
     seed and the job's numbers (empty: the name). It is not the version, so moving the

@@ -43,6 +43,7 @@ SPEC = BuilderSpec(
     name="planning-q",
     build=f"{__name__}:build_split",
     version="1.1.0",
+    shape=f"{__name__}:shape_lines",
     random_stream="planning_q:1.0.0",
     max_k=1, default_ks=(1,), default_per_k=7500, max_per_k=20_000,
 )
@@ -53,6 +54,7 @@ FIRST_PLAN_SPEC = BuilderSpec(
     name="planning-q-first-plan",
     build=f"{__name__}:build_first_plan_split",
     version="1.1.0",
+    shape=f"{__name__}:shape_lines",
     random_stream="planning_q_first_plan",
     max_k=1, default_ks=(1,), default_per_k=7500, max_per_k=20_000,
 )
@@ -165,6 +167,53 @@ def under_other_ties(record: dict[str, Any]) -> str:
         return "rejected"
     return ("same" if sorted(sufficient) == sorted(m[0] for m in record["mss_family"])
             else "other atoms")
+
+
+PUBLISHED_SHAPE: dict[str, tuple[float, float, float]] = {
+    "blocks": (4, 7, 5.7), "num_vars": (25, 64, 46.0), "depth": (1, 14, 6.9),
+    "e_bf": (3.0, 33.0, 18.5)}
+"""QuestBench's Planning-Q (paper, Table 1): (min, max, mean) of b, |X|, d (the released
+``min_depth``, the shorter plan) and E_BF over its 7,500 problems."""
+PUBLISHED_BFS = {3: 5.75, 5: 27.2, 10: 93.9}
+"""QuestBench's BFS baselines on Planning-Q (paper, Table 2), percent correct at depth D."""
+
+
+def _span(values: list[float]) -> str:
+    return f"{min(values):g}-{max(values):g}, mean {sum(values) / len(values):.2f}"
+
+
+def _within(values: list[int], depth: int) -> float:
+    return 100 * sum(v <= depth for v in values) / len(values)
+
+
+def shape_lines(records: list[dict[str, Any]]) -> list[str]:
+    """The split's shape beside QuestBench's (printed by `infoseek build planning-q`): b,
+    |X|, depth the published way (the shorter plan) and ours (``max_depth``), E_BF, the
+    share of rows whose right answer is "No questions needed", and the BFS references.
+    A ``bfs-D`` reference model finds a correct atom exactly when ``max_depth`` <= D (each
+    sufficient atom separates the same two groups, so its backward-search level is the
+    longer plan); the published baseline finds one at the shorter plan's depth."""
+    axes = [r["difficulty"] for r in records]
+    out = [f"shape of {len(records)} problems (QuestBench Planning-Q, 7,500 problems, in "
+           "brackets):"]
+    names = {"blocks": "blocks b", "num_vars": "|X|", "depth": "depth d (shorter plan)",
+             "e_bf": "E_BF"}
+    for key, label in names.items():
+        low, high, mean = PUBLISHED_SHAPE[key]
+        out.append(f"  {label}: {_span([a[key] for a in axes])}  "
+                   f"[{low:g}-{high:g}, mean {mean}]")
+    out.append(f"  max_depth (longer plan): {_span([a['max_depth'] for a in axes])}  "
+               "[not published]")
+    unneeded = sum(not r.get("mss_family") for r in records)
+    out.append(f"  \"No questions needed\" rows: {100 * unneeded / len(records):.1f}%  "
+               "[present; share not derived here: issue 31, item 3]")
+    shorter = [a["depth"] for a in axes]
+    longer = [a["max_depth"] for a in axes]
+    for depth, published in PUBLISHED_BFS.items():
+        out.append(f"  within depth {depth}: {_within(shorter, depth):.1f}% by the shorter "
+                   f"plan, {_within(longer, depth):.1f}% by the longer (what bfs-{depth} "
+                   f"finds)  [BFS baseline {published}%]")
+    return out
 
 
 def build_problem(seed: int, k: int, index: int, ties: str = TIES[0]) -> dict[str, Any]:

@@ -77,6 +77,38 @@ def test_depth_is_the_shorter_plan_as_published_and_max_depth_the_longer(q_recor
     assert any("depth" in e for e in planning_q.validate_planning_q_record(swapped))
 
 
+def test_bfs_references_find_an_atom_exactly_within_max_depth(q_records) -> None:
+    """What `planning_q.shape_lines` says of the bfs-D reference models: each sufficient
+    atom's backward-search level is the longer plan, so bfs-D finds one iff max_depth <= D."""
+    from infoseek.single_turn import bfs_pick, sufficient_options
+
+    for record in q_records:
+        engine = engine_from_record(record)
+        options = record["question_options"]
+        good = sufficient_options(engine, options)
+        for depth in (3, 5, 7, 10):
+            found = bfs_pick(engine, options, good, depth) is not None
+            assert found == (record["difficulty"]["max_depth"] <= depth), record["id"]
+
+
+def test_infoseek_build_prints_the_shape_beside_questbench(tmp_path, capsys) -> None:
+    from infoseek.cli import main
+
+    out = tmp_path / "q.jsonl"
+    assert main(["build", "planning-q", "--per-k", "4", "--seed", "2", "--out", str(out),
+                 "--quiet", "--workers", "1"]) == 0
+    printed = capsys.readouterr().out
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 4
+    depths = [r["difficulty"]["depth"] for r in records]
+    mean = sum(depths) / 4
+    assert f"depth d (shorter plan): {min(depths)}-{max(depths)}, mean {mean:.2f}  " \
+           "[1-14, mean 6.9]" in printed
+    assert "E_BF:" in printed and "[3-33, mean 18.5]" in printed
+    assert '"No questions needed" rows: 0.0%' in printed
+    assert "[BFS baseline 93.9%]" in printed and "blocks b: " in printed
+
+
 def test_planning_mt_reports_depth_both_ways() -> None:
     records = planning_mt.build_split(seed=4, per_k=2, ks=[2], workers=1)
     for record in records:
