@@ -76,17 +76,25 @@ def _table_fields(pool: Pool, names: Sequence[str]) -> dict[str, Any]:
 
 def game_records(pool_name: str) -> list[dict[str, Any]]:
     """One game record per target of the pool, in the pool file's target order."""
-    pool = get_pool(pool_name)
+    return pool_records(get_pool(pool_name), {"pools": pools_content_hash()})
+
+
+def pool_records(pool: Pool, provenance: dict[str, Any]) -> list[dict[str, Any]]:
+    """One game record per target of `pool` (a shipped pool, or a name-list pool of
+    `infoseek.builders.twenty_questions.pools.list_pool`), its `provenance` added to
+    every record's. A candidate without a table row has ``?`` cells (only an evaluator
+    model labels it)."""
     names = [c.name for c in pool.candidates]
     table = _table_fields(pool, names)
+    by_name = {c.name: c for c in pool.candidates}
     return [{
-        "id": f"{ID_PREFIX}-{pool_name}-{index:03d}-{_slug(target)}",
+        "id": f"{ID_PREFIX}-{pool.name}-{index:03d}-{_slug(target)}",
         "domain": DOMAIN_NAME, "entity": ENTITY, **table, "observed": {},
         "queryable": table["variables"][:-1], "forbidden": [], "alternative_only": [],
-        "k": None, "mss_family": [], "pool": pool_name,
-        "group": pool.candidate(target).group, "answer": target,
+        "k": None, "mss_family": [], "pool": pool.name,
+        "group": by_name[target].group, "answer": target,
         "provenance": {"builder": SPEC.name, "version": SPEC.version,
-                       "pool": pool_name, "pools": pools_content_hash(), "index": index},
+                       "pool": pool.name, **provenance, "index": index},
     } for index, target in enumerate(pool.targets)]
 
 

@@ -19,6 +19,22 @@ unknown group, a repeated attribute id or candidate name, a name or alias that n
 candidates, a target outside its pool, and two candidates of one pool with the same row
 (they could never be told apart). Lines starting with ``#`` and blank lines are skipped.
 The files' content hash versions the records built from them.
+
+**Name lists** (`list_pool`): a game can also run over any list of targets and candidates
+given as files (``-T source=`` / ``-T pool=``), read by `read_name_list`: a ``.json`` file
+holding a list of names (or an object of lists, read in order, as the paper's lists are
+grouped), any other file one name per line (``#`` lines and blank lines skipped). Each
+name takes the row of the table candidate of that name (`name_key`: case, punctuation
+and articles do not matter; a target may also match through an alias, so ``Mt. Everest``
+is ``Mount Everest``); a name the table does not hold is a candidate *without a row*
+(its cells ``?``), which only an `evaluator` model can label. Repeated names are kept
+once, in first order; a target missing from the candidate list joins it.
+``paper_common`` and ``paper_thing`` are the released MT-InfoSeek lists
+(``data/paper_lists.json``, `PAPER_POOLS`; provenance in its ``about`` field and
+``data/paper_lists_provenance.txt``).
+
+`constant_attributes` names the attributes with one label across a whole pool (they
+tell no candidate apart there).
 """
 
 from __future__ import annotations
@@ -34,6 +50,17 @@ DATA_DIR = Path(__file__).with_name("data")
 FILES = ("attributes.txt", "candidates.txt", "pools.json")
 GROUPS = ("animal", "place", "food", "object", "thing")
 CELLS = "ynp"
+UNKNOWN = "?"
+"""The cell of a candidate without a table row (a name list's candidate the table does not
+hold): only an evaluator model labels it."""
+UNLISTED = "unlisted"
+"""The group of a candidate without a table row."""
+PAPER_LISTS = "paper_lists.json"
+PAPER_POOLS: dict[str, tuple[str, str]] = {
+    "paper_common": ("common_targets", "common_candidate_pool"),
+    "paper_thing": ("thing200_targets", "thing200_candidate_pool"),
+}
+"""The paper's lists by pool name: (targets key, candidates key) of ``data/paper_lists.json``."""
 MIN_ATTRIBUTES = 60
 POOL_NAMES = ("common", "thing")
 
@@ -201,3 +228,160 @@ def pools_content_hash(data_dir: Path = DATA_DIR) -> str:
     for name in FILES:
         digest.update((data_dir / name).read_bytes())
     return digest.hexdigest()[:12]
+
+
+# ------------------------------------------------------------------------ name lists
+
+
+@dataclass(frozen=True)
+class ListPool(Pool):
+    """A pool made from name lists (`list_pool`): where its names came from, and which
+    candidates and targets the table holds no row for."""
+
+    provenance: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        """The candidates without a table row, in pool order."""
+        return tuple(c.name for c in self.candidates if UNKNOWN in c.row)
+
+    @property
+    def missing_targets(self) -> tuple[str, ...]:
+        unknown = set(self.missing)
+        return tuple(t for t in self.targets if t in unknown)
+
+
+def _names_in(data: object, where: str) -> list[str]:
+    if isinstance(data, dict):
+        return [n for key, part in data.items() for n in _names_in(part, f"{where}[{key!r}]")]
+    if not isinstance(data, list) or not all(isinstance(n, str) for n in data):
+        raise PoolFileError(f"{where}: expected a JSON list of names (or an object of such "
+                            "lists)")
+    return list(data)
+
+
+def read_name_list(path: Path) -> list[str]:
+    """The names of a list file (module docstring), stripped; `PoolFileError` naming the
+    file (and line) when it cannot be read, holds no name, or a name is empty."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PoolFileError(f"{path}: cannot be read ({exc})") from None
+    if path.suffix.lower() == ".json":
+        try:
+            listed = _names_in(json.loads(text), str(path))
+        except json.JSONDecodeError as exc:
+            raise PoolFileError(f"{path}: not a readable JSON file ({exc})") from None
+        found = [(f"name {i}", n.strip()) for i, n in enumerate(listed, 1)]
+    else:
+        found = [(f"line {i}", ln.strip()) for i, ln in enumerate(text.splitlines(), 1)
+                 if ln.strip() and not ln.lstrip().startswith("#")]
+    if not found:
+        raise PoolFileError(f"{path}: holds no name")
+    bad = next(((where, n) for where, n in found if not name_key(n)), None)
+    if bad is not None:
+        raise PoolFileError(f"{path}: {bad[0]}: {bad[1]!r} is no name (no letter or digit)")
+    return [n for _, n in found]
+
+
+def paper_lists(data_dir: Path = DATA_DIR) -> dict[str, object]:
+    """The released lists file (`PAPER_LISTS`), read as it is."""
+    return json.loads((data_dir / PAPER_LISTS).read_text(encoding="utf-8"))
+
+
+def _table_by(pools: dict[str, Pool], *, aliases: bool) -> dict[str, Candidate]:
+    """Every table candidate by the `option_key` of its name (and of each alias)."""
+    index: dict[str, Candidate] = {}
+    for pool in pools.values():
+        for candidate in pool.candidates:
+            for alias in (candidate.names if aliases else (candidate.name,)):
+                index.setdefault(name_key(alias), candidate)
+    return index
+
+
+def name_key(name: str) -> str:
+    """The form in which list names and table names are compared: `option_key` (case and
+    articles dropped), every run of other characters than letters and digits one space."""
+    from infoseek.answers.choice import option_key
+
+    return re.sub(r"[^a-z0-9]+", " ", option_key(name)).strip()
+
+
+def list_pool(name: str, targets: list[str], candidates: list[str],
+              provenance: dict[str, str] | None = None) -> ListPool:
+    """The pool of a target list and a candidate list over the shipped table (module
+    docstring). A listed name takes the row of the table candidate of that *name* (an
+    alias is no match: the table lists ``jaguar`` under ``leopard``, and a list naming
+    both means two things); it keeps the table's aliases that name no other listed
+    candidate. A target matches a listed candidate by name, else through a table alias
+    (``Mt. Everest`` is the listed ``Mount Everest``), else joins the candidates. Names
+    are compared by `name_key`."""
+    shipped = builtin_pools()
+    attributes = next(iter(shipped.values())).attributes
+    by_name = _table_by(shipped, aliases=False)
+    by_alias = _table_by(shipped, aliases=True)
+    found: dict[str, Candidate] = {}
+
+    def add(listed: str) -> str:
+        key = name_key(listed)
+        if not key:
+            raise PoolFileError(f"pool {name!r}: the name {listed!r} has no letters")
+        if key not in found:
+            row = by_name.get(key)
+            found[key] = (row if row is not None else
+                          Candidate(listed, UNLISTED, (), UNKNOWN * len(attributes)))
+        return found[key].name
+
+    for listed in candidates:
+        add(listed)
+
+    def target(listed: str) -> str:
+        key = name_key(listed)
+        via = by_alias.get(key)
+        if key not in found and via is not None and name_key(via.name) in found:
+            return via.name
+        return add(listed)
+
+    chosen = list(dict.fromkeys(target(t) for t in targets))
+    keys = set(found)
+    members = tuple(
+        Candidate(c.name, c.group,
+                  tuple(a for a in c.aliases if name_key(a) not in keys), c.row)
+        for c in found.values())
+    return ListPool(name, attributes, members, tuple(chosen), tuple((provenance or {}).items()))
+
+
+def paper_pool(name: str, targets: list[str] | None = None,
+               provenance: dict[str, str] | None = None) -> ListPool:
+    """A pool of the paper's lists (`PAPER_POOLS`), with `targets` in place of its own
+    when given."""
+    target_key, pool_key = PAPER_POOLS[name]
+    lists = paper_lists()
+    if targets is None:
+        targets = _names_in(lists[target_key], PAPER_LISTS)
+    return list_pool(name, targets,
+                     _names_in(lists[pool_key], PAPER_LISTS),
+                     {"lists": PAPER_LISTS, "lists_sha256": file_hash(DATA_DIR / PAPER_LISTS),
+                      **(provenance or {})})
+
+
+def file_hash(path: Path) -> str:
+    """The first 12 hex digits of the SHA-256 of a file's bytes."""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def missing_rows_line(pool: ListPool, shown: int = 5) -> str:
+    """The candidates without a table row, in one phrase: the first few and the count."""
+    missing = pool.missing
+    listed = ", ".join(missing[:shown]) + (", ..." if len(missing) > shown else "")
+    return f"{len(missing)} of {len(pool.candidates)} candidates have no table row ({listed})"
+
+
+def constant_attributes(pool: Pool) -> list[str]:
+    """The attributes with one label for every candidate of `pool` that has a row: no
+    answer to them tells two of its candidates apart (candidates without a row are left
+    out; an empty list when fewer than two have one)."""
+    rows = [c.row for c in pool.candidates if UNKNOWN not in c.row]
+    if len(rows) < 2:
+        return []
+    return [a.id for i, a in enumerate(pool.attributes) if len({r[i] for r in rows}) == 1]
