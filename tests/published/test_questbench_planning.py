@@ -55,6 +55,11 @@ def test_rows_load_as_planning_records():
     assert len(first["target_values"]) == 2 and first["k"] == 1
     assert (settled["k"], settled["mss_family"], len(settled["target_values"])) == (0, [[]], 1)
     assert third["released"]["min_depth"] == "2"
+    # released encodings: gt_qs as frozenset({...}), all_qs every atom
+    assert _rows()[0]["gt_qs"].startswith("frozenset({")
+    assert first["released"]["gt_qs"] == ["clear c", "clear d", "on a c", "on a d"]
+    assert len(first["question_options"]) == 25
+    assert first["released"]["all_valid_qs"] == first["queryable"]
     assert detect_source_format(list(_rows()[0])) is QUESTBENCH_PLANNING
 
 
@@ -132,6 +137,20 @@ def test_verify_names_what_is_wrong(tmp_path):
     assert (summary["agree"], summary["disagree"]) == (1, 4)
 
 
+def test_a_wrong_all_valid_qs_is_a_note(tmp_path):
+    first = _rows()[0]
+    row = dict(first, all_valid_qs="['(on a c)', '(on a d)']")
+    [record] = load_published(_write(tmp_path / "valid.csv", [row]))
+    found = verify(record)
+    assert [d["check"] for d in found] == ["valid_qs_differ"]
+    assert found[0]["computed"] == ["clear c", "clear d", "on a c", "on a d"]
+    summary_dir = tmp_path / "v"
+    assert main(["verify", str(tmp_path / "valid.csv"), "--out", str(summary_dir),
+                 "--quiet"]) == 0
+    summary = json.loads((summary_dir / "summary.json").read_text())
+    assert (summary["agree"], summary["rows_by_note"]) == (1, {"valid_qs_differ": 1})
+
+
 def test_gt_atoms_that_settle_only_one_plan_are_a_note(tmp_path):
     # d on b has two optimal plans (put d down, or stack it on c); a released gt atom
     # that does not settle the plan set is reported as a note, not a disagreement
@@ -140,7 +159,9 @@ def test_gt_atoms_that_settle_only_one_plan_are_a_note(tmp_path):
                  "'(holding c)', 'No questions needed.'}",
                  conditions="\n".join(line for line in third["conditions"].splitlines()
                                       if line != "not (holding c)"),
-                 gt_qs="{'(clear b)', '(clear c)', '(on d b)', '(on d c)', '(holding c)'}")
+                 gt_qs="{'(clear b)', '(clear c)', '(on d b)', '(on d c)', '(holding c)'}",
+                 all_valid_qs="['(clear b)', '(clear c)', '(holding c)', '(on d b)', "
+                 "'(on d c)']")
     [record] = load_published(_write(tmp_path / "note.csv", [extra]))
     found = verify(record)
     assert {d["check"] for d in found} == {"gt_qs_unconfirmed", "first_plan_differs"}
@@ -164,7 +185,8 @@ def test_atoms_that_settle_the_first_plan_only(tmp_path):
     )
     row = dict(_rows()[0], conditions=conditions(true, hidden),
                gt_qs=set_text(["(on a d)", "(ontable a)"]),
-               all_qs=set_text([*hidden, "No questions needed."]))
+               all_qs=set_text([*hidden, "No questions needed."]),
+               all_valid_qs=set_text(hidden))
     path = _write(tmp_path / "first.csv", [row, _rows()[0]])
     record = load_published(path)[0]
     found = verify(record)

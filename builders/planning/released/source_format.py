@@ -6,9 +6,11 @@ Columns, as QuestBench's own evaluator reads them (``evaluators/planning.py``):
 ``not (on a b)`` false), ``goals`` (the goal atoms, one per line), ``num_vars`` (the
 number of blocks: the objects are ``a``, ``b``, ...), ``gt_qs`` (a Python set of the
 atoms whose answer settles the plan, or ``{'No questions needed.'}`` for a row whose plan
-is settled already), ``all_qs`` (the offered atoms, plus ``No questions needed.``; the
-evaluator lists them sorted), and, kept as released, ``all_valid_qs``, ``min_depth`` and
-``plan_to_gt_q`` (the plans, written as Python reprs of the planner's operators).
+is settled already; sets may be written ``frozenset({...})``), ``all_qs`` (the offered
+atoms, every atom of the blocks, the evaluator lists them sorted; ``No questions needed.``
+is left out of the atoms where present), ``all_valid_qs`` (the atoms left unknown), and,
+kept as released, ``min_depth``, ``check_time`` and ``plan_to_gt_q`` (the plans, written as
+Python reprs of the planner's operators).
 
 A row becomes the record the project's planning engine decides
 (`infoseek.engines.planning.engine`): observations from ``conditions``, the goal, the
@@ -34,13 +36,16 @@ what depends on the planner's operator order:
   state's value (the engine's ``ties = first_plan``: QuestBench's one plan per state with
   the order pinned), the offered atoms that settle it are not ``gt_qs`` (or, for a "No
   questions needed" row, that plan is not settled): QuestBench's planner may order the
-  actions otherwise, so this is not a disagreement either.
+  actions otherwise, so this is not a disagreement either;
+- note ``valid_qs_differ``: ``all_valid_qs`` is not the set of atoms the conditions leave
+  unknown.
 
 The record id is ``<file stem>-row<N>``: the file has no id column.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from infoseek.builders.published import Record, SourceFormat, Unposable
@@ -53,9 +58,9 @@ from infoseek.text import short_repr
 NO_QUESTIONS = "No questions needed."
 REQUIRED = ("conditions", "goals", "gt_qs", "all_qs", "num_vars")
 SIGNATURE = ("conditions", "goals", "gt_qs", "all_qs")
-KEPT = ("all_valid_qs", "min_depth", "plan_to_gt_q")
+KEPT = ("min_depth", "plan_to_gt_q", "check_time")
 CHECKS = ("infeasible", "not_underspecified", "gt_qs_missing", "gt_not_offered")
-NOTES = ("gt_qs_unconfirmed", "plans_differ", "first_plan_differs")
+NOTES = ("gt_qs_unconfirmed", "plans_differ", "first_plan_differs", "valid_qs_differ")
 
 
 def _atom(text: str, field: str, ref: RowRef, valid: set[str]) -> str:
@@ -75,15 +80,28 @@ def _lines(row: dict[str, Any], field: str, ref: RowRef) -> list[str]:
     return [line.strip() for line in str(cell(row, field, ref)).splitlines() if line.strip()]
 
 
-def _fact_set(row: dict[str, Any], field: str, ref: RowRef) -> list[str]:
-    """A released Python set (or list) of atom texts, in sorted order."""
-    raw = cell(row, field, ref)
+_WRAPPER = re.compile(r"^\s*(frozenset|set)\((.*)\)\s*$", re.DOTALL)
+
+
+def _fact_set(row: dict[str, Any], field: str, ref: RowRef, *, required: bool = True
+              ) -> list[str] | None:
+    """A released collection of atom texts, sorted: a Python set or list literal, also
+    wrapped as ``frozenset({...})`` or ``set()`` (as released)."""
+    raw = cell(row, field, ref, required=required)
+    if raw is None:
+        return None
+    text = str(raw).strip()
+    wrapped = _WRAPPER.match(text)
+    if wrapped:
+        text = wrapped.group(2).strip() or "[]"
     try:
-        value = decode_literal(raw)
+        value = decode_literal(text)
     except ValueError:
         raise ref.error(field, f"expected a Python set of atoms, got {short_repr(raw)}") from None
     if isinstance(value, str):
         value = [value]
+    if isinstance(value, dict) and not value:
+        value = []
     if not isinstance(value, (set, frozenset, list, tuple)) or not all(
             isinstance(v, str) for v in value):
         raise ref.error(field, f"expected a Python set of atoms, got {short_repr(raw)}")
@@ -106,12 +124,16 @@ def questbench_planning_record_from_row(row: dict[str, Any], ref: RowRef) -> Rec
     goal = [atom_text(_atom(line, "goals", ref, valid)) for line in _lines(row, "goals", ref)]
     if not goal:
         raise ref.error("goals", "holds no goal atom")
-    gt = _fact_set(row, "gt_qs", ref)
+    gt = _fact_set(row, "gt_qs", ref) or []
     well_specified = gt == [NO_QUESTIONS]
     if not well_specified:
         gt = [_atom(a, "gt_qs", ref, valid) for a in gt]
-    offered_all = _fact_set(row, "all_qs", ref)
+    offered_all = _fact_set(row, "all_qs", ref) or []
     offered = [_atom(a, "all_qs", ref, valid) for a in offered_all if a != NO_QUESTIONS]
+    valid_qs = _fact_set(row, "all_valid_qs", ref, required=False)
+    if valid_qs is not None:
+        valid_qs = [_atom(a, "all_valid_qs", ref, valid) for a in valid_qs
+                    if a != NO_QUESTIONS]
     engine = PlanningEngine(blocks, goal, observed)
     values = list(engine.domain(TARGET))
     if well_specified:
@@ -122,6 +144,8 @@ def questbench_planning_record_from_row(row: dict[str, Any], ref: RowRef) -> Rec
         k, family = 1, [[v] for v in sufficient] or [[v] for v in gt]
     released: dict[str, Any] = {"gt_qs": NO_QUESTIONS if well_specified else gt,
                                 "all_qs": offered_all}
+    if valid_qs is not None:
+        released["all_valid_qs"] = valid_qs
     for field in KEPT:
         value = cell(row, field, ref, required=False)
         if value is not None:
@@ -157,6 +181,12 @@ def verify(record: Record) -> list[dict[str, Any]]:
     known = len(values) == 1
     offered = list(record.get("question_options") or [])
     found: list[dict[str, Any]] = []
+    listed = released.get("all_valid_qs")
+    if listed is not None and sorted(listed) != sorted(engine.unobserved()):
+        found.append({"check": "valid_qs_differ", "released": listed,
+                      "computed": engine.unobserved(),
+                      "reason": "all_valid_qs is not the set of atoms the conditions leave "
+                      "unknown"})
     first = engine_from_record({**record, "engine": {**record["engine"],
                                                      "ties": "first_plan"}})
     first_known = len(first.target_values()) == 1
