@@ -8,7 +8,19 @@ from typing import Any
 from infoseek.domains import Wording
 
 QUESTION_TEMPLATE = "Question: What is the value of <gene>?"
-ANSWER_TEMPLATE = "Answer: <attractor id, or 0 or 1 for a marker gene>"
+ANSWER_TEMPLATE = "Answer: <attractor or steady state id, or 0 or 1 for a marker gene>"
+EXAMPLE_ATTRACTOR = "A99"
+EXAMPLE_STEADY_STATE = "S99"
+"""Example ids of no problem (a catalogue holds at most 48 entries, `genereg_mt.MAX_CATALOGUE`),
+so an example never names one problem's value and a copy of it is never credited."""
+GOAL_EXAMPLES = ("(the answer line filled in for each goal: which attractor the cell reaches, "
+                 f"Answer: {EXAMPLE_ATTRACTOR}; which steady state it is in, Answer: "
+                 f"{EXAMPLE_STEADY_STATE}; a marker gene's value, Answer: 0 or Answer: 1)")
+"""A filled answer line for each kind of goal a GeneReg-MT problem states (an attractor's
+id, a steady state's id, a marker gene's value), shown under the answer template in the
+rules and in the final turn (`infoseek.solvers.seek.prompts.final_turn_prompt`). It opens
+with a bracket, so an echo of it is no answer line; it names both marker values, so it
+singles out no problem's value."""
 
 
 def reply(entity: str, variable: str, value: Any) -> str:
@@ -22,15 +34,17 @@ WORDING = Wording(
            "missing; you can ask an examiner for them. Ask only for what you need, stop "
            "as soon as the answers settle the question, and then answer."),
     tool_rules=("Each turn, either call the `ask` tool with one gene name (at most "
-                "{per_turn} call(s) per turn), or call the `answer` tool with your answer "
-                "(an attractor's id, or 0 or 1 when the question asks for a marker gene's "
-                "value). Answering ends the episode."),
+                "{per_turn} call(s) per turn), or call the `answer` tool with the value the "
+                "goal asks for: an attractor's id when it asks which attractor the cell "
+                "reaches (for example " + EXAMPLE_ATTRACTOR + "), a steady state's id when "
+                "it asks which steady state the cell is in (for example "
+                + EXAMPLE_STEADY_STATE + "), or 0 or 1 when it asks for a marker "
+                "gene's value. Answering ends the episode."),
     text_rules=("Each turn, you may think first, then end your message with either question "
                 "lines, one per gene (at most {per_turn} per turn), written like\n"
                 "{question_template}\nwith the gene's name in place of <gene>, or one final "
-                "answer line written like\n{answer_template}\n(the attractor's id, or 0 or 1 "
-                "when the question asks for a marker gene's value). Giving an answer ends "
-                "the episode."),
+                "answer line written like\n{answer_template}\n" + GOAL_EXAMPLES + "\nGiving "
+                "an answer ends the episode."),
     question_template=QUESTION_TEMPLATE,
     answer_template=ANSWER_TEMPLATE,
     reminder_text=(f"End your message with question line(s) like `{QUESTION_TEMPLATE}` or "
@@ -51,5 +65,5 @@ WORDING = Wording(
     reply=reply,
     unsure="I am not sure about {variable}.",
     question_example="Question: What is the value of GENEX?",
-    answer_example="Answer: A2",
+    answer_example=f"Answer: {EXAMPLE_ATTRACTOR}",
 )

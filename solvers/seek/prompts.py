@@ -104,6 +104,20 @@ def _text_rules(wording: Wording, *, entity: str, target: str) -> str:
         per_turn=1, entity=entity, target=target, **_templates_shown(wording, entity))
 
 
+def _bracketed_after(rules: list[str], template: str) -> list[str]:
+    """The lines right under `template` in the rules that open with a bracket: its filled
+    example (`with_example`) and any further examples the domain shows there (genereg's
+    answer line for each kind of goal), so the final turn shows what the rules showed."""
+    if template not in rules:
+        return []
+    found = []
+    for line in rules[rules.index(template) + 1:]:
+        if not line.startswith("("):
+            break
+        found.append(line)
+    return found
+
+
 def final_turn_prompt(wording: Wording, *, entity: str, target: str, fmt: str,
                       multiline: bool = False) -> str:
     """The message of the forced final turn: `FINAL_TURN`, then the exact answer line
@@ -116,14 +130,17 @@ def final_turn_prompt(wording: Wording, *, entity: str, target: str, fmt: str,
     if fmt == "tool":
         return (f"{FINAL_TURN} Do not ask: call the `answer` tool, with your answer as its "
                 "`value`, written as the rules say. Only that call counts as your answer.")
-    lines = [line.strip() for line in _text_rules(wording, entity=entity, target=target)
-             .splitlines() if line.strip().startswith("Answer:")]
+    rules = [line.strip() for line in _text_rules(wording, entity=entity, target=target)
+             .splitlines()]
+    lines = [line for line in rules if line.startswith("Answer:")]
     template = wording.answer_template
     if (multiline and template) or not lines:
         lines = [template or "Answer: <your answer>"]
     placeholder = _PLACEHOLDER.search(lines[0])
     if len(lines) == 1 and placeholder is not None:
-        shown = with_example(lines[0], wording.answer_example if lines[0] == template else "")
+        after = _bracketed_after(rules, lines[0])
+        shown = "\n".join([lines[0], *after]) if after else with_example(
+            lines[0], wording.answer_example if lines[0] == template else "")
         if multiline:
             return (f"{FINAL_TURN} Do not ask. Write your answer starting with a line "
                     f"written like\n{shown}\nwith your answer in place of "
