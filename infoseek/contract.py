@@ -31,6 +31,13 @@ STORE_ROLES = "infoseek:roles"
 """Every reply of a bound model role, measured against the suite's exact truth
 (`infoseek.oracles.roles.record_role_reply`); absent when no role model replied."""
 
+TASK_SOURCE = "infoseek:source"
+"""Key of ``Task(metadata=...)`` (``eval.metadata`` in the log) naming the file a task read
+with ``-T source=``: ``file`` (its name), ``sha256`` (of its bytes; of the records read for
+a URL, ``sha256_of`` saying which) and ``format`` (the source format its rows were read
+in); absent for a built split. The report keys its rows on it
+(`infoseek.inspect_tasks.assembly.source_metadata` writes it)."""
+
 STORE_KEYS: tuple[str, ...] = (
     STORE_PROTOCOL, STORE_PROBLEM, STORE_TURNS, STORE_OPTIONS, STORE_INITIAL, STORE_FINAL,
     STORE_ROLES,

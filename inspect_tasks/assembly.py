@@ -18,6 +18,7 @@ log): the suite's eval version and the data it runs on, ``"2-A/logic-mt@1.1.0"``
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -30,10 +31,13 @@ from inspect_ai.dataset import MemoryDataset, Sample
 
 from infoseek.builders.datasets import domain_records, full_information_records
 from infoseek.builders.published import INPUTS
+from infoseek.builders.published.reading import is_url, resolve_source, source_name
+from infoseek.contract import TASK_SOURCE
 from infoseek.domains import Domain, get_builder
 from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.inspect_tasks.versions import task_version
+from infoseek.jsonl import dumps_record
 from infoseek.oracles import ORACLE_POLICIES
 from infoseek.records import RecordError, check_shape
 from infoseek.scorers.problem_level import k_prediction_scorer, mss_identification_scorer
@@ -87,6 +91,26 @@ def task_records(builder: str, params: dict[str, Any]) -> list[dict[str, Any]]:
             check_shape(record, f"{where}: problem {index}")
     select = params.get("select")
     return records if select is None else [r for r in records if select(r)]
+
+
+def source_metadata(source: Any, records: list[dict[str, Any]]) -> dict[str, Any]:
+    """``{TASK_SOURCE: {...}}`` for a task that read `source` (`infoseek.contract.TASK_SOURCE`:
+    the file's name, the SHA-256 of its bytes, or of the `records` read when it is a URL,
+    and the source format of its rows), so the report never pools runs on two files;
+    ``{}`` for a built split."""
+    if not source:
+        return {}
+    where = resolve_source(source)
+    if is_url(where):
+        digest = hashlib.sha256("\n".join(dumps_record(r) for r in records).encode())
+        of = "records"
+    else:
+        digest = hashlib.sha256(Path(where).read_bytes())
+        of = "file"
+    formats = sorted({str((r.get("provenance") or {}).get("format") or "records")
+                      for r in records if isinstance(r, dict)})
+    return {TASK_SOURCE: {"file": source_name(where), "sha256": digest.hexdigest(),
+                          "sha256_of": of, "format": ", ".join(formats) or "records"}}
 
 
 @contextmanager
@@ -177,7 +201,8 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
                                forbid_alternatives=forbid)
     return Task(dataset=samples_dataset(samples, name), solver=seek_solver(options),
                 scorer=seek_scorers(),
-                metadata={"report": "full_information" if full_information else "seek"},
+                metadata={"report": "full_information" if full_information else "seek",
+                          **source_metadata(params.get("source"), records)},
                 name=name, version=registered_task_version(builder))
 
 
@@ -192,7 +217,8 @@ def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
         samples = problem_samples(records,
                                   _render(builder, renderer, options.forbid_alternatives))
     return Task(dataset=samples_dataset(samples, name), solver=problem_level_solver(options),
-                metadata={"report": "k_prediction"},
+                metadata={"report": "k_prediction",
+                          **source_metadata(params.get("source"), records)},
                 scorer=k_prediction_scorer(), name=name, version=registered_task_version(builder))
 
 
@@ -208,6 +234,6 @@ def mss_task(name: str, builder: str, params: dict[str, Any], *,
         samples = problem_samples(records, _render(builder, renderer, forbid),
                                   extra_metadata={"forbid_alternatives": forbid})
     return Task(dataset=samples_dataset(samples, name), solver=problem_level_solver(options),
-                metadata={"report": "mss"},
+                metadata={"report": "mss", **source_metadata(params.get("source"), records)},
                 scorer=mss_identification_scorer(canonical_only=forbid), name=name,
                 version=registered_task_version(builder))

@@ -20,6 +20,7 @@ from inspect_ai import Task, task
 
 from infoseek.builders.math.incomplete_math import SPEC as BUILDER
 from infoseek.builders.math.released.incomplete import incomplete_records
+from infoseek.inspect_tasks.assembly import source_metadata
 from infoseek.inspect_tasks.task_errors import readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.inspect_tasks.versions import task_version
@@ -73,7 +74,7 @@ def incomplete_questions(
         dataset=incomplete_samples(records, options),
         solver=incomplete_solver(options),
         scorer=incomplete_scorer(),
-        metadata={"report": "incomplete"},
+        metadata={"report": "incomplete", **source_metadata(source, records)},
         name="incomplete_questions",
         version=task_version(BUILDER.name, BUILDER.data_version),
     )

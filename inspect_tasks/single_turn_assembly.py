@@ -20,6 +20,7 @@ from infoseek.inspect_tasks.assembly import (
     located_errors,
     registered_task_version,
     samples_dataset,
+    source_metadata,
     task_records,
 )
 from infoseek.inspect_tasks.task_errors import DataFileError
@@ -87,5 +88,6 @@ def single_turn_task(name: str, builder: str, protocol: str, params: dict[str, A
     return Task(dataset=samples_dataset(samples, name),
                 solver=single_turn_solver(protocol, setting, examples,
                                           params.get("seed", 0)),
-                metadata={"report": protocol},
+                metadata={"report": protocol,
+                          **source_metadata(params.get("source"), records)},
                 scorer=scorer, name=name, version=registered_task_version(builder))

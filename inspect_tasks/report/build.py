@@ -45,7 +45,12 @@ from infoseek.inspect_tasks.report.extra_tables import (
     role_table,
 )
 from infoseek.inspect_tasks.report.page import write_page
-from infoseek.inspect_tasks.report.published import reference_rows, reference_strata
+from infoseek.inspect_tasks.report.published import (
+    DIFFERENT_DATA,
+    PUBLISHED,
+    reference_rows,
+    reference_strata,
+)
 from infoseek.inspect_tasks.report.reading import Logs, ReportError, read_logs
 from infoseek.inspect_tasks.report.sections import Report, Section, Table
 from infoseek.inspect_tasks.report.tables import (
@@ -55,7 +60,7 @@ from infoseek.inspect_tasks.report.tables import (
     markdown,
     metric_table,
     row_table,
-    setting_labels,
+    run_facts,
 )
 
 VIEWER = "viewer"
@@ -76,26 +81,40 @@ def _write_table(out: Path, task: str, name: str, title: str, frame: pd.DataFram
 
 
 def _with_references(table: pd.DataFrame, task: str, declaration: TaskReport,
-                     spec: TableSpec, labels: list[dict[str, str]], shown: list[str]
-                     ) -> pd.DataFrame:
-    """The table with the published rows of its own metrics below the runs."""
+                     spec: TableSpec, runs: list[dict[str, str]], shown: list[str]
+                     ) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The table with the published rows of its own metrics on the same data as a run
+    below the runs, and apart the published rows of the same setting measured on
+    different data (`published.reference_rows`)."""
     metrics = sorted({m.key for m in spec.metrics})
     refs = reference_rows(declaration.published or task, metrics, declaration.group_key,
-                          labels, shown)
+                          runs, shown)
     if refs.empty:
-        return table
-    refs = refs[[c for c in refs.columns if c in table.columns or c in ("model", "kind")]]
+        return table, refs
     values = [c for c in refs.columns if f"{c}_n" in refs.columns]
-    refs = refs[refs[values].notna().any(axis=1)] if values else refs.iloc[0:0]
-    if refs.empty:
-        return table
     refs = refs.assign(label=refs["model"])
-    return pd.concat([table, refs], ignore_index=True)
+    same = refs[refs["kind"] == PUBLISHED]
+    same = same[[c for c in same.columns if c in table.columns or c in ("model", "kind")]]
+    kept = [c for c in values if c in same.columns]
+    same = same[same[kept].notna().any(axis=1)] if kept else same.iloc[0:0]
+    other = refs[refs["kind"] == DIFFERENT_DATA]
+    other = other[[c for c in other.columns if c not in values
+                   or other[c].notna().any()]]
+    other = other.dropna(axis=1, how="all") if not other.empty else other
+    if not same.empty:
+        table = pd.concat([table, same], ignore_index=True)
+    return table, other
 
 
 def _order_columns(table: pd.DataFrame, leading: list[str]) -> pd.DataFrame:
+    """`leading` columns first, the reference ``note`` last."""
     first = [c for c in leading if c in table.columns]
-    return table[first + [c for c in table.columns if c not in first]]
+    last = [c for c in ("note",) if c in table.columns and c not in first]
+    return table[first + [c for c in table.columns if c not in first + last] + last]
+
+
+DIFFERENT_DATA_NOTE = ("published numbers of the same task and setting, measured on "
+                       "different data than every run above (shown apart: not comparable)")
 
 
 def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section:
@@ -103,8 +122,8 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
     evals = logs.evals[logs.evals["task"] == task]
     samples = logs.samples[logs.samples["log_id"].isin(evals["log_id"])]
     rows = row_table(evals, declaration)
-    shown = [c for c in rows.columns if c not in ("log_id", "row", "model")]
-    labels = [setting_labels(entry, declaration) for _, entry in evals.iterrows()]
+    shown = [c for c in rows.columns if c not in ("log_id", "row", "model", "note")]
+    runs = [run_facts(entry, declaration) for _, entry in evals.iterrows()]
     section = Section(task, declaration.protocol)
     for label, block in rows.groupby("row", sort=False):
         url = links.get(block.iloc[0]["log_id"])
@@ -117,10 +136,15 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
     first_table: pd.DataFrame | None = None
     for spec in declaration.tables:
         table = metric_table(samples, rows, spec, declaration.group_key)
-        table = _order_columns(_with_references(table, task, declaration, spec, labels,
-                                                shown), leading)
+        table, apart = _with_references(table, task, declaration, spec, runs, shown)
+        table = _order_columns(table, leading)
         section.tables.append(_write_table(out, task, spec.name, spec.title, table,
                                            display_frame(table)))
+        if not apart.empty:
+            apart = _order_columns(apart, ["label", "model", "kind", "data", "source"])
+            section.tables.append(_write_table(
+                out, task, f"{spec.name}.{DIFFERENT_DATA.replace(' ', '_')}",
+                f"{spec.title}: {DIFFERENT_DATA_NOTE}", apart, display_frame(apart)))
         if first_table is None:
             first_table = table
     if first_table is not None:
@@ -133,15 +157,23 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
     extras = set(declaration.extras)
     if "order_strata" in extras:
         table = order_strata_table(samples, rows)
-        refs = reference_strata(task, labels)
+        refs = reference_strata(task, runs)
+        apart = refs.iloc[0:0]
         if not refs.empty:
             refs["label"] = refs["model"]
-            table = pd.concat([table, refs], ignore_index=True)
+            apart = refs[refs["kind"] == DIFFERENT_DATA]
+            table = pd.concat([table, refs[refs["kind"] == PUBLISHED]], ignore_index=True)
         table = _order_columns(table, ["label", "model", *shown, "kind", "source", "k",
                                        "samples", "errored"])
         section.tables.append(_write_table(
             out, task, "order_strata", "Accuracy by coverage x order (N per stratum; '-' "
             "under 5 samples)", table, order_strata_display(table)))
+        if not apart.empty:
+            apart = _order_columns(apart, ["label", "model", "kind", "data", "source", "k"])
+            section.tables.append(_write_table(
+                out, task, f"order_strata.{DIFFERENT_DATA.replace(' ', '_')}",
+                f"Accuracy by coverage x order: {DIFFERENT_DATA_NOTE}", apart,
+                order_strata_display(apart)))
         path = figures.order_strata_figure(table, figure_dir / f"{task}.order_strata.png",
                                            f"{task}: accuracy by coverage x order")
         if path:
@@ -158,7 +190,7 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
         section.tables.append(_write_table(out, task, "axes",
                                            "Spearman's rho (p) of correctness with each "
                                            "difficulty axis", table,
-                                           display_frame(_plain(table))))
+                                           display_frame(_plain(table), AXES_BLANKS)))
         path = figures.axes_figure(samples, rows, scorer, figure_dir / f"{task}.axes.png",
                                    f"{task}: accuracy vs difficulty axes")
         if path:
@@ -174,7 +206,7 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
             section.tables.append(_write_table(
                 out, task, "filtered", "Filtered accuracy: problems whose well-specified "
                 "version was solved (lenient: one value; strict: every value)", table,
-                display_frame(_plain(table))))
+                display_frame(_plain(table), {"*_accuracy": "no problem kept"})))
     if "k_prediction_bars" in extras and first_table is not None:
         path = figures.k_prediction_figure(first_table, groups,
                                            figure_dir / f"{task}.k_prediction.png",
@@ -201,7 +233,7 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
             section.tables.append(_write_table(
                 out, task, "by_turn", "Remaining entropy (nats), nEIG and pass mass by "
                 "turn (means over the games with a value)", table,
-                display_frame(_plain(table))))
+                display_frame(_plain(table), BY_TURN_BLANKS)))
             path = figures.entropy_by_turn_figure(table, figure_dir / f"{task}.by_turn.png",
                                                   f"{task}: entropy, nEIG and pass mass "
                                                   "by turn")
@@ -213,14 +245,25 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
         section.tables.append(_write_table(
             out, task, "roles", "Model roles measured against exact truth (error rate = "
             "wrong / measured; role_error_episodes: the seeker's episodes with a wrong "
-            "role reply, counted apart)", table, display_frame(_plain(table))))
+            "role reply, counted apart)", table,
+            display_frame(_plain(table), {"error_rate": "nothing measured: every call "
+                                                        "raised"})))
     if "diagnostics" in extras:
         table = diagnostics_table(samples, rows)
         if table is not None:
-                section.tables.append(_write_table(
+            section.tables.append(_write_table(
                 out, task, "diagnostics", "Reasoning-trace diagnostics (episodes with "
-                "reasoning)", table, display_frame(_plain(table))))
+                "reasoning)", table,
+                display_frame(_plain(table), {"*": "no episode with reasoning has it"})))
     return section
+
+
+AXES_BLANKS = {"rho_*": "under 3 samples with the axis, or a constant series",
+               "p_*": "under 3 samples with the axis, or a constant series"}
+BY_TURN_BLANKS = {"entropy": "no game recorded this turn",
+                  "neig": "no question asked at this turn",
+                  "pass_mass": "no question asked at this turn"}
+"""Why a cell of these plain tables can have no number (`display_frame`)."""
 
 
 def _plain(table: pd.DataFrame) -> pd.DataFrame:
@@ -324,7 +367,10 @@ def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool =
     citations = "".join(f"- {published()['sources'][k]}: {c}\n"
                         for k, c in published()["citations"].items())
     (out / "report.md").write_text(
-        "# infoseek report\n\nRows marked (published) are copied from:\n\n" + citations
+        "# infoseek report\n\nRows marked (published) are copied from the papers' "
+        "tables for the same task, setting and data; rows marked (published, different "
+        "data) were measured on other problems than every run (their `data` column says "
+        "which) and sit in tables of their own. Sources:\n\n" + citations
         + "\n" + "\n".join(
             t.md.read_text(encoding="utf-8") for s in sections for t in s.tables)
         + ("\n## Logs left out\n\n" + "\n".join(f"- {line}" for line in logs.skipped) + "\n"

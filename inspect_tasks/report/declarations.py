@@ -53,6 +53,9 @@ class MetricSpec:
     label: str
     errored_as: float | None = 0.0
     """The value an errored sample counts as (None: left out)."""
+    blank: str = ""
+    """Why a row whose samples exist can have no value of it (shown in such a cell);
+    empty: the generic reason, none of its samples has one."""
 
 
 @dataclass(frozen=True)
@@ -83,9 +86,12 @@ class TaskReport:
     """Metric keys drawn against ``k`` in the per-model figure."""
 
 
-def _m(scorer: str, key: str, label: str | None = None, lower_is_better: bool = False
-       ) -> MetricSpec:
-    return MetricSpec(scorer, key, label or key, None if lower_is_better else 0.0)
+def _m(scorer: str, key: str, label: str | None = None, lower_is_better: bool = False,
+       blank: str = "") -> MetricSpec:
+    return MetricSpec(scorer, key, label or key, None if lower_is_better else 0.0, blank)
+
+
+NO_JUDGE_IN_FULL = "the full variant has nothing missing, so nothing is judged"
 
 
 SEEK_SETTINGS = ("oracle", "budget", "max_turns", "queries_per_turn", "force_ask",
@@ -99,15 +105,17 @@ SEEK_TABLES = (
     )),
     TableSpec("turns", "Turns, turn to sufficiency and over-questioning per k", (
         _m("sufficiency", "total_turns", lower_is_better=True),
-        _m("sufficiency", "turn_to_sufficiency", lower_is_better=True),
-        _m("sufficiency", "over_questioning", lower_is_better=True),
+        _m("sufficiency", "turn_to_sufficiency", lower_is_better=True,
+           blank="no episode became sufficient"),
+        _m("sufficiency", "over_questioning", lower_is_better=True,
+           blank="no episode became sufficient"),
     )),
     TableSpec("queries", "Query quality per k", (
         _m("queries", "first_turn_hit"),
-        _m("queries", "second_turn_hit"),
+        _m("queries", "second_turn_hit", blank="no episode asked a second question"),
         _m("queries", "query_correctness"),
         _m("queries", "query_coverage"),
-        _m("queries", "order_correctness"),
+        _m("queries", "order_correctness", blank="no required order in these problems"),
         _m("invalid", "invalid_total", lower_is_better=True),
     )),
 )
@@ -165,9 +173,15 @@ INCOMPLETE_REPORT = TaskReport("incomplete", ("variant", "format", "max_interact
     TableSpec("accuracy", "Incomplete questions: accuracy and behaviour", (
         _m("incomplete_scorer", "accuracy"),
         _m("incomplete_scorer", "asked"),
-        _m("incomplete_scorer", "condition_acquired"),
-        _m("incomplete_scorer", "assumption_made", lower_is_better=True),
+        _m("incomplete_scorer", "condition_acquired",
+           blank=NO_JUDGE_IN_FULL + ", or no judge reply could be read"),
+        _m("incomplete_scorer", "assumption_made", lower_is_better=True,
+           blank=NO_JUDGE_IN_FULL + ", or no judge reply could be read"),
         _m("incomplete_scorer", "assume_share", lower_is_better=True),
+        _m("incomplete_scorer", "judge_invalid", lower_is_better=True,
+           blank=NO_JUDGE_IN_FULL),
+        _m("incomplete_scorer", "judge_disagrees", lower_is_better=True,
+           blank="no judge model bound (the rule judged), or " + NO_JUDGE_IN_FULL),
     )),
 ), group_key="variant", headline=("accuracy",))
 

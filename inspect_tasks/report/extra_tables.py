@@ -16,6 +16,7 @@ from infoseek.inspect_tasks.report.tables import (
     MIN_STRATUM,
     STRATA,
     correctness,
+    denoised,
     display_frame,
     group_label,
     groups_of,
@@ -159,7 +160,7 @@ def by_turn_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
                 column = f"score.twenty_questions.{curve}_t{turn:02d}"
                 values = [float(v) for v in pd.to_numeric(scored.get(column, pd.Series(
                     dtype=float)), errors="coerce") if not math.isnan(v)]
-                line[curve] = statistics.fmean(values) if values else math.nan
+                line[curve] = denoised(statistics.fmean(values)) if values else math.nan
                 line[f"{curve}_games"] = len(values)
             out.append(line)
     return pd.DataFrame(out)

@@ -59,6 +59,33 @@ def _save(fig: Any, path: Path) -> Path:
     return path
 
 
+PANELS_PER_LINE = 4
+"""Most panels side by side; more (k = 1..8) wrap onto further lines."""
+
+
+def panel_grid(count: int, width: float = 3.6, height: float = 3.0) -> tuple[Any, list[Any]]:
+    """A figure of `count` panels, at most :data:`PANELS_PER_LINE` to a line (k = 1..8 is
+    two lines of four, each panel as large as with one k), and its panels in reading
+    order; unused cells of the last line are hidden."""
+    columns = min(count, PANELS_PER_LINE)
+    lines = -(-count // columns)
+    fig, grid = plt.subplots(lines, columns, figsize=(width * columns, height * lines + 0.6),
+                             squeeze=False)
+    panels = [axis for line in grid for axis in line]
+    for axis in panels[count:]:
+        axis.set_visible(False)
+    return fig, panels[:count]
+
+
+def steady_scale(axis: Any, span: float = 0.1) -> None:
+    """Keep an axis from scaling to float noise: a y range narrower than 1e-9 (values equal
+    but for noise) is widened to `span` around its middle."""
+    low, high = axis.get_ylim()
+    if high - low < 1e-9:
+        middle = (low + high) / 2
+        axis.set_ylim(middle - span / 2, middle + span / 2)
+
+
 def _run_rows(table: pd.DataFrame) -> pd.DataFrame:
     return table[table["kind"] == "run"] if "kind" in table else table
 
@@ -88,6 +115,7 @@ def headline_figure(table: pd.DataFrame, metrics: tuple[str, ...], group_key: st
         axis.set_xticks(xs)
         if metric not in ("total_turns", "turn_to_sufficiency"):
             axis.set_ylim(-0.05, 1.05)
+        steady_scale(axis, span=1.0)
         axis.set_title(metric.replace("_", " "))
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
@@ -137,8 +165,8 @@ def sufficiency_by_turn_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: 
     if not ks:
         return None
     horizon = int(max(samples["turn_count"].max(), 1))
-    fig, axes = plt.subplots(1, len(ks), figsize=(3.4 * len(ks), 3.2), squeeze=False)
-    for axis, k in zip(axes[0], ks):
+    fig, panels = panel_grid(len(ks))
+    for axis, k in zip(panels, ks):
         for label, mine in _by_row(samples, rows):
             part = mine[mine["metadata_k"].astype(str).str.replace(".0", "", regex=False) == k]
             if part.empty:
@@ -150,8 +178,10 @@ def sufficiency_by_turn_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: 
             axis.step(turns, share, where="post", label=label)
         axis.set_title(f"k = {k}")
         axis.set_xlabel("turn")
+        axis.xaxis.set_major_locator(MaxNLocator(integer=True))
         axis.set_ylim(-0.05, 1.05)
-    axes[0][0].set_ylabel("share sufficient")
+    for axis in panels[::PANELS_PER_LINE]:
+        axis.set_ylabel("share sufficient")
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
 
@@ -166,9 +196,9 @@ def uncertainty_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: Path,
     ks = groups_of(samples, "k")
     if not ks:
         return None
-    fig, axes = plt.subplots(1, len(ks), figsize=(3.4 * len(ks), 3.2), squeeze=False)
+    fig, panels = panel_grid(len(ks))
     drawn = False
-    for axis, k in zip(axes[0], ks):
+    for axis, k in zip(panels, ks):
         for label, mine in _by_row(samples, rows):
             part = mine[mine["metadata_k"].astype(str).str.replace(".0", "", regex=False) == k]
             curves = [c for c in part[column] if isinstance(c, list) and c
@@ -182,32 +212,56 @@ def uncertainty_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: Path,
             drawn = True
         axis.set_title(f"k = {k}")
         axis.set_xlabel("turn")
+        axis.xaxis.set_major_locator(MaxNLocator(integer=True))
+        steady_scale(axis, span=2.0)
     if not drawn:
         plt.close(fig)
         return None
-    axes[0][0].set_ylabel("target values still possible")
+    for axis in panels[::PANELS_PER_LINE]:
+        axis.set_ylabel("target values still possible")
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
 
 
+K_OUTCOMES = ("under", "over", "unsure", "invalid")
+"""The k-prediction outcomes drawn (besides accuracy, in the headline): an all-invalid run
+shows as invalid bars, never as empty panels."""
+
+
 def k_prediction_figure(table: pd.DataFrame, groups: list[str], path: Path,
                         title: str) -> Path | None:
-    """Under- and over-prediction rates per k, one pair of bars per row."""
+    """Under-, over-prediction, "not sure" and invalid-answer rates per k, one bar per row
+    in each (a 2 x 2 grid of panels); a k a row has no sample of is marked ``n/a``."""
     runs = _run_rows(table)
-    if runs.empty or not groups:
+    outcomes = [m for m in K_OUTCOMES if any(f"{m}_k{g}" in runs for g in groups)]
+    if runs.empty or not groups or not outcomes:
         return None
     names = short_labels(list(runs["label"].astype(str)))
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.4), squeeze=False)
+    columns = 2 if len(outcomes) > 2 else len(outcomes)
+    lines = -(-len(outcomes) // columns)
+    panel_width = max(4.2, 0.45 * len(groups) * len(runs))
+    fig, grid = plt.subplots(lines, columns, figsize=(panel_width * columns, 3.1 * lines + 0.6),
+                             squeeze=False)
+    panels = [axis for line in grid for axis in line]
+    for axis in panels[len(outcomes):]:
+        axis.set_visible(False)
     width = 0.8 / max(len(runs), 1)
-    for axis, metric in zip(axes[0], ("under", "over")):
+    for axis, metric in zip(panels, outcomes):
         for index, (_, line) in enumerate(runs.iterrows()):
             xs = [i + index * width for i in range(len(groups))]
             ys = [line.get(f"{metric}_k{g}", math.nan) for g in groups]
-            axis.bar(xs, ys, width=width, label=names[str(line["label"])])
+            bars = axis.bar(xs, [0.0 if math.isnan(y) else y for y in ys], width=width,
+                            label=names[str(line["label"])])
+            for x, y, bar in zip(xs, ys, bars):
+                if math.isnan(y):
+                    bar.set_visible(False)
+                    axis.text(x, 0.02, "n/a", ha="center", va="bottom", fontsize=6,
+                              rotation=90)
         axis.set_xticks([i + 0.4 - width / 2 for i in range(len(groups))])
         axis.set_xticklabels([f"k={g}" for g in groups])
         axis.set_ylim(0, 1.05)
-        axis.set_title(f"{metric}-prediction rate")
+        axis.set_title(f"{metric} rate" if metric in ("unsure", "invalid")
+                       else f"{metric}-prediction rate", fontsize=9)
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)
 
@@ -294,5 +348,8 @@ def entropy_by_turn_figure(table: pd.DataFrame, path: Path, title: str) -> Path 
         axis.set_title(CURVE_TITLES[curve], fontsize=9)
         if curve != "entropy":
             axis.set_ylim(-0.05, 1.05)
+        else:
+            axis.set_ylim(bottom=min(0.0, axis.get_ylim()[0]))
+            steady_scale(axis, span=1.0)
     fig.suptitle(title, fontsize=10)
     return _save(fig, path)

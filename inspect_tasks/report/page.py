@@ -23,12 +23,15 @@ th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; white-spac
 th { background: #f0f0f0; }
 td.text, th.text { text-align: left; }
 tr.published td { background: #fbf7e8; font-style: italic; }
+tr.different-data td { background: #eeeeee; font-style: italic; color: #555; }
+td.text { white-space: normal; min-width: 8em; }
 .scroll { overflow-x: auto; }
 img { max-width: 100%; border: 1px solid #ddd; margin: 0.3em 0 1em; }
 .skipped { color: #8a4b00; }
 """
 
-TEXT_COLUMNS = {"label", "model", "kind", "source", "solving_task"}
+TEXT_COLUMNS = {"label", "model", "kind", "source", "solving_task", "data", "roles", "note",
+                "split", "ties", "role", "role_model"}
 
 
 def _image(path: Path) -> str:
@@ -55,7 +58,8 @@ def table_html(display: pd.DataFrame, frame: pd.DataFrame, table_id: str,
                 text = f'<a href="{html.escape(url)}">{text}</a>'
             css = "text" if column in TEXT_COLUMNS else "num"
             cells.append(f'<td class="{css}">{text}</td>')
-        body.append(f'<tr class="{html.escape(str(kind))}">' + "".join(cells) + "</tr>")
+        css_kind = html.escape(str(kind).replace(" ", "-"))
+        body.append(f'<tr class="{css_kind}">' + "".join(cells) + "</tr>")
     return (f'<div class="scroll"><table id="{html.escape(table_id)}" '
             f'data-csv="{html.escape(table_id)}.csv"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
@@ -95,7 +99,10 @@ def write_page(report: Report, path: Path) -> Path:
 
     data = published()
     references = ("<h2>Published numbers</h2><p>Rows marked <i>(published)</i> are copied "
-                  "from the papers' tables for the same task and setting:</p><ul>"
+                  "from the papers' tables for the same task, setting and data; those "
+                  "measured on other data than every run are shown apart, marked "
+                  "<i>(published, different data)</i>, and their <code>data</code> column "
+                  "names what they were measured on. Sources:</p><ul>"
                   + "".join(f"<li>{html.escape(data['sources'][key])}: "
                             f"{html.escape(cite)}</li>"
                             for key, cite in data["citations"].items()) + "</ul>")

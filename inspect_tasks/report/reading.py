@@ -43,7 +43,7 @@ from inspect_ai.analysis import SampleColumn, evals_df, samples_df
 from inspect_ai.log import read_eval_log
 
 from infoseek.cli_files import special_kind
-from infoseek.contract import STORE_TURNS
+from infoseek.contract import STORE_TURNS, TASK_SOURCE
 from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
 from infoseek.scorers.recorded_names import current_scorer_name
 from infoseek.stored_forms import turns_from_store
@@ -347,7 +347,37 @@ def _eval_entry(log_id: str, path: Path, row: pd.Series, declaration: TaskReport
     for key, value in row.items():
         if str(key).startswith(SETTING_PREFIX):
             entry["setting." + str(key)[len(SETTING_PREFIX):]] = _setting_value(value)
+    entry.update(data_identity(row.get("metadata"), entry.get("setting.source"),
+                               row.get("task_version")))
     return entry
+
+
+def data_identity(metadata: Any, source: Any, task_version: Any) -> dict[str, Any]:
+    """What a log ran on: ``data.builder`` (the builder and data version after the ``/``
+    of its task version), and for a ``-T source=`` file ``data.source`` (``name#<first 12
+    hex digits of its SHA-256>``, or ``name#unhashed`` from a log written before tasks
+    recorded it, `infoseek.contract.TASK_SOURCE`), ``data.sha256`` and ``data.format``."""
+    recorded = _recorded_metadata(metadata).get(TASK_SOURCE)
+    version = str(task_version or "")
+    out: dict[str, Any] = {"data.builder": version.split("/", 1)[-1] or None,
+                           "data.source": None, "data.sha256": None, "data.format": None}
+    if isinstance(recorded, dict) and recorded.get("file"):
+        digest = str(recorded.get("sha256") or "")
+        out.update({"data.source": f"{recorded['file']}#{digest[:12] or 'unhashed'}",
+                    "data.sha256": digest or None,
+                    "data.format": recorded.get("format") or None})
+    elif isinstance(source, str) and source.strip():
+        out["data.source"] = f"{shown_path(Path(source.strip()).name)}#unhashed"
+    return out
+
+
+def _recorded_metadata(value: Any) -> dict[str, Any]:
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return {}
+    return value if isinstance(value, dict) else {}
 
 
 def role_models(value: Any) -> str | None:

@@ -54,23 +54,129 @@ def setting_labels(entry: pd.Series, declaration: TaskReport) -> dict[str, str]:
     return labels
 
 
+DATA_SETTINGS = ("split", "ties")
+"""Task arguments that choose the data a run is on (a split, a tie convention): part of
+every row's key and said in its label whenever a log records them, equal or not."""
+ROLE_FALLBACK = "rule"
+"""How a label names a role the run left to the suite's rule (no model bound)."""
+
+
+def data_text(entry: pd.Series | dict[str, Any]) -> str:
+    """The data a log ran on, in words: ``file <name>#<hash>`` (and its source format) for a
+    ``-T source=`` file, else ``built <builder>@<data version>``."""
+    source = _present(entry, "data.source")
+    if source:
+        fmt = _present(entry, "data.format")
+        return f"file {source}" + (f" ({fmt})" if fmt and fmt != "records" else "")
+    builder = _present(entry, "data.builder")
+    return f"built {builder}" if builder else "built (version not recorded)"
+
+
+def _present(entry: pd.Series | dict[str, Any], key: str) -> str | None:
+    value = entry.get(key) if hasattr(entry, "get") else None
+    if value is None or (isinstance(value, float) and math.isnan(value)) or value == "":
+        return None
+    return str(value)
+
+
+def bound_roles(entry: pd.Series | dict[str, Any]) -> dict[str, str]:
+    """role -> model a log bound (``role_models``: ``role=model; ...``)."""
+    out = {}
+    for pair in str(_present(entry, "role_models") or "").split("; "):
+        role, _, model = pair.partition("=")
+        if role and model:
+            out[role] = model
+    return out
+
+
 def row_table(evals: pd.DataFrame, declaration: TaskReport) -> pd.DataFrame:
-    """One line per log, sorted by model and setting: ``log_id``, ``row`` (the row label:
-    the model and the settings that differ between the logs), ``model`` and the shown
-    settings (those that differ, plus :data:`ALWAYS_SHOWN`)."""
+    """One line per log, sorted by model and setting: ``log_id``, ``row`` (the row label,
+    which is the row's key: logs with the same label are pooled), ``model``, the shown
+    settings (those that differ, plus :data:`ALWAYS_SHOWN`), the :data:`DATA_SETTINGS`
+    a log records, ``data`` (`data_text`), ``roles`` (when some log binds a model role)
+    and ``note`` (what a reference model knows, `reference_note`).
+
+    The label is the model, the settings that differ between the logs, then always the
+    data settings, the source file (``source=<name>#<hash>``) and every role that some
+    log of the task binds (``examiner=<model>``, or ``examiner=rule`` for a log that
+    left it to the suite's rule): one row is one model, one setting and one dataset."""
     labels = [setting_labels(entry, declaration) for _, entry in evals.iterrows()]
-    names = [n for n in declaration.settings if any(n in lab for lab in labels)]
+    names = [n for n in declaration.settings if any(n in lab for lab in labels)
+             and n not in DATA_SETTINGS]
     shown = [n for n in names if n in ALWAYS_SHOWN
              or len({lab.get(n, "") for lab in labels}) > 1]
     varying = [n for n in shown if len({lab.get(n, "") for lab in labels}) > 1]
+    data_names = [n for n in DATA_SETTINGS
+                  if any(_present(entry, "setting." + n) for _, entry in evals.iterrows())]
+    roles = [bound_roles(entry) for _, entry in evals.iterrows()]
+    role_names = sorted({r for bound in roles for r in bound})
     rows = []
-    for (_, entry), lab in zip(evals.iterrows(), labels):
+    for (_, entry), lab, bound in zip(evals.iterrows(), labels, roles):
         row = {"log_id": entry["log_id"], "model": entry["model"]}
         row.update({n: lab.get(n, "") for n in shown})
-        row["row"] = " ".join([entry["model"], *(f"{n}={row[n]}" for n in varying if row[n])])
+        row.update({n: _label(_present(entry, "setting." + n) or "") for n in data_names})
+        row["data"] = data_text(entry)
+        words = [entry["model"], *(f"{n}={row[n]}" for n in varying if row[n]),
+                 *(f"{n}={row[n]}" for n in data_names if row[n])]
+        source = _present(entry, "data.source")
+        if source:
+            words.append("source=" + source.replace(" ", "_"))
+        role_words = [f"{r}={bound.get(r, ROLE_FALLBACK)}" for r in role_names]
+        if role_names:
+            row["roles"] = "; ".join(role_words)
+        row["row"] = " ".join([*words, *role_words])
+        row["note"] = reference_note(str(entry.get("task", "")), declaration.protocol,
+                                     str(entry["model"]), {**lab, **bound})
         rows.append(row)
     frame = pd.DataFrame(rows)
-    return frame.sort_values(["model", *shown, "log_id"], kind="stable").reset_index(drop=True)
+    if not frame["note"].astype(bool).any():
+        frame = frame.drop(columns=["note"])
+    order = ["model", *shown, *data_names, "data", *(["roles"] if role_names else []),
+             "log_id"]
+    return frame.sort_values(order, kind="stable").reset_index(drop=True)
+
+
+def run_facts(entry: pd.Series, declaration: TaskReport) -> dict[str, str]:
+    """What a published series is matched against for one log (`published.same_data`): its
+    setting labels, its data settings and ``data.format`` / ``data.sha256`` /
+    ``data.builder`` / ``data.source``."""
+    facts = setting_labels(entry, declaration)
+    for name in DATA_SETTINGS:
+        value = _present(entry, "setting." + name)
+        if value:
+            facts[name] = _label(entry["setting." + name])
+    for key in ("data.format", "data.sha256", "data.builder", "data.source"):
+        value = _present(entry, key)
+        if value:
+            facts[key] = value
+    return facts
+
+
+REFERENCE_MODELS = "infoseek/"
+"""The prefix of the reference models (`infoseek.solvers.reference`)."""
+
+
+def reference_note(task: str, protocol: str, model: str, settings: dict[str, str]) -> str:
+    """What a reference model's row measures, said beside it: what the reference knows,
+    and where it is no floor (empty for any other model)."""
+    if not model.startswith(REFERENCE_MODELS):
+        return ""
+    name = model[len(REFERENCE_MODELS):]
+    if name == "random" and protocol == "twenty_questions":
+        return ("reference: asks random attribute questions, but guesses only among the "
+                "candidates the exact attribute table leaves open (it knows the table): "
+                "no floor for a model that must infer them")
+    if (name == "random" and protocol == "seek" and task.startswith("clinguide")
+            and settings.get("distractors") == "0"):
+        return ("reference: at distractors=0 every askable variable is in the MSS, so "
+                "every random question is an MSS question: here random is no floor (it "
+                "becomes sufficient like optimal; only the order of its questions differs)")
+    if name == "random":
+        return "reference: random valid actions (reads the problem record, not the prompt)"
+    if name == "optimal":
+        return ("reference: exact policy (reads the problem record and the replies, never "
+                "the hidden value)")
+    return "reference model (reads the problem record, not the prompt)"
 
 
 def group_label(value: Any) -> str | None:
@@ -95,13 +201,26 @@ def groups_of(samples: pd.DataFrame, group_key: str) -> list[str]:
     return sorted(found, key=_group_sort)
 
 
+NOISE = 1e-12
+"""Magnitudes below this are float noise (a sum of logarithms that should cancel), read as
+0: no table shows ``-0.000`` and no axis scales to 1e-17."""
+
+
+def denoised(value: float) -> float:
+    """`value`, or 0.0 when it is float noise (:data:`NOISE`; a negative zero too)."""
+    if isinstance(value, float) and not math.isnan(value) and abs(value) < NOISE:
+        return 0.0
+    return value
+
+
 def mean_stderr(values: Sequence[float]) -> tuple[float, float, int]:
-    """Mean, standard error (stdev / sqrt(n); 0 for one value) and n; NaN mean for none."""
+    """Mean, standard error (stdev / sqrt(n); 0 for one value) and n; NaN mean for none;
+    float noise read as 0 (`denoised`)."""
     n = len(values)
     if n == 0:
         return math.nan, math.nan, 0
     stderr = statistics.stdev(values) / math.sqrt(n) if n > 1 else 0.0
-    return statistics.fmean(values), stderr, n
+    return denoised(statistics.fmean(values)), denoised(stderr), n
 
 
 def metric_values(samples: pd.DataFrame, spec: MetricSpec) -> list[float]:
@@ -133,16 +252,28 @@ def metric_table(samples: pd.DataFrame, rows: pd.DataFrame, spec: TableSpec,
         line["samples"] = len(mine)
         line["errored"] = int((mine["error"].astype(bool)).sum()) if len(mine) else 0
         for metric in spec.metrics:
-            parts = [(f"{metric.key}_{group_key}{g}",
+            parts = [(f"{metric.key}_{group_key}{g}", f"no {group_key}={g} samples",
                       mine[mine[column].map(group_label) == g] if column in mine else mine[:0])
                      for g in groups]
-            parts.append((metric.key, mine))
-            for name, part in parts:
+            parts.append((metric.key, "no samples", mine))
+            for name, empty, part in parts:
                 mean, stderr, n = mean_stderr(metric_values(part, metric))
                 line[name], line[f"{name}_stderr"], line[f"{name}_n"] = mean, stderr, n
+                if n == 0:
+                    line[f"{name}{WHY}"] = empty if part.empty else (
+                        metric.blank or f"none of its {len(part)} samples has a value")
         out.append(line)
     table = pd.DataFrame(out)
-    return _drop_empty_metrics(table, spec, groups, group_key)
+    table = _drop_empty_metrics(table, spec, groups, group_key)
+    reasons = [c for c in table.columns if c.endswith(WHY)]
+    return table[[c for c in table.columns if c not in reasons] + sorted(reasons)].fillna(
+        {c: "" for c in reasons})
+
+
+WHY = "_why"
+"""Suffix of the column saying why a run row's cell has no value (empty where it has one)."""
+NOT_PUBLISHED = "not published"
+"""What a published row's cell says where the paper gives no number."""
 
 
 def _drop_empty_metrics(table: pd.DataFrame, spec: TableSpec, groups: list[str],
@@ -152,7 +283,7 @@ def _drop_empty_metrics(table: pd.DataFrame, spec: TableSpec, groups: list[str],
     for metric in spec.metrics:
         names = [f"{metric.key}_{group_key}{g}" for g in groups] + [metric.key]
         if all((table[f"{n}_n"] == 0).all() for n in names if f"{n}_n" in table):
-            drop.extend(c for n in names for c in (n, f"{n}_stderr", f"{n}_n"))
+            drop.extend(c for n in names for c in (n, f"{n}_stderr", f"{n}_n", f"{n}{WHY}"))
     return table.drop(columns=[c for c in drop if c in table])
 
 
@@ -167,39 +298,74 @@ def format_cell(value: Any, stderr: Any = None, n: Any = None) -> str:
     empty cell."""
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
-    text = f"{float(value):.3f}"
+    text = _fixed(value, 3)
     if stderr is None and n is None:
-        precise = f"{float(value):.4f}"
+        precise = _fixed(value, 4)
         text = precise if precise[-1] != "0" else text
     if stderr is not None and not (isinstance(stderr, float) and math.isnan(stderr)):
-        text += f" ± {float(stderr):.3f}"
+        text += f" ± {_fixed(stderr, 3)}"
     if n is not None and not (isinstance(n, float) and math.isnan(n)):
         text += f" ({int(n)})"
     return text
+
+
+def _fixed(value: Any, decimals: int) -> str:
+    """`value` with `decimals` decimals, never ``-0.000`` (a value that rounds to zero has
+    no sign)."""
+    text = f"{float(value):.{decimals}f}"
+    return text[1:] if text.startswith("-") and float(text) == 0 else text
+
+
+def blank_cell(kind: Any, why: Any = None) -> str:
+    """The text of a metric cell with no value: why (`WHY` column) for a run row, "not
+    published" for a published row."""
+    if kind != "run":
+        return NOT_PUBLISHED
+    reason = why if isinstance(why, str) and why else "no value"
+    return f"n/a ({reason})"
 
 
 COUNT_COLUMNS = ("samples", "errored", "total", "unmatched", "episodes_with_reasoning", "k",
                  "turn", "entropy_games", "neig_games", "pass_mass_games")
 
 
-def display_frame(table: pd.DataFrame) -> pd.DataFrame:
+def display_frame(table: pd.DataFrame, blanks: dict[str, str] | None = None) -> pd.DataFrame:
     """The table as the Markdown and HTML show it: one text cell per metric column (the
-    CSV's ``model`` column is left out: the row label starts with it)."""
+    CSV's ``model`` column is left out: the row label starts with it). A cell with no
+    number says why: a metric cell from its `WHY` column (`blank_cell`), any other
+    number column ``n/a (<reason>)`` with the reason `blanks` gives for the column (or
+    for a prefix ending in ``*``), else ``n/a``."""
     values = metric_columns(table)
-    keep = [c for c in table.columns if c != "model" and (
+    keep = [c for c in table.columns if c != "model" and not c.endswith(WHY) and (
         c not in values and not c.endswith(("_stderr", "_n")) or c in values)]
     out = pd.DataFrame(index=table.index)
+    kinds = table["kind"] if "kind" in table else pd.Series("run", index=table.index)
     for column in keep:
         if column in values:
+            whys = table.get(f"{column}{WHY}", pd.Series("", index=table.index))
             out[column] = [
                 format_cell(v, s if kind == "run" else None, n if kind == "run" else None)
-                for v, s, n, kind in zip(table[column], table[f"{column}_stderr"],
-                                         table[f"{column}_n"], table["kind"])]
+                or blank_cell(kind, why)
+                for v, s, n, kind, why in zip(table[column], table[f"{column}_stderr"],
+                                              table[f"{column}_n"], kinds, whys)]
         elif column in COUNT_COLUMNS or column.endswith("_kept"):
             out[column] = table[column].map(format_count)
+        elif not pd.api.types.is_numeric_dtype(table[column]):
+            out[column] = table[column].map(format_plain)  # text: a note, a setting
         else:
-            out[column] = table[column].map(format_plain)
+            why = _blank_reason(column, blanks or {})
+            out[column] = [
+                (f"n/a ({why})" if why else "n/a")
+                if isinstance(v, float) and math.isnan(v) else format_plain(v)
+                for v in table[column]]
     return out
+
+
+def _blank_reason(column: str, blanks: dict[str, str]) -> str:
+    if column in blanks:
+        return blanks[column]
+    return next((why for key, why in blanks.items()
+                 if key.endswith("*") and column.startswith(key[:-1])), "")
 
 
 def format_count(value: Any) -> str:
@@ -216,7 +382,8 @@ def format_plain(value: Any) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
         return ""
     if isinstance(value, float):
-        return f"{value:.1e}" if 0 < abs(value) < 0.001 else f"{value:.3f}"
+        value = denoised(value)
+        return f"{value:.1e}" if 0 < abs(value) < 0.001 else _fixed(value, 3)
     return _label(value)
 
 
