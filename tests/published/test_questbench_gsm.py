@@ -62,6 +62,8 @@ def test_rows_load_with_ids_from_file_and_row():
 
 def test_detected_from_the_columns_and_apart_from_mt_infoseek():
     columns = list(_rows()[0])
+    # the released file has MT-InfoSeek's GSME columns too (Heldout Value, Pred Values)
+    assert {"Heldout Value", "Pred Values", "Equations"} <= set(columns)
     assert detect_source_format(columns) is QUESTBENCH_GSM
     assert load_published(str(MT_FILE), limit=1)[0]["provenance"]["format"] == \
         "mt-infoseek-gsme"
@@ -95,16 +97,19 @@ def test_tasks_run_the_fixture_with_source(tmp_path, task):
 
 
 @pytest.mark.parametrize(("field", "change", "detail"), [
-    ("CSP", lambda r: r.update(CSP=r["CSP"].replace("bags = 4 [", "bags [")),
-     "gives no value to the leaf 'bags'"),
+    ("Pred Values", lambda r: r.update({"Pred Values": r["Pred Values"].replace(
+        "bags = 4\n", "")}), "gives no value to the leaf 'bags'"),
     ("GT Question", lambda r: r.update({"GT Question": "wagons"}),
      "'wagons' is not a quantity of this problem"),
     ("Possible Questions", lambda r: r.update({"Possible Questions": "bags or oranges"}),
      "expected a JSON list of quantity names"),
     ("Equations", lambda r: r.update(Equations=json.dumps(["total = per_bag * * bags"])),
      "does not parse"),
-    ("CSP", lambda r: r.update(CSP=r["CSP"].replace("per_bag = 6", "per_bag = six")),
-     None),
+    ("Pred Values", lambda r: r.update({"Pred Values": r["Pred Values"].replace(
+        "per_bag = 6", "per_bag = six")}), "expected a number"),
+    ("Heldout Value", lambda r: r.update({"Heldout Value": "four"}), "expected a number"),
+    ("Distractor Vars", lambda r: r.update({"Distractor Vars": "['pears']"}),
+     "'pears' is not a quantity"),
 ])
 def test_a_malformed_row_is_refused_naming_file_row_and_field(tmp_path, field, change,
                                                               detail):
@@ -134,9 +139,28 @@ def test_verify_names_what_is_wrong(tmp_path):
     wrong[2]["Full Answer"] = "20"
     wrong[3]["Rewritten Problem"] = wrong[3]["Rewritten Problem"].replace("eaten = 5",
                                                                           "eaten = 4")
+    wrong.append(dict(rows[0], **{"Heldout Value": "5.0"}))
+    wrong.append(dict(rows[0], **{"Pred Values": rows[0]["Pred Values"].replace(
+        "left = 19", "left = 18")}))
     records = load_published(_write(tmp_path / "wrong.csv", [*wrong, rows[1]]))
     assert "heldout_not_sufficient" in _checks(records[0])
     assert _checks(records[1]) == {"gt_not_offered"}
     assert _checks(records[2]) == {"answer"}
-    assert "revealed_values" in _checks(records[3])
-    assert _checks(records[4]) == set()
+    assert _checks(records[3]) == {"revealed_values"}
+    assert _checks(records[4]) == {"heldout_value"}
+    assert _checks(records[5]) == {"pred_values"}
+    assert _checks(records[6]) == set()
+
+
+def test_without_pred_values_the_csp_gives_the_values(tmp_path):
+    rows = [{k: v for k, v in row.items() if k not in ("Pred Values", "Heldout Value")}
+            for row in _rows()]
+    records = load_published(_write(tmp_path / "csp.csv", rows))
+    assert [r["hidden_world"] for r in records] == [
+        r["hidden_world"] for r in load_published(str(FILE))]
+    assert all(verify(r) == [] for r in records)
+    rows[1]["CSP"] = rows[1]["CSP"].replace("bags = 4 [", "bags [")
+    with pytest.raises(PublishedDataError, match=re.escape(
+            "csp.csv, row 2 (Question ID 17), field 'CSP': gives no value to the leaf "
+            "'bags'")):
+        load_published(_write(tmp_path / "csp.csv", rows))

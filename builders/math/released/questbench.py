@@ -1,41 +1,42 @@
 """QuestBench GSM-Q and GSME-Q released CSVs as math records (source format
 ``questbench-gsm``: one layout serves both files).
 
-Columns, as QuestBench's own evaluator reads them (``evaluators/gsm.py``): ``Rewritten
-Problem`` (the underspecified problem: prose in GSM-Q, ``A = 15`` lines, equations and a
-``What is ...?`` line in GSME-Q), ``Variables`` (JSON name -> description), ``Equations``
-(JSON list of ``"LHS = RHS"``, or an object keyed by them), ``Possible Questions`` (JSON
-list of names, offered in this order, then "No questions needed"), ``GT Question`` (the one
-name whose value settles the goal), ``Full Answer`` (the answer), ``CSP`` (the full problem
-as blocks: ``A = 15 [description]`` for a known quantity, ``P [description]`` for one
-without a value, the equations, ``Goal:`` and the goal's name), and, kept when present,
-``Full Problem``, ``depth`` and ``Question ID``.
+Columns, as QuestBench's own evaluator reads them (``evaluators/gsm.py``) and as a public
+view of the released ``gsm_CSP_full.csv`` shows them: ``Rewritten Problem`` (the
+underspecified problem: prose in GSM-Q; in GSME-Q the equations, the revealed ``A = 15``
+lines and ``What is B?``), ``Variables`` (JSON name -> description), ``Equations`` (JSON
+object ``"LHS = RHS"`` -> description, or a list), ``Possible Questions`` (JSON list of
+names, offered in this order, then "No questions needed": the GT Question and the
+distractors), ``GT Question`` (the one name whose value settles the goal), ``Full Answer``,
+and, read when present, ``Pred Values`` (every quantity's value, ``name = value`` lines),
+``CSP`` (the full problem in blocks: ``A = 15 [description]``, ``P [description]``,
+equations, ``Goal:``), ``Heldout Value`` (the GT Question's value), ``Distractor Vars``
+(Python list of names), ``Full Problem``, ``depth`` and ``Question ID`` (kept).
 
 How a row becomes a record (the rules also stand in docs/published-data.md):
 
-- the leaves' values (the hidden world) are the CSP's ``A = 15`` lines, else the
-  ``Full Problem``'s; every leaf needs one;
+- the leaves' values (the hidden world) are ``Pred Values``, else the CSP's ``A = 15``
+  lines (else the ``Full Problem``'s); every leaf needs one;
 - the goal is the quantity of the CSP's ``Goal:`` block, else of the ``What is ...?`` (or
   ``Goal:``) line of the Full Problem, then of the Rewritten Problem;
 - the revealed values: a Rewritten Problem that writes ``A = 15`` lines for leaves is a
-  GSME-Q row and reveals exactly those; a prose one (GSM-Q) reveals what QuestBench's
-  construction keeps, every valued leaf the goal depends on except the GT Question (the
-  distractors and the held-out quantity are the ones removed);
+  GSME-Q row and reveals exactly those (a value that differs from the leaf's released one
+  is reported); a prose one (GSM-Q) reveals what QuestBench's construction keeps, every
+  leaf but the GT Question and the ``Distractor Vars`` (without that column: every leaf
+  the goal depends on but the GT Question);
 - k = 1 and the released minimal sufficient set is ``[GT Question]``;
 - a GSM-Q row's word rendering (``gsm_q`` and the other word-problem tasks) is the
   released prose (the record's ``sentences``), opened, in a variant that reveals it, by one
   sentence stating the GT Question's value.
 
 The record id is ``<file stem>-row<N>`` (data rows from 1), whatever ``Question ID`` says
-(released files repeat it); the provenance keeps the file, the row and ``Question ID``.
+(the released files repeat it); the provenance keeps the file, the row and ``Question ID``.
 Verification is the GSME one (`infoseek.builders.math.released.verify`: the held-out
 quantity is an unrevealed leaf, sufficient, k = 1 is the smallest sufficient size, the
-answer against forward computation) plus ``gt_not_offered`` (the GT Question is not among
-the Possible Questions, so the released item has no right choice) and ``revealed_values``
-for a GSME-Q text value that differs from the CSP's. (Whether another single quantity
-settles the goal too needs no check of its own: the goal is a function of the leaves, and
-two leaves that each settle it alone would make it Known already, which
-``not_underspecified`` reports.)
+answer and the derived Pred Values against forward computation, the revealed values)
+plus ``gt_not_offered`` (the GT Question is not among the Possible Questions, so the
+released item has no right choice) and ``heldout_value`` (Heldout Value is not the GT
+Question's value).
 """
 
 from __future__ import annotations
@@ -51,25 +52,29 @@ from infoseek.builders.math.released.parse import (
     equation_names,
     equations_cell,
     is_name,
+    loose_names,
     number,
     text_sections,
     variables_cell,
 )
 from infoseek.builders.math.released.pose import pose
 from infoseek.builders.math.released.source_format import gsme_record_from_row
-from infoseek.builders.math.released.values import revealed_in_text
+from infoseek.builders.math.released.values import revealed_in_text, value_lines
 from infoseek.builders.math.released.verify import verify as verify_gsme
 from infoseek.builders.published import Record, SourceFormat
-from infoseek.builders.published.cells import RowRef, cell, decode_literal, exact_number
+from infoseek.builders.published.cells import RowRef, cell, close_enough, decode_literal
 from infoseek.builders.published.reading import PublishedDataError
-from infoseek.engines.arith.engine import ArithEngine
+from infoseek.engines.arith.engine import ArithEngine, encode_rational
+from infoseek.engines.arith.expr import parse_rational
 from infoseek.text import short_repr
 
 REQUIRED = ("Rewritten Problem", "Variables", "Equations", "Possible Questions",
-            "GT Question", "Full Answer", "CSP")
+            "GT Question", "Full Answer")
 SIGNATURE = ("Rewritten Problem", "Possible Questions", "GT Question")
+OPTIONAL = ("CSP", "Pred Values", "Heldout Value", "Distractor Vars", "Full Problem", "depth",
+            "Question ID")
 ID_FIELDS = ("Question ID",)
-CHECKS = ("gt_not_offered", "revealed_values")
+CHECKS = ("gt_not_offered", "heldout_value")
 """The checks this source format adds to the GSME ones (`verify`)."""
 
 _VALUE_LINE = re.compile(rf"^\s*({NAME.pattern})\s*=\s*({NUMBER_TEXT})\s*(?:\[.*\])?\s*[.]?$")
@@ -148,6 +153,44 @@ def _gt_question(row: dict[str, Any], ref: RowRef, known: set[str]) -> str:
     return name
 
 
+def _distractors(row: dict[str, Any], ref: RowRef, known: set[str]) -> list[str] | None:
+    """The released ``Distractor Vars`` (a list of names), or None when absent."""
+    names = loose_names(row, "Distractor Vars", ref, required=False)
+    if names is None:
+        return None
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise ref.error("Distractor Vars", f"{unknown[0]!r} is not a quantity of this problem")
+    return names
+
+
+def _leaf_values(row: dict[str, Any], ref: RowRef, known: set[str], leaves: set[str],
+                 csp: str, full: str) -> tuple[dict[str, str], str]:
+    """({leaf: value text}, the column they come from): ``Pred Values`` when the file has
+    it (every quantity's value, ``name = value`` lines), else the CSP's ``A = 15`` lines
+    (and the Full Problem's for leaves the CSP gives none)."""
+    if cell(row, "Pred Values", ref, required=False) is not None:
+        values = {n: v for n, v in value_lines(str(row["Pred Values"]), "Pred Values", ref)
+                  if n in known}
+        field = "Pred Values"
+    else:
+        values = {n: v for n, v in _csp_values(csp).items() if n in known}
+        if full:
+            for name, value in _csp_values(full).items():
+                if name in known:
+                    values.setdefault(name, value)
+        field = "CSP"
+    for name in sorted(values):
+        number(values[name], field, ref, f"the value of {name!r}")
+    missing = sorted(leaves - set(values))
+    if missing:
+        raise ref.error(field, f"gives no value to the leaf {missing[0]!r}"
+                        + (f" (nor to {missing[1:6]})" if len(missing) > 1 else "")
+                        + (": expected an 'A = 15 [description]' line for every quantity no "
+                           "equation defines" if field == "CSP" else ""))
+    return values, field
+
+
 def questbench_gsm_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
     """One QuestBench GSM-Q / GSME-Q row as a math record (rules: the module docstring)."""
     declared = variables_cell(row, ref)
@@ -157,36 +200,33 @@ def questbench_gsm_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
     known = set(declared) | set(equation_names(equations))
     leaves = known - {lhs for lhs, _rhs in equations}
     text = str(cell(row, "Rewritten Problem", ref))
-    csp = str(cell(row, "CSP", ref))
+    csp = cell(row, "CSP", ref, required=False)
+    csp = str(csp) if csp is not None else ""
     full = cell(row, "Full Problem", ref, required=False)
     full = str(full) if full is not None else ""
+    if not csp and cell(row, "Pred Values", ref, required=False) is None:
+        raise ref.error("CSP", "is empty and there is no Pred Values column: the leaves' "
+                        "values are in one of them")
 
-    goal = _goal(csp, known) or (_goal(full, known) if full else None) or _goal(text, known)
+    goal = ((_goal(csp, known) if csp else None) or (_goal(full, known) if full else None)
+            or _goal(text, known))
     if goal is None:
-        raise ref.error("CSP", "names no single goal quantity (no 'Goal:' block, and no "
-                        "'What is ...?' line in the Full Problem or the Rewritten Problem)")
+        raise ref.error("Rewritten Problem", "names no single goal quantity (no 'What is "
+                        "...?' line here or in the Full Problem, no 'Goal:' block in the CSP)")
     gt = _gt_question(row, ref, known)
     offered = _possible_questions(row, ref, known)
-
-    values = {n: v for n, v in _csp_values(csp).items() if n in known}
-    values_field = {n: "CSP" for n in values}
-    if full:
-        for name, value in _csp_values(full).items():
-            if name in known and name not in values:
-                values[name], values_field[name] = value, "Full Problem"
-    for name in sorted(values):
-        number(values[name], values_field[name], ref, f"the value of {name!r}")
-    missing = sorted(leaves - set(values))
-    if missing:
-        raise ref.error("CSP", f"gives no value to the leaf {missing[0]!r}"
-                        + (f" (nor to {missing[1:6]})" if len(missing) > 1 else "")
-                        + ": expected an 'A = 15 [description]' line for every quantity no "
-                        "equation defines")
+    distractors = _distractors(row, ref, known)
+    values, values_field = _leaf_values(row, ref, known, leaves, csp, full)
 
     shown = revealed_in_text(text, leaves)
     if shown:
-        variant, revealed = "GSME-Q", {n: values[n] for n in sorted(shown)}
+        variant, revealed = "GSME-Q", sorted(shown)
         rule = "the Rewritten Problem's 'A = 15' lines"
+    elif distractors is not None:
+        variant = "GSM-Q"
+        revealed = sorted(n for n in leaves if n != gt and n not in distractors)
+        rule = ("every leaf but the GT Question and the Distractor Vars (the Rewritten "
+                "Problem is prose)")
     else:
         try:
             relevant = set(ArithEngine(sorted(known), equations, {}, goal)
@@ -194,33 +234,38 @@ def questbench_gsm_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
         except ValueError as exc:
             raise ref.error("Equations", str(exc)) from None
         variant = "GSM-Q"
-        revealed = {n: values[n] for n in sorted(relevant) if n != gt}
-        rule = ("every valued leaf the goal depends on except the GT Question (the "
-                "Rewritten Problem is prose)")
+        revealed = sorted(n for n in relevant if n != gt)
+        rule = ("every leaf the goal depends on but the GT Question (the Rewritten Problem "
+                "is prose; no Distractor Vars column)")
 
     adapted = {
-        "Rewritten Problem": text, "Variables": row["Variables"], "CSP": csp,
+        "Rewritten Problem": text, "Variables": row["Variables"], "CSP": csp or None,
         "Equations": row["Equations"], "Possible Questions": json.dumps(offered),
         "Full Answer": row["Full Answer"], "goal_var": goal, "k": "1",
         "Heldout Value": json.dumps([gt]),
-        "Pred Values": "\n".join(f"{n} = {values[n]}" for n in sorted(values)),
+        "Pred Values": (row["Pred Values"] if values_field == "Pred Values" else
+                        "\n".join(f"{n} = {values[n]}" for n in sorted(values))),
         "Given_Conditions": json.dumps(revealed),
     }
+    names = dict(_FIELD_NAMES, **({"Pred Values": "Pred Values"}
+                                  if values_field == "Pred Values" else {}))
     try:
         record = gsme_record_from_row(adapted, ref)
     except PublishedDataError as exc:
         message = str(exc)
-        for ours, theirs in _FIELD_NAMES.items():
+        for ours, theirs in names.items():
             message = message.replace(f"field {ours!r}", f"field {theirs!r}")
         raise PublishedDataError(message, check=exc.check) from None
     released = record["released"]
-    if shown and any(shown[n] != exact_number(values[n]) for n in shown):
-        differ = sorted(n for n in shown if shown[n] != exact_number(values[n]))
-        released["text_values_differ"] = {n: str(shown[n]) for n in differ}
+    released.pop("revealed_from_pred_values", None)
+    heldout_value = cell(row, "Heldout Value", ref, required=False)
+    if heldout_value is not None:
+        exact, places = number(heldout_value, "Heldout Value", ref, "the held-out value")
+        released["heldout_value"] = {"value": encode_rational(exact), "decimal_places": places}
     released["questbench"] = {
         "variant": variant, "revealed_rule": rule, "possible_questions": offered,
-        "gt_question": gt, "question_id": _plain(row.get("Question ID")),
-        "depth": _plain(row.get("depth")),
+        "gt_question": gt, "distractor_vars": distractors,
+        "question_id": _plain(row.get("Question ID")), "depth": _plain(row.get("depth")),
     }
     if full:
         released["full_problem"] = full
@@ -230,7 +275,7 @@ def questbench_gsm_record_from_row(row: dict[str, Any], ref: RowRef) -> Record:
         described = record["descriptions"].get(gt, gt)
         record["sentences"] = {
             "values": {gt: f"{described[:1].upper()}{described[1:]} is "
-                           f"{format_number(values[gt])}."},
+                           f"{format_number(record['hidden_world'][gt])}."},
             "equations": {}, "question": text.strip()}
     return record
 
@@ -242,9 +287,9 @@ def _plain(value: Any) -> Any:
 
 
 def verify(record: Record) -> list[dict[str, Any]]:
-    """The GSME checks (`infoseek.builders.math.released.verify.verify`) with the
-    CSP's values as the hidden world, plus ``gt_not_offered`` and ``revealed_values`` (a
-    GSME-Q text value that differs from the CSP's)."""
+    """The GSME checks (`infoseek.builders.math.released.verify.verify`: a Rewritten
+    Problem value that differs from the leaf's released value is ``revealed_values``),
+    plus ``gt_not_offered`` and ``heldout_value``."""
     found = verify_gsme(record)
     released = record.get("released") or {}
     info = released.get("questbench") or {}
@@ -254,12 +299,15 @@ def verify(record: Record) -> list[dict[str, Any]]:
         found.append({"check": "gt_not_offered", "released": offered,
                       "reason": f"the GT Question {gt!r} is not among the Possible Questions, "
                       "so the released item has no right choice"})
-    differ = released.get("text_values_differ") or {}
-    if differ:
-        found.append({"check": "revealed_values", "released": differ,
-                      "reason": "the Rewritten Problem gives "
-                      f"{', '.join(sorted(differ))} other values than the CSP (the CSP's "
-                      "were used)"})
+    held = released.get("heldout_value")
+    world = record.get("hidden_world") or {}
+    if held is not None and gt in world:
+        given, value = parse_rational(held["value"]), parse_rational(world[gt])
+        if not close_enough(given, value, held["decimal_places"]):
+            found.append({"check": "heldout_value", "released": held["value"],
+                          "computed": encode_rational(value),
+                          "reason": f"Heldout Value {held['value']} is not the value "
+                          f"{encode_rational(value)} the problem gives {gt!r}"})
     return found
 
 
@@ -269,7 +317,7 @@ QUESTBENCH_GSM = SourceFormat(
                 "equations) with one held-out quantity, the GT Question",
     required=REQUIRED, signature=SIGNATURE, id_fields=ID_FIELDS,
     record_from_row=questbench_gsm_record_from_row, verify=verify,
-    excludes=("Heldout Value",), pose=pose, id_from_file=True,
+    pose=pose, id_from_file=True,
 )
 
 __all__ = ["CHECKS", "QUESTBENCH_GSM", "questbench_gsm_record_from_row", "verify"]

@@ -72,6 +72,9 @@ SIGNATURE = ("Rewritten Problem", "Equations", "Heldout Value")
 EXT_COLUMNS = ("distractor_vars", "rule_records")
 FLAG_COLUMNS = ("has_distractor", "has_merge", "ksufficient_found", "has_alternative_path")
 FORBID_COLUMN = "Possible Questions Forbid Alternatives"
+QUESTBENCH_COLUMN = "GT Question"
+"""QuestBench's GSM-Q / GSME-Q files share the GSME columns; this one marks them
+(`infoseek.builders.math.released.questbench`)."""
 
 CHECKS = ("infeasible", "revealed_values", "revealed_not_leaf", "not_underspecified",
           "heldout_not_leaf", "heldout_not_sufficient", "heldout_not_minimal", "k",
@@ -338,7 +341,8 @@ MT_INFOSEEK_GSME = SourceFormat(
     description="MT-InfoSeek GSME-Q-MT (gsme_q_mt.csv): equation systems from grade-school "
                 "problems with a released held-out MSS",
     required=REQUIRED, signature=SIGNATURE, id_fields=ID_FIELDS,
-    record_from_row=gsme_record_from_row, verify=verify, excludes=EXT_COLUMNS, pose=pose,
+    record_from_row=gsme_record_from_row, verify=verify,
+    excludes=(*EXT_COLUMNS, QUESTBENCH_COLUMN), pose=pose,
 )
 
 MT_INFOSEEK_GSME_EXT = SourceFormat(
@@ -346,7 +350,8 @@ MT_INFOSEEK_GSME_EXT = SourceFormat(
     description="MT-InfoSeek GSME-Q-MT-Ext (gsme_q_mt_ext.csv): generated equation DAGs "
                 "with distractor subgraphs and a released held-out MSS",
     required=REQUIRED, signature=SIGNATURE + ("distractor_vars",), id_fields=ID_FIELDS,
-    record_from_row=gsme_ext_record_from_row, verify=verify, pose=pose,
+    record_from_row=gsme_ext_record_from_row, verify=verify, excludes=(QUESTBENCH_COLUMN,),
+    pose=pose,
 )
 
 __all__ = ["CHECKS", "MT_INFOSEEK_GSME", "MT_INFOSEEK_GSME_EXT", "gsme_ext_record_from_row",
