@@ -405,13 +405,16 @@ def read_labels(text: str | None, count: int) -> list[str] | None:
     return None if problems else [found[i] for i in range(1, count + 1)]
 
 
-def label_problems(text: str | None, count: int) -> str:
+def label_problems(text: str | None, count: int, names: Sequence[str] = ()) -> str:
     """What keeps an evaluator reply from being read as `count` labels, in words for the
-    retry (``labels missing for 3, 7; unreadable line 'Four: yes'``); "" when nothing."""
-    return "; ".join(_label_lines(text, count)[1])
+    retry (``labels missing for candidates 3 (horse), 7 (goat); unreadable lines 'Four:
+    yes'``), each index followed by its candidate's name when `names` lists them; ""
+    when nothing."""
+    return "; ".join(_label_lines(text, count, names)[1])
 
 
-def _label_lines(text: str | None, count: int) -> tuple[dict[int, str], list[str]]:
+def _label_lines(text: str | None, count: int, names: Sequence[str] = ()
+                 ) -> tuple[dict[int, str], list[str]]:
     found: dict[int, str] = {}
     unreadable: list[str] = []
     repeated: set[int] = set()
@@ -429,10 +432,13 @@ def _label_lines(text: str | None, count: int) -> tuple[dict[int, str], list[str
     problems: list[str] = []
     if not (text or "").strip():
         return found, ["the reply was empty"]
+    def named(indices: list[int]) -> list[str]:
+        return [f"{i} ({names[i - 1]})" if 0 < i <= len(names) else str(i) for i in indices]
+
     missing = [i for i in range(1, count + 1) if i not in found]
     extra = sorted(i for i in found if not 1 <= i <= count)
-    for what, items in (("labels missing for candidates", _listed(missing)),
-                        ("labels repeated for candidates", _listed(sorted(repeated))),
+    for what, items in (("labels missing for candidates", _listed(named(missing))),
+                        ("labels repeated for candidates", _listed(named(sorted(repeated)))),
                         ("no candidate has the numbers", _listed(extra)),
                         ("unreadable lines", _listed([repr(u[:60]) for u in unreadable]))):
         if items:

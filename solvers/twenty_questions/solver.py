@@ -130,7 +130,7 @@ async def label_question(question: str, named: str | None, table: GameTable,
                 break
             # the retry says what was wrong: the same request would get the same reply
             asked = (f"{prompt}\n\n" + EVALUATOR_RETRY.format(
-                problems=label_problems(call.text, len(names))))
+                problems=label_problems(call.text, len(names), names)))
         if raised is not None:  # the table labels this batch
             errors.append(raised)
             labels.extend(rule[start:start + len(names)])

@@ -148,6 +148,8 @@ def test_label_problems_name_what_is_missing_or_unreadable():
     said = label_problems("1. Yes\nTwo: no\n4. Pass", 4)
     assert "missing for candidates 2, 3" in said and "'Two: no'" in said
     assert label_problems("1. yes\n1. no\n2. no", 2) == "labels repeated for candidates 1"
+    assert label_problems("1. Yes", 3, ["dog", "cat", "horse"]) == (
+        "labels missing for candidates 2 (cat), 3 (horse)")
     assert label_problems("", 3) == "the reply was empty"
     assert "no candidate has the numbers 9" in label_problems("1. yes\n9. no", 1)
 
@@ -170,7 +172,8 @@ def test_an_evaluator_retry_says_what_was_wrong_and_is_not_the_same_request(tmp_
     assert len(requests) == 2 * batches
     for first, retry in zip(requests[::2], requests[1::2], strict=True):
         assert retry != first and retry.startswith(first)
-        assert "labels missing for candidates 3, 4, 5" in retry
+        listed = re.findall(r"(?m)^\d+\. (.+)$", first.split("Candidates:\n", 1)[1])
+        assert f"labels missing for candidates 3 ({listed[2]}), 4 ({listed[3]})" in retry
     [asked] = [t for t in turns_from_store(sample.store[STORE_TURNS]) if t.get("question")]
     assert asked["label_retries"] == batches and "fail" not in asked["labels"]
     assert value["role_evaluator_wrong"] == 0 and value["label_failures"] == 0
