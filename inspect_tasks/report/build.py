@@ -134,6 +134,7 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
     figure_dir = out / "figures"
     figure_dir.mkdir(parents=True, exist_ok=True)
     first_table: pd.DataFrame | None = None
+    apart_tables: list[tuple[str, str, pd.DataFrame]] = []
     for spec in declaration.tables:
         table = metric_table(samples, rows, spec, declaration.group_key)
         table, apart = _with_references(table, task, declaration, spec, runs, shown)
@@ -141,12 +142,14 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
         section.tables.append(_write_table(out, task, spec.name, spec.title, table,
                                            display_frame(table)))
         if not apart.empty:
-            apart = _order_columns(apart, ["label", "model", "kind", "data", "source"])
-            section.tables.append(_write_table(
-                out, task, f"{spec.name}.{DIFFERENT_DATA.replace(' ', '_')}",
-                f"{spec.title}: {DIFFERENT_DATA_NOTE}", apart, display_frame(apart)))
+            apart_tables.append((spec.name, spec.title, apart))
         if first_table is None:
             first_table = table
+    for name, title, apart in apart_tables:  # after the runs' own tables
+        apart = _order_columns(apart, ["label", "model", "kind", "data", "source"])
+        section.tables.append(_write_table(
+            out, task, f"{name}.{DIFFERENT_DATA.replace(' ', '_')}",
+            f"{title}: {DIFFERENT_DATA_NOTE}", apart, display_frame(apart)))
     if first_table is not None:
         path = figures.headline_figure(first_table, declaration.headline,
                                        declaration.group_key, groups,

@@ -272,35 +272,52 @@ def _series(task: str, table_name: str, metric: str, **setting: str) -> dict:
 
 
 def test_planning_q_published_rows(report) -> None:
-    frame = table(report, "planning_q.accuracy")
-    rows = frame[frame["kind"] == "published"].set_index("model")
+    """QuestBench's numbers sit beside a planning_q run built the published generator's way
+    (one BFS plan per state, ``ties=first_plan``), and apart, as different data,
+    otherwise."""
+    logs = pd.read_csv(report.out / "logs.csv")
+    ties = set(logs.loc[logs["task"] == "planning_q", "setting.ties"].dropna()) \
+        if "setting.ties" in logs else set()
+    same = "first_plan" in ties
+    name = "planning_q.accuracy" if same else "planning_q.accuracy.different_data"
+    kind, word = ("published", "published") if same else \
+        ("different data", "published, different data")
+    frame = table(report, name)
+    rows = frame[frame["kind"] == kind].set_index("model")
+    assert (rows["data"] == "QuestBench Planning-Q: the released 7,500 problems (one BFS "
+                            "plan per state)").all()
     bfs = _series("planning_q", "Table 2 (BFS baselines)", "correct")["values"]
     assert {name: v["all"] for name, v in bfs.items()} == \
         {"BFS depth 3": 0.0575, "BFS depth 5": 0.272, "BFS depth 10": 0.939}
     for name, values in bfs.items():
-        assert rows.loc[f"{name} (published)", "correct"] == values["all"]
+        assert rows.loc[f"{name} ({word})", "correct"] == values["all"]
     zs = _series("planning_q", "Table 2", "correct", prompt="zs")["values"]
     assert max(v["all"] for v in zs.values()) == 0.4732
-    best = rows.loc["Gemini Flash Thinking 2.0 Exp 01-21 (published)"]
+    best = rows.loc[f"Gemini Flash Thinking 2.0 Exp 01-21 ({word})"]
     assert best["correct"] == 0.4732 and best["source"] == "QuestBench Table 2"
     # the run used prompt=zs: the cot and fs rows of the same table do not apply
-    assert "Gemma 2 2B IT (published)" in rows.index
-    assert rows.loc["Gemma 2 2B IT (published)", "correct"] == zs["Gemma 2 2B IT"]["all"]
+    assert f"Gemma 2 2B IT ({word})" in rows.index
+    assert rows.loc[f"Gemma 2 2B IT ({word})", "correct"] == zs["Gemma 2 2B IT"]["all"]
     assert not (rows["correct"] == 0.0301).any()
     # no published planning numbers for the multi-turn tasks
     assert (table(report, "planning_mt.headline")["kind"] == "run").all()
 
 
 def test_twenty_questions_published_rows(report, tmp_path: Path) -> None:
-    frame = table(report, "twenty_questions.headline")
-    rows = frame[frame["kind"] == "published"]
+    """Table 18 was measured on the paper's own lists (pools ``paper_common`` and
+    ``paper_thing``): beside runs on the project's pools it is shown apart."""
+    assert not (table(report, "twenty_questions.headline")["kind"] != "run").any()
+    frame = table(report, "twenty_questions.headline.different_data")
+    rows = frame[frame["kind"] == "different data"]
     mini = rows[rows["source"] == "MT-InfoSeek Table 18 (GPT-5-mini examiner)"] \
         .set_index("model")
     expected = {"GPT-5": (0.5405, 0.42), "GPT-5-mini": (0.4234, 0.38),
                 "Qwen3-4B-Thinking": (0.2252, 0.135)}
     for model, (common, thing) in expected.items():
-        assert mini.loc[f"{model} (published)", "accuracy_poolcommon"] == common
-        assert mini.loc[f"{model} (published)", "accuracy_poolthing"] == thing
+        label = f"{model} (published, different data)"
+        assert mini.loc[label, "accuracy_poolpaper_common"] == common
+        assert mini.loc[label, "accuracy_poolpaper_thing"] == thing
+        assert "Common (111 targets over 405 candidates)" in mini.loc[label, "data"]
     assert set(rows["source"]) == {"MT-InfoSeek Table 18 (GPT-5-mini examiner)",
                                    "MT-InfoSeek Table 18 (Qwen3-30B-A3B-Instruct-FP8 "
                                    "examiner)"}
@@ -315,6 +332,8 @@ def test_twenty_questions_published_rows(report, tmp_path: Path) -> None:
     short = build_report([p for _i, p in _short_logs(report)], tmp_path, bundle=False)
     frame = table(short, "twenty_questions.headline")
     assert (frame["kind"] == "run").all() and len(frame) == len(MODELS)
+    assert not (short.out / "tables" / "twenty_questions.headline.different_data.csv"
+                ).exists()
 
 
 def _short_logs(report) -> list[tuple[str, str]]:
