@@ -213,9 +213,11 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
     if "k_prediction_bars" in extras and first_table is not None:
         path = figures.k_prediction_figure(first_table, groups,
                                            figure_dir / f"{task}.k_prediction.png",
-                                           f"{task}: under- and over-prediction")
+                                           f"{task}: under-, over-prediction, not sure "
+                                           "and invalid answers per k")
         if path:
-            section.figures.append(("Under- and over-prediction of k", path))
+            section.figures.append(("Under-, over-prediction, not sure and invalid answers "
+                                    "per k", path))
     if "sufficiency_by_turn" in extras:
         path = figures.sufficiency_by_turn_figure(
             samples, rows, figure_dir / f"{task}.sufficiency_by_turn.png",
