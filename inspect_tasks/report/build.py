@@ -55,6 +55,7 @@ from infoseek.inspect_tasks.report.reading import Logs, ReportError, read_logs
 from infoseek.inspect_tasks.report.sections import Report, Section, Table
 from infoseek.inspect_tasks.report.tables import (
     axes_table,
+    data_text,
     display_frame,
     groups_of,
     markdown,
@@ -203,7 +204,8 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
                    for t in sorted(logs.declarations)
                    if logs.declarations[t].protocol == "well_specified"
                    and t.startswith(task)]
-        table = filtered_table(samples, rows, solving)
+        data_of = {entry["log_id"]: data_text(entry) for _, entry in logs.evals.iterrows()}
+        table = filtered_table(samples, rows, solving, data_of)
         if not table.empty:
             table = table.rename(columns={"row": "label"})
             section.tables.append(_write_table(

@@ -93,10 +93,12 @@ def detection_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def filtered_table(samples: pd.DataFrame, question_rows: pd.DataFrame,
-                   solving: Iterable[tuple[str, pd.DataFrame]]) -> pd.DataFrame:
+                   solving: Iterable[tuple[str, pd.DataFrame]],
+                   data_of: dict[str, str] | None = None) -> pd.DataFrame:
     """Filtered question-selection accuracy (protocols §3.6) for every question-selection row
-    and well-specified log of the same model, joined by problem id
-    (`infoseek.scorers.filtered_accuracy.filter_rows`)."""
+    and well-specified log of the same model on the same data (`data_of`: log id -> its
+    data, `tables.data_text`; a well-specified run on another file or split never filters
+    this one), joined by problem id (`infoseek.scorers.filtered_accuracy.filter_rows`)."""
     from infoseek.scorers.filtered_accuracy import filter_rows
 
     def triples(part: pd.DataFrame, scorer: str) -> list[tuple[str, str, float]]:
@@ -109,8 +111,11 @@ def filtered_table(samples: pd.DataFrame, question_rows: pd.DataFrame,
     for _label_, block in question_rows.groupby("row", sort=False):
         mine = samples[samples["log_id"].isin(block["log_id"])]
         model = block.iloc[0]["model"]
+        data = {(data_of or {}).get(log_id) for log_id in block["log_id"]}
         for ws_task, ws in solving:
             ws = ws[ws["model"] == model]
+            if data_of is not None:
+                ws = ws[ws["log_id"].map(data_of).isin(data)]
             if ws.empty or "metadata_problem_id" not in mine:
                 continue
             result = filter_rows(triples(mine, "single_turn_scorer"),

@@ -346,3 +346,26 @@ def test_same_data_matching() -> None:
     logic = next(s for s in published()["series"] if s["task"] == "logic_mt")
     assert same_data(logic["data"], {"data.format": "mt-infoseek-logic"})
     assert not same_data(logic["data"], {"data.builder": "logic-mt@1.1.0"})
+
+
+def test_filtered_accuracy_pairs_runs_on_the_same_data_only() -> None:
+    """A well-specified run on another file never filters a question-selection run."""
+    from infoseek.inspect_tasks.report.extra_tables import filtered_table
+
+    def frame(log_id: str, correct: list[float]) -> pd.DataFrame:
+        return pd.DataFrame({"log_id": log_id, "model": "m", "error": "",
+                             "metadata_problem_id": ["p1", "p2"],
+                             "metadata_variant": "underspecified",
+                             "score.single_turn_scorer.correct": correct})
+
+    question = frame("L1", [1.0, 0.0])
+    rows = pd.DataFrame({"log_id": ["L1"], "row": ["m"], "model": ["m"]})
+    same, other = frame("L2", [1.0, 0.0]), frame("L3", [1.0, 1.0])
+    solving = [("x_well_specified", pd.concat([same, other], ignore_index=True))]
+    data_of = {"L1": "file a.jsonl#1", "L2": "file a.jsonl#1", "L3": "file b.jsonl#2"}
+    line = filtered_table(question, rows, solving, data_of).iloc[0]
+    # only L2 filters: p2 was not solved there, so strict keeps p1 alone
+    assert line["strict_kept"] == 1 and line["strict_accuracy"] == 1.0
+    assert line["lenient_kept"] == 1  # L3 solved p2; it must not count
+    pooled = filtered_table(question, rows, solving).iloc[0]  # no data known: both
+    assert pooled["lenient_kept"] == 2
