@@ -43,10 +43,12 @@ History (one line per move, with why):
 - ``3-A``: one reading of a reply in every protocol (issue 30): the whole reply is read,
   an answer needs an answer line, every prompt states that rule and shows filled
   examples, the incomplete-questions user is structured by default, and every
-  model-backed role is measured (new ``role_*`` metrics). Scores of the same replies
-  can differ from ``2-A``."""
+  model-backed role is measured (new ``role_*`` metrics), Twenty Questions reads the
+  examiner's reply whole and refuses echoed placeholders; issue 31's first items (the
+  Planning-Q ``ties`` parameter and depth axes, Twenty Questions list parameters) came in
+  the same move. Scores of the same replies can differ from ``2-A``."""
 
-EVAL_FINGERPRINT = "0d821359d3eec794"
+EVAL_FINGERPRINT = "d7f538dcfe7f2e30"
 """The hash of the prompt texts, scorer names and metric names that `EVAL_VERSION`'s N
 vouches for (`tests/tasks/test_eval_version.py`): when the test reports a new hash, move N
 (results are no longer comparable) and set this to the new hash."""

@@ -16,6 +16,7 @@ import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
+import inspect_ai._util.registry as inspect_registry
 import pandas as pd
 import pytest
 from inspect_ai import Task
@@ -67,13 +68,20 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     [log] = inspect_eval(PACKAGED_TASKS["logic_mt"](k=[1], per_k=1), model="infoseek/optimal",
                          log_dir=str(folder / "ours"), display="none")
     assert log.status == "success"
-    return {
-        "ours": Path(log.location),
-        "logic_mt": _foreign("logic_mt", ["answer", "sufficiency", "queries", "invalid"],
-                             "seek", folder / "foreign_seek"),
-        "twenty_questions": _foreign("twenty_questions", ["twenty_questions"],
-                                     "twenty_questions", folder / "foreign_20q"),
-    }
+    saved = dict(inspect_registry._registry)
+    try:
+        return {
+            "ours": Path(log.location),
+            "logic_mt": _foreign("logic_mt", ["answer", "sufficiency", "queries", "invalid"],
+                                 "seek", folder / "foreign_seek"),
+            "twenty_questions": _foreign("twenty_questions", ["twenty_questions"],
+                                         "twenty_questions", folder / "foreign_20q"),
+        }
+    finally:
+        # The foreign scorers took unqualified names (answer, sufficiency, ...) in
+        # Inspect's registry: put it back, or a later `inspect score` would find them.
+        inspect_registry._registry.clear()
+        inspect_registry._registry.update(saved)
 
 
 def report(*args: str) -> int:
