@@ -65,10 +65,11 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from inspect_ai import Task
@@ -79,6 +80,7 @@ from inspect_ai._eval.score import (
     resolve_scorers_info,
 )
 from inspect_ai._eval.task.results import eval_results
+from inspect_ai._util import registry as _inspect_registry
 from inspect_ai._util.error import PrerequisiteError
 from inspect_ai._util.registry import (
     RegistryInfo,
@@ -93,7 +95,7 @@ from inspect_ai.model._model import model_roles
 from inspect_ai.scorer import SampleScore, Scorer
 
 __all__ = ["PrerequisiteError", "RecordedNameError", "on_unused_task_parameter",
-           "register_recorded_scorer_names", "registry_unqualified_name"]
+           "register_recorded_scorer_names", "registry_restored", "registry_unqualified_name"]
 
 BUILTIN_PREFIX = "inspect_ai/"
 """Where Inspect looks up a name without a package once no unqualified registration
@@ -212,3 +214,16 @@ def on_unused_task_parameter(handler: UnusedParameterHandler) -> None:
     if not any(isinstance(f, _UnusedParameterFilter) and f.handler is handler
                for f in logger.filters):
         logger.addFilter(_UnusedParameterFilter(handler))
+
+
+@contextlib.contextmanager
+def registry_restored() -> Iterator[None]:
+    """Inspect's registry (the private ``inspect_ai._util.registry._registry`` dict) as it
+    was on entry, once the block ends: for tests that register objects under names of
+    ours (a foreign scorer named ``sufficiency``) that later lookups must not find."""
+    saved = dict(_inspect_registry._registry)
+    try:
+        yield
+    finally:
+        _inspect_registry._registry.clear()
+        _inspect_registry._registry.update(saved)

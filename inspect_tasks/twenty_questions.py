@@ -155,8 +155,9 @@ def twenty_questions(
             questions (>= 1; default 25).
         seed: the random seed (recorded in the options; the game records do not depend on it;
             default 0).
-        source: a targets file (a JSON list of names or one name per line) in place of the
-            pool's targets (default none). Candidates the attribute table holds no row for
+        source: a file of problem records, instead of a built split (here a targets file:
+            a JSON list of names or one name per line, in place of the pool's targets;
+            default none). Candidates the attribute table holds no row for
             need an evaluator model, such targets an examiner model.
     """
     check_parameters(max_turns=max_turns, label_batch=label_batch, seed=seed, source=source)

@@ -16,7 +16,6 @@ import shutil
 from pathlib import Path
 from types import SimpleNamespace
 
-import inspect_ai._util.registry as inspect_registry
 import pandas as pd
 import pytest
 from inspect_ai import Task
@@ -28,6 +27,7 @@ from inspect_ai.solver import TaskState
 
 from infoseek.cli import main
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS
+from infoseek.inspect_tasks.inspect_private import registry_restored
 from infoseek.inspect_tasks.report import build_report
 from infoseek.inspect_tasks.report.declarations import SEEK_REPORT
 from infoseek.inspect_tasks.report.reading import run_problem
@@ -68,8 +68,9 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     [log] = inspect_eval(PACKAGED_TASKS["logic_mt"](k=[1], per_k=1), model="infoseek/optimal",
                          log_dir=str(folder / "ours"), display="none")
     assert log.status == "success"
-    saved = dict(inspect_registry._registry)
-    try:
+    # The foreign scorers take unqualified names (answer, sufficiency, ...) in Inspect's
+    # registry: put it back after, or a later `inspect score` would find them.
+    with registry_restored():
         return {
             "ours": Path(log.location),
             "logic_mt": _foreign("logic_mt", ["answer", "sufficiency", "queries", "invalid"],
@@ -77,11 +78,6 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
             "twenty_questions": _foreign("twenty_questions", ["twenty_questions"],
                                          "twenty_questions", folder / "foreign_20q"),
         }
-    finally:
-        # The foreign scorers took unqualified names (answer, sufficiency, ...) in
-        # Inspect's registry: put it back, or a later `inspect score` would find them.
-        inspect_registry._registry.clear()
-        inspect_registry._registry.update(saved)
 
 
 def report(*args: str) -> int:
