@@ -17,11 +17,11 @@ from infoseek.builders.published import PublishedDataError, detect_source_format
 from infoseek.cli import main
 from infoseek.inspect_tasks.gsm_q import gsm_q
 from infoseek.inspect_tasks.gsme_q import gsme_q
-from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.records import check_record
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.stored_forms import sample_problem
 from tests.support import FIXTURES
+from tests.support.common import assert_row_refused
 
 FILE = FIXTURES / "published" / "questbench_gsm_q.csv"
 MT_FILE = FIXTURES / "published" / "gsme_q_mt.csv"
@@ -116,15 +116,8 @@ def test_a_malformed_row_is_refused_naming_file_row_and_field(tmp_path, field, c
     rows = _rows()
     change(rows[1])
     path = _write(tmp_path / "broken.csv", rows)
-    with pytest.raises(PublishedDataError) as caught:
-        load_published(path)
-    message = str(caught.value)
-    assert "\n" not in message
-    assert message.startswith(f"broken.csv, row 2 (Question ID 17), field {field!r}: "), message
-    if detail:
-        assert detail in message
-    with pytest.raises(DataFileError, match=re.escape(message)):
-        gsme_q(source=path)
+    assert_row_refused(path, f"broken.csv, row 2 (Question ID 17), field {field!r}: ", detail,
+                       gsme_q)
 
 
 def _checks(record) -> set[str]:

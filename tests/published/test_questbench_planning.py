@@ -7,21 +7,20 @@ from __future__ import annotations
 
 import csv
 import json
-import re
 
 import pytest
 from inspect_ai import eval as inspect_eval
 
 from infoseek.builders.planning.released.source_format import QUESTBENCH_PLANNING, verify
-from infoseek.builders.published import PublishedDataError, detect_source_format, load_published
+from infoseek.builders.published import detect_source_format, load_published
 from infoseek.builders.published.sources import source_records
 from infoseek.cli import main
 from infoseek.inspect_tasks.planning_q import planning_q
-from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.records import check_record
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.stored_forms import sample_problem
 from tests.support import FIXTURES
+from tests.support.common import assert_row_refused
 
 FILE = FIXTURES / "published" / "questbench_planning_q.csv"
 
@@ -100,15 +99,7 @@ def test_a_malformed_row_is_refused_naming_file_row_and_field(tmp_path, field, c
     rows = _rows()
     change(rows[2])
     path = _write(tmp_path / "broken.csv", rows)
-    with pytest.raises(PublishedDataError) as caught:
-        load_published(path)
-    message = str(caught.value)
-    assert "\n" not in message
-    assert message.startswith(f"broken.csv, row 3, field {field!r}: "), message
-    if detail:
-        assert detail in message
-    with pytest.raises(DataFileError, match=re.escape(message)):
-        planning_q(source=path)
+    assert_row_refused(path, f"broken.csv, row 3, field {field!r}: ", detail, planning_q)
 
 
 def _checks(record) -> set[str]:

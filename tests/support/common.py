@@ -107,3 +107,25 @@ def loop_messages(sample: EvalSample) -> list[str]:
         for m in sample.messages[first_user + 1 :]
         if isinstance(m, ChatMessageTool | ChatMessageUser)
     ]
+
+
+def assert_row_refused(path, prefix: str, detail: str | None, task) -> None:
+    """A malformed row of the released file `path` is refused on load in one line that
+    starts with `prefix` (file, row, field) and holds `detail`, and the task given it as
+    `source` stops with that same line (a `DataFileError`) before any sample runs."""
+    import re
+
+    import pytest
+
+    from infoseek.builders.published import PublishedDataError, load_published
+    from infoseek.inspect_tasks.task_errors import DataFileError
+
+    with pytest.raises(PublishedDataError) as caught:
+        load_published(path)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.startswith(prefix), message
+    if detail:
+        assert detail in message
+    with pytest.raises(DataFileError, match=re.escape(message)):
+        task(source=path)
