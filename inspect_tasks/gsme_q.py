@@ -61,9 +61,9 @@ def gsme_q(
         mix_well_specified: add the well-specified variants, where "No questions needed"
             is the correct pick (true/false; default false).
         source: a file of problem records, instead of a built split (path or URL: our JSONL math
-            records or a released GSME-Q-MT CSV, k = 1 rows).
-        source_format: the source file's format (with source: mt-infoseek-gsme or records; default:
-            detected).
+            records, a released GSME-Q-MT CSV (k = 1 rows), or a QuestBench GSM-Q or GSME-Q CSV).
+        source_format: the source file's format (with source: mt-infoseek-gsme, questbench-gsm or
+            records; default: detected).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return story_single_turn_task("gsme_q", "question_selection", "equations", locals())
@@ -90,9 +90,9 @@ def gsme_q_detection(
         prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
             four-shot; default zs).
         source: a file of problem records, instead of a built split (path or URL: our JSONL math
-            records or a released GSME-Q-MT CSV, k = 1 rows).
-        source_format: the source file's format (with source: mt-infoseek-gsme or records; default:
-            detected).
+            records, a released GSME-Q-MT CSV (k = 1 rows), or a QuestBench GSM-Q or GSME-Q CSV).
+        source_format: the source file's format (with source: mt-infoseek-gsme, questbench-gsm or
+            records; default: detected).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return story_single_turn_task("gsme_q_detection", "detection", "equations", locals())
@@ -117,9 +117,9 @@ def gsme_q_well_specified(
         prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
             four-shot; default zs).
         source: a file of problem records, instead of a built split (path or URL: our JSONL math
-            records or a released GSME-Q-MT CSV, k = 1 rows).
-        source_format: the source file's format (with source: mt-infoseek-gsme or records; default:
-            detected).
+            records, a released GSME-Q-MT CSV (k = 1 rows), or a QuestBench GSM-Q or GSME-Q CSV).
+        source_format: the source file's format (with source: mt-infoseek-gsme, questbench-gsm or
+            records; default: detected).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return story_single_turn_task("gsme_q_well_specified", "well_specified", "equations", locals())
