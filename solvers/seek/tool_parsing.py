@@ -139,12 +139,14 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
 def _beside(reading: AnswerReading, text: object, kind: AnswerKind,
             spec: AnswerSpec) -> AnswerReading:
     """The call's reading, or ``ambiguous`` when an answer line in the message text beside
-    it puts another value forward (or a hedged one): two values in one turn."""
+    it puts another value forward (or a hedged one): two values in one turn. An answer
+    line that does not read at all (``Answer: (pick-up z)`` with no block ``z``) is a
+    second value too: the turn says two things and only one of them is the call."""
     if not reading.valid:
         return reading
     for line in answer_lines(text):
         written = kind.read_text(line.body(text), spec)  # type: ignore[arg-type]
-        if written.reason == "ambiguous":
+        if not written.valid and written.reason != "empty":
             return invalid("ambiguous")
         if written.valid and not _same_value(kind, written.value, reading.value, spec):
             return invalid("ambiguous")

@@ -104,9 +104,7 @@ CATALOGUE: tuple[PlanKind, ...] = (
     PlanKind("text_answer_line_other_plan", GARBAGE, _lines,
              beside=lambda p: f"Answer: {_lines(_other(p))}", formats=TOOL),
     PlanKind("text_answer_line_other_first_step", GARBAGE, _lines,
-             beside=lambda p: "Answer: (pick-up z)", formats=TOOL,
-             known_hole="tool_parsing._beside sets aside an answer line beside the call "
-                        "that is malformed (an unknown block), so the call is credited"),
+             beside=lambda p: "Answer: (pick-up z)", formats=TOOL),
     PlanKind("text_hedged_answer_line", GARBAGE, _lines,
              beside=lambda p: f"Answer: {p[0]} or maybe something else", formats=TOOL),
     # ---- valid: the optimal plan, alone or with a remark that puts nothing forward
