@@ -37,6 +37,7 @@ from infoseek.domains import Domain, get_builder
 from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.inspect_tasks.versions import task_version
+from infoseek.inspect_tasks.viewer import viewer_arguments
 from infoseek.jsonl import dumps_record
 from infoseek.oracles import ORACLE_POLICIES
 from infoseek.records import RecordError, check_shape
@@ -199,11 +200,11 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
     with located_errors(params):
         samples = seek_samples(records, _render(builder, renderer, forbid),
                                forbid_alternatives=forbid)
+    kind = "full_information" if full_information else "seek"
     return Task(dataset=samples_dataset(samples, name), solver=seek_solver(options),
                 scorer=seek_scorers(),
-                metadata={"report": "full_information" if full_information else "seek",
-                          **source_metadata(params.get("source"), records)},
-                name=name, version=registered_task_version(builder))
+                metadata={"report": kind, **source_metadata(params.get("source"), records)},
+                name=name, version=registered_task_version(builder), **viewer_arguments(kind))
 
 
 def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
@@ -219,7 +220,8 @@ def k_prediction_task(name: str, builder: str, params: dict[str, Any], *,
     return Task(dataset=samples_dataset(samples, name), solver=problem_level_solver(options),
                 metadata={"report": "k_prediction",
                           **source_metadata(params.get("source"), records)},
-                scorer=k_prediction_scorer(), name=name, version=registered_task_version(builder))
+                scorer=k_prediction_scorer(), name=name, version=registered_task_version(builder),
+                **viewer_arguments("k_prediction"))
 
 
 def mss_task(name: str, builder: str, params: dict[str, Any], *,
@@ -236,4 +238,4 @@ def mss_task(name: str, builder: str, params: dict[str, Any], *,
     return Task(dataset=samples_dataset(samples, name), solver=problem_level_solver(options),
                 metadata={"report": "mss", **source_metadata(params.get("source"), records)},
                 scorer=mss_identification_scorer(canonical_only=forbid), name=name,
-                version=registered_task_version(builder))
+                version=registered_task_version(builder), **viewer_arguments("mss"))

@@ -24,6 +24,7 @@ from infoseek.inspect_tasks.assembly import source_metadata
 from infoseek.inspect_tasks.task_errors import readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
 from infoseek.inspect_tasks.versions import task_version
+from infoseek.inspect_tasks.viewer import viewer_arguments
 from infoseek.scorers.incomplete import incomplete_scorer
 from infoseek.solvers.incomplete.game import (
     FORMATS,
@@ -77,4 +78,5 @@ def incomplete_questions(
         metadata={"report": "incomplete", **source_metadata(source, records)},
         name="incomplete_questions",
         version=task_version(BUILDER.name, BUILDER.data_version),
+        **viewer_arguments("incomplete"),
     )

@@ -25,6 +25,7 @@ from infoseek.inspect_tasks.assembly import (
 )
 from infoseek.inspect_tasks.task_errors import DataFileError
 from infoseek.inspect_tasks.task_parameters import check_choice
+from infoseek.inspect_tasks.viewer import viewer_arguments
 from infoseek.jsonl import dumps_record
 from infoseek.scorers.single_turn import detection_scorer, single_turn_scorer
 from infoseek.single_turn import SingleTurnError
@@ -90,4 +91,5 @@ def single_turn_task(name: str, builder: str, protocol: str, params: dict[str, A
                                           params.get("seed", 0)),
                 metadata={"report": protocol,
                           **source_metadata(params.get("source"), records)},
-                scorer=scorer, name=name, version=registered_task_version(builder))
+                scorer=scorer, name=name, version=registered_task_version(builder),
+                **viewer_arguments(protocol))

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from inspect_ai.log import EvalLog, read_eval_log
+from inspect_ai.log import EvalLog, headline_metric, read_eval_log
 from inspect_ai.model import ChatMessageUser, ModelName
 from inspect_ai.scorer import CORRECT, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
@@ -37,12 +37,13 @@ from inspect_ai.util import registry_create, registry_info
 
 from infoseek import domains
 from infoseek.builders.math import incomplete_math
-from infoseek.inspect_tasks import assembly
+from infoseek.inspect_tasks import assembly, viewer
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS, RECORDED_SCORER_NAMES
 from infoseek.inspect_tasks.inspect_private import (
     RecordedNameError,
     register_recorded_scorer_names,
 )
+from infoseek.inspect_tasks.report.declarations import REPORTS
 from infoseek.inspect_tasks.versions import EVAL_VERSION, task_version
 from tests.support.common import text_output
 from tests.tasks.tiny_runs import run_tiny_tasks, tiny_task
@@ -281,3 +282,33 @@ def test_a_users_own_scorer_of_the_recorded_name_is_left_alone() -> None:
     assert register_recorded_scorer_names([packaged_namesake]) == []
     created = registry_create("scorer", "user_local_name_in_tests")
     assert created.__qualname__.startswith("users_own")
+
+
+# ------------------------------------------------------------------ Inspect View
+
+
+@pytest.mark.parametrize("name", sorted(PACKAGED_TASKS))
+def test_every_task_log_declares_its_view_and_headline(name: str,
+                                                       logs: dict[str, Path]) -> None:
+    """The log list's number is the kind's headline metric (not the first metric of the
+    first scorer, an error rate for single-turn tasks), and every column of the sample
+    list names a value its scorer really wrote."""
+    log = read_eval_log(str(logs[name]))
+    columns = viewer.COLUMNS[log.eval.metadata["report"]]
+    resolved = headline_metric(log)
+    assert (resolved.score.scorer, resolved.name) == (columns[0].scorer, columns[0].key)
+    view = log.eval.viewer.task_samples_view
+    assert view.score_labels == {c.key: c.label for c in columns}
+    ids = [column.id for column in view.columns]
+    assert ids[0] == "sampleId" and view.sort[0].column == "sampleId"
+    written = {(scorer, key) for scorer, score in log.samples[0].scores.items()
+               for key in (score.value if isinstance(score.value, dict) else {scorer: 0})}
+    for column in columns:
+        assert (column.scorer, column.key) in written, (name, column)
+        assert f"score__{column.scorer}__{column.key}" in ids
+
+
+def test_every_report_kind_has_a_view_and_no_other() -> None:
+    assert set(viewer.COLUMNS) == set(REPORTS)
+    with pytest.raises(KeyError, match="no viewer declaration for report kind 'nope'"):
+        viewer.viewer_arguments("nope")
