@@ -35,7 +35,8 @@ TASK_SOURCE = "infoseek:source"
 """Key of ``Task(metadata=...)`` (``eval.metadata`` in the log) naming the file a task read
 with ``-T source=``: ``file`` (its name), ``sha256`` (of its bytes; of the records read for
 a URL, ``sha256_of`` saying which) and ``format`` (the source format its rows were read
-in); absent for a built split. The report keys its rows on it
+in); absent for a built split. A task that reads more than one file (Twenty Questions'
+name lists) also lists each in ``files``. The report keys its rows on it
 (`infoseek.inspect_tasks.assembly.source_metadata` writes it)."""
 
 STORE_KEYS: tuple[str, ...] = (

@@ -20,6 +20,7 @@ problems drawn from the common pool: some attributes of X revealed, k more neede
 """
 
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +42,7 @@ from infoseek.builders.twenty_questions.pools import (
     pools_content_hash,
     read_name_list,
 )
+from infoseek.contract import TASK_SOURCE
 from infoseek.inspect_tasks.assembly import (
     checked_parameters,
     k_prediction_task,
@@ -49,6 +51,7 @@ from infoseek.inspect_tasks.assembly import (
 from infoseek.inspect_tasks.inspect_private import given_model_roles
 from infoseek.inspect_tasks.task_parameters import TaskParameterError, check_parameters
 from infoseek.inspect_tasks.versions import task_version
+from infoseek.inspect_tasks.viewer import viewer_arguments
 from infoseek.scorers.twenty_questions import twenty_questions_scorer
 from infoseek.solvers.dataset import memory_dataset
 from infoseek.solvers.twenty_questions.game import (
@@ -116,6 +119,31 @@ def game_pool(pool: str, source: str | None = None) -> tuple[Pool, dict[str, Any
         **provenance, **found}
 
 
+def list_source_metadata(pool: str, source: str | None) -> dict[str, Any]:
+    """``{TASK_SOURCE: {...}}`` for a game over name-list files (`infoseek.contract.TASK_SOURCE`,
+    the keys `infoseek.inspect_tasks.assembly.source_metadata` writes for other tasks), so
+    the report never pools runs on two lists; ``{}`` for a shipped pool or the paper's
+    lists without ``-T source=``. ``files`` holds each file read (``-T source=`` first,
+    then ``-T pool=``): its parameter, name and the SHA-256 of its bytes. ``file`` and
+    ``sha256`` are those of the one file, or for two the names joined by `` + `` and the
+    SHA-256 of their two digests, one a line (``sha256_of`` says which); ``format`` is
+    ``names`` (a name list)."""
+    read = [(name, Path(value)) for name, value in (("source", source), ("pool", pool))
+            if value is not None and not (name == "pool" and value in POOL_CHOICES)]
+    if not read:
+        return {}
+    files = [{"parameter": name, "file": path.name,
+              "sha256": hashlib.sha256(path.read_bytes()).hexdigest()} for name, path in read]
+    if len(files) == 1:
+        file, digest, of = files[0]["file"], files[0]["sha256"], "file"
+    else:
+        file = " + ".join(f["file"] for f in files)
+        digest = hashlib.sha256("".join(f["sha256"] + "\n" for f in files).encode()).hexdigest()
+        of = "files"
+    return {TASK_SOURCE: {"file": file, "sha256": digest, "sha256_of": of, "format": "names",
+                          "files": files}}
+
+
 def check_rows(chosen: Pool, pool: str, roles: set[str]) -> None:
     """Refuse, before any sample runs, a pool with candidates the table holds no row for
     when no evaluator model is bound to label them, and with such targets when no
@@ -146,10 +174,11 @@ def twenty_questions(
     """Find the hidden thing with yes/no questions, then guess it (protocols §5.6).
 
     Args:
-        pool: which targets and candidates the game uses (common: 111 targets scored over 388
-            candidates; thing: 194 targets, pool = targets; paper_common, paper_thing: the
-            MT-InfoSeek lists; or a candidates file, a JSON list of names or one name per
-            line; default common).
+        pool: which targets and candidates the game uses (common: 111 targets scored over
+            the table's animals, places, food and objects; thing: a THING200-like mix of
+            objects, food, animals, plants and people, every candidate a target;
+            paper_common, paper_thing: the MT-InfoSeek lists; or a candidates file, a JSON
+            list of names or one name per line; default common).
         max_turns: most turns the model gets (>= 1; default 20; the last one a guess).
         label_batch: candidates per evaluator call when an evaluator model labels the
             questions (>= 1; default 25).
@@ -173,9 +202,10 @@ def twenty_questions(
     return Task(dataset=memory_dataset(pool_samples(chosen, provenance),
                                        f"twenty_questions_{chosen.name}"),
                 solver=twenty_questions_solver(options),
-                metadata={"report": "twenty_questions"},
+                metadata={"report": "twenty_questions", **list_source_metadata(pool, source)},
                 scorer=twenty_questions_scorer(), name="twenty_questions",
-                version=task_version(builder.SPEC.name, builder.SPEC.data_version))
+                version=task_version(builder.SPEC.name, builder.SPEC.data_version),
+                **viewer_arguments("twenty_questions"))
 
 
 @task

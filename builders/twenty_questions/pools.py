@@ -6,18 +6,23 @@
   comma-separated phrases that name the attribute in a free-text question. The line
   order is the column order of the table.
 - ``candidates.txt``: one candidate per line, ``<name> | <group> | <aliases> | <cells>``:
-  its group (``animal``, ``place``, ``food``, ``object``, ``thing``), comma-separated
-  aliases, and one cell per attribute, ``y`` yes, ``n`` no or ``p`` pass (partly, it
+  its group (``animal``, ``place``, ``food``, ``object``, ``thing``: an object kept out
+  of the Common pool, ``plant``, ``person``), comma-separated aliases, and one cell per
+  attribute, ``y`` yes, ``n`` no or ``p`` pass (partly, it
   depends, or not cleanly yes or no). Every cell is filled.
-- ``pools.json``: ``{pool: {"groups": [...], "targets": [names] or "all"}}``: a pool's
-  candidates are every candidate of its groups (the declared pool every metric is
-  computed over), its targets the hidden things of its games.
+- ``pools.json``: ``{pool: {"groups": [...], "include": [names], "targets": [names] or
+  "all"}}``: a pool's candidates (the declared pool every metric is computed over) are
+  every candidate of its groups and the candidates named in ``include`` (optional: table
+  candidates of other groups the pool also holds, so a pool can mix kinds in chosen
+  shares), in the order of ``candidates.txt``; its targets are the hidden things of its
+  games.
 
 The check on load refuses (one line naming the file, the line and the field): a line
 with the wrong number of fields, an unknown attribute column count or cell letter, an
 unknown group, a repeated attribute id or candidate name, a name or alias that names two
-candidates, a target outside its pool, and two candidates of one pool with the same row
-(they could never be told apart). Lines starting with ``#`` and blank lines are skipped.
+candidates, an ``include`` name that is no candidate, repeats or is already a member
+through its group, a target outside its pool, and two candidates of one pool with the
+same row (they could never be told apart). Lines starting with ``#`` and blank lines are skipped.
 The files' content hash versions the records built from them.
 
 **Name lists** (`list_pool`): a game can also run over any list of targets and candidates
@@ -34,7 +39,9 @@ once, in first order; a target missing from the candidate list joins it.
 ``data/paper_lists_provenance.txt``).
 
 `constant_attributes` names the attributes with one label across a whole pool (they
-tell no candidate apart there).
+tell no candidate apart there); `avoidable_constant_attributes` those of them a pool's
+choice of candidates caused (all but the `place_attributes` of a pool without places),
+which no built-in pool has (tested). `kind_counts` counts a pool's mix by `KINDS`.
 """
 
 from __future__ import annotations
@@ -48,7 +55,7 @@ from pathlib import Path
 
 DATA_DIR = Path(__file__).with_name("data")
 FILES = ("attributes.txt", "candidates.txt", "pools.json")
-GROUPS = ("animal", "place", "food", "object", "thing")
+GROUPS = ("animal", "place", "food", "object", "thing", "plant", "person")
 CELLS = "ynp"
 UNKNOWN = "?"
 """The cell of a candidate without a table row (a name list's candidate the table does not
@@ -179,7 +186,9 @@ def read_pools(path: Path, candidates: tuple[Candidate, ...],
         if not isinstance(groups, list) or set(groups) - set(GROUPS) or not groups:
             raise PoolFileError(f"{path.name}: pool {name!r}: field 'groups' must list "
                                 f"groups of {', '.join(GROUPS)}")
-        members = tuple(c for c in candidates if c.group in groups)
+        included = _included(spec.get("include", []), candidates, groups,
+                             f"{path.name}: pool {name!r}")
+        members = tuple(c for c in candidates if c.group in groups or c.name in included)
         targets = spec.get("targets")
         if targets == "all":
             targets = [c.name for c in members]
@@ -198,6 +207,26 @@ def read_pools(path: Path, candidates: tuple[Candidate, ...],
             seen[c.row] = c.name
         pools[name] = Pool(name, attributes, members, tuple(targets))
     return pools
+
+
+def _included(names: object, candidates: tuple[Candidate, ...], groups: list[str],
+              where: str) -> set[str]:
+    """The names of a pool's ``include`` field, checked (module docstring)."""
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+        raise PoolFileError(f"{where}: field 'include' must be a list of candidate names")
+    group_of = {c.name: c.group for c in candidates}
+    seen: set[str] = set()
+    for listed in names:
+        if listed not in group_of:
+            raise PoolFileError(f"{where}: field 'include': {listed!r} is no candidate of "
+                                "candidates.txt")
+        if group_of[listed] in groups:
+            raise PoolFileError(f"{where}: field 'include': {listed!r} is already a member "
+                                f"through its group {group_of[listed]!r}")
+        if listed in seen:
+            raise PoolFileError(f"{where}: field 'include': {listed!r} is listed twice")
+        seen.add(listed)
+    return seen
 
 
 def load_pools(data_dir: Path = DATA_DIR) -> dict[str, Pool]:
@@ -375,6 +404,42 @@ def missing_rows_line(pool: ListPool, shown: int = 5) -> str:
     missing = pool.missing
     listed = ", ".join(missing[:shown]) + (", ..." if len(missing) > shown else "")
     return f"{len(missing)} of {len(pool.candidates)} candidates have no table row ({listed})"
+
+
+KINDS: dict[str, str] = {"object": "object", "thing": "object", "animal": "animal",
+                         "food": "food", "plant": "plant", "person": "person",
+                         "place": "place"}
+"""The kind each group stands for when a pool's mix is counted: ``object`` and ``thing``
+are both objects (``thing`` only keeps objects out of the Common pool)."""
+
+
+def kind_counts(pool: Pool) -> dict[str, int]:
+    """How many candidates of `pool` (those with a table row) are of each kind (`KINDS`)."""
+    counts: dict[str, int] = {}
+    for candidate in pool.candidates:
+        if candidate.group != UNLISTED:
+            kind = KINDS[candidate.group]
+            counts[kind] = counts.get(kind, 0) + 1
+    return counts
+
+
+def place_attributes() -> list[str]:
+    """The attributes that only places are (or may be) in the shipped table: every other
+    candidate is labelled ``n`` (``city``, ``capital``, ...). A pool without places has one
+    label for each, by what it holds, as THING200 has."""
+    rows = [(c.group, c.row) for c in {c.name: c for shipped in builtin_pools().values()
+                                       for c in shipped.candidates}.values()]
+    attributes = next(iter(builtin_pools().values())).attributes
+    return [a.id for i, a in enumerate(attributes)
+            if all(row[i] == "n" for group, row in rows if KINDS[group] != "place")]
+
+
+def avoidable_constant_attributes(pool: Pool) -> list[str]:
+    """`constant_attributes` of `pool`, less the `place_attributes` when it holds no place:
+    the one-label attributes its choice of candidates caused (a pool of objects only
+    labels ``animal`` no for all), which no built-in pool may have (tested)."""
+    exempt = set() if "place" in kind_counts(pool) else set(place_attributes())
+    return [a for a in constant_attributes(pool) if a not in exempt]
 
 
 def constant_attributes(pool: Pool) -> list[str]:

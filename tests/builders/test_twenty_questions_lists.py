@@ -6,8 +6,10 @@ flags attributes with one label across a whole pool."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
+from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
@@ -25,12 +27,14 @@ from infoseek.builders.twenty_questions.pools import (
     constant_attributes,
     get_pool,
     list_pool,
+    missing_rows_line,
     paper_lists,
     paper_pool,
     read_name_list,
 )
-from infoseek.contract import STORE_TURNS
+from infoseek.contract import STORE_TURNS, TASK_SOURCE
 from infoseek.inspect_tasks.inspect_private import PrerequisiteError
+from infoseek.inspect_tasks.report.reading import data_identity
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
 from infoseek.inspect_tasks.twenty_questions import twenty_questions
 from infoseek.stored_forms import sample_problem, turns_from_store
@@ -38,7 +42,8 @@ from tests.support.common import assert_eval_success, text_output
 
 pytestmark = pytest.mark.usefixtures("no_tokenizer")
 
-UNLISTED = ["Blobfish", "Meerkat", "Vampire bat"]
+UNLISTED = ["Blorptail", "Quenzil", "Vark moth"]
+"""Made-up names the table will never hold a row for."""
 
 # ------------------------------------------------------------------------- list files
 
@@ -68,15 +73,15 @@ def test_a_bad_name_list_is_refused_naming_file_and_place(tmp_path, name, text, 
 
 def test_list_names_take_table_rows_by_name_never_through_an_alias():
     pool = list_pool("mine", ["Mt. Everest", "dog"],
-                     ["Dog", "Jaguar", "Leopard", "Mount Everest", "dog", *UNLISTED])
+                     ["Dog", "Tarantula", "Spider", "Mount Everest", "dog", *UNLISTED])
     names = [c.name for c in pool.candidates]
-    # "Dog" and "dog" are one candidate; Jaguar (a table alias of leopard) is its own thing
-    assert names == ["dog", "Jaguar", "leopard", "Mount Everest", *UNLISTED]
+    # "Dog" and "dog" are one candidate; Tarantula (a table alias of spider) is its own thing
+    assert names == ["dog", "Tarantula", "spider", "Mount Everest", *UNLISTED]
     assert pool.targets == ("Mount Everest", "dog")
-    assert pool.missing == ("Jaguar", *UNLISTED)
-    # the table's leopard answers to "jaguar"; in this list that name is Jaguar's
-    assert "jaguar" in [a.lower() for a in get_pool("common").candidate("leopard").aliases]
-    assert "jaguar" not in [a.lower() for a in pool.candidates[2].aliases]
+    assert pool.missing == ("Tarantula", *UNLISTED)
+    # the table's spider answers to "tarantula"; in this list that name is Tarantula's
+    assert "tarantula" in [a.lower() for a in get_pool("common").candidate("spider").aliases]
+    assert "tarantula" not in [a.lower() for a in pool.candidates[2].aliases]
     assert pool.candidates[1].row == UNKNOWN * len(pool.attributes)
 
 
@@ -97,17 +102,31 @@ def test_the_paper_lists_are_carried_with_their_provenance():
     assert dict(common.provenance)["lists"] == PAPER_LISTS
 
 
-@pytest.mark.parametrize("pool", ["paper_common", "paper_thing"])
-def test_the_paper_lists_are_refused_offline_naming_the_missing_rows(pool):
-    chosen = paper_pool(pool)
+def test_thing200_runs_offline_through_the_table(tmp_path):
+    """Every one of THING200's 188 names has a table row (the Common list's rows for the
+    seven names the two lists share included), so the paper's Thing lists run offline."""
+    chosen = paper_pool("paper_thing")
+    assert chosen.missing == ()
+    [log] = inspect_eval(twenty_questions, task_args={"pool": "paper_thing"},
+                         model="infoseek/optimal", limit=2, log_dir=str(tmp_path / "logs"),
+                         display="none")
+    assert_eval_success(log)
+    assert [s.target for s in log.samples] == list(chosen.targets[:2])
+    assert all(s.scores["twenty_questions"].value["accuracy"] == 1.0 for s in log.samples)
+
+
+def test_a_paper_list_with_a_made_up_target_is_refused_offline(tmp_path):
+    """A targets file over the paper's Thing pool: a name the table holds no row for
+    joins the candidates, and the offline run is refused naming it."""
+    (tmp_path / "targets.txt").write_text("monkey\nQuenzil\n")
     with pytest.raises(TaskParameterError) as info:
-        inspect_eval(twenty_questions, task_args={"pool": pool}, model="infoseek/optimal",
-                     limit=1, display="none")
+        inspect_eval(twenty_questions, model="infoseek/optimal", limit=1, display="none",
+                     task_args={"pool": "paper_thing", "source": str(tmp_path / "targets.txt")})
     message = str(info.value)
+    chosen = paper_pool("paper_thing", ["monkey", "Quenzil"])
+    assert chosen.missing[-1] == "Quenzil" and len(chosen.candidates) == 189
     assert isinstance(info.value, PrerequisiteError) and "\n" not in message
-    assert f"{len(chosen.missing)} of {len(chosen.candidates)} candidates have no table row" \
-        in message
-    assert all(name in message for name in chosen.missing[:5])
+    assert missing_rows_line(chosen) in message
     assert "--model-role evaluator=" in message
 
 
@@ -150,7 +169,7 @@ def test_a_list_with_unlisted_candidates_is_refused_offline(tmp_path):
     with pytest.raises(TaskParameterError) as info:
         inspect_eval(twenty_questions, task_args={"source": source, "pool": pool},
                      model="infoseek/optimal", limit=1, display="none")
-    assert "3 of 6 candidates have no table row (Blobfish, Meerkat, Vampire bat)" in str(
+    assert "3 of 6 candidates have no table row (Blorptail, Quenzil, Vark moth)" in str(
         info.value)
 
 
@@ -180,11 +199,38 @@ def test_a_list_with_unlisted_candidates_runs_with_a_scripted_evaluator(tmp_path
     assert [t["labels"] for t in asked] == [["no", "no", "no", "yes", "yes", "yes"],
                                             ["yes"] * 6]
     assert all(t["label_source"] == "model" for t in asked) and len(requests) == 2
-    assert "Blobfish" in requests[0]
+    assert "Blorptail" in requests[0]
     # measured only where the table holds the truth: three candidates per question
     assert value["role_evaluator_measured"] == 6 and value["role_evaluator_wrong"] == 0
     assert value["accuracy"] == 1.0 and value["label_failures"] == 0
     assert log.eval.task_args["source"] == source  # the parameter is used, not warned about
+
+
+def test_list_files_are_recorded_as_the_task_source_with_their_hashes(tmp_path):
+    """`-T source=` / `-T pool=` files are named and hashed in the task metadata the way
+    other tasks record theirs, so the report keys the run on them, never ``#unhashed``."""
+    (tmp_path / "targets.json").write_text(json.dumps(["dog", "cat"]))
+    (tmp_path / "candidates.txt").write_text("dog\ncat\nhorse\nlion\n")
+    source, pool = str(tmp_path / "targets.json"), str(tmp_path / "candidates.txt")
+    digest = {p: hashlib.sha256(Path(p).read_bytes()).hexdigest() for p in (source, pool)}
+    one = twenty_questions(pool="common", source=source).metadata[TASK_SOURCE]
+    assert one == {"file": "targets.json", "sha256": digest[source], "sha256_of": "file",
+                   "format": "names", "files": [{"parameter": "source", "file": "targets.json",
+                                                 "sha256": digest[source]}]}
+    assert data_identity({TASK_SOURCE: one}, source, "x")["data.source"] == \
+        f"targets.json#{digest[source][:12]}"
+    both = twenty_questions(pool=pool, source=source).metadata[TASK_SOURCE]
+    assert both["file"] == "targets.json + candidates.txt" and both["sha256_of"] == "files"
+    assert both["sha256"] == hashlib.sha256(
+        f"{digest[source]}\n{digest[pool]}\n".encode()).hexdigest()
+    assert [f["parameter"] for f in both["files"]] == ["source", "pool"]
+    only_pool = twenty_questions(pool=pool).metadata[TASK_SOURCE]
+    assert (only_pool["file"], only_pool["sha256"]) == ("candidates.txt", digest[pool])
+    # another list is another source; the shipped and the paper's pools record none
+    Path(pool).write_text("dog\ncat\n")
+    assert twenty_questions(pool=pool).metadata[TASK_SOURCE]["sha256"] != digest[pool]
+    for shipped in ("common", "thing", "paper_thing"):
+        assert TASK_SOURCE not in twenty_questions(pool=shipped).metadata
 
 
 # ------------------------------------------------------------ the table's cells
@@ -204,7 +250,3 @@ def test_constant_attributes_flags_an_attribute_with_one_label_across_a_pool():
                                     Candidate("c", "thing", (), "y" + UNKNOWN * 2)), ("a",))
     assert constant_attributes(pool) == ["alive"]
     assert constant_attributes(Pool("one", attributes, pool.candidates[:1], ("a",))) == []
-    # the shipped Thing pool (objects only) has such attributes; the Common pool none
-    thing = constant_attributes(get_pool("thing"))
-    assert "animal" in thing and "nocturnal" in thing and len(thing) == 43
-    assert constant_attributes(get_pool("common")) == []
