@@ -15,13 +15,17 @@
   every candidate of its groups and the candidates named in ``include`` (optional: table
   candidates of other groups the pool also holds, so a pool can mix kinds in chosen
   shares), in the order of ``candidates.txt``; its targets are the hidden things of its
-  games.
+  games. A pool may instead name its members, ``{"candidates": [names], "targets": ...}``
+  (no ``groups`` or ``include``): rows added to the table later do not join it. The
+  Common pool does so, so that it keeps its 388 candidates (the paper's Common pool has
+  405) while the table also holds the rows of the paper's own lists.
 
 The check on load refuses (one line naming the file, the line and the field): a line
 with the wrong number of fields, an unknown attribute column count or cell letter, an
 unknown group, a repeated attribute id or candidate name, a name or alias that names two
-candidates, an ``include`` name that is no candidate, repeats or is already a member
-through its group, a target outside its pool, and two candidates of one pool with the
+candidates, an ``include`` or ``candidates`` name that is no candidate or repeats, an
+``include`` name already a member through its group, ``candidates`` beside ``groups`` or
+``include``, a target outside its pool, and two candidates of one pool with the
 same row (they could never be told apart). Lines starting with ``#`` and blank lines are skipped.
 The files' content hash versions the records built from them.
 
@@ -182,13 +186,21 @@ def read_pools(path: Path, candidates: tuple[Candidate, ...],
     pools: dict[str, Pool] = {}
     for name in POOL_NAMES:
         spec = data[name]
-        groups = spec.get("groups") if isinstance(spec, dict) else None
-        if not isinstance(groups, list) or set(groups) - set(GROUPS) or not groups:
-            raise PoolFileError(f"{path.name}: pool {name!r}: field 'groups' must list "
-                                f"groups of {', '.join(GROUPS)}")
-        included = _included(spec.get("include", []), candidates, groups,
-                             f"{path.name}: pool {name!r}")
-        members = tuple(c for c in candidates if c.group in groups or c.name in included)
+        where = f"{path.name}: pool {name!r}"
+        if isinstance(spec, dict) and "candidates" in spec:
+            if "groups" in spec or "include" in spec:
+                raise PoolFileError(f"{where}: give either 'candidates' or 'groups' (with "
+                                    "an optional 'include'), not both")
+            named = _included(spec["candidates"], candidates, [], where, "candidates")
+            members = tuple(c for c in candidates if c.name in named)
+        else:
+            groups = spec.get("groups") if isinstance(spec, dict) else None
+            if not isinstance(groups, list) or set(groups) - set(GROUPS) or not groups:
+                raise PoolFileError(f"{where}: field 'groups' must list groups of "
+                                    f"{', '.join(GROUPS)}")
+            included = (_included(spec["include"], candidates, groups, where, "include")
+                        if "include" in spec else set())
+            members = tuple(c for c in candidates if c.group in groups or c.name in included)
         targets = spec.get("targets")
         if targets == "all":
             targets = [c.name for c in members]
@@ -210,21 +222,25 @@ def read_pools(path: Path, candidates: tuple[Candidate, ...],
 
 
 def _included(names: object, candidates: tuple[Candidate, ...], groups: list[str],
-              where: str) -> set[str]:
-    """The names of a pool's ``include`` field, checked (module docstring)."""
-    if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-        raise PoolFileError(f"{where}: field 'include' must be a list of candidate names")
+              where: str, field_name: str) -> set[str]:
+    """The names of a pool's ``include`` (or ``candidates``) field, checked (module
+    docstring)."""
+    if not isinstance(names, list) or not names or not all(isinstance(n, str)
+                                                          for n in names):
+        raise PoolFileError(f"{where}: field '{field_name}' must be a list of candidate "
+                            "names")
     group_of = {c.name: c.group for c in candidates}
     seen: set[str] = set()
     for listed in names:
         if listed not in group_of:
-            raise PoolFileError(f"{where}: field 'include': {listed!r} is no candidate of "
-                                "candidates.txt")
+            raise PoolFileError(f"{where}: field '{field_name}': {listed!r} is no "
+                                "candidate of candidates.txt")
         if group_of[listed] in groups:
             raise PoolFileError(f"{where}: field 'include': {listed!r} is already a member "
                                 f"through its group {group_of[listed]!r}")
         if listed in seen:
-            raise PoolFileError(f"{where}: field 'include': {listed!r} is listed twice")
+            raise PoolFileError(f"{where}: field '{field_name}': {listed!r} is listed "
+                                "twice")
         seen.add(listed)
     return seen
 
@@ -240,6 +256,16 @@ def load_pools(data_dir: Path = DATA_DIR) -> dict[str, Pool]:
 def builtin_pools() -> dict[str, Pool]:
     """The shipped pools, read once per process."""
     return load_pools()
+
+
+@functools.lru_cache(maxsize=1)
+def table() -> tuple[Candidate, ...]:
+    """Every candidate row of the shipped table, whether or not a built-in pool holds it
+    (name lists match against all of them), read once per process and checked with the
+    pools."""
+    builtin_pools()
+    attributes = read_attributes(DATA_DIR / FILES[0])
+    return read_candidates(DATA_DIR / FILES[1], len(attributes))
 
 
 def get_pool(name: str) -> Pool:
@@ -318,13 +344,12 @@ def paper_lists(data_dir: Path = DATA_DIR) -> dict[str, object]:
     return json.loads((data_dir / PAPER_LISTS).read_text(encoding="utf-8"))
 
 
-def _table_by(pools: dict[str, Pool], *, aliases: bool) -> dict[str, Candidate]:
-    """Every table candidate by the `option_key` of its name (and of each alias)."""
+def _table_by(*, aliases: bool) -> dict[str, Candidate]:
+    """Every table candidate by the `name_key` of its name (and of each alias)."""
     index: dict[str, Candidate] = {}
-    for pool in pools.values():
-        for candidate in pool.candidates:
-            for alias in (candidate.names if aliases else (candidate.name,)):
-                index.setdefault(name_key(alias), candidate)
+    for candidate in table():
+        for alias in (candidate.names if aliases else (candidate.name,)):
+            index.setdefault(name_key(alias), candidate)
     return index
 
 
@@ -339,24 +364,37 @@ def name_key(name: str) -> str:
 def list_pool(name: str, targets: list[str], candidates: list[str],
               provenance: dict[str, str] | None = None) -> ListPool:
     """The pool of a target list and a candidate list over the shipped table (module
-    docstring). A listed name takes the row of the table candidate of that *name* (an
-    alias is no match: the table lists ``jaguar`` under ``leopard``, and a list naming
-    both means two things); it keeps the table's aliases that name no other listed
-    candidate. A target matches a listed candidate by name, else through a table alias
+    docstring). A listed name takes the row of the table candidate of that *name*, else
+    of the candidate that holds it as an alias when the list does not also name that
+    candidate (``Grapes`` takes ``grape``'s row; a list naming ``Tarantula`` and
+    ``Spider`` means two things, so Tarantula stays without a row); it keeps the table's
+    aliases that name no other listed candidate. A target matches a listed candidate by
+    name, else through a table alias
     (``Mt. Everest`` is the listed ``Mount Everest``), else joins the candidates. Names
     are compared by `name_key`."""
     shipped = builtin_pools()
     attributes = next(iter(shipped.values())).attributes
-    by_name = _table_by(shipped, aliases=False)
-    by_alias = _table_by(shipped, aliases=True)
+    by_name = _table_by(aliases=False)
+    by_alias = _table_by(aliases=True)
     found: dict[str, Candidate] = {}
+    listed_keys = {name_key(n) for n in candidates}
+    kin_taken: set[str] = set()
+
+    def kin(listed: str, key: str) -> Candidate | None:
+        """The row of the candidate that holds `listed` as an alias, under the listed name,
+        when the list names no such candidate and no other listed name took it."""
+        via = by_alias.get(key)
+        if via is None or name_key(via.name) in listed_keys or via.name in kin_taken:
+            return None
+        kin_taken.add(via.name)
+        return Candidate(listed, via.group, via.aliases, via.row)
 
     def add(listed: str) -> str:
         key = name_key(listed)
         if not key:
             raise PoolFileError(f"pool {name!r}: the name {listed!r} has no letters")
         if key not in found:
-            row = by_name.get(key)
+            row = by_name.get(key) or kin(listed, key)
             found[key] = (row if row is not None else
                           Candidate(listed, UNLISTED, (), UNKNOWN * len(attributes)))
         return found[key].name
@@ -427,8 +465,7 @@ def place_attributes() -> list[str]:
     """The attributes that only places are (or may be) in the shipped table: every other
     candidate is labelled ``n`` (``city``, ``capital``, ...). A pool without places has one
     label for each, by what it holds, as THING200 has."""
-    rows = [(c.group, c.row) for c in {c.name: c for shipped in builtin_pools().values()
-                                       for c in shipped.candidates}.values()]
+    rows = [(c.group, c.row) for c in table()]
     attributes = next(iter(builtin_pools().values())).attributes
     return [a.id for i, a in enumerate(attributes)
             if all(row[i] == "n" for group, row in rows if KINDS[group] != "place")]

@@ -17,13 +17,14 @@ from infoseek.builders.twenty_questions.pools import (
     Pool,
     PoolFileError,
     avoidable_constant_attributes,
-    builtin_pools,
     constant_attributes,
     get_pool,
     kind_counts,
+    list_pool,
     load_pools,
     paper_pool,
     place_attributes,
+    table,
 )
 
 
@@ -98,6 +99,42 @@ def test_include_adds_candidates_in_table_order(tmp_path):
     names = [c.name for c in pool.candidates]
     assert names[:2] == ["dog", "apple"] and pool.targets == ("dog",)
     assert kind_counts(pool) == {"animal": 1, "food": 1,
-                                 "object": sum(c.group == "object"
-                                               for p in builtin_pools().values()
-                                               for c in p.candidates if p.name == "common")}
+                                 "object": sum(c.group == "object" for c in table())}
+
+
+# ------------------------------------------------------- pools named by their members
+
+
+def test_the_common_pool_names_its_members_so_new_rows_stay_out(tmp_path):
+    """Common lists its 388 candidates: a row added to the table (of a Common group)
+    joins no built-in pool by its group alone, yet a name list finds it."""
+    assert len(get_pool("common").candidates) == 388
+    in_pools = {c.name for name in POOL_NAMES for c in get_pool(name).candidates}
+    assert "Meerkat" not in in_pools
+    assert list_pool("t", ["Meerkat"], ["Meerkat", "dog"]).candidates[0].group == "animal"
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data)
+    with (data / "candidates.txt").open("a", encoding="utf-8") as out:
+        out.write("okapi | animal | okapis | " + "y" * 3 + "n" * (len(table()[0].row) - 3)
+                  + "\n")
+    assert "okapi" not in {c.name for c in load_pools(data)["common"].candidates}
+
+
+def test_candidates_beside_groups_is_refused(tmp_path):
+    data = tmp_path / "data"
+    shutil.copytree(DATA_DIR, data)
+    spec = json.loads((data / "pools.json").read_text())
+    spec["common"]["groups"] = ["animal"]
+    (data / "pools.json").write_text(json.dumps(spec))
+    with pytest.raises(PoolFileError, match="give either 'candidates' or 'groups'"):
+        load_pools(data)
+
+
+def test_a_listed_name_takes_the_row_it_is_an_alias_of_unless_that_row_is_listed_too():
+    """``Grapes`` is an alias of the row ``grape``: listed alone it takes that row under
+    its own name; listed beside ``grape`` it is another thing, without a row."""
+    alone = list_pool("t", ["Grapes"], ["Grapes", "dog"])
+    assert {c.name: c.row for c in alone.candidates}["Grapes"] == next(
+        c.row for c in table() if c.name == "grape")
+    both = list_pool("t", ["grape"], ["grape", "Grapes"])
+    assert {c.name: c.group for c in both.candidates}["Grapes"] == "unlisted"

@@ -7,6 +7,7 @@ tests/solvers/test_twenty_questions_game.py)."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 from pathlib import Path
@@ -69,7 +70,8 @@ def _copy_data(tmp_path: Path) -> Path:
     (lambda t: t.replace(" | animal | ", " | beast | ", 1), "field 'group' 'beast'"),
     (lambda t: t.replace("dog | animal | dogs,", "dog | animal | cats,", 1),
      "candidates.txt:4: 'cats' already names 'dog'"),
-    (lambda t: t + "dog2 | animal | doggo | " + t.splitlines()[2].split(" | ")[3] + "\n",
+    (lambda t: t + "object2 | object | object2 | " + next(
+        line for line in t.splitlines() if " | object | " in line).split(" | ")[3] + "\n",
      "have the same row"),
     (lambda t: t.replace("dog | animal |", "dog | animal", 1), "expected 4 fields"),
 ])
@@ -84,7 +86,9 @@ def test_a_broken_candidates_file_is_refused_with_its_line(tmp_path, edit, messa
 def test_a_target_outside_its_pool_is_refused(tmp_path):
     data = _copy_data(tmp_path)
     path = data / "pools.json"
-    path.write_text(path.read_text().replace('"dog"', '"unicorn"'), encoding="utf-8")
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    spec["common"]["targets"][0] = "unicorn"
+    path.write_text(json.dumps(spec), encoding="utf-8")
     with pytest.raises(PoolFileError, match="targets \\['unicorn'\\]"):
         load_pools(data)
 
