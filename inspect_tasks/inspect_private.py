@@ -54,6 +54,15 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
     calls a task function. `get_model(role=...)` answers for one role it is asked about;
     only this lists the roles given, which `given_model_roles` returns so that a task can
     refuse a role model that cannot run (`infoseek.inspect_tasks.task_parameters`).
+`quiet_early_headline_warning` (the logger ``inspect_ai.log._headline`` and the text of
+its "Headline metric 'x' not found" warning)
+    A task declares its headline metric (`infoseek.inspect_tasks.viewer`). While a run is
+    in progress, Inspect's progress display resolves that declaration against results
+    computed before any sample is scored, in which a metric returning a dict (ours:
+    `mean_by_group`, whose keys are `final_sufficiency`, `correct`, ...) is listed under
+    its own name, and warns once that the headline is not found; the final results
+    resolve it (every packaged task's log is checked). The filter drops that warning for
+    the metric names infoseek declares and for no other.
 `metrics_from_log_header`, `reducers_from_log_header`, `resolve_scorers_info`,
 `resolve_scorers` (`inspect_ai._eval.score`) and `eval_results`
 (`inspect_ai._eval.task.results`)
@@ -214,6 +223,29 @@ def on_unused_task_parameter(handler: UnusedParameterHandler) -> None:
     if not any(isinstance(f, _UnusedParameterFilter) and f.handler is handler
                for f in logger.filters):
         logger.addFilter(_UnusedParameterFilter(handler))
+
+
+HEADLINE_LOGGER = "inspect_ai.log._headline"
+EARLY_HEADLINE = re.compile(r"Headline metric '(?P<metric>[^']*)' not found in eval results",
+                            re.IGNORECASE)
+
+
+class _EarlyHeadlineFilter(logging.Filter):
+    def __init__(self, metrics: Iterable[str]) -> None:
+        super().__init__()
+        self.metrics = frozenset(metrics)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        found = EARLY_HEADLINE.match(record.getMessage())
+        return found is None or found["metric"] not in self.metrics
+
+
+def quiet_early_headline_warning(metrics: Iterable[str]) -> None:
+    """Drop Inspect's "headline metric not found" warning for `metrics` (module docstring):
+    its progress display resolves a declared headline before any sample is scored."""
+    logger = logging.getLogger(HEADLINE_LOGGER)
+    if not any(isinstance(f, _EarlyHeadlineFilter) for f in logger.filters):
+        logger.addFilter(_EarlyHeadlineFilter(metrics))
 
 
 @contextlib.contextmanager

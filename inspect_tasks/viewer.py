@@ -14,7 +14,9 @@ names columns by their keys. Each task therefore declares, by its report kind (t
   known range (a share from 0 to 1 is green when high; invalid replies red when high);
 - a score panel shown as a sortable grid, since every sample carries many scores.
 
-`viewer_arguments` gives the two ``Task`` arguments for a kind. The columns name scorer
+`viewer_arguments` gives the two ``Task`` arguments for a kind. Importing this module drops
+Inspect's early "headline metric not found" warning for these names
+(`infoseek.inspect_tasks.inspect_private.quiet_early_headline_warning`). The columns name scorer
 values the scorers really write; tests/tasks/test_viewer.py checks them against logs.
 """
 
@@ -32,6 +34,8 @@ from inspect_ai.viewer import (
     TaskSamplesView,
     ViewerConfig,
 )
+
+from infoseek.inspect_tasks.inspect_private import quiet_early_headline_warning
 
 
 @dataclass(frozen=True)
@@ -104,6 +108,10 @@ HEADLINES: dict[str, HeadlineMetric] = {
     for kind, columns in COLUMNS.items()
 }
 """The log list's number per report kind: the first column's metric over all samples."""
+
+
+quiet_early_headline_warning(headline.metric for headline in HEADLINES.values()
+                             if headline.metric is not None)
 
 
 def _scale(column: Column) -> Any:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import logging
 import subprocess
 import sys
 from importlib.metadata import entry_points
@@ -40,6 +41,7 @@ from infoseek.builders.math import incomplete_math
 from infoseek.inspect_tasks import assembly, viewer
 from infoseek.inspect_tasks._registry import PACKAGED_TASKS, RECORDED_SCORER_NAMES
 from infoseek.inspect_tasks.inspect_private import (
+    HEADLINE_LOGGER,
     RecordedNameError,
     register_recorded_scorer_names,
 )
@@ -312,3 +314,18 @@ def test_every_report_kind_has_a_view_and_no_other() -> None:
     assert set(viewer.COLUMNS) == set(REPORTS)
     with pytest.raises(KeyError, match="no viewer declaration for report kind 'nope'"):
         viewer.viewer_arguments("nope")
+
+
+@pytest.mark.parametrize(("metric", "kept"), [("final_sufficiency", False), ("correct", False),
+                                              ("someone_elses", True)])
+def test_the_early_headline_warning_is_dropped_for_our_headlines_only(metric: str,
+                                                                      kept: bool) -> None:
+    """Inspect's progress display resolves a declared headline before any sample is
+    scored and warns; the warning is dropped for infoseek's headline names only."""
+    assert viewer.HEADLINES  # importing the viewer installs the filter
+    logger = logging.getLogger(HEADLINE_LOGGER)
+    record = logger.makeRecord(logger.name, logging.WARNING, __file__, 0,
+                               f"Headline metric '{metric}' not found in eval results "
+                               "(using the first metric of the first score instead).",
+                               None, None)
+    assert logger.filter(record) is kept
