@@ -17,7 +17,7 @@ names columns by their keys. Each task therefore declares, by its report kind (t
 `viewer_arguments` gives the two ``Task`` arguments for a kind. Importing this module drops
 Inspect's early "headline metric not found" warning for these names
 (`infoseek.inspect_tasks.inspect_private.quiet_early_headline_warning`). The columns name scorer
-values the scorers really write; tests/tasks/test_viewer.py checks them against logs.
+values the scorers really write; tests/tasks/test_task_logs.py checks them against logs.
 """
 
 from __future__ import annotations
