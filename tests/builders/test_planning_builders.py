@@ -25,7 +25,7 @@ from tests.support.planning_referee import Referee
 
 ROOT = Path(__file__).resolve().parents[2]
 BUILD = ("import json, sys; from infoseek.builders.planning import planning_q, planning_mt;"
-         "r = planning_q.build_split(seed=5, per_k=6, workers=1)"
+         "r = planning_q.build_split(seed=5, per_k=6, workers=1, sizes=(4, 5))"
          " + planning_mt.build_split(seed=5, per_k=1, ks=[2], workers=1);"
          "sys.stdout.write(json.dumps(r, sort_keys=True))")
 
@@ -37,40 +37,107 @@ def test_builds_are_byte_identical_across_hash_seeds() -> None:
     assert outputs[0] == outputs[1] and len(json.loads(outputs[0])) == 7
 
 
+SMALL = (4, 5)
+"""Block counts of the test builds: the backward search over 4 and 5 blocks takes well
+under a second (over 7 blocks, about a minute)."""
+
+
 @pytest.fixture(scope="module")
 def q_records() -> list[dict]:
-    return planning_q.build_split(seed=2, per_k=12, workers=1)
+    return planning_q.build_split(seed=2, per_k=24, workers=1, sizes=SMALL)
+
+
+def pairs(records: list[dict]) -> list[dict]:
+    return [r for r in records if r["k"] == 1]
 
 
 def test_planning_q_has_the_published_shape(q_records) -> None:
+    """Version 1.2: 1-sufficient problems (two plan groups) and "No questions needed" rows
+    (one), each valid, with every atom offered."""
+    kinds = collections.Counter(r["k"] for r in q_records)
+    assert kinds[0] and kinds[1] and set(kinds) == {0, 1}
     for record in q_records:
         blocks = record["engine"]["blocks"]
-        assert 4 <= blocks <= 7 and record["k"] == 1
+        assert blocks in SMALL and record["provenance"]["version"] == "1.2.0"
         assert len(record["question_options"]) == (blocks + 1) ** 2
         assert record["difficulty"]["num_vars"] == (blocks + 1) ** 2
-        assert 1 <= record["difficulty"]["depth"] <= 20
-        assert len(record["target_values"]) == 2
+        assert len(record["target_values"]) == (2 if record["k"] else 1)
+        if record["k"] == 0:
+            assert record["mss_family"] == [[]]
+            assert record["answer"] == record["target_values"][0]
+            assert record["difficulty"]["e_bf"] == round(((blocks + 1) ** 2 + 1) / 2, 4)
         check_record(record)
         assert planning_q.validate_planning_q_record(record) == []
 
 
-def test_depth_is_the_shorter_plan_as_published_and_max_depth_the_longer(q_records) -> None:
-    """QuestBench's released ``min_depth`` is the shorter of the two groups' optimal plans;
-    ``max_depth`` keeps the longer one (the backward-search level of the missing atom)."""
+def test_the_backward_search_regresses_the_goal_as_published() -> None:
+    """A hand-worked start of the search for goal (on b a) over 4 blocks: stacking b on a
+    needs b held and a clear; b is held by picking it up from the table or unstacking it
+    from another block; partial states already implied by a reached one are not kept."""
+    from infoseek.builders.planning import backward
+    from infoseek.engines.planning.space import blocks_space
+
+    space = blocks_space(4)
+    found = {frozenset(space.atoms[b] for b in backward._bits(mask)):
+             [space.operators[n] for n in path]
+             for mask, path in backward.regression_sets(4, ("(on b a)",))}
+    assert found[frozenset({"(on b a)"})] == []
+    assert found[frozenset({"(holding b)", "(clear a)"})] == ["(stack b a)"]
+    assert found[frozenset({"(clear a)", "(clear b)", "(handempty)", "(ontable b)"})] == [
+        "(pick-up b)", "(stack b a)"]
+    assert found[frozenset({"(clear a)", "(clear b)", "(handempty)", "(on b c)"})] == [
+        "(unstack b c)", "(stack b a)"]
+    assert not any({"(holding b)", "(clear a)"} < set(atoms) for atoms in found)
+    held = backward.held_out_states(4, ("(on b a)",))
+    by_true = {frozenset(space.atoms[b] for b in backward._bits(h.true)): h for h in held}
+    branching = by_true[frozenset({"(clear a)", "(clear b)", "(handempty)"})]
+    assert [space.atoms[b] for b in branching.questions] == [
+        "(on b c)", "(on b d)", "(ontable b)"]
+
+
+def test_rows_are_the_published_held_out_states(q_records) -> None:
+    """Each record's partial state is a branching held-out state of the backward search:
+    its true atoms plus any one unknown question form a reached partial state whose path
+    is the proposal's; its other questions are observed false."""
+    from infoseek.builders.planning import backward
+    from infoseek.engines.planning.space import blocks_space
+
+    for record in q_records:
+        spec = record["engine"]
+        space = blocks_space(spec["blocks"])
+        reached = dict(backward.regression_sets(spec["blocks"], tuple(spec["goal"])))
+        true = [atom_text(v) for v, x in record["observed"].items() if x]
+        proposal = record["proposal"]
+        assert len(proposal["unknown"]) == (1 if record["k"] == 0 else 2)
+        for atom, path in zip(proposal["unknown"], proposal["paths"]):
+            assert atom not in record["observed"]
+            mask = space.mask_of([*true, atom_text(atom)])
+            assert [space.operators[n] for n in reached[mask]] == path
+
+
+def test_depth_is_min_depth_as_published_and_max_depth_the_longer(q_records) -> None:
+    """QuestBench's released ``min_depth``: the shorter of the two groups' optimal plans
+    for a problem, the length of the proposing path for a "No questions needed" row;
+    ``optimal_depth`` is the shorter optimal plan in both; ``max_depth`` the longer."""
     from infoseek.single_turn import backward_level
 
-    differs = 0
+    shorter_path = 0
     for record in q_records:
         engine = engine_from_record(record)
         steps = sorted(engine.steps_of(v) for v in record["target_values"])
         axes = record["difficulty"]
-        assert (axes["depth"], axes["max_depth"]) == (steps[0], steps[-1])
+        assert (axes["optimal_depth"], axes["max_depth"]) == (steps[0], steps[-1])
         assert record["derivation_depth"] == axes["depth"]
-        assert axes["max_depth"] == backward_level(engine, record["mss_family"][0][0])
-        differs += axes["depth"] < axes["max_depth"]
-    assert differs  # the two axes are not the same number under another name
-    swapped = copy.deepcopy(next(r for r in q_records
-                                 if r["difficulty"]["depth"] < r["difficulty"]["max_depth"]))
+        if record["k"] == 1:
+            assert axes["depth"] == steps[0]
+            assert axes["max_depth"] == backward_level(engine, record["mss_family"][0][0])
+        else:
+            assert axes["depth"] == len(record["proposal"]["paths"][0])
+            shorter_path += axes["depth"] < axes["optimal_depth"]
+    assert shorter_path  # the published search ignores delete effects: shorter paths
+    pair = next(r for r in pairs(q_records)
+                if r["difficulty"]["depth"] < r["difficulty"]["max_depth"])
+    swapped = copy.deepcopy(pair)
     axes = swapped["difficulty"]
     axes["depth"], axes["max_depth"] = axes["max_depth"], axes["depth"]
     swapped["derivation_depth"] = axes["depth"]
@@ -78,35 +145,48 @@ def test_depth_is_the_shorter_plan_as_published_and_max_depth_the_longer(q_recor
 
 
 def test_bfs_references_find_an_atom_exactly_within_max_depth(q_records) -> None:
-    """What `planning_q.shape_lines` says of the bfs-D reference models: each sufficient
-    atom's backward-search level is the longer plan, so bfs-D finds one iff max_depth <= D."""
-    from infoseek.single_turn import bfs_pick, sufficient_options
+    """What the bfs-D reference models do: on a problem each sufficient atom's
+    backward-search level is the longer plan, so bfs-D finds one iff max_depth <= D; on a
+    "No questions needed" row they answer that at any depth."""
+    from infoseek.single_turn import NO_QUESTION, bfs_pick, sufficient_options
 
     for record in q_records:
         engine = engine_from_record(record)
         options = record["question_options"]
         good = sufficient_options(engine, options)
         for depth in (3, 5, 7, 10):
-            found = bfs_pick(engine, options, good, depth) is not None
-            assert found == (record["difficulty"]["max_depth"] <= depth), record["id"]
+            pick = bfs_pick(engine, options, good, depth)
+            if record["k"] == 0:
+                assert pick == NO_QUESTION and not good
+            else:
+                assert (pick is not None) == (record["difficulty"]["max_depth"] <= depth)
 
 
-def test_infoseek_build_prints_the_shape_beside_questbench(tmp_path, capsys) -> None:
+def test_the_shape_is_printed_beside_questbench(q_records) -> None:
+    lines = planning_q.shape_lines(q_records)
+    printed = "\n".join(lines)
+    depths = [r["difficulty"]["depth"] for r in q_records]
+    mean = sum(depths) / len(depths)
+    assert f"depth d (published min_depth): {min(depths)}-{max(depths)}, mean {mean:.2f}  " \
+           "[1-14, mean 6.9]" in printed
+    share = 100 * sum(r["k"] == 0 for r in q_records) / len(q_records)
+    assert f'"No questions needed" rows: {share:.1f}%  [58.2%' in printed
+    within = 100 * sum(d <= 5 for d in depths) / len(depths)
+    assert f"within depth 5: {within:.1f}% by min_depth" in printed
+    assert "[BFS baseline 93.9%]" in printed and "E_BF:" in printed
+
+
+def test_infoseek_build_prints_the_shape(tmp_path, capsys, monkeypatch) -> None:
     from infoseek.cli import main
 
+    monkeypatch.setitem(planning_q.build_split.__kwdefaults__, "sizes", SMALL)
     out = tmp_path / "q.jsonl"
     assert main(["build", "planning-q", "--per-k", "4", "--seed", "2", "--out", str(out),
                  "--quiet", "--workers", "1"]) == 0
     printed = capsys.readouterr().out
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(records) == 4
-    depths = [r["difficulty"]["depth"] for r in records]
-    mean = sum(depths) / 4
-    assert f"depth d (shorter plan): {min(depths)}-{max(depths)}, mean {mean:.2f}  " \
-           "[1-14, mean 6.9]" in printed
-    assert "E_BF:" in printed and "[3-33, mean 18.5]" in printed
-    assert '"No questions needed" rows: 0.0%' in printed
-    assert "[BFS baseline 93.9%]" in printed and "blocks b: " in printed
+    assert "\n".join(planning_q.shape_lines(records)) in printed
 
 
 def test_planning_mt_reports_depth_both_ways() -> None:
@@ -123,7 +203,14 @@ def test_planning_mt_reports_depth_both_ways() -> None:
 
 
 def test_validators_catch_tampered_records(q_records) -> None:
-    record = q_records[0]
+    unneeded = next(r for r in q_records if r["k"] == 0)
+    for field, value in (("mss_family", [["handempty"]]), ("answer", "no plan"), ("k", 1)):
+        assert planning_q.validate_planning_q_record({**copy.deepcopy(unneeded),
+                                                      field: value}), field
+    longer = copy.deepcopy(unneeded)
+    longer["proposal"]["paths"][0].append("(put-down a)")
+    assert planning_q.validate_planning_q_record(longer)
+    record = pairs(q_records)[0]
     wrong = copy.deepcopy(record)
     wrong["mss_family"] = wrong["mss_family"][:1] + [["handempty"]] \
         if ["handempty"] not in wrong["mss_family"] else wrong["mss_family"][1:]
@@ -175,6 +262,8 @@ def referee_agrees(record: dict) -> bool:
         return False
     open_atoms = [v for v in record["variables"] if v not in record["observed"]
                   and v != record["target"]]
+    if record["k"] == 0:  # "No questions needed": one plan group, nothing settles more
+        return len(by_value) == 1 and referee.sufficient(told, [])
     if record["k"] == 1:
         sufficient = sorted(v for v in open_atoms if referee.sufficient(told, [atom_text(v)]))
         return sufficient == sorted(m[0] for m in record["mss_family"])
@@ -186,8 +275,8 @@ def referee_agrees(record: dict) -> bool:
 
 
 def test_the_referee_agrees_on_built_records(q_records) -> None:
-    small = [r for r in q_records if r["engine"]["blocks"] <= 5][:4]
-    assert small and all(referee_agrees(r) for r in small)
+    small = pairs(q_records)[:3] + [r for r in q_records if r["k"] == 0][:3]
+    assert len(small) == 6 and all(referee_agrees(r) for r in small)
     mt = [r for r in planning_mt.build_split(seed=3, per_k=2, ks=[2], workers=1)
           if r["engine"]["blocks"] <= 5]
     assert all(referee_agrees(r) for r in mt)
@@ -195,7 +284,7 @@ def test_the_referee_agrees_on_built_records(q_records) -> None:
 
 @pytest.mark.slow
 def test_the_referee_agrees_on_every_record_of_a_larger_build() -> None:
-    records = planning_q.build_split(seed=0, per_k=80, workers=2)
+    records = planning_q.build_split(seed=0, per_k=80, workers=2, sizes=SMALL)
     records += planning_mt.build_split(seed=0, per_k=3, ks=[2, 3], workers=2)
     assert all(referee_agrees(r) for r in records)
 
@@ -205,7 +294,8 @@ def test_first_plan_ties_build_the_published_convention_and_the_referee_agrees()
     BFS plan per state, the order pinned); records validate, agree with the referee's own
     smallest plan, score only that plan as optimal, and differ from the plan-set build of
     the same seed where the convention matters."""
-    records = planning_q.build_split(seed=2, per_k=12, workers=1, ties="first_plan")
+    records = planning_q.build_split(seed=2, per_k=12, workers=1, ties="first_plan",
+                                     sizes=SMALL)
     assert [r["id"] for r in records][:1] == ["planning-q-first-plan-s2-k1-0000"]
     for record in records:
         assert record["engine"]["ties"] == "first_plan"
@@ -213,13 +303,15 @@ def test_first_plan_ties_build_the_published_convention_and_the_referee_agrees()
                    for v in record["target_values"])
         check_record(record)
         assert planning_q.validate_planning_q_record(record) == []
-    small = [r for r in records if r["engine"]["blocks"] <= 5][:4]
+    small = records[:4]
     assert small and all(referee_agrees(r) for r in small)
-    plan_set = planning_q.build_split(seed=2, per_k=12, workers=1)
+    plan_set = planning_q.build_split(seed=2, per_k=12, workers=1, sizes=SMALL)
     assert all("ties" not in r["engine"] for r in plan_set)
     assert [r["observed"] for r in records] != [r["observed"] for r in plan_set]
     with pytest.raises(ValueError, match="ties must be one of plan_set, first_plan"):
         planning_q.build_split(seed=2, per_k=1, workers=1, ties="lexicographic")
+    with pytest.raises(ValueError, match="sizes must be block counts"):
+        planning_q.build_split(seed=2, per_k=1, workers=1, sizes=(3,))
 
 
 def test_the_other_convention_classifies_records_by_the_other_validator() -> None:
@@ -228,7 +320,8 @@ def test_the_other_convention_classifies_records_by_the_other_validator() -> Non
     plan-set build of seed 0 has records that exist only because of its convention."""
     seen = collections.Counter()
     for ties in ("plan_set", "first_plan"):
-        for record in planning_q.build_split(seed=0, per_k=40, workers=1, ties=ties):
+        for record in planning_q.build_split(seed=0, per_k=40, workers=1, ties=ties,
+                                             sizes=SMALL):
             verdict = planning_q.under_other_ties(record)
             seen[ties, verdict] += 1
             switched = copy.deepcopy(record)
@@ -238,11 +331,14 @@ def test_the_other_convention_classifies_records_by_the_other_validator() -> Non
                 del switched["engine"]["ties"]
             engine = engine_from_record(switched)
             switched["target_values"] = list(engine.domain(engine.target))
+            if record["k"] == 0:
+                switched["answer"] = switched["target_values"][0]
             errors = planning_q.validate_planning_q_record(switched)
             assert (errors == []) == (verdict == "same"), (record["id"], verdict, errors)
             if verdict == "well-specified":
                 assert engine.is_known()
-    assert seen["plan_set", "well-specified"] > 0 and seen["plan_set", "same"] > 30
+    assert seen["plan_set", "same"] > 20 and seen["first_plan", "same"] > 20
+    assert sum(n for (ties, verdict), n in seen.items() if verdict != "same") > 0
 
 
 def test_a_first_plan_value_credits_only_its_own_plan() -> None:
@@ -267,7 +363,7 @@ def test_a_first_plan_value_credits_only_its_own_plan() -> None:
 
 
 def test_an_unknown_ties_value_is_refused_in_the_record() -> None:
-    record = copy.deepcopy(planning_q.build_split(seed=2, per_k=1, workers=1)[0])
+    record = copy.deepcopy(planning_q.build_split(seed=2, per_k=1, workers=1, sizes=SMALL)[0])
     record["engine"]["ties"] = "random"
     with pytest.raises(Exception, match="'ties' must be one of plan_set, first_plan"):
         check_record(record)
