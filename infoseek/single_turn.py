@@ -33,7 +33,10 @@ gets the protocols with nothing of its own:
   value the variable can take (the hidden world's value when the record has one).
 
 A well-specified problem (the target already Known) has no sufficient variable: only "No
-questions needed" is correct, its depth is 0 and s counts that one option. Pure: no
+questions needed" is correct, its depth is 0 and s counts that one option. Planning (an
+engine whose target values are plans, `plan_depths`) measures depth as QuestBench's
+released data does: ``depth`` is the shorter optimal plan over the target values left
+open (the one plan when the target is Known) and ``max_depth`` the longer. Pure: no
 Inspect imports.
 """
 
@@ -144,6 +147,18 @@ def sufficient_options(engine: Engine, options: Sequence[str]) -> list[str]:
     return [name for name in options if is_sufficient(engine, [name])]
 
 
+def plan_depths(engine: Engine) -> tuple[int, int] | None:
+    """(shorter, longer) optimal plan over the target values left open, for an engine
+    whose values are plans (it has ``steps_of``: Blocks World); None for any other."""
+    steps_of = getattr(engine, "steps_of", None)
+    if steps_of is None:
+        return None
+    steps = [steps_of(value) for value in engine.target_values()]
+    if not steps or None in steps:
+        return None
+    return min(steps), max(steps)
+
+
 def difficulty_axes(engine: Engine, sufficient: Sequence[str],
                     not_askable: Sequence[str] = ()) -> dict[str, Any]:
     """|X|, |C|, d and E_BF of one problem (module docstring), plus ``num_sufficient``
@@ -156,7 +171,7 @@ def difficulty_axes(engine: Engine, sufficient: Sequence[str],
     deciding = len(sufficient) + len(sufficient_options(engine, others))
     num_vars = len(engine.variables)
     correct = deciding or 1  # a well-specified problem: "No questions needed"
-    return {
+    axes = {
         "num_vars": num_vars,
         "num_constraints": len(constraint_scopes(engine)),
         "depth": max(found) if found else (None if sufficient else 0),
@@ -164,6 +179,10 @@ def difficulty_axes(engine: Engine, sufficient: Sequence[str],
         "num_sufficient": len(sufficient),
         "num_deciding": deciding,
     }
+    plans = plan_depths(engine)
+    if plans is not None:  # planning: the shorter plan, as QuestBench's min_depth
+        axes["depth"], axes["max_depth"] = plans
+    return axes
 
 
 def bfs_pick(engine: Engine, options: Sequence[str], sufficient: Sequence[str],

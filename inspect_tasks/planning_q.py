@@ -1,6 +1,7 @@
 """Planning-Q: the single-turn protocols of QuestBench (protocols §3.4-3.6) over Blocks World
-problems with one atom of the initial state missing (`infoseek.builders.planning.planning_q`:
-4-7 blocks, six goals, the set of optimal plans as the target).
+problems with a partly known initial state (`infoseek.builders.planning.planning_q`: built the
+way QuestBench built its 7,500, 4-7 blocks, six goals, the set of optimal plans as the target;
+"No questions needed" rows mixed in as published).
 
     inspect eval infoseek/planning_q --model infoseek/bfs-10
     inspect eval infoseek/planning_q_detection --model infoseek/optimal -T prompt=cot
@@ -15,7 +16,7 @@ from inspect_ai import Task, task
 
 from infoseek.inspect_tasks.assembly import checked_parameters
 from infoseek.inspect_tasks.single_turn_assembly import single_turn_task
-from infoseek.inspect_tasks.task_parameters import check_choice
+from infoseek.inspect_tasks.task_parameters import TaskParameterError, check_choice
 
 BUILDER = "planning-q"
 BUILDERS = {"plan_set": BUILDER, "first_plan": "planning-q-first-plan"}
@@ -27,6 +28,10 @@ def _builder(ties) -> str:
 
 
 def _params(per_k, seed, source, limit, ties, **extra):
+    if source is not None and _builder(ties) != BUILDER:
+        raise TaskParameterError(
+            f"-T ties={ties} chooses how a built split is made; a source file's records "
+            "carry their own convention (engine.ties): drop -T ties or -T source")
     return checked_parameters(_builder(ties), k=1, per_k=per_k, seed=seed, source=source,
                               limit=limit, **extra)
 
@@ -52,13 +57,15 @@ def planning_q(
             from the split of seed + 1000003, never from the evaluated problems.
         prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
             four-shot; default zs).
-        mix_well_specified: add the well-specified variants, where "No questions needed"
-            is the correct pick (true/false; default false).
+        mix_well_specified: add the well-specified variants of the underspecified problems, where
+            "No questions needed" is the correct pick (true/false; default false); the built split
+            has its own "No questions needed" rows either way, as published.
         ties: a state's target value (plan_set: its set of optimal plans, any of them a correct
             plan; first_plan: its first optimal plan in action-name order, QuestBench's one
-            BFS plan per state; default plan_set); unused with source.
+            BFS plan per state; default plan_set); refused with source (a file's records carry
+            their own convention).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
-            records).
+            records, or a released QuestBench Planning-Q CSV: source format questbench-planning).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     params = _params(per_k, seed, source, limit, ties, mix_well_specified=mix_well_specified)
@@ -86,9 +93,10 @@ def planning_q_detection(
             four-shot; default zs).
         ties: a state's target value (plan_set: its set of optimal plans, any of them a correct
             plan; first_plan: its first optimal plan in action-name order, QuestBench's one
-            BFS plan per state; default plan_set); unused with source.
+            BFS plan per state; default plan_set); refused with source (a file's records carry
+            their own convention).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
-            records).
+            records, or a released QuestBench Planning-Q CSV: source format questbench-planning).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return single_turn_task("planning_q_detection", _builder(ties), "detection",
@@ -115,9 +123,10 @@ def planning_q_well_specified(
             four-shot; default zs).
         ties: a state's target value (plan_set: its set of optimal plans, any of them a correct
             plan; first_plan: its first optimal plan in action-name order, QuestBench's one
-            BFS plan per state; default plan_set); unused with source.
+            BFS plan per state; default plan_set); refused with source (a file's records carry
+            their own convention).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
-            records).
+            records, or a released QuestBench Planning-Q CSV: source format questbench-planning).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).
     """
     return single_turn_task("planning_q_well_specified", _builder(ties), "well_specified",

@@ -2,6 +2,9 @@
 
 * question_selection: a 1-sufficient problem (and, when mixed in, its well-specified
   variants) with a numbered list of every askable variable plus "No questions needed";
+  a record that is well-specified as built (k = 0, MSS ``[[]]``, an ``answer``: the
+  "No questions needed" rows of Planning-Q) is one ``well_specified`` sample in every
+  protocol;
 * detection: every 1-sufficient problem and its well-specified variants; the model gives
   the target's value or "Not sure";
 * well_specified: the well-specified variants only (one per restored value).
@@ -95,6 +98,12 @@ def single_turn_samples(protocol: str, records: Iterable[dict[str, Any]], render
                          f"got {protocol!r}")
     samples = []
     for record in records:
+        if record.get("k") == 0 and record.get("mss_family") == [[]] and "answer" in record:
+            # a well-specified problem as built (Planning-Q's "No questions needed" rows):
+            # one sample of every protocol, scored like a restored variant
+            samples.append(_variant_sample(protocol, record, record["id"], "well_specified",
+                                           render, setting))
+            continue
         variants = well_specified_variants(record)
         if protocol != "well_specified":
             samples.append(_variant_sample(protocol, record, record["id"],

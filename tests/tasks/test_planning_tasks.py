@@ -210,3 +210,61 @@ def test_an_inapplicable_plan_is_invalid_and_earns_nothing() -> None:
     assert "does not apply" in note
     turns[0]["answer"] = "(stack a b)"  # not a list: never credit, never a crash
     assert plan_metrics(record, turns, value)[0]["plan_answered"] == 0.0
+
+
+SMALL_SEED = 97
+"""A seed no other test builds: the small builds below are cached under the default
+builder's key."""
+
+
+@pytest.fixture
+def small_split(monkeypatch):
+    """The built split over 4 and 5 blocks only (the backward search over 7 blocks takes a
+    minute): 7 problems (built in this process), pair rows and "No questions needed" rows."""
+    from infoseek.builders.planning import planning_q as builder
+
+    monkeypatch.setitem(builder.build_split.__kwdefaults__, "sizes", (4, 5))
+    return {"per_k": 7, "seed": SMALL_SEED}
+
+
+@pytest.mark.parametrize("task", [planning_q, planning_q_detection, planning_q_well_specified])
+def test_no_questions_needed_rows_are_well_specified_samples(tmp_path, small_split,
+                                                              task) -> None:
+    """A built "No questions needed" row (k = 0) is one well-specified sample in every
+    protocol: in question selection its one correct pick is "No questions needed", and
+    optimal scores 1.0 on it as on the problems."""
+    from infoseek.single_turn import NO_QUESTION
+
+    log = run(task(**small_split), "infoseek/optimal", tmp_path)
+    rows = [s for s in log.samples if sample_problem(s.metadata)["k"] == 0
+            and "restored" not in sample_problem(s.metadata)]  # not a restored variant
+    assert rows and len(rows) < len(log.samples)
+    for sample in rows:
+        assert sample.metadata["variant"] == "well_specified"
+        assert sample.metadata["problem_id"] == sample.id
+        if task is planning_q:
+            assert sample.metadata["correct"] == [NO_QUESTION]
+    assert all(values(s)["correct"] == 1.0 for s in log.samples)
+
+
+def test_sample_depth_is_the_shorter_plan_and_max_depth_the_longer(tmp_path,
+                                                                   small_split) -> None:
+    log = run(planning_q(**small_split), "infoseek/optimal", tmp_path)
+    for sample in log.samples:
+        record = sample_problem(sample.metadata)
+        engine = engine_from_record(record)
+        steps = sorted(engine.steps_of(v) for v in engine.target_values())
+        assert sample.metadata["depth"] == steps[0] == record["difficulty"]["optimal_depth"]
+        assert sample.metadata["axes"]["max_depth"] == steps[-1]
+
+
+def test_ties_with_a_source_is_refused_in_one_line(tmp_path) -> None:
+    from infoseek.inspect_tasks.task_parameters import TaskParameterError
+
+    source = tmp_path / "records.jsonl"
+    source.write_text("")
+    for task in (planning_q, planning_q_detection, planning_q_well_specified):
+        with pytest.raises(TaskParameterError) as caught:
+            task(source=str(source), ties="first_plan")
+        assert str(caught.value).startswith("-T ties=first_plan chooses how a built split")
+        assert "\n" not in str(caught.value)
