@@ -1,7 +1,8 @@
 """Planning-Q at the published size: build time, the brute-force referee's time on the
-same records (and their agreement), the split's shape, the BFS references beside the
-published 5.75 / 27.2 / 93.9, and how many candidates change class when one canonical
-plan per state is compared instead of the set of optimal plans.
+same records (and their agreement), the split's shape beside QuestBench's (share within
+depth 3 / 5 / 10 beside the published BFS 5.75 / 27.2 / 93.9), our bfs-D references, and
+how many of the backward search's candidate rows change class when one canonical plan
+per state is compared instead of the set of optimal plans.
 
     python benchmarks/bench_planning.py                 # 7,500 problems, 2 workers
     python benchmarks/bench_planning.py --count 500 --candidates 300 --referee 50
@@ -19,7 +20,6 @@ import argparse
 import hashlib
 import json
 import random
-import statistics
 import sys
 import time
 from collections import Counter
@@ -28,8 +28,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from infoseek.builders.planning import planning_q
-from infoseek.builders.planning.problems import padded_known_state, start
-from infoseek.engines.planning.engine import PlanningEngine, atom_text
+from infoseek.builders.planning.backward import candidate_rows
+from infoseek.builders.planning.problems import GOAL_TEMPLATES
+from infoseek.engines.planning.engine import PlanningEngine, atom_text, variable_name
 from infoseek.records import engine_from_record
 from infoseek.single_turn import bfs_pick, sufficient_options
 from tests.support.planning_referee import Referee
@@ -38,15 +39,17 @@ PUBLISHED_BFS = {3: 5.75, 5: 27.2, 10: 93.9}
 
 
 def referee_check(record: dict, referees: dict) -> bool:
-    """The record's claims recomputed by the brute-force referee: two plan sets, the
-    sufficient atoms are exactly the MSS family, each value of the missing atom settles
-    the plans."""
+    """The record's claims recomputed by the brute-force referee: one plan set for a "No
+    questions needed" row; two plan sets for a problem, whose sufficient atoms are
+    exactly the MSS family."""
     spec = record["engine"]
     key = (spec["blocks"], tuple(spec["goal"]))
     if key not in referees:
         referees[key] = Referee(*key)
     referee = referees[key]
     told = {atom_text(v): x for v, x in record["observed"].items()}
+    if record["k"] == 0:
+        return referee.plan_set_count(told) == 1
     if referee.plan_set_count(told) != 2:
         return False
     sufficient = sorted(v for v in record["question_options"]
@@ -92,8 +95,8 @@ def main() -> None:
                         help="records the brute-force referee re-checks (a random sample; "
                         "default 200)")
     parser.add_argument("--candidates", type=int, default=1000,
-                        help="start states whose single-atom candidates are classified "
-                        "(default 1000)")
+                        help="candidate rows of the backward search classified under both "
+                        "tie conventions (default 1000)")
     args = parser.parse_args()
 
     started = time.perf_counter()
@@ -115,12 +118,9 @@ def main() -> None:
           f"{per_record * len(records):.0f} s, {per_record * len(records) / build:.1f} x the "
           f"build's {build:.0f} s")
 
-    axes = [r["difficulty"] for r in records]
-    for name in ("blocks", "num_vars", "depth", "e_bf"):
-        series = [a[name] for a in axes]
-        print(f"{name}: {min(series)}-{max(series)}, mean {statistics.mean(series):.2f}")
-    depths = Counter(a["depth"] for a in axes)
-    print("depth histogram:", dict(sorted(depths.items())))
+    print("\n".join(planning_q.shape_lines(records)))
+    depths = Counter(r["difficulty"]["depth"] for r in records)
+    print("depth (min_depth) histogram:", dict(sorted(depths.items())))
 
     rng = random.Random(0)
     for depth, published in PUBLISHED_BFS.items():
@@ -137,23 +137,18 @@ def main() -> None:
                 rng.random()
         share = 100 * found / len(records)
         total = 100 * (found + guessed) / len(records)
-        print(f"bfs-{depth}: found within depth {share:.2f}%, with the random guess "
-              f"{total:.2f}% (published {published}%)")
+        print(f"our bfs-{depth}: answers within depth {share:.2f}% (a 'No questions needed' "
+              f"row at any depth), with the random guess {total:.2f}% (published "
+              f"{published}%)")
 
     transitions: Counter = Counter()
-    rng = random.Random(1)
-    for _ in range(args.candidates):
-        drawn = start(rng)
-        if drawn is None:
-            continue
-        blocks, goal, analysis, state = drawn
-        known = padded_known_state(rng, analysis, state)
-        for missing in known:
-            observed = {a: v for a, v in known.items() if a != missing}
-            transitions[classes(PlanningEngine(blocks, goal, observed))] += 1
+    for row in candidate_rows(planning_q.SPEC.random_stream, 0, planning_q.SIZES,
+                              GOAL_TEMPLATES)[:args.candidates]:
+        observed = {variable_name(a): v for a, v in row.observed().items()}
+        transitions[classes(PlanningEngine(row.blocks, row.goal, observed))] += 1
     total = sum(transitions.values())
     changed = sum(n for (a, b), n in transitions.items() if a != b)
-    print(f"candidates (one atom removed from a well-specified partial state): {total}; "
+    print(f"candidate rows of the backward search: {total}; "
           f"class changes under one canonical plan per state: {changed} "
           f"({100 * changed / max(total, 1):.1f}%)")
     for (a, b), n in sorted(transitions.items()):
