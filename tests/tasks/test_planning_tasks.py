@@ -83,7 +83,7 @@ def test_an_unknown_ties_value_fails_in_one_line() -> None:
 
 
 def test_question_options_are_every_atom_and_no_question(tmp_path) -> None:
-    log = run(planning_q(per_k=4, mix_well_specified=True), "infoseek/optimal", tmp_path)
+    log = run(planning_q(per_k=7, mix_well_specified=True), "infoseek/optimal", tmp_path)
     for sample in log.samples:
         record = sample_problem(sample.metadata)
         blocks = record["engine"]["blocks"]
