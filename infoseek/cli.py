@@ -8,6 +8,7 @@
     infoseek filter QS_LOG WS_LOG
     infoseek report LOGS... --out DIR [--force] [--no-bundle] [--quiet]
     infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N]
+    infoseek merge SHARD_LOGS... -o merged.eval [--force]
 
 The builders `build` offers and the source formats `verify --source-format` accepts (the
 layouts of released files; ``--format`` is an older spelling of the option) are those the
@@ -194,6 +195,28 @@ def _sweep(args: argparse.Namespace) -> int:
     return 0 if done else 1
 
 
+def _merge(args: argparse.Namespace) -> int:
+    from infoseek.inspect_tasks.shard_logs import MergeError, write_merged
+
+    if args.out.suffix not in (".eval", ".json"):
+        print(f"infoseek merge: -o {args.out} must end in .eval or .json (the log format "
+              "to write)", file=sys.stderr)
+        return 2
+    problem = output_problem(str(args.out), args.force, option="-o",
+                             inputs=[str(p) for p in args.logs])
+    if problem is not None:
+        print(f"infoseek merge: {problem}", file=sys.stderr)
+        return 2
+    try:
+        merged = write_merged(args.logs, args.out)
+    except MergeError as exc:
+        print(f"infoseek merge: {exc}", file=sys.stderr)
+        return 2
+    print(f"{len(args.logs)} shard log(s) of {merged.eval.task}, "
+          f"{merged.eval.dataset.samples} sample(s) -> {args.out}")
+    return 0
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -340,6 +363,20 @@ def parser() -> argparse.ArgumentParser:
     sweeping.add_argument("--max-samples", type=_positive, default=None, dest="max_samples",
                           help="samples run at once (Inspect's --max-samples)")
     sweeping.set_defaults(run=_sweep)
+    from pathlib import Path
+
+    merging = sub.add_parser(
+        "merge", help="one Inspect log of the shards of a task (-T shard=i/n)",
+        description="Merge the logs of the n shards of one run (-T shard=1/n ... n/n, run "
+        "anywhere) into one log, as if the task had run unsharded: every sample, the "
+        "metrics recomputed over all of them. Logs of different tasks, settings or "
+        "models, a shard missing or given twice, or an unfinished shard are refused.")
+    merging.add_argument("logs", nargs="+", metavar="LOGS", help="the shards' log files")
+    merging.add_argument("-o", "--out", required=True, type=Path,
+                         help="the merged log to write (.eval or .json; an existing file is "
+                         "kept unless --force)")
+    merging.add_argument("--force", action="store_true", help="overwrite an existing -o")
+    merging.set_defaults(run=_merge)
     return top
 
 

@@ -61,6 +61,19 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
     log from the arguments its header records (JSON: a tuple comes back as a list).
     `recovered_results` and `log_scorers` run exactly that path, so that the tests check
     every infoseek metric survives it (`tests/scorers/test_metric_rebuild.py`).
+`created_task_argument`, `after_task_created` (the frame of `task_create` in
+``inspect_ai._eval.registry``, `registry_key`, the registry dict ``_registry``,
+`REGISTRY_PARAMS` and ``TASK_ALL_PARAMS_ATTR``)
+    `-T shard=i/n` (`infoseek.shards`) is taken by every task without being in its
+    signature, so Inspect leaves it out and warns (`on_unused_task_parameter`). The
+    handler reads the value from the `kwargs` of the `task_create` call it is running in
+    (`created_task_argument`), and `after_task_created` puts a one-call wrapper in the
+    task's registry entry, which `task_create` looks up next: it restores the entry, calls
+    the task function and hands the made task to a transform (keep the shard's samples),
+    and only when it is called from inside that same `task_create` call (a wrapper left by
+    a creation that failed before the task was made does nothing but restore the entry).
+    The shard is added to the task's recorded arguments (``eval.task_args``), so the log
+    says which share it ran and `eval-set` tells the shards of one task apart.
 """
 
 from __future__ import annotations
@@ -69,23 +82,28 @@ import contextlib
 import functools
 import logging
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from inspect_ai import Task
+from inspect_ai._eval.registry import task_create
 from inspect_ai._eval.score import (
     metrics_from_log_header,
     reducers_from_log_header,
     resolve_scorers,
     resolve_scorers_info,
 )
+from inspect_ai._eval.task.constants import TASK_ALL_PARAMS_ATTR
 from inspect_ai._eval.task.results import eval_results
 from inspect_ai._util import registry as _inspect_registry
 from inspect_ai._util.error import PrerequisiteError
 from inspect_ai._util.registry import (
+    REGISTRY_PARAMS,
     RegistryInfo,
     registry_add,
     registry_info,
+    registry_key,
     registry_lookup,
     registry_unqualified_name,
 )
@@ -94,7 +112,8 @@ from inspect_ai.model import Model
 from inspect_ai.model._model import model_roles
 from inspect_ai.scorer import SampleScore, Scorer
 
-__all__ = ["PrerequisiteError", "RecordedNameError", "on_unused_task_parameter",
+__all__ = ["PrerequisiteError", "RecordedNameError", "after_task_created",
+           "created_task_argument", "on_unused_task_parameter",
            "register_recorded_scorer_names", "registry_restored", "registry_unqualified_name"]
 
 BUILTIN_PREFIX = "inspect_ai/"
@@ -227,3 +246,59 @@ def registry_restored() -> Iterator[None]:
     finally:
         _inspect_registry._registry.clear()
         _inspect_registry._registry.update(saved)
+
+
+_TASK_CREATE = task_create.__code__
+_MISSING = object()
+
+
+def _creation_frame() -> Any | None:
+    """The frame of the innermost `task_create` call running now, or None."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code is not _TASK_CREATE:
+        frame = frame.f_back
+    return frame
+
+
+def created_task_argument(parameter: str) -> tuple[bool, Any]:
+    """(given, value) of the `-T` argument `parameter` of the task `task_create` is
+    making now (False, None outside such a call or when it was not given)."""
+    frame = _creation_frame()
+    given = (frame.f_locals.get("kwargs") or {}) if frame is not None else {}
+    value = given.get(parameter, _MISSING)
+    return (False, None) if value is _MISSING else (True, value)
+
+
+def after_task_created(name: str, transform: Callable[[Task], Task],
+                       recorded: dict[str, Any]) -> None:
+    """Have the task `task_create` is making now under the registry name `name` handed to
+    `transform` once made, with `recorded` added to its recorded task arguments
+    (``eval.task_args``); outside a `task_create` call, nothing happens."""
+    frame = _creation_frame()
+    key = registry_key("task", name)
+    original = _inspect_registry._registry.get(key)
+    if frame is None or original is None:
+        return
+
+    @functools.wraps(original)  # type: ignore[arg-type]
+    def once(*args: Any, **kwargs: Any) -> Any:
+        _inspect_registry._registry[key] = original
+        made = original(*args, **kwargs)  # type: ignore[operator]
+        if not _on_stack(frame) or not isinstance(made, Task):
+            return made
+        for attribute in (REGISTRY_PARAMS, TASK_ALL_PARAMS_ATTR):
+            params = getattr(made, attribute, None)
+            if isinstance(params, dict):
+                params.update(recorded)
+        return transform(made)
+
+    _inspect_registry._registry[key] = once
+
+
+def _on_stack(wanted: Any) -> bool:
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame is wanted:
+            return True
+        frame = frame.f_back
+    return False
