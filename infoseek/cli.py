@@ -6,7 +6,7 @@
     infoseek verify genereg.jsonl --source-format mt-infoseek-genereg --rules DIR \
         [--write-corrected OUT [--force]]
     infoseek filter QS_LOG WS_LOG
-    infoseek report LOGS... --out DIR [--force] [--no-bundle] [--quiet]
+    infoseek report LOGS... --out DIR [--force] [--no-bundle] [--quiet] [--compare A B]
     infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N]
     infoseek merge SHARD_LOGS... -o merged.eval [--force]
 
@@ -167,7 +167,8 @@ def _report(args: argparse.Namespace) -> int:
         report = build_report(args.logs, args.out, bundle=args.bundle, progress=progress,
                               notice=lambda line: print(f"infoseek report: {line}",
                                                         file=sys.stderr),
-                              force=args.force)
+                              force=args.force,
+                              compare=[tuple(pair) for pair in args.compare or []])
     except ReportError as exc:
         print(f"infoseek report: {exc}", file=sys.stderr)
         return 2
@@ -340,6 +341,11 @@ def parser() -> argparse.ArgumentParser:
                            help="no Inspect View bundle of the logs (viewer/), so no "
                            "transcript links")
     reporting.add_argument("--quiet", action="store_true", help="no progress bar")
+    reporting.add_argument("--compare", nargs=2, action="append", metavar=("A", "B"),
+                           help="paired differences A - B with bootstrap intervals over "
+                           "problems; A and B are models (compared in each setting both "
+                           "ran) or row labels; repeatable. Without it every two models "
+                           "that ran the same samples in one setting are compared")
     reporting.set_defaults(run=_report)
 
     from infoseek.inspect_tasks.report.sweeps import RECIPES
