@@ -61,6 +61,19 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
     log from the arguments its header records (JSON: a tuple comes back as a list).
     `recovered_results` and `log_scorers` run exactly that path, so that the tests check
     every infoseek metric survives it (`tests/scorers/test_metric_rebuild.py`).
+`register_deferred`, `is_deferred` (`registry_add`, `registry_has`, `registry_lookup`,
+`RegistryInfo` and `task_create` of ``inspect_ai._eval.registry``)
+    Inspect imports every installed package's entry point when any `inspect` command
+    starts, so the infoseek entry point (`infoseek.inspect_tasks._registry`) registers
+    names only: under each name a stand-in that, when first called, imports the infoseek
+    modules (which replace it with the real object) and hands the call on. A registry
+    scan (Inspect's hooks and model-provider searches read every entry's registry info)
+    sees the stand-ins' type and name without importing anything. A stand-in task hands
+    its arguments to Inspect's own `task_create` once the real task is registered, so a
+    `-T` parameter the task does not take meets the same warning (and
+    `on_unused_task_parameter`) as without the stand-in. No public call registers an
+    object under a name it did not define, nor asks whether a name is taken without
+    loading entry points.
 `created_task_argument`, `after_task_created` (the frame of `task_create` in
 ``inspect_ai._eval.registry``, `registry_key`, the registry dict ``_registry``,
 `REGISTRY_PARAMS` and ``TASK_ALL_PARAMS_ATTR``)
@@ -102,6 +115,7 @@ from inspect_ai._util.registry import (
     REGISTRY_PARAMS,
     RegistryInfo,
     registry_add,
+    registry_has,
     registry_info,
     registry_key,
     registry_lookup,
@@ -110,10 +124,12 @@ from inspect_ai._util.registry import (
 from inspect_ai.log import EvalLog, EvalResults
 from inspect_ai.model import Model
 from inspect_ai.model._model import model_roles
-from inspect_ai.scorer import SampleScore, Scorer
+from inspect_ai.scorer import Metric, SampleScore, Scorer
+from inspect_ai.solver import Solver
+from inspect_ai.tool import Tool
 
 __all__ = ["PrerequisiteError", "RecordedNameError", "after_task_created",
-           "created_task_argument", "on_unused_task_parameter",
+           "created_task_argument", "is_deferred", "on_unused_task_parameter", "register_deferred",
            "register_recorded_scorer_names", "registry_restored", "registry_unqualified_name"]
 
 BUILTIN_PREFIX = "inspect_ai/"
@@ -151,7 +167,7 @@ def register_recorded_scorer_names(factories: Iterable[Callable[..., Scorer]]) -
                 f"name in infoseek.scorers.recorded_names.RENAMED_SCORERS if logs "
                 f"recorded it).")
         existing = registry_lookup("scorer", recorded)
-        if existing is not None:
+        if existing is not None and not is_deferred(existing):
             if getattr(existing, "__wrapped__", None) is factory:
                 registered.append(recorded)  # registered by an earlier call
             continue
@@ -302,3 +318,56 @@ def _on_stack(wanted: Any) -> bool:
             return True
         frame = frame.f_back
     return False
+
+
+DEFERRED_MARK = "__infoseek_deferred__"
+"""Attribute set on the entry point's stand-ins (`register_deferred`)."""
+
+_CREATED_TYPES: dict[str, type] = {"task": Task, "scorer": Scorer, "metric": Metric,
+                                   "solver": Solver, "tool": Tool}
+"""What a registered factory of each deferred kind makes: Inspect's `registry_create`
+calls a registered function only when its return annotation names the kind."""
+
+
+def is_deferred(entry: object) -> bool:
+    """Whether `entry` is a stand-in registered by `register_deferred`."""
+    return bool(getattr(entry, DEFERRED_MARK, False))
+
+
+def register_deferred(kind: str, name: str,
+                      load: Callable[[], object]) -> Callable[..., Any] | None:
+    """Register under `name` (a registry `kind` of `_CREATED_TYPES`) a stand-in whose first
+    call runs `load` (which must register the real object under the same name, replacing
+    the stand-in) and hands the call on to the real object. A name already registered
+    (the real object, imported earlier, or a user's own unqualified scorer) is left as it
+    is: None. The stand-in's `resolve()` returns the real object."""
+    if kind not in _CREATED_TYPES:
+        raise ValueError(f"cannot defer a registry object of kind {kind!r}")
+    if registry_has(kind, name):  # type: ignore[arg-type]
+        return None
+
+    def resolve() -> Any:
+        load()
+        found = registry_lookup(kind, name)  # type: ignore[arg-type]
+        if found is None or is_deferred(found):
+            raise LookupError(
+                f"the infoseek entry point lists the {kind} {name!r}, but importing the "
+                f"infoseek modules did not register it: remove it from "
+                f"infoseek.inspect_tasks._registry.DEFERRED or restore its definition")
+        return found
+
+    if kind == "task":
+        def deferred(**kwargs: Any) -> Any:
+            resolve()
+            return task_create(name, **kwargs)
+    else:
+        def deferred(*args: Any, **kwargs: Any) -> Any:
+            return resolve()(*args, **kwargs)
+
+    deferred.__name__ = deferred.__qualname__ = name.rsplit("/", 1)[-1]
+    deferred.__annotations__ = {"return": _CREATED_TYPES[kind]}
+    setattr(deferred, DEFERRED_MARK, True)
+    deferred.resolve = resolve  # type: ignore[attr-defined]
+    metadata: dict[str, Any] = dict(attribs={}, params=[]) if kind == "task" else {}
+    registry_add(deferred, RegistryInfo(type=kind, name=name, metadata=metadata))  # type: ignore[arg-type]
+    return deferred
