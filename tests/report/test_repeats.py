@@ -106,6 +106,16 @@ def test_the_report_shows_repeats_of_both_reference_models(logs, tmp_path: Path)
         [np.percentile(v, 90) - np.percentile(v, 10) for v in scores.values()]))
     markdown = (report.out / "tables" / "logic_mt.repeats.md").read_text(encoding="utf-8")
     assert "| pass@1 | pass^2 | pass^3 | aptitude | unreliability |" in markdown
+    # the headline counts a sample once (mean of its repeats), as Inspect's reducer does
+    headline = pd.read_csv(report.out / "tables" / "logic_mt.headline.csv")
+    random_row = headline[headline["label"].str.startswith("infoseek/random")].iloc[0]
+    assert random_row["final_sufficiency_n"] == 8 and random_row["samples"] == 8 * EPOCHS
+    recorded = read_eval_log(str(logs["random"]), header_only=True).results
+    [sufficiency] = [s for s in recorded.scores if s.name == "sufficiency"]
+    assert random_row["final_sufficiency"] == pytest.approx(
+        sufficiency.metrics["final_sufficiency"].value)
+    assert random_row["final_sufficiency_stderr"] == pytest.approx(
+        np.std([np.mean(v) for v in scores.values()], ddof=1) / math.sqrt(8))
 
 
 def test_planted_variation_is_measured(logs, tmp_path: Path) -> None:
