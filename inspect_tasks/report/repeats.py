@@ -79,8 +79,9 @@ def metric_scores(samples: pd.DataFrame, spec: MetricSpec) -> pd.Series:
 
 def repeats_table(samples: pd.DataFrame, rows: pd.DataFrame, spec: TableSpec,
                   group_key: str) -> pd.DataFrame:
-    """One line per row (with repeats), metric and group: `repeat_stats` of the metrics of
-    `spec` whose higher values are better. Empty when no row repeats a sample."""
+    """One line per row (with repeats), metric and group (a column named `group_key`,
+    ``all`` for every sample): `repeat_stats` of the metrics of `spec` whose higher values
+    are better. Empty when no row repeats a sample."""
     groups = groups_of(samples, group_key)
     column = f"metadata_{group_key}"
     shown = [c for c in rows.columns if c not in ("log_id", "row", "note")]
@@ -104,8 +105,8 @@ def repeats_table(samples: pd.DataFrame, rows: pd.DataFrame, spec: TableSpec,
                     continue
                 line: dict[str, Any] = {"label": label}
                 line.update({c: block.iloc[0][c] for c in shown})
-                line.update(kind="run", metric=metric.key,
-                            k="all" if group is None else group, **stats)
+                line.update({"kind": "run", "metric": metric.key,
+                             group_key: "all" if group is None else group, **stats})
                 out.append(line)
     table = pd.DataFrame(out)
     if table.empty:
