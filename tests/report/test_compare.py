@@ -31,6 +31,8 @@ from infoseek.inspect_tasks.report.compare import (
     paired_difference,
 )
 from infoseek.inspect_tasks.report.declarations import MetricSpec
+from infoseek.inspect_tasks.report.reading import problem_of
+from infoseek.stored_forms import metadata_problem
 
 # ------------------------------------------------------------------ the statistics
 
@@ -131,6 +133,15 @@ def test_a_difference_of_one_mde_is_found_about_four_times_in_five() -> None:
 
 
 # ------------------------------------------------------------------ pairing report rows
+
+
+def test_a_sample_belongs_to_the_problem_its_metadata_names() -> None:
+    record = {"id": "logic-7", "k": 2}
+    assert problem_of({"problem": metadata_problem(record)}, "logic-7-yes") == "logic-7"
+    assert problem_of({"problem_id": "q-3", "problem": metadata_problem(record)},
+                      "q-3-full") == "q-3"  # a single-turn variant
+    assert problem_of({"record": {"id": "inc-1"}}, "inc-1") == "inc-1"
+    assert problem_of({}, "alone") == "alone"
 
 
 def _rows(*rows: tuple[str, str, str, str]) -> pd.DataFrame:
