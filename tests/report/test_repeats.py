@@ -58,14 +58,17 @@ def logs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
                            log_dir=str(folder / "runs"), display="none")
     assert [log.status for log in results] == ["success", "success"]
     paths = {log.eval.model.split("/")[-1]: Path(log.location) for log in results}
-    # planted variation: in the random run, each sample's final sufficiency in epoch 2 is
-    # flipped, so a sample right in epochs 1 and 3 is right 2 times of 3, a wrong one 1
+    # planted variation: in the random run, each sample's final sufficiency is set to its
+    # epoch-1 value in epochs 1 and 3 and flipped in epoch 2, so a sample right in epoch 1
+    # is right 2 times of 3, a wrong one 1 (the random reference's own repeats differ)
     planted = read_eval_log(str(paths["random"]))
+    first = {s.id: s.scores["sufficiency"].value["final_sufficiency"]
+             for s in planted.samples if s.epoch == 1}
     for sample in planted.samples:
-        if sample.epoch == 2:
-            value = dict(sample.scores["sufficiency"].value)
-            value["final_sufficiency"] = 1.0 - value["final_sufficiency"]
-            sample.scores["sufficiency"].value = value
+        value = dict(sample.scores["sufficiency"].value)
+        value["final_sufficiency"] = (1.0 - first[sample.id] if sample.epoch == 2
+                                      else first[sample.id])
+        sample.scores["sufficiency"].value = value
     paths["planted"] = folder / "planted" / "planted.eval"
     paths["planted"].parent.mkdir()
     write_eval_log(planted, str(paths["planted"]))
