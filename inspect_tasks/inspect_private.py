@@ -1,3 +1,4 @@
+# inspect-evals-lint: ignore-file[private_api_imports] -- this module is where they live
 """Every private `inspect_ai._...` name infoseek uses, in one place, each with why.
 
 Inspect's public API (`inspect_ai`, `inspect_ai.scorer`, `inspect_ai.util`, ...) has no
