@@ -6,7 +6,8 @@
     infoseek verify genereg.jsonl --source-format mt-infoseek-genereg --rules DIR \
         [--write-corrected OUT [--force]]
     infoseek filter QS_LOG WS_LOG
-    infoseek report LOGS... --out DIR [--force] [--no-bundle] [--quiet] [--compare A B]
+    infoseek report LOGS... --out DIR [--force] [--no-bundle] [--quiet] [--compare A B] \
+        [--prices PRICES.yaml]
     infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N]
     infoseek merge SHARD_LOGS... -o merged.eval [--force]
 
@@ -168,7 +169,8 @@ def _report(args: argparse.Namespace) -> int:
                               notice=lambda line: print(f"infoseek report: {line}",
                                                         file=sys.stderr),
                               force=args.force,
-                              compare=[tuple(pair) for pair in args.compare or []])
+                              compare=[tuple(pair) for pair in args.compare or []],
+                              prices=args.prices)
     except ReportError as exc:
         print(f"infoseek report: {exc}", file=sys.stderr)
         return 2
@@ -393,3 +395,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+    reporting.add_argument("--prices", metavar="FILE", default=None,
+                           help="JSON or YAML file: model name -> {input, output, and "
+                           "optionally cached, cache_write} in price per million tokens; "
+                           "adds total and per-sample cost to each task's tokens table "
+                           "(docs/tokens.md)")

@@ -73,6 +73,13 @@ from infoseek.inspect_tasks.report.tables import (
     row_table,
     run_facts,
 )
+from infoseek.inspect_tasks.report.tokens import (
+    TOKENS_TITLE,
+    PricesError,
+    load_prices,
+    tokens_display,
+    tokens_table,
+)
 
 VIEWER = "viewer"
 REPORT_OUTPUTS = ("report.md", "samples.csv", "turns.csv", "logs.csv", "index.html",
@@ -130,7 +137,8 @@ DIFFERENT_DATA_NOTE = ("published numbers of the same task and setting, measured
 
 def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
              compare: Sequence[tuple[str, str]] | None = None,
-             notes: list[str] | None = None) -> Section:
+             notes: list[str] | None = None,
+             prices: dict[str, dict[str, float]] | None = None) -> Section:
     declaration = logs.declarations[task]
     evals = logs.evals[logs.evals["task"] == task]
     samples = logs.samples[logs.samples["log_id"].isin(evals["log_id"])]
@@ -274,6 +282,12 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
                 out, task, "diagnostics", "Reasoning-trace diagnostics (episodes with "
                 "reasoning)", table,
                 display_frame(_plain(table), {"*": "no episode with reasoning has it"})))
+    table = tokens_table(samples, rows, prices)
+    if table is not None:
+        title = TOKENS_TITLE + ("; cost from the prices file, per million tokens"
+                                if prices is not None else "")
+        section.tables.append(_write_table(out, task, "tokens", title, table,
+                                           tokens_display(table)))
     _repeats_and_comparison(section, samples, rows, declaration, out, compare,
                             notes if notes is not None else [])
     return section
@@ -407,14 +421,20 @@ def out_problem(out: str | Path, force: bool) -> str | None:
 def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool = True,
                  progress: Callable[[int, int], None] | None = None,
                  notice: Callable[[str], None] | None = None, force: bool = False,
-                 compare: Sequence[tuple[str, str]] | None = None) -> Report:
+                 compare: Sequence[tuple[str, str]] | None = None,
+                 prices: str | Path | None = None) -> Report:
     """Read the logs, write every table, figure and page (module docstring); `force`:
     replace an earlier report in `out`; `compare`: the (A, B) pairs of rows or models to
     compare (`compare.comparison_pairs`; None: every two rows of one setting that ran
-    the same samples)."""
+    the same samples); `prices`: a prices file (model -> price per million tokens,
+    `tokens.load_prices`) adding a cost column to each task's tokens table."""
     problem = out_problem(out, force)
     if problem is not None:
         raise ReportError(problem)
+    try:
+        price_table = load_prices(prices) if prices is not None else None
+    except PricesError as exc:
+        raise ReportError(str(exc)) from None
     out = Path(out)
     logs = read_logs(paths, progress=progress)
     if logs.evals.empty:
@@ -434,7 +454,7 @@ def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool =
         if failure and notice:
             notice(f"transcript bundle left out: inspect view bundle failed ({failure})")
     notes: list[str] = []
-    sections = [_section(logs, task, out, links, compare or None, notes)
+    sections = [_section(logs, task, out, links, compare or None, notes, price_table)
                 for task in sorted(logs.declarations)]
     if notice:
         for line in notes:

@@ -45,6 +45,7 @@ from inspect_ai.log import read_eval_log
 from infoseek.cli_files import special_kind
 from infoseek.contract import STORE_TURNS, TASK_SOURCE
 from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
+from infoseek.inspect_tasks.report.tokens import usage_fields, usage_json
 from infoseek.scorers.recorded_names import current_scorer_name
 from infoseek.stored_forms import sample_problem, turns_from_store
 
@@ -152,8 +153,10 @@ SAMPLE_COLUMNS = [
     SampleColumn("scores_json", path=_scores_json, full=True),
     SampleColumn("turns_json", path=_turns_json, full=True),
     SampleColumn("problem_id", path=_problem_id, full=True),
+    SampleColumn("usage_json", path=usage_json),
 ]
-"""The `samples_df` columns the report reads; the last three need the full sample."""
+"""The `samples_df` columns the report reads; scores, turns and problem id need the full
+sample, the recorded model usage (`tokens`) does not."""
 SKIPPED_FIELDS = {"events", "messages", "attachments"}
 """Fields of the full sample the report never reads (the transcript: most of a log's
 size; leaving them out reads a log about six times faster)."""
@@ -292,6 +295,7 @@ def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[d
                                                     and value.startswith("Key removed")):
                 row[key] = value
         row.update(_flat_scores(scores))
+        row.update(usage_fields(record.pop("usage_json", None)))
         row["turn_count"] = len(turns)
         rows.append(row)
         for turn in turns:
