@@ -10,6 +10,7 @@
         [--prices PRICES.yaml]
     infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N]
     infoseek merge SHARD_LOGS... -o merged.eval [--force]
+    infoseek play TASK [-T NAME=VALUE ...] [--limit N] [--log-dir DIR]
 
 The builders `build` offers and the source formats `verify --source-format` accepts (the
 layouts of released files; ``--format`` is an older spelling of the option) are those the
@@ -220,6 +221,19 @@ def _merge(args: argparse.Namespace) -> int:
     return 0
 
 
+def _play(args: argparse.Namespace) -> int:
+    from infoseek.inspect_tasks.play import PlayError, parse_task_args, play, summary
+
+    try:
+        log = play(args.task, parse_task_args(args.task_args), limit=args.limit,
+                   log_dir=args.log_dir)
+    except PlayError as exc:
+        print(f"infoseek play: {exc}", file=sys.stderr)
+        return 2
+    print(summary(log))
+    return 0 if log.status == "success" else 1
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -385,6 +399,20 @@ def parser() -> argparse.ArgumentParser:
                          "kept unless --force)")
     merging.add_argument("--force", action="store_true", help="overwrite an existing -o")
     merging.set_defaults(run=_merge)
+
+    playing = sub.add_parser(
+        "play", help="play a task yourself in the terminal (model infoseek/human)",
+        description="Play a task as the model: the same prompts, oracle and scorers, in the "
+        "text format, one sample at a time, written to an ordinary Inspect log (model "
+        "infoseek/human). End each reply with an empty line; Ctrl-D gives up a sample.")
+    playing.add_argument("task", metavar="TASK", help="task name, e.g. logic_mt")
+    playing.add_argument("-T", action="append", default=[], dest="task_args",
+                         metavar="NAME=VALUE", help="task argument, as inspect eval -T")
+    playing.add_argument("--limit", type=_positive, default=None,
+                         help="play only the first N samples")
+    playing.add_argument("--log-dir", default=None, dest="log_dir",
+                         help="where the log goes (Inspect's default: ./logs)")
+    playing.set_defaults(run=_play)
     return top
 
 

@@ -8,8 +8,8 @@ first time it meets a name with the `infoseek/` prefix (`inspect eval infoseek/l
 
 Importing it registers names only, so that having infoseek installed costs an unrelated
 eval next to nothing (`benchmarks/bench_entry_point.py`; docs/inspect-notes.md):
-- the reference model provider (`infoseek/optimal`, `infoseek/random`), whose class is
-  imported when a model of it is made;
+- the reference model provider (`infoseek/optimal`, `infoseek/random`, and the person
+  of `infoseek play`, `infoseek/human`), whose class is imported when a model is made;
 - a stand-in under each name of `DEFERRED` (tasks, scorers, metrics, solvers, tools;
   `inspect_private.register_deferred`). The first call of any stand-in runs `load_all`,
   which imports every task module and scorer; their decorators replace the stand-ins
@@ -238,12 +238,12 @@ PROVIDER = "infoseek"
 
 
 @modelapi(name=PROVIDER)
-def infoseek_reference_models() -> type[ModelAPI]:
-    """The reference models (`infoseek.solvers.reference.models`), imported when one is
-    made."""
-    from infoseek.solvers.reference.models import ReferenceModelAPI
+def infoseek_reference_models() -> Callable[..., ModelAPI]:
+    """The reference models (`infoseek.solvers.reference.models`) and the human player
+    (`infoseek/human`: `infoseek.solvers.reference.human`), imported when one is made."""
+    from infoseek.solvers.reference.human import model_api
 
-    return ReferenceModelAPI
+    return model_api
 
 
 TASKS = (
