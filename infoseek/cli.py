@@ -8,7 +8,7 @@
     infoseek filter QS_LOG WS_LOG
     infoseek report LOGS... --out DIR [--force] [--no-bundle] [--quiet] [--compare A B] \
         [--prices PRICES.yaml]
-    infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N]
+    infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N] [--workers N]
     infoseek merge SHARD_LOGS... -o merged.eval [--force]
     infoseek play TASK [-T NAME=VALUE ...] [--limit N] [--log-dir DIR]
 
@@ -188,15 +188,55 @@ def _report(args: argparse.Namespace) -> int:
 def _sweep(args: argparse.Namespace) -> int:
     from infoseek.inspect_tasks.report.sweeps import SweepError, run_sweep
 
+    if args.workers > 1:
+        return _sweep_workers(args)
     try:
         done = run_sweep(args.recipe, args.model, args.log_dir, task=args.task,
-                         per_k=args.per_k, max_samples=args.max_samples)
+                         per_k=args.per_k, max_samples=args.max_samples,
+                         shard=args.shard, display="plain" if args.shard else None)
     except SweepError as exc:
         print(f"infoseek sweep: {exc}", file=sys.stderr)
         return 2
+    if args.shard:  # one worker of `--workers N`: the parent says how to report
+        print(f"sweep {args.recipe}, share {args.shard}: "
+              f"{'every run finished' if done else 'some runs failed'}")
+        return 0 if done else 1
     print(f"sweep {args.recipe}: {'every run finished' if done else 'some runs failed'}; "
           f"report it with: infoseek report {args.log_dir} --out <folder>")
     return 0 if done else 1
+
+
+def _sweep_workers(args: argparse.Namespace) -> int:
+    """`sweep --workers N`: N processes, the i-th running every run's i-th share of the
+    samples (`-T shard=i/N`) as its own eval set in ``<log-dir>/shard-i-of-N``; the report
+    of the log folder pools the shares into the one-process rows."""
+    import subprocess
+    from pathlib import Path
+
+    from infoseek.cli_files import folder_problem
+
+    problem = folder_problem(args.log_dir, "--log-dir")
+    if problem is not None:
+        print(f"infoseek sweep: {problem}", file=sys.stderr)
+        return 2
+    workers = []
+    for index in range(1, args.workers + 1):
+        share = f"{index}/{args.workers}"
+        folder = str(Path(args.log_dir) / f"shard-{index}-of-{args.workers}")
+        command = [sys.executable, "-m", "infoseek.cli", "sweep", args.recipe,
+                   "--log-dir", folder, "--per-k", str(args.per_k), "--shard", share,
+                   *(x for m in args.model for x in ("--model", m))]
+        if args.task:
+            command += ["--task", args.task]
+        if args.max_samples:
+            command += ["--max-samples", str(args.max_samples)]
+        workers.append((share, subprocess.Popen(command)))
+    codes = [(share, worker.wait()) for share, worker in workers]
+    failed = [f"{share} (exit status {code})" for share, code in codes if code != 0]
+    print(f"sweep {args.recipe} on {args.workers} workers: "
+          + (f"shares {', '.join(failed)} did not finish" if failed else "every share finished")
+          + f"; report it with: infoseek report {args.log_dir} --out <folder>")
+    return max(code for _, code in codes)
 
 
 def _merge(args: argparse.Namespace) -> int:
@@ -384,6 +424,11 @@ def parser() -> argparse.ArgumentParser:
                           help="problems per k of every task (default 10)")
     sweeping.add_argument("--max-samples", type=_positive, default=None, dest="max_samples",
                           help="samples run at once (Inspect's --max-samples)")
+    sweeping.add_argument("--workers", type=_positive, default=1,
+                          help="local processes to run the sweep on (default 1): each runs "
+                          "one share of every run's samples (-T shard=i/N) into "
+                          "<log-dir>/shard-i-of-N; rerun the same command to resume")
+    sweeping.add_argument("--shard", default=None, help=argparse.SUPPRESS)
     sweeping.set_defaults(run=_sweep)
     from pathlib import Path
 

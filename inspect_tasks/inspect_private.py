@@ -86,8 +86,9 @@ imports from `inspect_ai._`. Moving to a new Inspect version means re-reading th
     the task function and hands the made task to a transform (keep the shard's samples),
     and only when it is called from inside that same `task_create` call (a wrapper left by
     a creation that failed before the task was made does nothing but restore the entry).
-    The shard is added to the task's recorded arguments (``eval.task_args``), so the log
-    says which share it ran and `eval-set` tells the shards of one task apart.
+    `record_task_arguments` adds the shard to the task's recorded arguments
+    (``eval.task_args``), so the log says which share it ran and `eval-set` tells the
+    shards of one task apart.
 """
 
 from __future__ import annotations
@@ -286,11 +287,9 @@ def created_task_argument(parameter: str) -> tuple[bool, Any]:
     return (False, None) if value is _MISSING else (True, value)
 
 
-def after_task_created(name: str, transform: Callable[[Task], Task],
-                       recorded: dict[str, Any]) -> None:
+def after_task_created(name: str, transform: Callable[[Task], Task]) -> None:
     """Have the task `task_create` is making now under the registry name `name` handed to
-    `transform` once made, with `recorded` added to its recorded task arguments
-    (``eval.task_args``); outside a `task_create` call, nothing happens."""
+    `transform` once made; outside a `task_create` call, nothing happens."""
     frame = _creation_frame()
     key = registry_key("task", name)
     original = _inspect_registry._registry.get(key)
@@ -303,13 +302,18 @@ def after_task_created(name: str, transform: Callable[[Task], Task],
         made = original(*args, **kwargs)  # type: ignore[operator]
         if not _on_stack(frame) or not isinstance(made, Task):
             return made
-        for attribute in (REGISTRY_PARAMS, TASK_ALL_PARAMS_ATTR):
-            params = getattr(made, attribute, None)
-            if isinstance(params, dict):
-                params.update(recorded)
         return transform(made)
 
     _inspect_registry._registry[key] = once
+
+
+def record_task_arguments(task: Task, arguments: dict[str, Any]) -> None:
+    """Add `arguments` to the task arguments Inspect records for a task made by a `@task`
+    function (``eval.task_args`` and ``eval.task_args_passed`` of its log)."""
+    for attribute in (REGISTRY_PARAMS, TASK_ALL_PARAMS_ATTR):
+        params = getattr(task, attribute, None)
+        if isinstance(params, dict):
+            params.update(arguments)
 
 
 def _on_stack(wanted: Any) -> bool:

@@ -56,6 +56,7 @@ from infoseek.inspect_tasks.inspect_private import (
     created_task_argument,
     given_model_roles,
     on_unused_task_parameter,
+    record_task_arguments,
 )
 from infoseek.inspect_tasks.task_errors import PlainTaskError
 from infoseek.shards import SHARD_PARAMETER, Shard, ShardError, parse_shard, shard_members
@@ -360,8 +361,7 @@ def refuse_unknown_parameter(task: str, parameter: str, factory: Callable[..., A
         given, value = created_task_argument(parameter)
         if given and value is not None:
             shard = checked_shard(value)
-            after_task_created(task, lambda made: shard_task(made, shard),
-                               {SHARD_PARAMETER: str(shard)})
+            after_task_created(task, lambda made: shard_task(made, shard))
         return
     siblings = [name.split("/")[-1] for name, other in same_file.items()
                 if parameter in inspect.signature(other).parameters]
@@ -379,8 +379,9 @@ def checked_shard(value: Any) -> Shard:
 
 
 def shard_task(task: Task, shard: Shard) -> Task:
-    """`task` keeping only `shard`'s share of its samples (`infoseek.shards.shard_members`);
-    a share left empty (more shares than samples) is a one-line error."""
+    """`task` keeping only `shard`'s share of its samples (`infoseek.shards.shard_members`),
+    the shard recorded among its task arguments; a share left empty (more shares than
+    samples) is a one-line error."""
     samples = list(task.dataset)
     keep = shard_members([s.id for s in samples], shard)
     for position, sample in enumerate(samples, 1):
@@ -394,6 +395,7 @@ def shard_task(task: Task, shard: Shard) -> Task:
     task.dataset = MemoryDataset(kept, name=task.dataset.name,
                                  location=task.dataset.location,
                                  shuffled=task.dataset.shuffled)
+    record_task_arguments(task, {SHARD_PARAMETER: str(shard)})
     return task
 
 
