@@ -131,7 +131,8 @@ from inspect_ai.solver import Solver
 from inspect_ai.tool import Tool
 
 __all__ = ["PrerequisiteError", "RecordedNameError", "after_task_created",
-           "created_task_argument", "is_deferred", "on_unused_task_parameter", "register_deferred",
+           "created_task_argument", "is_deferred", "on_unused_task_parameter",
+           "record_task_arguments", "register_deferred",
            "register_recorded_scorer_names", "registry_restored", "registry_unqualified_name"]
 
 BUILTIN_PREFIX = "inspect_ai/"
