@@ -277,3 +277,75 @@ def tokens_display(table: pd.DataFrame) -> pd.DataFrame:
 
 TOKENS_TITLE = ("Tokens per sample (model under test; role calls counted apart) from "
                 "the logs' recorded model usage")
+
+
+# ------------------------------------------------------------------ estimates
+
+CHARS_PER_TOKEN = 4
+"""The estimate's ratio: about four characters of English text per token for the
+common BPE tokenizers. No tokenizer is involved (none is available offline), so every
+count made with it is an estimate, and is labelled one."""
+
+
+def estimated_tokens(chars: int) -> int:
+    """Tokens estimated from a character count: ``ceil(chars / 4)`` (`CHARS_PER_TOKEN`)."""
+    return -(-int(chars) // CHARS_PER_TOKEN)
+
+
+def _message_chars(message: Any) -> int:
+    """Characters of one chat message as a model reads it: its text, and an assistant
+    message's tool calls as ``name`` plus JSON arguments."""
+    chars = len(message.text or "")
+    for call in getattr(message, "tool_calls", None) or []:
+        chars += len(call.function) + len(json.dumps(call.arguments, sort_keys=True))
+    return chars
+
+
+def _tools_chars(tools: Any) -> int:
+    """Characters of the tool definitions sent with a call (name, description and the
+    JSON of the parameters schema), which a provider counts as prompt."""
+    chars = 0
+    for tool in tools or []:
+        chars += len(tool.name) + len(tool.description or "")
+        chars += len(json.dumps(tool.parameters.model_dump(exclude_none=True),
+                                sort_keys=True))
+    return chars
+
+
+def call_estimate(event: Any) -> tuple[int, int]:
+    """(prompt, output) tokens estimated for one `ModelEvent`: the prompt is every
+    input message plus the tool definitions, the output the first choice's message."""
+    prompt = sum(_message_chars(m) for m in event.input) + _tools_chars(event.tools)
+    output = 0
+    if event.output is not None and event.output.choices:
+        output = _message_chars(event.output.choices[0].message)
+    return estimated_tokens(prompt), estimated_tokens(output)
+
+
+def episode_estimate(sample: Any) -> dict[str, int]:
+    """Estimated tokens of one sample's episode, from its model events (the player's
+    calls; calls made through a model role are counted apart): ``first_prompt`` (the
+    first call's prompt), ``prompt`` (every call's prompt summed: each call sends the
+    whole conversation again, as a provider bills it without caching), ``output``,
+    ``calls`` and ``role_calls``. The log must be read with its attachments resolved
+    (``read_eval_log(..., resolve_attachments=True)``): a long text is otherwise a
+    short ``attachment://`` reference, which is refused rather than counted."""
+    from inspect_ai.event import ModelEvent
+
+    out = {"first_prompt": 0, "prompt": 0, "output": 0, "calls": 0, "role_calls": 0}
+    for event in sample.events or []:
+        if not isinstance(event, ModelEvent):
+            continue
+        if event.role is not None:
+            out["role_calls"] += 1
+            continue
+        if any((m.text or "").startswith("attachment://") for m in event.input):
+            raise ValueError(f"sample {sample.id}: a model call holds attachment "
+                             "references; read the log with resolve_attachments=True")
+        prompt, output = call_estimate(event)
+        if out["calls"] == 0:
+            out["first_prompt"] = prompt
+        out["calls"] += 1
+        out["prompt"] += prompt
+        out["output"] += output
+    return out
