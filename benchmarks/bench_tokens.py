@@ -124,6 +124,9 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="bench-tokens-") as folder:
         for name in names:
             rows.append(measure(name, args.samples, Path(folder)))
+            if rows[-1]["role_calls"]:
+                print(f"bench_tokens: {name} made {rows[-1]['role_calls']:.1f} role call(s) "
+                      "per sample, not counted in its tokens", file=sys.stderr)
             print(f"bench_tokens: {name} done ({time.perf_counter() - started:.0f} s)",
                   file=sys.stderr, flush=True)
     print(f"Estimated tokens (ceil(characters / {CHARS_PER_TOKEN}), no tokenizer): "

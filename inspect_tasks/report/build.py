@@ -6,6 +6,8 @@ Writes into DIR:
   and setting, run rows first, then the published rows that apply, ``kind`` telling them
   apart), ``report.md`` with every table;
 - ``figures/<task>.<figure>.png``;
+- ``tables/<task>.tokens.*``: each row's tokens per sample from the recorded model usage
+  and, with ``prices``, its cost (`tokens`);
 - ``samples.csv`` (one row per sample: log, task, model, settings, id, epoch, k, error
   and every score value) and ``turns.csv`` (one row per recorded seek turn), the long
   form for one's own analysis; ``logs.csv`` (one row per log read);
