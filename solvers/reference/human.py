@@ -77,8 +77,8 @@ def model_api(model_name: str, base_url: str | None = None, api_key: str | None 
 class HumanModelAPI(ModelAPI):
     """Inspect `ModelAPI` whose replies a person types in the terminal.
 
-    `stdin` and `stdout` default to the process's streams when a call is made (tests may
-    pass their own)."""
+    `stdin` and `stdout` default to the process's streams when a call is made
+    (``sys.stdin`` and ``sys.__stdout__``; tests may pass their own)."""
 
     def __init__(
         self,
@@ -114,7 +114,7 @@ class HumanModelAPI(ModelAPI):
         sample = _sample_key(input)
         if sample in self._abandoned:
             return self._output("")
-        out = self._stdout or sys.stdout
+        out = self._stdout or _terminal_out()
         first = not any(isinstance(message, ChatMessageAssistant) for message in input)
         out.write(screen(input, first=first, tools=bool(tools)))
         out.flush()
@@ -148,6 +148,12 @@ class HumanModelAPI(ModelAPI):
         output = ModelOutput.from_content(model=self.model_name, content=text)
         output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
         return output
+
+
+def _terminal_out() -> TextIO:
+    # the process's own standard output: while a task runs, Inspect's console puts a rich
+    # proxy in sys.stdout, which holds the text back instead of showing it
+    return sys.__stdout__ or sys.stdout
 
 
 def _sample_key(input: list[ChatMessage]) -> str:

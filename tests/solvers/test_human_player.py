@@ -133,7 +133,7 @@ def _problem_screen_reply(problem_text: str) -> tuple[str, str]:
 
 
 def test_play_writes_an_ordinary_log_with_turn_records_and_scores(
-        tmp_path, monkeypatch, capsys) -> None:
+        tmp_path, monkeypatch, capfd) -> None:
     # the first sample of logic_mt k=1; the replies are written for it after reading it
     from infoseek.inspect_tasks.logic_mt import logic_mt
 
@@ -142,7 +142,7 @@ def test_play_writes_an_ordinary_log_with_turn_records_and_scores(
     question, answer = _problem_screen_reply(problem_text)
     monkeypatch.setattr("sys.stdin", io.StringIO(f"{question}\n\n{answer}\n\n"))
     log = play("logic_mt", {"k": 1, "per_k": 1}, limit=1, log_dir=str(tmp_path))
-    screen = capsys.readouterr().out
+    screen = capfd.readouterr().out  # the provider writes to the process's own stdout
     assert WELCOME in screen and problem_text.splitlines()[0] in screen
     assert log.status == "success" and log.eval.model == "infoseek/human"
     assert log.eval.task_args["format"] == "text"
