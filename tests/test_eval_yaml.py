@@ -3,9 +3,10 @@
 This file sits directly under `tests/`: `inspect-evals-lint`'s register layout (the
 single-evaluation layout the register lints with) reads the test suite from there.
 The sample counts are the default-settings dataset lengths, computed by building each
-task as `inspect eval infoseek/<task>` would; built splits come from the dataset cache
-(`~/.cache/infoseek`), so the full comparison is marked slow (a cold cache builds every
-default split) and the quick one covers the tasks that read shipped data.
+task as `inspect eval infoseek/<task>` would. The test session builds into a throwaway
+cache (tests/conftest.py), so the full comparison builds every default split (genereg's
+k = 4 stream alone took 16 minutes on a loaded 2-core machine) and is marked slow;
+the default run compares the tasks that are cheap to build.
 """
 
 from __future__ import annotations
