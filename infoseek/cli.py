@@ -270,6 +270,12 @@ def _play(args: argparse.Namespace) -> int:
     except PlayError as exc:
         print(f"infoseek play: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        log = None
+    if log is None:
+        print(f"infoseek play: stopped (Ctrl-C); the log of the run so far, status "
+              f"cancelled, is in {args.log_dir or 'the Inspect log folder'}", file=sys.stderr)
+        return 130
     print(summary(log))
     return 0 if log.status == "success" else 1
 

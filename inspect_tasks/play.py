@@ -67,12 +67,14 @@ def resolve_task(task: str, task_args: dict[str, Any]) -> tuple[str, dict[str, A
 
 
 def play(task: str, task_args: dict[str, Any], *, limit: int | None = None,
-         log_dir: str | None = None) -> EvalLog:
-    """Run `task` with the person at the terminal as the model; the Inspect log."""
+         log_dir: str | None = None) -> EvalLog | None:
+    """Run `task` with the person at the terminal as the model; the Inspect log, or None
+    when the run was stopped (Ctrl-C: Inspect returns no log, and writes the one of the
+    run so far, status ``cancelled``)."""
     name, args = resolve_task(task, task_args)
     logs = inspect_eval(name, model=HUMAN_MODEL, task_args=args, limit=limit,
                         log_dir=log_dir, max_samples=1, max_connections=1, display="none")
-    return logs[0]
+    return logs[0] if logs else None
 
 
 def _shown(value: Any) -> str:

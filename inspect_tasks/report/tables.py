@@ -162,6 +162,9 @@ def reference_note(task: str, protocol: str, model: str, settings: dict[str, str
     if not model.startswith(REFERENCE_MODELS):
         return ""
     name = model[len(REFERENCE_MODELS):]
+    if name == "human":
+        return ("a person at the terminal (infoseek play): reads the prompt and the "
+                "replies, as a model does")
     if name == "random" and protocol == "twenty_questions":
         return ("reference: asks random attribute questions, but guesses only among the "
                 "candidates the exact attribute table leaves open (it knows the table): "

@@ -36,7 +36,9 @@ import pandas as pd
 KINDS = ("input", "cached", "output")
 PRICE_KEYS = ("input", "output", "cached", "cache_write")
 REFERENCE_PREFIX = "infoseek/"
-"""Models of this provider are the reference players: they call no language model."""
+"""Models of this provider are the reference players and the person of `infoseek play`
+(`HUMAN_MODEL`): they call no language model."""
+HUMAN_MODEL = "infoseek/human"
 
 
 class PricesError(ValueError):
@@ -211,7 +213,8 @@ def tokens_table(samples: pd.DataFrame, rows: pd.DataFrame,
         if prices is not None:
             line.update(_row_cost(mine["usage_json"], recorded, count, prices))
         if model.startswith(REFERENCE_PREFIX):
-            line["note"] = (f"reference player ({model}): calls no language model, so its "
+            player = "a person" if model == HUMAN_MODEL else "reference player"
+            line["note"] = (f"{player} ({model}): calls no language model, so its "
                             "own tokens (and their cost) are exactly 0"
                             + ("; role calls counted apart" if line["roles"] else ""))
         elif not recorded:

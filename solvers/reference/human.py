@@ -19,16 +19,18 @@ sample returns an empty reply at once without reading, so the episode runs out i
 without waiting for anyone. The next sample asks again.
 
 Every output carries a `ModelUsage` of zero tokens (no model is called, and a usage set
-means Inspect never looks for a tokenizer). Standard input is read in a worker thread, so
-Inspect's event loop keeps running while the person thinks.
+means Inspect never looks for a tokenizer). Standard input is read in a daemon thread
+(`read_in_thread`), so Inspect's event loop keeps running while the person thinks and
+Ctrl-C stops the run at once.
 """
 
 from __future__ import annotations
 
+import asyncio
 import sys
+import threading
 from typing import Any, TextIO
 
-import anyio
 from inspect_ai.model import (
     ChatMessage,
     ChatMessageAssistant,
@@ -118,7 +120,7 @@ class HumanModelAPI(ModelAPI):
         first = not any(isinstance(message, ChatMessageAssistant) for message in input)
         out.write(screen(input, first=first, tools=bool(tools)))
         out.flush()
-        reply = await anyio.to_thread.run_sync(read_reply, self._stdin or sys.stdin)
+        reply = await read_in_thread(self._stdin or sys.stdin)
         if reply is None:
             self._abandoned.add(sample)
             out.write(ABANDONED + "\n")
@@ -148,6 +150,38 @@ class HumanModelAPI(ModelAPI):
         output = ModelOutput.from_content(model=self.model_name, content=text)
         output.usage = ModelUsage(input_tokens=0, output_tokens=0, total_tokens=0)
         return output
+
+
+async def read_in_thread(stream: TextIO) -> str | None:
+    """`read_reply` in a daemon thread of its own, awaited without blocking the event loop.
+
+    Ctrl-C cancels the wait at once and the run stops; the thread, still blocked on the
+    terminal, is a daemon, so it cannot hold the process open (a worker thread of a pool
+    would be joined at exit, until someone pressed Enter)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[str | None] = loop.create_future()
+
+    def settle(result: str | None, error: BaseException | None) -> None:
+        if done.done():  # the wait was cancelled
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result)
+
+    def work() -> None:
+        result, error = None, None
+        try:
+            result = read_reply(stream)
+        except BaseException as exc:  # handed to the awaiting task
+            error = exc
+        try:
+            loop.call_soon_threadsafe(settle, result, error)
+        except RuntimeError:  # the loop has closed: the run was stopped
+            pass
+
+    threading.Thread(target=work, name="infoseek-human-reply", daemon=True).start()
+    return await done
 
 
 def _terminal_out() -> TextIO:

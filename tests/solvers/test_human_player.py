@@ -8,8 +8,12 @@ tests/solvers/test_human_player_tmux.py.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import os
+import threading
+import time
 
 import anyio
 import pytest
@@ -33,6 +37,7 @@ from infoseek.solvers.reference.human import (
     PROMPT,
     WELCOME,
     HumanModelAPI,
+    read_in_thread,
     read_reply,
 )
 
@@ -171,3 +176,36 @@ def test_a_sample_given_up_ends_with_empty_turns_not_an_error(tmp_path, monkeypa
                          for turn in turns)
     assert sample.scores["final_answer"].value["accuracy"] == 0
     assert sample.scores["invalid"].value["invalid_empty"] == len(turns)
+
+
+def test_the_report_says_a_person_played_not_a_reference_model() -> None:
+    from infoseek.inspect_tasks.report.tables import reference_note
+
+    note = reference_note("logic_mt", "seek", "infoseek/human", {})
+    assert "a person" in note and "reads the prompt" in note
+    assert "reads the problem record" in reference_note("logic_mt", "seek",
+                                                        "infoseek/optimal", {})
+
+
+def test_a_wait_for_a_reply_is_cancelled_at_once_and_leaves_only_a_daemon_thread() -> None:
+    """Ctrl-C cancels the wait: nothing is typed on the pipe, and the wait ends at its
+    timeout instead of when a line comes; the reader left behind cannot hold the process
+    open."""
+    read_end, write_end = os.pipe()
+    stream = os.fdopen(read_end, "r")
+    try:
+        async def wait() -> None:
+            await asyncio.wait_for(read_in_thread(stream), timeout=0.2)
+
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            asyncio.run(wait())
+        assert time.monotonic() - started < 5
+        readers = [t for t in threading.enumerate() if t.name == "infoseek-human-reply"]
+        assert readers and all(t.daemon for t in readers)
+    finally:
+        os.close(write_end)  # end of input: the reader returns and its thread ends
+        for thread in threading.enumerate():
+            if thread.name == "infoseek-human-reply":
+                thread.join(timeout=5)
+        stream.close()
