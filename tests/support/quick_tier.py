@@ -65,6 +65,10 @@ QUICK_TESTS: dict[str, tuple[str, ...]] = {
         "test_injection_attempts_reach_at_most_the_one_named_attribute"),
     "tests/solvers/test_bad_outputs.py": (
         "test_unknown_variable", "test_broken_tool_arguments", "test_empty_text"),
+    "tests/solvers/test_human_player.py": (
+        "test_a_reply_ends_at_an_empty_line_after_some_text",
+        "test_the_provider_shows_new_messages_and_returns_the_typed_reply",
+        "test_end_of_input_gives_up_the_sample_without_reading_again"),
     # scorers
     "tests/scorers/test_seek_metrics.py": (),
     "tests/scorers/test_problem_metrics.py": (),
