@@ -408,6 +408,11 @@ def parser() -> argparse.ArgumentParser:
                            "problems; A and B are models (compared in each setting both "
                            "ran) or row labels; repeatable. Without it every two models "
                            "that ran the same samples in one setting are compared")
+    reporting.add_argument("--prices", metavar="FILE", default=None,
+                           help="JSON or YAML file: model name -> {input, output, and "
+                           "optionally cached, cache_write} in price per million tokens; "
+                           "adds total and per-sample cost to each task's tokens table "
+                           "(docs/tokens.md)")
     reporting.set_defaults(run=_report)
 
     from infoseek.inspect_tasks.report.sweeps import RECIPES
@@ -436,6 +441,7 @@ def parser() -> argparse.ArgumentParser:
                           "<log-dir>/shard-i-of-N; rerun the same command to resume")
     sweeping.add_argument("--shard", default=None, help=argparse.SUPPRESS)
     sweeping.set_defaults(run=_sweep)
+
     from pathlib import Path
 
     merging = sub.add_parser(
@@ -474,8 +480,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
-    reporting.add_argument("--prices", metavar="FILE", default=None,
-                           help="JSON or YAML file: model name -> {input, output, and "
-                           "optionally cached, cache_write} in price per million tokens; "
-                           "adds total and per-sample cost to each task's tokens table "
-                           "(docs/tokens.md)")
