@@ -6,8 +6,11 @@
     infoseek verify genereg.jsonl --source-format mt-infoseek-genereg --rules DIR \
         [--write-corrected OUT [--force]]
     infoseek filter QS_LOG WS_LOG
-    infoseek report LOGS... --out DIR [--force] [--no-bundle] [--quiet]
-    infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N]
+    infoseek report LOGS... --out DIR [--force] [--no-bundle] [--quiet] [--compare A B] \
+        [--prices PRICES.yaml]
+    infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N] [--workers N]
+    infoseek merge SHARD_LOGS... -o merged.eval [--force]
+    infoseek play TASK [-T NAME=VALUE ...] [--limit N] [--log-dir DIR]
 
 The builders `build` offers and the source formats `verify --source-format` accepts (the
 layouts of released files; ``--format`` is an older spelling of the option) are those the
@@ -166,7 +169,9 @@ def _report(args: argparse.Namespace) -> int:
         report = build_report(args.logs, args.out, bundle=args.bundle, progress=progress,
                               notice=lambda line: print(f"infoseek report: {line}",
                                                         file=sys.stderr),
-                              force=args.force)
+                              force=args.force,
+                              compare=[tuple(pair) for pair in args.compare or []],
+                              prices=args.prices)
     except ReportError as exc:
         print(f"infoseek report: {exc}", file=sys.stderr)
         return 2
@@ -183,15 +188,96 @@ def _report(args: argparse.Namespace) -> int:
 def _sweep(args: argparse.Namespace) -> int:
     from infoseek.inspect_tasks.report.sweeps import SweepError, run_sweep
 
+    if args.workers > 1:
+        return _sweep_workers(args)
     try:
         done = run_sweep(args.recipe, args.model, args.log_dir, task=args.task,
-                         per_k=args.per_k, max_samples=args.max_samples)
+                         per_k=args.per_k, max_samples=args.max_samples,
+                         shard=args.shard, display="plain" if args.shard else None)
     except SweepError as exc:
         print(f"infoseek sweep: {exc}", file=sys.stderr)
         return 2
+    if args.shard:  # one worker of `--workers N`: the parent says how to report
+        print(f"sweep {args.recipe}, share {args.shard}: "
+              f"{'every run finished' if done else 'some runs failed'}")
+        return 0 if done else 1
     print(f"sweep {args.recipe}: {'every run finished' if done else 'some runs failed'}; "
           f"report it with: infoseek report {args.log_dir} --out <folder>")
     return 0 if done else 1
+
+
+def _sweep_workers(args: argparse.Namespace) -> int:
+    """`sweep --workers N`: N processes, the i-th running every run's i-th share of the
+    samples (`-T shard=i/N`) as its own eval set in ``<log-dir>/shard-i-of-N``; the report
+    of the log folder pools the shares into the one-process rows."""
+    import subprocess
+    from pathlib import Path
+
+    from infoseek.cli_files import folder_problem
+
+    problem = folder_problem(args.log_dir, "--log-dir")
+    if problem is not None:
+        print(f"infoseek sweep: {problem}", file=sys.stderr)
+        return 2
+    workers = []
+    for index in range(1, args.workers + 1):
+        share = f"{index}/{args.workers}"
+        folder = str(Path(args.log_dir) / f"shard-{index}-of-{args.workers}")
+        command = [sys.executable, "-m", "infoseek.cli", "sweep", args.recipe,
+                   "--log-dir", folder, "--per-k", str(args.per_k), "--shard", share,
+                   *(x for m in args.model for x in ("--model", m))]
+        if args.task:
+            command += ["--task", args.task]
+        if args.max_samples:
+            command += ["--max-samples", str(args.max_samples)]
+        workers.append((share, subprocess.Popen(command)))
+    codes = [(share, worker.wait()) for share, worker in workers]
+    failed = [f"{share} (exit status {code})" for share, code in codes if code != 0]
+    print(f"sweep {args.recipe} on {args.workers} workers: "
+          + (f"shares {', '.join(failed)} did not finish" if failed else "every share finished")
+          + f"; report it with: infoseek report {args.log_dir} --out <folder>")
+    return max(code for _, code in codes)
+
+
+def _merge(args: argparse.Namespace) -> int:
+    from infoseek.inspect_tasks.shard_logs import MergeError, write_merged
+
+    if args.out.suffix not in (".eval", ".json"):
+        print(f"infoseek merge: -o {args.out} must end in .eval or .json (the log format "
+              "to write)", file=sys.stderr)
+        return 2
+    problem = output_problem(str(args.out), args.force, option="-o",
+                             inputs=[str(p) for p in args.logs])
+    if problem is not None:
+        print(f"infoseek merge: {problem}", file=sys.stderr)
+        return 2
+    try:
+        merged = write_merged(args.logs, args.out)
+    except MergeError as exc:
+        print(f"infoseek merge: {exc}", file=sys.stderr)
+        return 2
+    print(f"{len(args.logs)} shard log(s) of {merged.eval.task}, "
+          f"{merged.eval.dataset.samples} sample(s) -> {args.out}")
+    return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    from infoseek.inspect_tasks.play import PlayError, parse_task_args, play, summary
+
+    try:
+        log = play(args.task, parse_task_args(args.task_args), limit=args.limit,
+                   log_dir=args.log_dir)
+    except PlayError as exc:
+        print(f"infoseek play: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        log = None
+    if log is None:
+        print(f"infoseek play: stopped (Ctrl-C); the log of the run so far, status "
+              f"cancelled, is in {args.log_dir or 'the Inspect log folder'}", file=sys.stderr)
+        return 130
+    print(summary(log))
+    return 0 if log.status == "success" else 1
 
 
 def _positive(text: str) -> int:
@@ -317,6 +403,16 @@ def parser() -> argparse.ArgumentParser:
                            help="no Inspect View bundle of the logs (viewer/), so no "
                            "transcript links")
     reporting.add_argument("--quiet", action="store_true", help="no progress bar")
+    reporting.add_argument("--compare", nargs=2, action="append", metavar=("A", "B"),
+                           help="paired differences A - B with bootstrap intervals over "
+                           "problems; A and B are models (compared in each setting both "
+                           "ran) or row labels; repeatable. Without it every two models "
+                           "that ran the same samples in one setting are compared")
+    reporting.add_argument("--prices", metavar="FILE", default=None,
+                           help="JSON or YAML file: model name -> {input, output, and "
+                           "optionally cached, cache_write} in price per million tokens; "
+                           "adds total and per-sample cost to each task's tokens table "
+                           "(docs/tokens.md)")
     reporting.set_defaults(run=_report)
 
     from infoseek.inspect_tasks.report.sweeps import RECIPES
@@ -339,7 +435,41 @@ def parser() -> argparse.ArgumentParser:
                           help="problems per k of every task (default 10)")
     sweeping.add_argument("--max-samples", type=_positive, default=None, dest="max_samples",
                           help="samples run at once (Inspect's --max-samples)")
+    sweeping.add_argument("--workers", type=_positive, default=1,
+                          help="local processes to run the sweep on (default 1): each runs "
+                          "one share of every run's samples (-T shard=i/N) into "
+                          "<log-dir>/shard-i-of-N; rerun the same command to resume")
+    sweeping.add_argument("--shard", default=None, help=argparse.SUPPRESS)
     sweeping.set_defaults(run=_sweep)
+
+    from pathlib import Path
+
+    merging = sub.add_parser(
+        "merge", help="one Inspect log of the shards of a task (-T shard=i/n)",
+        description="Merge the logs of the n shards of one run (-T shard=1/n ... n/n, run "
+        "anywhere) into one log, as if the task had run unsharded: every sample, the "
+        "metrics recomputed over all of them. Logs of different tasks, settings or "
+        "models, a shard missing or given twice, or an unfinished shard are refused.")
+    merging.add_argument("logs", nargs="+", metavar="LOGS", help="the shards' log files")
+    merging.add_argument("-o", "--out", required=True, type=Path,
+                         help="the merged log to write (.eval or .json; an existing file is "
+                         "kept unless --force)")
+    merging.add_argument("--force", action="store_true", help="overwrite an existing -o")
+    merging.set_defaults(run=_merge)
+
+    playing = sub.add_parser(
+        "play", help="play a task yourself in the terminal (model infoseek/human)",
+        description="Play a task as the model: the same prompts, oracle and scorers, in the "
+        "text format, one sample at a time, written to an ordinary Inspect log (model "
+        "infoseek/human). End each reply with an empty line; Ctrl-D gives up a sample.")
+    playing.add_argument("task", metavar="TASK", help="task name, e.g. logic_mt")
+    playing.add_argument("-T", action="append", default=[], dest="task_args",
+                         metavar="NAME=VALUE", help="task argument, as inspect eval -T")
+    playing.add_argument("--limit", type=_positive, default=None,
+                         help="play only the first N samples")
+    playing.add_argument("--log-dir", default=None, dest="log_dir",
+                         help="where the log goes (Inspect's default: ./logs)")
+    playing.set_defaults(run=_play)
     return top
 
 

@@ -1,13 +1,22 @@
 """Inspect entry point of the infoseek distribution (front door; may reach outward).
 
 `pyproject.toml` declares `[project.entry-points.inspect_ai] infoseek =
-"infoseek.inspect_tasks._registry"`. Inspect imports this module the first time it meets a
-name with the `infoseek/` prefix (`inspect eval infoseek/logic_mt`, `--model
-infoseek/optimal`, a metric `infoseek/mean_by_group` recorded in a log) and, in every
-`inspect` command, when it loads all extensions at start-up (to find their hooks).
+"infoseek.inspect_tasks._registry"`. Inspect imports this module in every `inspect`
+command when it loads all extensions at start-up (to find their hooks), and otherwise the
+first time it meets a name with the `infoseek/` prefix (`inspect eval infoseek/logic_mt`,
+`--model infoseek/optimal`, a metric `infoseek/mean_by_group` recorded in a log).
 
-Importing it
-- registers the reference model provider (`infoseek/optimal`, `infoseek/random`),
+Importing it registers names only, so that having infoseek installed costs an unrelated
+eval next to nothing (`benchmarks/bench_entry_point.py`; docs/inspect-notes.md):
+- the reference model provider (`infoseek/optimal`, `infoseek/random`, and the person
+  of `infoseek play`, `infoseek/human`), whose class is imported when a model is made;
+- a stand-in under each name of `DEFERRED` (tasks, scorers, metrics, solvers, tools;
+  `inspect_private.register_deferred`). The first call of any stand-in runs `load_all`,
+  which imports every task module and scorer; their decorators replace the stand-ins
+  with the real objects, and the call goes on to the real one.
+
+`load_all` (also run by reading `REGISTERED_TASKS`, `PACKAGED_TASKS` or
+`RECORDED_SCORER_NAMES` of this module)
 - imports every task module (`task_module_names`), which registers their `@task`,
   `@solver` and `@scorer` functions, and
 - registers each infoseek scorer also under the name a log records for it
@@ -15,19 +24,20 @@ Importing it
   `inspect score <log>` rebuilds it: Inspect records scorers without their package and
   looks such a name up only among unqualified names and its own built-ins (why this
   needs a private Inspect call: `infoseek.inspect_tasks.inspect_private`). A scorer whose
-  recorded name is one of Inspect's built-ins makes this import fail, naming both.
+  recorded name is one of Inspect's built-ins makes the load fail, naming both.
 
 Tasks and scorers are found one way: a walk of a package's modules (`package_modules`)
 that keeps the registry objects each module defines (`defined_in`). The tasks are those
 of `infoseek.inspect_tasks` (every module with `@task` functions; a new task file needs
-no registration) and those of installed plug-in domains: the modules that a
-distribution declaring a domain (entry-point group ``infoseek.domains``) names in its
-own ``inspect_ai`` entry point, the one Inspect itself uses to find them
-(docs/plugins.md). Nothing is re-registered by hand: Inspect names each task of the
-installed `infoseek` package `infoseek/<name>`, and a plug-in's after the plug-in's own
-top-level package (`<plugin>/<name>`). A plug-in task module that fails to import is
-logged and left out, so it cannot hide the infoseek tasks. The module files keep working
-on their own (`inspect eval inspect_tasks/logic_mt.py`), as local tasks.
+no registration beyond its names in `DEFERRED`, which a test compares with the walk) and
+those of installed plug-in domains: the modules that a distribution declaring a domain
+(entry-point group ``infoseek.domains``) names in its own ``inspect_ai`` entry point, the
+one Inspect itself uses to find them (docs/plugins.md). Nothing is re-registered by
+hand: Inspect names each task of the installed `infoseek` package `infoseek/<name>`, and
+a plug-in's after the plug-in's own top-level package (`<plugin>/<name>`). A plug-in
+task module that fails to import is logged and left out, so it cannot hide the infoseek
+tasks. The module files keep working on their own (`inspect eval
+inspect_tasks/logic_mt.py`), as local tasks.
 """
 
 from __future__ import annotations
@@ -38,14 +48,15 @@ import pkgutil
 from collections.abc import Callable, Iterable
 from importlib.metadata import entry_points
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from inspect_ai import Task
+from inspect_ai.model import ModelAPI, modelapi
 from inspect_ai.util import registry_info
 
-import infoseek.solvers.reference.models  # noqa: F401  (registers the `infoseek` model provider)
-from infoseek.domains import ENTRY_POINT_GROUP, is_built_in
-from infoseek.inspect_tasks.inspect_private import register_recorded_scorer_names
+from infoseek.inspect_tasks.inspect_private import register_deferred
+
+if TYPE_CHECKING:
+    from inspect_ai import Task
 
 TASK_PREFIX = "infoseek"
 TASK_PACKAGE = "infoseek.inspect_tasks"
@@ -54,7 +65,7 @@ INSPECT_ENTRY_POINT_GROUP = "inspect_ai"
 logger = logging.getLogger(__name__)
 
 NOT_INSTALLED = (
-    "Inspect registered the infoseek task {name!r} without the 'infoseek/' prefix, so it "
+    "Inspect registered the infoseek name {name!r} without the 'infoseek/' prefix, so it "
     "does not see infoseek as an installed package. Install it (`pip install -e .` or "
     "`pip install infoseek-*.whl`); a stray `infoseek.egg-info` folder on sys.path (for "
     "example in the current directory) hides an editable install from Inspect: delete it."
@@ -150,6 +161,8 @@ def package_modules(package_name: str) -> list[str]:
 def plugin_task_modules() -> list[str]:
     """The task modules of installed plug-in domains: what the ``inspect_ai`` entry points
     of each distribution that declares a domain (other than infoseek itself) name."""
+    from infoseek.domains import ENTRY_POINT_GROUP, is_built_in
+
     found: list[str] = []
     seen: set[str] = set()
     for entry_point in entry_points(group=ENTRY_POINT_GROUP):
@@ -167,18 +180,6 @@ def task_module_names() -> tuple[str, ...]:
     return (*package_modules(TASK_PACKAGE), *plugin_task_modules())
 
 
-REGISTERED_TASKS = import_domain_tasks(task_module_names())
-"""Every task of the suite and of the installed plug-ins, by registry name
-(`infoseek/logic_mt`, `mapcolour/mapcolour_mt`, ...)."""
-
-PACKAGED_TASKS = {
-    name.removeprefix(f"{TASK_PREFIX}/"): factory
-    for name, factory in REGISTERED_TASKS.items()
-    if name.startswith(f"{TASK_PREFIX}/")
-}
-"""The tasks infoseek itself ships, by bare name (`logic_mt`, ...)."""
-
-
 def package_scorers(package_name: str) -> list[Callable[..., Any]]:
     """The `@scorer` factories defined in the modules of `package_name` (imported here),
     in module then attribute order."""
@@ -186,6 +187,118 @@ def package_scorers(package_name: str) -> list[Callable[..., Any]]:
             for _, scorer in defined_in(importlib.import_module(module_name), "scorer")]
 
 
-RECORDED_SCORER_NAMES = register_recorded_scorer_names(package_scorers(SCORER_PACKAGE))
-"""The names the infoseek scorers are recorded under in a log (``final_answer``,
-``sufficiency``, ...), each registered so that `inspect score` finds it."""
+LOADED_NAMES = ("REGISTERED_TASKS", "PACKAGED_TASKS", "RECORDED_SCORER_NAMES")
+"""What `load_all` computes, read as attributes of this module:
+
+- ``REGISTERED_TASKS``: every task of the suite and of the installed plug-ins, by registry
+  name (`infoseek/logic_mt`, `mapcolour/mapcolour_mt`, ...);
+- ``PACKAGED_TASKS``: the tasks infoseek itself ships, by bare name (`logic_mt`, ...);
+- ``RECORDED_SCORER_NAMES``: the names the infoseek scorers are recorded under in a log
+  (``final_answer``, ``sufficiency``, ...), each registered so that `inspect score` finds
+  it."""
+
+_loaded: dict[str, Any] = {}
+_loading: list[bool] = []
+
+
+def load_all() -> dict[str, Any]:
+    """Import every task module and scorer (once per process) and register the scorers'
+    recorded names; the values of `LOADED_NAMES`, by name."""
+    if _loaded:
+        return _loaded
+    if _loading:
+        raise RegistrationError(
+            "infoseek's task registry was read while its task modules were being imported: "
+            "read REGISTERED_TASKS / PACKAGED_TASKS inside a function, not at import time")
+    from infoseek.inspect_tasks.inspect_private import register_recorded_scorer_names
+
+    _loading.append(True)
+    try:
+        registered = import_domain_tasks(task_module_names())
+        recorded = register_recorded_scorer_names(package_scorers(SCORER_PACKAGE))
+    finally:
+        _loading.clear()
+    _loaded.update(
+        REGISTERED_TASKS=registered,
+        PACKAGED_TASKS={name.removeprefix(f"{TASK_PREFIX}/"): factory
+                        for name, factory in registered.items()
+                        if name.startswith(f"{TASK_PREFIX}/")},
+        RECORDED_SCORER_NAMES=recorded)
+    return _loaded
+
+
+def __getattr__(name: str) -> Any:
+    if name in LOADED_NAMES:
+        return load_all()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+PROVIDER = "infoseek"
+"""The model provider's name: `--model infoseek/optimal`."""
+
+
+@modelapi(name=PROVIDER)
+def infoseek_reference_models() -> Callable[..., ModelAPI]:
+    """The reference models (`infoseek.solvers.reference.models`) and the human player
+    (`infoseek/human`: `infoseek.solvers.reference.human`), imported when one is made."""
+    from infoseek.solvers.reference.human import model_api
+
+    return model_api
+
+
+TASKS = (
+    "clinguide_mt", "clinguide_mt_k_prediction", "clinguide_mt_mss",
+    "genereg_mt", "genereg_mt_full", "genereg_mt_k_prediction", "genereg_mt_mss",
+    "gsm_mt", "gsm_mt_full", "gsm_q", "gsm_q_detection", "gsm_q_well_specified",
+    "gsme_mt", "gsme_mt_ext", "gsme_mt_ext_full", "gsme_mt_ext_k_prediction",
+    "gsme_mt_ext_mss", "gsme_mt_full", "gsme_mt_k_prediction", "gsme_mt_mss",
+    "gsme_q", "gsme_q_detection", "gsme_q_well_specified",
+    "incomplete_questions",
+    "logic_k_prediction", "logic_mss", "logic_mt", "logic_q", "logic_q_detection",
+    "logic_q_well_specified",
+    "planning_mt", "planning_mt_full", "planning_mt_k_prediction", "planning_mt_mss",
+    "planning_q", "planning_q_detection", "planning_q_well_specified",
+    "twenty_questions", "twenty_questions_k_prediction", "twenty_questions_mss",
+)
+SCORERS = (
+    "detection_scorer", "final_answer", "incomplete_scorer", "invalid", "k_prediction_scorer",
+    "mss_identification_scorer", "order_strata", "plan", "queries", "single_turn_scorer",
+    "sufficiency", "twenty_questions",
+)
+METRICS = ("axis_correlations", "mean_by_group", "not_sure_f1", "role_error_rates",
+           "stratified_accuracy")
+SOLVERS = ("incomplete_solver", "problem_level_solver", "seek_solver", "single_turn_solver",
+           "twenty_questions_solver")
+TOOLS = ("answer", "ask", "ask_user")
+
+DEFERRED: tuple[tuple[str, str], ...] = (
+    *(("task", f"{TASK_PREFIX}/{name}") for name in TASKS),
+    *(("scorer", f"{TASK_PREFIX}/{name}") for name in SCORERS),
+    *(("scorer", name) for name in SCORERS),  # the names logs record (RECORDED_SCORER_NAMES)
+    *(("metric", f"{TASK_PREFIX}/{name}") for name in METRICS),
+    *(("solver", f"{TASK_PREFIX}/{name}") for name in SOLVERS),
+    *(("tool", f"{TASK_PREFIX}/{name}") for name in TOOLS),
+)
+"""Every (registry kind, name) that `load_all` registers, which this module registers
+as stand-ins on import (tests/packaging/test_entry_point.py compares the two)."""
+
+
+def _check_installed() -> None:
+    name = registry_info(infoseek_reference_models).name
+    if not name.startswith(f"{TASK_PREFIX}/"):
+        raise RegistrationError(NOT_INSTALLED.format(name=name))
+
+
+def _register_stand_ins() -> dict[tuple[str, str], Callable[..., Any]]:
+    registered = {}
+    for kind, name in DEFERRED:
+        stand_in = register_deferred(kind, name, load_all)
+        if stand_in is not None:
+            registered[kind, name] = stand_in
+    return registered
+
+
+_check_installed()
+STAND_INS = _register_stand_ins()
+"""The stand-ins this import registered, by (kind, name): none for a name registered
+already (imported before the entry point, or a user's own unqualified scorer)."""

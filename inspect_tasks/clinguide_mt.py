@@ -23,6 +23,7 @@ from infoseek.inspect_tasks.assembly import (
     seek_task,
 )
 from infoseek.inspect_tasks.task_parameters import check_choice
+from infoseek.inspect_tasks.task_tags import tagged
 from infoseek.scorers.ordered import order_strata_scorer
 from infoseek.stored_forms import sample_problem
 
@@ -43,6 +44,7 @@ def at_level(distractors: int):
 
 
 @task
+@tagged("clinguide")
 def clinguide_mt(
     k: int | list[int] = [1, 2, 3, 4],
     distractors: int = 0,
@@ -93,6 +95,7 @@ def clinguide_mt(
 
 
 @task
+@tagged("clinguide")
 def clinguide_mt_k_prediction(
     k: int | list[int] = [1, 2, 3, 4],
     distractors: int = 0,
@@ -126,6 +129,7 @@ def clinguide_mt_k_prediction(
 
 
 @task
+@tagged("clinguide")
 def clinguide_mt_mss(
     k: int | list[int] = [1, 2, 3, 4],
     distractors: int = 0,

@@ -27,6 +27,7 @@ from infoseek.inspect_tasks.assembly import (
     seek_task,
 )
 from infoseek.inspect_tasks.task_parameters import TaskParameterError, check_choice
+from infoseek.inspect_tasks.task_tags import tagged
 
 BUILDER = "genereg"
 FAMILIES = {"steady": ("steady",), "dynamic": ("dynamic",), "both": ("steady", "dynamic")}
@@ -50,6 +51,7 @@ def stream_filter(family: Any, target: Any):
 
 
 @task
+@tagged("genereg")
 def genereg_mt(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 100,
@@ -112,6 +114,7 @@ def genereg_mt(
 
 
 @task
+@tagged("genereg")
 def genereg_mt_full(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 100,
@@ -156,6 +159,7 @@ def genereg_mt_full(
 
 
 @task
+@tagged("genereg")
 def genereg_mt_k_prediction(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 100,
@@ -189,6 +193,7 @@ def genereg_mt_k_prediction(
 
 
 @task
+@tagged("genereg")
 def genereg_mt_mss(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 100,

@@ -14,9 +14,11 @@ from inspect_ai import Task, task
 
 from infoseek.contract import DEFAULT_MAX_TURNS, FULL_INFORMATION_MAX_TURNS
 from infoseek.inspect_tasks.gsme_mt import story_seek_task
+from infoseek.inspect_tasks.task_tags import tagged
 
 
 @task
+@tagged("math")
 def gsm_mt(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 100,
@@ -62,6 +64,7 @@ def gsm_mt(
 
 
 @task
+@tagged("math")
 def gsm_mt_full(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 100,

@@ -17,9 +17,11 @@ The GSME-Q tasks told in words: the logic is `infoseek.inspect_tasks.gsme_q`'s
 from inspect_ai import Task, task
 
 from infoseek.inspect_tasks.gsme_q import story_single_turn_task
+from infoseek.inspect_tasks.task_tags import tagged
 
 
 @task
+@tagged("math")
 def gsm_q(
     per_k: int = 100,
     seed: int = 0,
@@ -52,6 +54,7 @@ def gsm_q(
 
 
 @task
+@tagged("math")
 def gsm_q_detection(
     per_k: int = 100,
     seed: int = 0,
@@ -81,6 +84,7 @@ def gsm_q_detection(
 
 
 @task
+@tagged("math")
 def gsm_q_well_specified(
     per_k: int = 100,
     seed: int = 0,

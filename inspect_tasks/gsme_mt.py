@@ -23,6 +23,7 @@ from infoseek.inspect_tasks.assembly import (
     mss_task,
     seek_task,
 )
+from infoseek.inspect_tasks.task_tags import tagged
 
 BUILDER = "gsme-mt"
 """The builder every GSME-Q-MT and GSM-Q-MT task reads."""
@@ -39,6 +40,7 @@ def story_seek_task(name: str, renderer: str, parameters: dict[str, Any], *,
 
 
 @task
+@tagged("math")
 def gsme_mt(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 100,
@@ -82,6 +84,7 @@ def gsme_mt(
 
 
 @task
+@tagged("math")
 def gsme_mt_full(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 100,
@@ -114,6 +117,7 @@ def gsme_mt_full(
 
 
 @task
+@tagged("math")
 def gsme_mt_k_prediction(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 100,
@@ -140,6 +144,7 @@ def gsme_mt_k_prediction(
 
 
 @task
+@tagged("math")
 def gsme_mt_mss(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 100,

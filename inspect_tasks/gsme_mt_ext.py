@@ -22,12 +22,14 @@ from infoseek.inspect_tasks.assembly import (
     seek_task,
 )
 from infoseek.inspect_tasks.task_parameters import check_choice
+from infoseek.inspect_tasks.task_tags import tagged
 
 SPLITS = {"default": SPEC.name, "hard": HARD_SPEC.name}
 """`-T split=` of `gsme_mt_ext` -> the builder that makes it."""
 
 
 @task
+@tagged("math")
 def gsme_mt_ext(
     k: int | list[int] | None = None,
     split: str = "default",
@@ -85,6 +87,7 @@ def gsme_mt_ext(
 
 
 @task
+@tagged("math")
 def gsme_mt_ext_full(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 130,
@@ -121,6 +124,7 @@ def gsme_mt_ext_full(
 
 
 @task
+@tagged("math")
 def gsme_mt_ext_k_prediction(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 130,
@@ -148,6 +152,7 @@ def gsme_mt_ext_k_prediction(
 
 
 @task
+@tagged("math")
 def gsme_mt_ext_mss(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 130,

@@ -20,6 +20,7 @@ from inspect_ai import Task, task
 
 from infoseek.inspect_tasks.assembly import checked_parameters
 from infoseek.inspect_tasks.single_turn_assembly import single_turn_task
+from infoseek.inspect_tasks.task_tags import tagged
 
 BUILDER = "gsme-mt"
 """The builder every GSME-Q and GSM-Q task reads (its 1-sufficient problems, k = 1)."""
@@ -38,6 +39,7 @@ def story_single_turn_task(name: str, protocol: str, renderer: str,
 
 
 @task
+@tagged("math")
 def gsme_q(
     per_k: int = 100,
     seed: int = 0,
@@ -70,6 +72,7 @@ def gsme_q(
 
 
 @task
+@tagged("math")
 def gsme_q_detection(
     per_k: int = 100,
     seed: int = 0,
@@ -99,6 +102,7 @@ def gsme_q_detection(
 
 
 @task
+@tagged("math")
 def gsme_q_well_specified(
     per_k: int = 100,
     seed: int = 0,

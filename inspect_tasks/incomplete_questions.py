@@ -23,6 +23,7 @@ from infoseek.builders.math.released.incomplete import incomplete_records
 from infoseek.inspect_tasks.assembly import source_metadata
 from infoseek.inspect_tasks.task_errors import readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
+from infoseek.inspect_tasks.task_tags import tagged
 from infoseek.inspect_tasks.versions import task_version
 from infoseek.inspect_tasks.viewer import viewer_arguments
 from infoseek.scorers.incomplete import incomplete_scorer
@@ -37,6 +38,7 @@ from infoseek.solvers.incomplete.solver import incomplete_samples, incomplete_so
 
 
 @task
+@tagged("incomplete_questions")
 def incomplete_questions(
     variant: str = "questionable",
     source: str | None = None,

@@ -1,3 +1,4 @@
+# inspect-evals-lint: ignore-file[private_api_imports] -- this module is where they live
 """Every private `inspect_ai._...` name infoseek uses, in one place, each with why.
 
 Inspect's public API (`inspect_ai`, `inspect_ai.scorer`, `inspect_ai.util`, ...) has no
@@ -70,6 +71,33 @@ its "Headline metric 'x' not found" warning)
     log from the arguments its header records (JSON: a tuple comes back as a list).
     `recovered_results` and `log_scorers` run exactly that path, so that the tests check
     every infoseek metric survives it (`tests/scorers/test_metric_rebuild.py`).
+`register_deferred`, `is_deferred` (`registry_add`, `registry_has`, `registry_lookup`,
+`RegistryInfo` and `task_create` of ``inspect_ai._eval.registry``)
+    Inspect imports every installed package's entry point when any `inspect` command
+    starts, so the infoseek entry point (`infoseek.inspect_tasks._registry`) registers
+    names only: under each name a stand-in that, when first called, imports the infoseek
+    modules (which replace it with the real object) and hands the call on. A registry
+    scan (Inspect's hooks and model-provider searches read every entry's registry info)
+    sees the stand-ins' type and name without importing anything. A stand-in task hands
+    its arguments to Inspect's own `task_create` once the real task is registered, so a
+    `-T` parameter the task does not take meets the same warning (and
+    `on_unused_task_parameter`) as without the stand-in. No public call registers an
+    object under a name it did not define, nor asks whether a name is taken without
+    loading entry points.
+`created_task_argument`, `after_task_created` (the frame of `task_create` in
+``inspect_ai._eval.registry``, `registry_key`, the registry dict ``_registry``,
+`REGISTRY_PARAMS` and ``TASK_ALL_PARAMS_ATTR``)
+    `-T shard=i/n` (`infoseek.shards`) is taken by every task without being in its
+    signature, so Inspect leaves it out and warns (`on_unused_task_parameter`). The
+    handler reads the value from the `kwargs` of the `task_create` call it is running in
+    (`created_task_argument`), and `after_task_created` puts a one-call wrapper in the
+    task's registry entry, which `task_create` looks up next: it restores the entry, calls
+    the task function and hands the made task to a transform (keep the shard's samples),
+    and only when it is called from inside that same `task_create` call (a wrapper left by
+    a creation that failed before the task was made does nothing but restore the entry).
+    `record_task_arguments` adds the shard to the task's recorded arguments
+    (``eval.task_args``), so the log says which share it ran and `eval-set` tells the
+    shards of one task apart.
 """
 
 from __future__ import annotations
@@ -78,32 +106,42 @@ import contextlib
 import functools
 import logging
 import re
+import sys
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from inspect_ai import Task
+from inspect_ai._eval.registry import task_create
 from inspect_ai._eval.score import (
     metrics_from_log_header,
     reducers_from_log_header,
     resolve_scorers,
     resolve_scorers_info,
 )
+from inspect_ai._eval.task.constants import TASK_ALL_PARAMS_ATTR
 from inspect_ai._eval.task.results import eval_results
 from inspect_ai._util import registry as _inspect_registry
 from inspect_ai._util.error import PrerequisiteError
 from inspect_ai._util.registry import (
+    REGISTRY_PARAMS,
     RegistryInfo,
     registry_add,
+    registry_has,
     registry_info,
+    registry_key,
     registry_lookup,
     registry_unqualified_name,
 )
 from inspect_ai.log import EvalLog, EvalResults
 from inspect_ai.model import Model
 from inspect_ai.model._model import model_roles
-from inspect_ai.scorer import SampleScore, Scorer
+from inspect_ai.scorer import Metric, SampleScore, Scorer
+from inspect_ai.solver import Solver
+from inspect_ai.tool import Tool
 
-__all__ = ["PrerequisiteError", "RecordedNameError", "on_unused_task_parameter",
+__all__ = ["PrerequisiteError", "RecordedNameError", "after_task_created",
+           "created_task_argument", "is_deferred", "on_unused_task_parameter",
+           "record_task_arguments", "register_deferred",
            "register_recorded_scorer_names", "registry_restored", "registry_unqualified_name"]
 
 BUILTIN_PREFIX = "inspect_ai/"
@@ -141,7 +179,7 @@ def register_recorded_scorer_names(factories: Iterable[Callable[..., Scorer]]) -
                 f"name in infoseek.scorers.recorded_names.RENAMED_SCORERS if logs "
                 f"recorded it).")
         existing = registry_lookup("scorer", recorded)
-        if existing is not None:
+        if existing is not None and not is_deferred(existing):
             if getattr(existing, "__wrapped__", None) is factory:
                 registered.append(recorded)  # registered by an earlier call
             continue
@@ -259,3 +297,115 @@ def registry_restored() -> Iterator[None]:
     finally:
         _inspect_registry._registry.clear()
         _inspect_registry._registry.update(saved)
+
+
+_TASK_CREATE = task_create.__code__
+_MISSING = object()
+
+
+def _creation_frame() -> Any | None:
+    """The frame of the innermost `task_create` call running now, or None."""
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_code is not _TASK_CREATE:
+        frame = frame.f_back
+    return frame
+
+
+def created_task_argument(parameter: str) -> tuple[bool, Any]:
+    """(given, value) of the `-T` argument `parameter` of the task `task_create` is
+    making now (False, None outside such a call or when it was not given)."""
+    frame = _creation_frame()
+    given = (frame.f_locals.get("kwargs") or {}) if frame is not None else {}
+    value = given.get(parameter, _MISSING)
+    return (False, None) if value is _MISSING else (True, value)
+
+
+def after_task_created(name: str, transform: Callable[[Task], Task]) -> None:
+    """Have the task `task_create` is making now under the registry name `name` handed to
+    `transform` once made; outside a `task_create` call, nothing happens."""
+    frame = _creation_frame()
+    key = registry_key("task", name)
+    original = _inspect_registry._registry.get(key)
+    if frame is None or original is None:
+        return
+
+    @functools.wraps(original)  # type: ignore[arg-type]
+    def once(*args: Any, **kwargs: Any) -> Any:
+        _inspect_registry._registry[key] = original
+        made = original(*args, **kwargs)  # type: ignore[operator]
+        if not _on_stack(frame) or not isinstance(made, Task):
+            return made
+        return transform(made)
+
+    _inspect_registry._registry[key] = once
+
+
+def record_task_arguments(task: Task, arguments: dict[str, Any]) -> None:
+    """Add `arguments` to the task arguments Inspect records for a task made by a `@task`
+    function (``eval.task_args`` and ``eval.task_args_passed`` of its log)."""
+    for attribute in (REGISTRY_PARAMS, TASK_ALL_PARAMS_ATTR):
+        params = getattr(task, attribute, None)
+        if isinstance(params, dict):
+            params.update(arguments)
+
+
+def _on_stack(wanted: Any) -> bool:
+    frame = sys._getframe(1)
+    while frame is not None:
+        if frame is wanted:
+            return True
+        frame = frame.f_back
+    return False
+
+
+DEFERRED_MARK = "__infoseek_deferred__"
+"""Attribute set on the entry point's stand-ins (`register_deferred`)."""
+
+_CREATED_TYPES: dict[str, type] = {"task": Task, "scorer": Scorer, "metric": Metric,
+                                   "solver": Solver, "tool": Tool}
+"""What a registered factory of each deferred kind makes: Inspect's `registry_create`
+calls a registered function only when its return annotation names the kind."""
+
+
+def is_deferred(entry: object) -> bool:
+    """Whether `entry` is a stand-in registered by `register_deferred`."""
+    return bool(getattr(entry, DEFERRED_MARK, False))
+
+
+def register_deferred(kind: str, name: str,
+                      load: Callable[[], object]) -> Callable[..., Any] | None:
+    """Register under `name` (a registry `kind` of `_CREATED_TYPES`) a stand-in whose first
+    call runs `load` (which must register the real object under the same name, replacing
+    the stand-in) and hands the call on to the real object. A name already registered
+    (the real object, imported earlier, or a user's own unqualified scorer) is left as it
+    is: None. The stand-in's `resolve()` returns the real object."""
+    if kind not in _CREATED_TYPES:
+        raise ValueError(f"cannot defer a registry object of kind {kind!r}")
+    if registry_has(kind, name):  # type: ignore[arg-type]
+        return None
+
+    def resolve() -> Any:
+        load()
+        found = registry_lookup(kind, name)  # type: ignore[arg-type]
+        if found is None or is_deferred(found):
+            raise LookupError(
+                f"the infoseek entry point lists the {kind} {name!r}, but importing the "
+                f"infoseek modules did not register it: remove it from "
+                f"infoseek.inspect_tasks._registry.DEFERRED or restore its definition")
+        return found
+
+    if kind == "task":
+        def deferred(**kwargs: Any) -> Any:
+            resolve()
+            return task_create(name, **kwargs)
+    else:
+        def deferred(*args: Any, **kwargs: Any) -> Any:
+            return resolve()(*args, **kwargs)
+
+    deferred.__name__ = deferred.__qualname__ = name.rsplit("/", 1)[-1]
+    deferred.__annotations__ = {"return": _CREATED_TYPES[kind]}
+    setattr(deferred, DEFERRED_MARK, True)
+    deferred.resolve = resolve  # type: ignore[attr-defined]
+    metadata: dict[str, Any] = dict(attribs={}, params=[]) if kind == "task" else {}
+    registry_add(deferred, RegistryInfo(type=kind, name=name, metadata=metadata))  # type: ignore[arg-type]
+    return deferred

@@ -5,9 +5,11 @@ from inspect_ai import Task, task
 from infoseek.builders.logic.logic_mt import SPLITS, split_settings
 from infoseek.inspect_tasks.assembly import checked_parameters, k_prediction_task
 from infoseek.inspect_tasks.task_parameters import check_choice
+from infoseek.inspect_tasks.task_tags import tagged
 
 
 @task
+@tagged("logic")
 def logic_k_prediction(
     k: int | list[int] | None = None,
     split: str = "default",

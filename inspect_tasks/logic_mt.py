@@ -12,9 +12,11 @@ from infoseek.builders.logic.logic_mt import SPLITS, split_settings
 from infoseek.contract import LOGIC_FORBID_ALTERNATIVES
 from infoseek.inspect_tasks.assembly import checked_parameters, seek_task
 from infoseek.inspect_tasks.task_parameters import check_choice
+from infoseek.inspect_tasks.task_tags import tagged
 
 
 @task
+@tagged("logic")
 def logic_mt(
     k: int | list[int] | None = None,
     split: str = "default",

@@ -15,6 +15,7 @@ from inspect_ai import Task, task
 
 from infoseek.inspect_tasks.assembly import checked_parameters
 from infoseek.inspect_tasks.single_turn_assembly import single_turn_task
+from infoseek.inspect_tasks.task_tags import tagged
 
 
 def _params(per_k, seed, source, source_format, limit):
@@ -23,6 +24,7 @@ def _params(per_k, seed, source, source_format, limit):
 
 
 @task
+@tagged("logic")
 def logic_q(
     per_k: int = 200,
     seed: int = 0,
@@ -59,6 +61,7 @@ def logic_q(
 
 
 @task
+@tagged("logic")
 def logic_q_detection(
     per_k: int = 200,
     seed: int = 0,
@@ -90,6 +93,7 @@ def logic_q_detection(
 
 
 @task
+@tagged("logic")
 def logic_q_well_specified(
     per_k: int = 200,
     seed: int = 0,

@@ -25,6 +25,7 @@ from infoseek.inspect_tasks.assembly import (
     mss_task,
     seek_task,
 )
+from infoseek.inspect_tasks.task_tags import tagged
 from infoseek.scorers.planning import plan_scorer
 
 BUILDER = "planning-mt"
@@ -35,6 +36,7 @@ def _with_plan_scores(seek: Task) -> Task:
 
 
 @task
+@tagged("planning")
 def planning_mt(
     k: int | list[int] = [2, 3, 4],
     per_k: int = 4,
@@ -83,6 +85,7 @@ def planning_mt(
 
 
 @task
+@tagged("planning")
 def planning_mt_full(
     k: int | list[int] = [2, 3, 4],
     per_k: int = 4,
@@ -116,6 +119,7 @@ def planning_mt_full(
 
 
 @task
+@tagged("planning")
 def planning_mt_k_prediction(
     k: int | list[int] = [2, 3, 4],
     per_k: int = 4,
@@ -139,6 +143,7 @@ def planning_mt_k_prediction(
 
 
 @task
+@tagged("planning")
 def planning_mt_mss(
     k: int | list[int] = [2, 3, 4],
     per_k: int = 4,

@@ -17,6 +17,7 @@ from inspect_ai import Task, task
 from infoseek.inspect_tasks.assembly import checked_parameters
 from infoseek.inspect_tasks.single_turn_assembly import single_turn_task
 from infoseek.inspect_tasks.task_parameters import TaskParameterError, check_choice
+from infoseek.inspect_tasks.task_tags import tagged
 
 BUILDER = "planning-q"
 BUILDERS = {"plan_set": BUILDER, "first_plan": "planning-q-first-plan"}
@@ -37,6 +38,7 @@ def _params(per_k, seed, source, limit, ties, **extra):
 
 
 @task
+@tagged("planning")
 def planning_q(
     per_k: int = 100,
     seed: int = 0,
@@ -74,6 +76,7 @@ def planning_q(
 
 
 @task
+@tagged("planning")
 def planning_q_detection(
     per_k: int = 100,
     seed: int = 0,
@@ -104,6 +107,7 @@ def planning_q_detection(
 
 
 @task
+@tagged("planning")
 def planning_q_well_specified(
     per_k: int = 100,
     seed: int = 0,

@@ -27,6 +27,14 @@ every parameter the task takes. Inspect itself only warns and runs the defaults;
 the parameters it leaves out are seen: `inspect_private.on_unused_task_parameter`. This
 holds for every task of the suite and of installed plug-ins (`_registry.REGISTERED_TASKS`),
 run by name or from its file; other tasks keep Inspect's warning.
+
+One parameter is common to every such task without being in its signature: ``-T
+shard=i/n`` (`infoseek.shards`) keeps the i-th of n balanced shares of the task's samples,
+chosen by a stable hash of each sample id, so n runs anywhere cover the task once between
+them (`infoseek merge` joins their logs). Inspect leaves it out of the call like any
+parameter the signature lacks; `refuse_unknown_parameter` takes it instead of refusing
+it, refuses a bad value in one line, and has the made task keep only its share
+(`shard_task`; how: `inspect_private.after_task_created`).
 """
 
 from __future__ import annotations
@@ -37,11 +45,21 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from inspect_ai import Task
+from inspect_ai.dataset import MemoryDataset
+
 from infoseek.builders.published import INPUTS, source_format_names
 from infoseek.builders.published.sources import RECORDS_SOURCE_FORMAT
 from infoseek.contract import INTERACTION_FORMATS
-from infoseek.inspect_tasks.inspect_private import given_model_roles, on_unused_task_parameter
+from infoseek.inspect_tasks.inspect_private import (
+    after_task_created,
+    created_task_argument,
+    given_model_roles,
+    on_unused_task_parameter,
+    record_task_arguments,
+)
 from infoseek.inspect_tasks.task_errors import PlainTaskError
+from infoseek.shards import SHARD_PARAMETER, Shard, ShardError, parse_shard, shard_members
 from infoseek.solvers.dataset import parse_k_values
 
 
@@ -339,10 +357,46 @@ def refuse_unknown_parameter(task: str, parameter: str, factory: Callable[..., A
                  if _task_file(other) == defined_in}
     if not same_file:
         return
+    if parameter == SHARD_PARAMETER:
+        given, value = created_task_argument(parameter)
+        if given and value is not None:
+            shard = checked_shard(value)
+            after_task_created(task, lambda made: shard_task(made, shard))
+        return
     siblings = [name.split("/")[-1] for name, other in same_file.items()
                 if parameter in inspect.signature(other).parameters]
     accepted = list(inspect.signature(factory).parameters)
     raise UnknownParameterError(unknown_parameter_message(task, parameter, accepted, siblings))
+
+
+def checked_shard(value: Any) -> Shard:
+    """``-T shard`` as a `Shard`; a bad value (``0/3``, ``4/3``, ``a/b``) is a one-line
+    `TaskParameterError` naming the parameter and the accepted form."""
+    try:
+        return parse_shard(value)
+    except ShardError as exc:
+        raise TaskParameterError(str(exc)) from None
+
+
+def shard_task(task: Task, shard: Shard) -> Task:
+    """`task` keeping only `shard`'s share of its samples (`infoseek.shards.shard_members`),
+    the shard recorded among its task arguments; a share left empty (more shares than
+    samples) is a one-line error."""
+    samples = list(task.dataset)
+    keep = shard_members([s.id for s in samples], shard)
+    for position, sample in enumerate(samples, 1):
+        if sample.id is None:
+            sample.id = position  # the id Inspect gives it unsharded
+    kept = [s for s in samples if str(s.id) in keep]
+    if not kept:
+        raise TaskParameterError(
+            f"-T {SHARD_PARAMETER}={shard} leaves no sample: the task has {len(samples)} "
+            f"sample(s); split it into at most {len(samples)} shares")
+    task.dataset = MemoryDataset(kept, name=task.dataset.name,
+                                 location=task.dataset.location,
+                                 shuffled=task.dataset.shuffled)
+    record_task_arguments(task, {SHARD_PARAMETER: str(shard)})
+    return task
 
 
 on_unused_task_parameter(refuse_unknown_parameter)

@@ -50,6 +50,7 @@ from infoseek.inspect_tasks.assembly import (
 )
 from infoseek.inspect_tasks.inspect_private import given_model_roles
 from infoseek.inspect_tasks.task_parameters import TaskParameterError, check_parameters
+from infoseek.inspect_tasks.task_tags import tagged
 from infoseek.inspect_tasks.versions import task_version
 from infoseek.inspect_tasks.viewer import viewer_arguments
 from infoseek.scorers.twenty_questions import twenty_questions_scorer
@@ -164,6 +165,7 @@ def check_rows(chosen: Pool, pool: str, roles: set[str]) -> None:
 
 
 @task
+@tagged("twenty_questions")
 def twenty_questions(
     pool: str = "common",
     max_turns: int = MAX_TURNS,
@@ -209,6 +211,7 @@ def twenty_questions(
 
 
 @task
+@tagged("twenty_questions")
 def twenty_questions_k_prediction(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 10,
@@ -227,6 +230,7 @@ def twenty_questions_k_prediction(
 
 
 @task
+@tagged("twenty_questions")
 def twenty_questions_mss(
     k: int | list[int] = [1, 2, 3, 4],
     per_k: int = 10,

@@ -93,14 +93,22 @@ class EpisodeWriter:
     its stored form, without hidden fields); the solver then writes options and turns
     before every generate call, so a limit that aborts the loop loses nothing. Turn
     records are stored whole each time (`infoseek.stored_forms.stored_turns`) and never
-    changed once written."""
+    changed once written.
 
-    def __init__(self, protocol: str, problem: str) -> None:
+    `epoch` is the sample's repeat (``TaskState.epoch``, 1 without ``--epochs``): from the
+    second repeat on it is stored among the options as ``epoch``, so the seeded random
+    reference plays each repeat afresh; the first repeat stores none, so its records are
+    the same as a run without ``--epochs``."""
+
+    def __init__(self, protocol: str, problem: str, epoch: int = 1) -> None:
         self._store = store()
+        self._epoch = epoch
         self._store.set(STORE_PROTOCOL, protocol)
         self._store.set(STORE_PROBLEM, problem)
 
     def options(self, options: dict[str, Any]) -> None:
+        if self._epoch > 1:
+            options = {**options, "epoch": self._epoch}
         self._store.set(STORE_OPTIONS, options)
 
     def initial(self, possible: Any) -> None:

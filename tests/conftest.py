@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 from tests.support.common import forbid_tokenizer
+from tests.support.quick_tier import is_quick
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # Under CI the property tests draw the same examples every run: a red build is then
 # always reproducible, never a chance draw. Locally they explore new examples each run.
@@ -34,3 +38,17 @@ def no_tokenizer() -> Iterator[None]:
     `pytestmark = pytest.mark.usefixtures("no_tokenizer")`."""
     with forbid_tokenizer():
         yield
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the tests of the quick tier (`tests.support.quick_tier`) `quick`, before
+    `-m quick` selects by marker."""
+    for item in items:
+        try:
+            path = item.path.resolve().relative_to(ROOT).as_posix()
+        except ValueError:
+            continue
+        name = getattr(item, "originalname", None) or item.name.split("[")[0]
+        if is_quick(path, name):
+            item.add_marker(pytest.mark.quick)

@@ -6,6 +6,8 @@ Writes into DIR:
   and setting, run rows first, then the published rows that apply, ``kind`` telling them
   apart), ``report.md`` with every table;
 - ``figures/<task>.<figure>.png``;
+- ``tables/<task>.tokens.*``: each row's tokens per sample from the recorded model usage
+  and, with ``prices``, its cost (`tokens`);
 - ``samples.csv`` (one row per sample: log, task, model, settings, id, epoch, k, error
   and every score value) and ``turns.csv`` (one row per recorded seek turn), the long
   form for one's own analysis; ``logs.csv`` (one row per log read);
@@ -35,6 +37,15 @@ import pandas as pd
 
 from infoseek.cli_files import earlier_results, folder_problem, shown_names
 from infoseek.inspect_tasks.report import figures
+from infoseek.inspect_tasks.report.compare import (
+    COMPARE_BLANKS,
+    COMPARE_TITLE,
+    comparison_pairs,
+    comparison_table,
+    named,
+    row_infos,
+    unique_metrics,
+)
 from infoseek.inspect_tasks.report.declarations import TableSpec, TaskReport
 from infoseek.inspect_tasks.report.extra_tables import (
     by_turn_table,
@@ -52,6 +63,7 @@ from infoseek.inspect_tasks.report.published import (
     reference_strata,
 )
 from infoseek.inspect_tasks.report.reading import Logs, ReportError, read_logs
+from infoseek.inspect_tasks.report.repeats import repeats_display, repeats_table
 from infoseek.inspect_tasks.report.sections import Report, Section, Table
 from infoseek.inspect_tasks.report.tables import (
     axes_table,
@@ -62,6 +74,13 @@ from infoseek.inspect_tasks.report.tables import (
     metric_table,
     row_table,
     run_facts,
+)
+from infoseek.inspect_tasks.report.tokens import (
+    TOKENS_TITLE,
+    PricesError,
+    load_prices,
+    tokens_display,
+    tokens_table,
 )
 
 VIEWER = "viewer"
@@ -118,7 +137,10 @@ DIFFERENT_DATA_NOTE = ("published numbers of the same task and setting, measured
                        "different data than every run above (shown apart: not comparable)")
 
 
-def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section:
+def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
+             compare: Sequence[tuple[str, str]] | None = None,
+             notes: list[str] | None = None,
+             prices: dict[str, dict[str, float]] | None = None) -> Section:
     declaration = logs.declarations[task]
     evals = logs.evals[logs.evals["task"] == task]
     samples = logs.samples[logs.samples["log_id"].isin(evals["log_id"])]
@@ -262,7 +284,61 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str]) -> Section
                 out, task, "diagnostics", "Reasoning-trace diagnostics (episodes with "
                 "reasoning)", table,
                 display_frame(_plain(table), {"*": "no episode with reasoning has it"})))
+    table = tokens_table(samples, rows, prices)
+    if table is not None:
+        title = TOKENS_TITLE + ("; cost from the prices file, per million tokens"
+                                if prices is not None else "")
+        section.tables.append(_write_table(out, task, "tokens", title, table,
+                                           tokens_display(table)))
+    _repeats_and_comparison(section, samples, rows, declaration, out, compare,
+                            notes if notes is not None else [])
     return section
+
+
+def _repeats_and_comparison(section: Section, samples: pd.DataFrame, rows: pd.DataFrame,
+                            declaration: TaskReport, out: Path,
+                            compare: Sequence[tuple[str, str]] | None,
+                            notes: list[str]) -> None:
+    """The repeats table (rows that ran a sample more than once: `repeats`) and the paired
+    comparison (`compare`: the pairs `compare` names, or every two rows of one setting
+    that ran the same samples); a pair refused or partly unpaired adds a line to
+    `notes`."""
+    task = section.task
+    if declaration.tables:
+        table = repeats_table(samples, rows, declaration.tables[0], declaration.group_key)
+        if not table.empty:
+            section.tables.append(_write_table(
+                out, task, "repeats", "Repeats: pass@1 (mean over repeats), pass^j (all j "
+                "repeats right) and aptitude / unreliability (90th percentile; 90th minus "
+                "10th) per sample, averaged", table, repeats_display(table)))
+    pairs, refused = comparison_pairs(row_infos(samples, rows), compare)
+    notes.extend(f"{task}: {line}" for line in refused)
+    if not pairs:
+        return
+    table, lines = comparison_table(samples, rows, unique_metrics(declaration.tables),
+                                    declaration.group_key, pairs)
+    notes.extend(f"{task}: {line}" for line in lines)
+    if not table.empty:
+        section.tables.append(_write_table(out, task, "compare", COMPARE_TITLE, table,
+                                           display_frame(table, COMPARE_BLANKS)))
+
+
+def compare_problem(logs: Logs, compare: Sequence[tuple[str, str]]) -> str | None:
+    """Why `--compare` cannot be done on these logs (a name that is no row label nor
+    model of any task), or None."""
+    known: set[str] = set()
+    for task, declaration in logs.declarations.items():
+        evals = logs.evals[logs.evals["task"] == task]
+        samples = logs.samples[logs.samples["log_id"].isin(evals["log_id"])]
+        infos = row_infos(samples, row_table(evals, declaration))
+        known.update(name for pair in compare for name in pair if named(infos, name))
+    missing = [name for pair in compare for name in pair if name not in known]
+    if missing:
+        models = ", ".join(sorted(set(logs.evals["model"])))
+        return (f"--compare: {missing[0]!r} is neither a row label nor a model of any "
+                f"task in these logs (models: {models}; row labels are in the tables' "
+                "label column)")
+    return None
 
 
 AXES_BLANKS = {"rho_*": "under 3 samples with the axis, or a constant series",
@@ -346,17 +422,29 @@ def out_problem(out: str | Path, force: bool) -> str | None:
 
 def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool = True,
                  progress: Callable[[int, int], None] | None = None,
-                 notice: Callable[[str], None] | None = None, force: bool = False
-                 ) -> Report:
+                 notice: Callable[[str], None] | None = None, force: bool = False,
+                 compare: Sequence[tuple[str, str]] | None = None,
+                 prices: str | Path | None = None) -> Report:
     """Read the logs, write every table, figure and page (module docstring); `force`:
-    replace an earlier report in `out`."""
+    replace an earlier report in `out`; `compare`: the (A, B) pairs of rows or models to
+    compare (`compare.comparison_pairs`; None: every two rows of one setting that ran
+    the same samples); `prices`: a prices file (model -> price per million tokens,
+    `tokens.load_prices`) adding a cost column to each task's tokens table."""
     problem = out_problem(out, force)
     if problem is not None:
         raise ReportError(problem)
+    try:
+        price_table = load_prices(prices) if prices is not None else None
+    except PricesError as exc:
+        raise ReportError(str(exc)) from None
     out = Path(out)
     logs = read_logs(paths, progress=progress)
     if logs.evals.empty:
         raise ReportError("none of the logs is an infoseek log:\n" + "\n".join(logs.skipped))
+    if compare:
+        problem = compare_problem(logs, compare)
+        if problem is not None:
+            raise ReportError(problem)
     out.mkdir(parents=True, exist_ok=True)
     for folder in ("tables", "figures", VIEWER):
         if (out / folder).is_dir() and not (out / folder).is_symlink():
@@ -367,7 +455,12 @@ def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool =
         bundle_dir, links, failure = _bundle(list(logs.paths.items()), out)
         if failure and notice:
             notice(f"transcript bundle left out: inspect view bundle failed ({failure})")
-    sections = [_section(logs, task, out, links) for task in sorted(logs.declarations)]
+    notes: list[str] = []
+    sections = [_section(logs, task, out, links, compare or None, notes, price_table)
+                for task in sorted(logs.declarations)]
+    if notice:
+        for line in notes:
+            notice(line)
     _write_long_form(logs, out, links)
     from infoseek.inspect_tasks.report.published import published
 
@@ -380,11 +473,13 @@ def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool =
         "which) and sit in tables of their own. Sources:\n\n" + citations
         + "\n" + "\n".join(
             t.md.read_text(encoding="utf-8") for s in sections for t in s.tables)
+        + ("\n## Comparisons: samples and pairs left out\n\n"
+           + "\n".join(f"- {line}" for line in notes) + "\n" if notes else "")
         + ("\n## Logs left out\n\n" + "\n".join(f"- {line}" for line in logs.skipped) + "\n"
            if logs.skipped else ""), encoding="utf-8")
     report = Report(out, sections, logs.skipped, logs.evals, len(logs.samples),
                     int(logs.samples["error"].astype(bool).sum()) if len(logs.samples) else 0,
-                    bundle_dir)
+                    bundle_dir, notes)
     write_page(report, out / "index.html")
     return report
 

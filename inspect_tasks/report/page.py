@@ -31,7 +31,8 @@ img { max-width: 100%; border: 1px solid #ddd; margin: 0.3em 0 1em; }
 """
 
 TEXT_COLUMNS = {"label", "model", "kind", "source", "solving_task", "data", "roles", "note",
-                "split", "ties", "role", "role_model"}
+                "split", "ties", "role", "role_model", "a", "b", "metric", "better",
+                "scores", "excludes_0"}
 
 
 def _image(path: Path) -> str:

@@ -45,8 +45,9 @@ from inspect_ai.log import read_eval_log
 from infoseek.cli_files import special_kind
 from infoseek.contract import STORE_TURNS, TASK_SOURCE
 from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
+from infoseek.inspect_tasks.report.tokens import usage_fields, usage_json
 from infoseek.scorers.recorded_names import current_scorer_name
-from infoseek.stored_forms import turns_from_store
+from infoseek.stored_forms import sample_problem, turns_from_store
 
 SETTING_PREFIX = "task_arg_"
 INSPECT_INDEX_FILES = frozenset({"logs.json", "eval-set.json", "listing.json"})
@@ -118,6 +119,27 @@ def _scores_json(sample: Any) -> str:
     return json.dumps(scores)
 
 
+def _problem_id(sample: Any) -> str:
+    """The problem a sample is an instance of (`problem_of`), read from the full sample."""
+    return problem_of(sample.metadata, sample.id)
+
+
+def problem_of(metadata: Any, sample_id: Any) -> str:
+    """The id of the problem a sample belongs to: the task instances of one problem (its
+    target values; a single-turn problem's variants) share it, so statistics resample
+    problems, not samples. It is the metadata's ``problem_id``, else the id of the problem
+    record the metadata carries (``problem``, ``record``), else the sample's own id."""
+    metadata = metadata if isinstance(metadata, dict) else {}
+    if metadata.get("problem_id") not in (None, ""):
+        return str(metadata["problem_id"])
+    record = sample_problem(metadata)
+    if record is None and isinstance(metadata.get("record"), dict):
+        record = metadata["record"]
+    if record is not None and record.get("id") not in (None, ""):
+        return str(record["id"])
+    return str(sample_id)
+
+
 def _turns_json(sample: Any) -> str:
     turns = turns_from_store((sample.store or {}).get(STORE_TURNS))
     return json.dumps(turns or [])
@@ -130,8 +152,11 @@ SAMPLE_COLUMNS = [
     SampleColumn("error", path="error", default=""),
     SampleColumn("scores_json", path=_scores_json, full=True),
     SampleColumn("turns_json", path=_turns_json, full=True),
+    SampleColumn("problem_id", path=_problem_id, full=True),
+    SampleColumn("usage_json", path=usage_json),
 ]
-"""The `samples_df` columns the report reads; the last two need the full sample."""
+"""The `samples_df` columns the report reads; scores, turns and problem id need the full
+sample, the recorded model usage (`tokens`) does not."""
 SKIPPED_FIELDS = {"events", "messages", "attachments"}
 """Fields of the full sample the report never reads (the transcript: most of a log's
 size; leaving them out reads a log about six times faster)."""
@@ -261,6 +286,7 @@ def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[d
         error = record.get("error")
         row = {
             "log_id": log_id, "id": str(record["id"]), "epoch": int(record["epoch"]),
+            "problem_id": str(record.get("problem_id") or record["id"]),
             "error": "" if error is None or (isinstance(error, float) and math.isnan(error))
             else str(error),
         }
@@ -269,6 +295,7 @@ def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[d
                                                     and value.startswith("Key removed")):
                 row[key] = value
         row.update(_flat_scores(scores))
+        row.update(usage_fields(record.pop("usage_json", None)))
         row["turn_count"] = len(turns)
         rows.append(row)
         for turn in turns:
@@ -328,7 +355,8 @@ def read_logs(paths: Sequence[str | Path],
                 progress(index + 1, len(files))
     logs.evals = pd.DataFrame(eval_rows)
     logs.samples = pd.DataFrame(sample_rows, columns=None if sample_rows else
-                                ["log_id", "id", "epoch", "error", "turn_count", "task",
+                                ["log_id", "id", "epoch", "problem_id", "error",
+                                 "turn_count", "task",
                                  "model"])
     logs.turns = pd.DataFrame(turn_rows)
     return logs

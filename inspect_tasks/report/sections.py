@@ -40,3 +40,5 @@ class Report:
     samples: int
     errored: int
     bundle: Path | None
+    notes: list[str] = field(default_factory=list)
+    """One line per comparison refused or partly unpaired (`compare`)."""

@@ -180,12 +180,19 @@ def recipe_runs(name: str, task: str | None = None, per_k: int = 10,
 
 def run_sweep(name: str, models: Sequence[str], log_dir: str, *, task: str | None = None,
               per_k: int = 10, max_samples: int | None = None,
-              display: str | None = None) -> bool:
+              display: str | None = None, shard: str | None = None) -> bool:
     """Run a recipe with `inspect_ai.eval_set` into `log_dir`; True when every run
     finished. Everything is checked before the first run starts (`check_log_dir`,
     `check_models`, each task made with its arguments), each problem a `SweepError`
-    saying what to fix."""
+    saying what to fix. `shard` (``i/n``): every run keeps only that share of its
+    samples (`infoseek.shards`; `infoseek sweep --workers n` runs the n shares)."""
     import inspect_ai
+
+    from infoseek.inspect_tasks.task_parameters import (
+        TaskParameterError,
+        checked_shard,
+        shard_task,
+    )
 
     registered = sweep_tasks()
     runs = recipe_runs(name, task, per_k, registered)
@@ -196,6 +203,12 @@ def run_sweep(name: str, models: Sequence[str], log_dir: str, *, task: str | Non
     check_log_dir(log_dir)
     check_models(models)
     tasks = [made_task(registered[t], t, args) for t, args in runs]
+    if shard is not None:
+        try:
+            share = checked_shard(shard)
+            tasks = [shard_task(made, share) for made in tasks]
+        except TaskParameterError as exc:
+            raise SweepError(str(exc)) from None
     options: dict[str, Any] = {}
     if max_samples is not None:
         options["max_samples"] = max_samples

@@ -162,6 +162,9 @@ def reference_note(task: str, protocol: str, model: str, settings: dict[str, str
     if not model.startswith(REFERENCE_MODELS):
         return ""
     name = model[len(REFERENCE_MODELS):]
+    if name == "human":
+        return ("a person at the terminal (infoseek play): reads the prompt and the "
+                "replies, as a model does")
     if name == "random" and protocol == "twenty_questions":
         return ("reference: asks random attribute questions, but guesses only among the "
                 "candidates the exact attribute table leaves open (it knows the table): "
@@ -225,11 +228,18 @@ def mean_stderr(values: Sequence[float]) -> tuple[float, float, int]:
 
 def metric_values(samples: pd.DataFrame, spec: MetricSpec) -> list[float]:
     """The values of a metric over `samples`: NaN (not applicable) skipped, errored samples
-    as ``spec.errored_as`` (left out when None)."""
+    as ``spec.errored_as`` (left out when None). A sample run more than once (``--epochs``,
+    or the same sample in two logs of one row) counts once, with the mean of its repeats,
+    as Inspect's default ``mean`` epoch reducer does: n counts samples, not repeats, and
+    the standard error is over samples."""
     column = f"score.{spec.scorer}.{spec.key}"
     errored = samples["error"].astype(bool)
     values = pd.to_numeric(samples[column], errors="coerce") if column in samples \
         else pd.Series(math.nan, index=samples.index)
+    if "id" in samples and samples["id"].duplicated().any():
+        fill = math.nan if spec.errored_as is None else float(spec.errored_as)
+        scores = values.where(~errored, fill).dropna()
+        return [float(v) for v in scores.groupby(samples.loc[scores.index, "id"]).mean()]
     out = [float(v) for v in values[~errored] if not math.isnan(v)]
     if spec.errored_as is not None:
         out.extend([float(spec.errored_as)] * int(errored.sum()))

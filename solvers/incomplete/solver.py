@@ -140,7 +140,7 @@ def incomplete_solver(options: IncompleteOptions | None = None) -> Solver:
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         record: dict[str, Any] = state.metadata["record"]
         answer_kind = answer_kind_of(record["answer"])
-        writer = EpisodeWriter(PROTOCOL, dumps_record(record))
+        writer = EpisodeWriter(PROTOCOL, dumps_record(record), state.epoch)
         episode = IncompleteEpisode(opts.variant, opts.max_interactions, opts.format)
 
         def write(final_turn: bool) -> None:

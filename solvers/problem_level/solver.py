@@ -31,7 +31,7 @@ def problem_level_solver(options: ProblemLevelOptions) -> Solver:
         problem: dict[str, Any] = sample_problem(state.metadata)
         prompt = problem_prompt(options, problem, state.user_prompt.text)
         state.messages = [ChatMessageUser(content=prompt)]
-        writer = EpisodeWriter(options.protocol, stored_problem(problem))
+        writer = EpisodeWriter(options.protocol, stored_problem(problem), state.epoch)
         writer.turns([])
         writer.options(options.stored())
         message = await generate_turn(state, generate)  # no choices: an empty reply

@@ -7,6 +7,8 @@ per-sample store before every generate call (`infoseek:protocol`, `infoseek:prob
 strategy (`infoseek.solvers.reference.strategy.decide`) what to do, and answers in the interaction
 format the solver offered: `ask` / `answer` tool calls when tools are offered in the tool
 format, otherwise the `Question: ...` / `Answer: ...` text lines of the text format.
+The provider is registered by the Inspect entry point (`infoseek.inspect_tasks._registry`),
+which imports this module only when a reference model is made.
 
 Every output carries a `ModelUsage` of zero tokens (a reference model calls nothing, and
 a usage set means Inspect never needs a tokenizer). A yes/no answer in the tool format is
@@ -27,7 +29,6 @@ from inspect_ai.model import (
     ModelAPI,
     ModelOutput,
     ModelUsage,
-    modelapi,
 )
 from inspect_ai.tool import ToolCall, ToolChoice, ToolInfo
 from inspect_ai.util import store
@@ -166,12 +167,6 @@ class ReferenceModelAPI(ModelAPI):
         output = ModelOutput.from_content(model=self.model_name, content=text)
         output.usage = no_usage()
         return output
-
-
-@modelapi(name=PROVIDER)
-def infoseek_reference_models() -> type[ModelAPI]:
-    """Register the reference models under the `infoseek/` model prefix."""
-    return ReferenceModelAPI
 
 
 def read_episode() -> tuple[str, dict[str, Any], list[dict[str, Any]], dict[str, Any]] | str:

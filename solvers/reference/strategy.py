@@ -82,9 +82,13 @@ def strategy(protocol: str) -> Strategy:
 
 
 def _rng(model_name: str, problem: dict[str, Any], turns: list, options: dict) -> random.Random:
+    """The reference's random stream at this point of this episode. From the second
+    repeat of a sample on (``--epochs``), the stored ``epoch`` joins the seed, so each
+    repeat is a fresh draw; the first repeat's stream is the same as without epochs."""
+    epoch = options.get("epoch", 1)
     return random.Random(
         f"{model_name}:{options.get('seed', 0)}:{problem.get('id')}:"
-        f"{options.get('target_index', 0)}:{len(turns)}"
+        f"{options.get('target_index', 0)}:{len(turns)}" + (f":epoch{epoch}" if epoch > 1 else "")
     )
 
 

@@ -151,7 +151,7 @@ def seek_solver(options: SeekOptions | None = None) -> Solver:
         wording = episode.domain.wording
         engine = episode.oracle.engine
         sample_opts = {**opts.stored(), "target_index": state.metadata.get("target_index", 0)}
-        writer = EpisodeWriter("seek", stored_problem(problem))
+        writer = EpisodeWriter("seek", stored_problem(problem), state.epoch)
         writer.options(sample_opts)
         writer.initial(possible_values_record(engine.target_values(),
                                               engine.domain(engine.target)))

@@ -162,7 +162,7 @@ def single_turn_solver(protocol: str, setting: str = "zs",
         meta = state.metadata
         record: dict[str, Any] = sample_problem(meta)
         state.messages = [ChatMessageUser(content=with_examples(state.input_text, shots))]
-        writer = EpisodeWriter(protocol, stored_problem(record))
+        writer = EpisodeWriter(protocol, stored_problem(record), state.epoch)
         writer.turns([])
         writer.options({"choices": meta["choices"], "prompt": setting, "seed": seed,
                         "format": "text"})

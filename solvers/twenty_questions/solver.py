@@ -194,7 +194,7 @@ def twenty_questions_solver(options: TwentyQuestionsOptions | None = None) -> So
         target = record["answer"]
         table = GameTable.from_record(record)
         turns: list[dict[str, Any]] = []
-        writer = EpisodeWriter(PROTOCOL, stored_problem(record))
+        writer = EpisodeWriter(PROTOCOL, stored_problem(record), state.epoch)
 
         def write(final_turn: bool) -> None:
             writer.options({**opts.stored(), "final_turn": final_turn})
