@@ -26,7 +26,7 @@ model, the scorer names and the metric names of every task
 
 from __future__ import annotations
 
-EVAL_VERSION = "3-A"
+EVAL_VERSION = "4-A"
 """The eval version, ``"N-X"`` (module docstring). Move N, and reset X to ``A``, when a
 prompt, scorer or metric changes; move X alone for an interface-only change.
 
@@ -46,9 +46,15 @@ History (one line per move, with why):
   model-backed role is measured (new ``role_*`` metrics), Twenty Questions reads the
   examiner's reply whole and refuses echoed placeholders; issue 31's first items (the
   Planning-Q ``ties`` parameter and depth axes, Twenty Questions list parameters) came in
-  the same move. Scores of the same replies can differ from ``2-A``."""
+  the same move. Scores of the same replies can differ from ``2-A``.
+- ``4-A``: the papers' data (issue 31): Planning-Q is built by backward search with
+  "No questions needed" rows (planning builders 1.2.0), the Twenty Questions Thing pool
+  mixes kinds like THING200 and the table holds rows for the paper's lists; an answer
+  line beside the answer call that does not read makes the turn ambiguous (tool format).
+  Tasks also declare their Inspect View headline and columns and carry tags (no score
+  changes). Scores on Planning-Q and the Thing pool are not comparable with ``3-A``."""
 
-EVAL_FINGERPRINT = "d7f538dcfe7f2e30"
+EVAL_FINGERPRINT = "8d02277957ec91fc"
 """The hash of the prompt texts, scorer names and metric names that `EVAL_VERSION`'s N
 vouches for (`tests/tasks/test_eval_version.py`): when the test reports a new hash, move N
 (results are no longer comparable) and set this to the new hash."""
