@@ -60,9 +60,17 @@ def test_versions_have_one_form(spec: BuilderSpec):
     assert spec.random_stream and spec.version not in spec.random_stream.split(":")[0]
 
 
+SHARED_STREAMS = {frozenset({"planning-q", "planning-q-first-plan"})}
+"""Builders that share a random stream on purpose: Planning-Q under its two tie
+conventions judges the same candidate rows (`builders.planning.planning_q.FIRST_PLAN_SPEC`)."""
+
+
 def test_random_streams_are_distinct():
-    streams = [s.random_stream for s in SPECS]
-    assert len(set(streams)) == len(streams)
+    by_stream: dict[str, set[str]] = {}
+    for spec in SPECS:
+        by_stream.setdefault(spec.random_stream, set()).add(spec.name)
+    shared = {frozenset(names) for names in by_stream.values() if len(names) > 1}
+    assert shared == SHARED_STREAMS
 
 
 def test_a_spec_without_data_or_stream_keys_on_its_version_and_name():
