@@ -59,9 +59,10 @@ def planning_q(
             from the split of seed + 1000003, never from the evaluated problems.
         prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
             four-shot; default zs).
-        mix_well_specified: add the well-specified variants of the underspecified problems, where
-            "No questions needed" is the correct pick (true/false; default false); the built split
-            has its own "No questions needed" rows either way, as published.
+        mix_well_specified: add the well-specified variants, where "No questions needed"
+            is the correct pick (true/false; default false; here the variants of the
+            underspecified problems: the built split has its own "No questions needed" rows
+            either way, as published).
         ties: a state's target value (plan_set: its set of optimal plans, any of them a correct
             plan; first_plan: its first optimal plan in action-name order, QuestBench's one
             BFS plan per state; default plan_set); refused with source (a file's records carry

@@ -132,8 +132,14 @@ def runs(tmp_path_factory) -> dict[str, tuple[EvalLog, list[Path]]]:
         whole = run(tmp / "whole", task, args, model)
         for i in (1, 2, 3):
             run(tmp / "shards", task, args, model, f"{i}/3")
-        out[case] = whole, sorted((tmp / "shards").glob("*.eval"))
+        out[case] = whole, sorted((tmp / "shards").glob("*.eval"), key=_share)
     return out
+
+
+def _share(path: Path) -> str:
+    """A shard log's share ("1/3"): the order of the list the tests slice. Not the file
+    name, whose leading timestamp ties when two shards start in the same second."""
+    return read_eval_log(str(path), header_only=True).eval.task_args["shard"]
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
