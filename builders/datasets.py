@@ -8,7 +8,8 @@ A source is read with the source formats of the builder's domain
 (`infoseek.builders.published.sources`); without one, each k is built (or read back from
 the cache, keyed by the builder's name, its data version and the parameters), so a run
 over k=[1,2] reuses a run over k=1. A k that is built prints its progress on stderr (a
-line as it starts, one every 10 s, one when it is done); one read from the cache prints
+line as it starts, at least one every 10 s even while the builder is silent, one when
+it is done); one read from the cache prints
 nothing. `per_k` is at most the builder's cap (`infoseek.domains.BuilderSpec.max_per_k`),
 as in `infoseek build`.
 """
@@ -61,13 +62,19 @@ def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int 
     return out
 
 
+PROGRESS_INTERVAL = 10.0
+"""The longest a build stage goes without a progress line, in seconds."""
+
+
 def _build_stage(build: Any, name: str, seed: int, per_k: int, k: int
                  ) -> list[dict[str, Any]]:
     """One k of a split, built (not in the cache) with progress lines on stderr
-    (`infoseek.builders.jobs.StageProgress`)."""
-    progress = StageProgress(f"{name} k={k} (per_k={per_k}, seed={seed})")
-    records = build(seed, per_k, [k], progress=progress)
-    progress.finish(len(records))
+    (`infoseek.builders.jobs.StageProgress`: at least one every `PROGRESS_INTERVAL`
+    seconds, whether or not the builder reports)."""
+    with StageProgress(f"{name} k={k} (per_k={per_k}, seed={seed})",
+                       interval=PROGRESS_INTERVAL) as progress:
+        records = build(seed, per_k, [k], progress=progress)
+        progress.finish(len(records))
     return records
 
 

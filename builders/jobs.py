@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import random
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
@@ -101,30 +102,96 @@ def check_ks(ks: Iterable[int], max_k: int, per_k: int) -> list[int]:
 
 class StageProgress:
     """The progress of one build stage as plain lines on `stream` (stderr by default): one
-    when the stage starts, one at most every `interval` seconds while the builder reports
-    (it is the builder's ``progress(done, total)``), and one when it ends (`finish`).
+    when the stage starts, then at least one every `interval` seconds until it ends
+    (`finish`), and one when it ends. Use it as a context manager (or call `start` and
+    `stop`) to have the lines come without the builder's help.
+
+    The builder reports through ``progress(done, total)`` (this object called), but a
+    builder may go long without calling it: genereg's candidate pool, or one hard problem,
+    took 31 s between two calls. So a daemon thread (`start` begins it) wakes up when
+    `interval` seconds have passed since the last line and writes one itself, with the
+    last count the builder gave; a call from the builder writes one only when `interval`
+    seconds have passed since the last line, so lines come about every `interval`
+    seconds, never in a flood. A thread can run while the builder computes in Python (the
+    interpreter switches threads every few milliseconds) or waits on worker processes.
 
     Plain whole lines, no carriage return or colour, so that they read the same under
     `inspect eval` (a task builds its split while Inspect's display is suspended, before
-    the run starts: a long genereg build showed nothing for minutes), in a log file and
-    in CI."""
+    the run starts), in a log file and in CI. `clock` is read for every time shown and
+    compared; the thread's sleeps are real seconds (`interval` less a small margin, so a
+    loaded machine's late wake-up still lands inside the interval)."""
 
     def __init__(self, label: str, *, stream: Any = None, interval: float = 10.0,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.label, self.interval, self.clock = label, interval, clock
         self.stream = stream if stream is not None else sys.stderr
-        self.start = self.last = clock()
+        self.done: int | None = None
+        self.total: int | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.start_time = self.last = clock()
         self._line(f"building {label} ...")
 
+    def __enter__(self) -> StageProgress:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> None:
+        """Begin the thread that writes a line when the builder has been silent for
+        `interval` seconds (`stop`, or `finish`, ends it)."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._watch, name=f"progress {self.label}",
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+
     def __call__(self, done: int, total: int) -> None:
-        now = self.clock()
-        if now - self.last >= self.interval and done < total:
-            self.last = now
-            self._line(f"building {self.label}: {done}/{total} problems "
-                       f"({now - self.start:.0f} s)")
+        with self._lock:
+            self.done, self.total = done, total
+            now = self.clock()
+            if now - self.last >= self.interval and done < total:
+                self._count_line(now)
+
+    def tick(self, margin: float = 0.0) -> bool:
+        """Write a line when `interval` seconds less `margin` have passed since the last
+        one (what the thread does each time it wakes up); True when it wrote one."""
+        with self._lock:
+            now = self.clock()
+            if now - self.last < self.interval - margin:
+                return False
+            self._count_line(now)
+            return True
 
     def finish(self, count: int) -> None:
-        self._line(f"built {self.label}: {count} problems in {self.clock() - self.start:.1f} s")
+        self.stop()
+        with self._lock:
+            self._line(f"built {self.label}: {count} problems in "
+                       f"{self.clock() - self.start_time:.1f} s")
+
+    def _count_line(self, now: float) -> None:
+        self.last = now
+        elapsed = f"({now - self.start_time:.0f} s)"
+        if self.done is None:
+            self._line(f"building {self.label}: no problem done yet {elapsed}")
+        else:
+            self._line(f"building {self.label}: {self.done}/{self.total} problems {elapsed}")
+
+    def _watch(self) -> None:
+        margin = min(1.0, self.interval / 10)
+        while True:
+            with self._lock:
+                wait = self.last + self.interval - margin - self.clock()
+            if self._stop.wait(max(wait, 0.0)):
+                return
+            self.tick(margin)
 
     def _line(self, text: str) -> None:
         try:
