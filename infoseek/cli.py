@@ -185,6 +185,19 @@ def _report(args: argparse.Namespace) -> int:
     return 0
 
 
+def _k50(args: argparse.Namespace) -> int:
+    from infoseek.inspect_tasks.report import ReportError
+    from infoseek.inspect_tasks.report.k50 import k50_lines
+
+    try:
+        lines = k50_lines(args.logs)
+    except ReportError as exc:
+        print(f"infoseek k50: {exc}", file=sys.stderr)
+        return 2
+    print("\n".join(lines))
+    return 0
+
+
 def _sweep(args: argparse.Namespace) -> int:
     from infoseek.inspect_tasks.report.sweeps import SweepError, run_sweep
 
@@ -414,6 +427,15 @@ def parser() -> argparse.ArgumentParser:
                            "adds total and per-sample cost to each task's tokens table "
                            "(docs/tokens.md)")
     reporting.set_defaults(run=_report)
+
+    k50 = sub.add_parser(
+        "k50", help="k50 per model and task from logs, and the k to run next",
+        description="Read logs (files or folders) and print, per task and row (model and "
+        "setting), the k at which final sufficiency falls to one half with a bootstrap "
+        "interval, and which k to run next until the fit brackets one half or the "
+        "builder's largest k is reached (docs/reports.md, k50).")
+    k50.add_argument("logs", nargs="+", metavar="LOGS", help="log files or folders")
+    k50.set_defaults(run=_k50)
 
     from infoseek.inspect_tasks.report.sweeps import RECIPES
 

@@ -6,6 +6,9 @@ Writes into DIR:
   and setting, run rows first, then the published rows that apply, ``kind`` telling them
   apart), ``report.md`` with every table;
 - ``figures/<task>.<figure>.png``;
+- ``tables/<task>.k50.*`` for a task with final sufficiency per k: each row's k50 (the k at
+  which final sufficiency falls to one half) with its bootstrap interval and the k to
+  run next (`k50`);
 - ``tables/<task>.tokens.*``: each row's tokens per sample from the recorded model usage
   and, with ``prices``, its cost (`tokens`);
 - ``samples.csv`` (one row per sample: log, task, model, settings, id, epoch, k, error
@@ -55,6 +58,7 @@ from infoseek.inspect_tasks.report.extra_tables import (
     order_strata_table,
     role_table,
 )
+from infoseek.inspect_tasks.report.k50 import K50_TITLE, k50_display, k50_table
 from infoseek.inspect_tasks.report.page import write_page
 from infoseek.inspect_tasks.report.published import (
     DIFFERENT_DATA,
@@ -284,6 +288,10 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
                 out, task, "diagnostics", "Reasoning-trace diagnostics (episodes with "
                 "reasoning)", table,
                 display_frame(_plain(table), {"*": "no episode with reasoning has it"})))
+    table = k50_table(samples, rows, evals, declaration)
+    if not table.empty:
+        section.tables.append(_write_table(out, task, "k50", K50_TITLE, table,
+                                           k50_display(table)))
     table = tokens_table(samples, rows, prices)
     if table is not None:
         title = TOKENS_TITLE + ("; cost from the prices file, per million tokens"
