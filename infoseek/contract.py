@@ -282,6 +282,12 @@ ANSWER_KINDS: tuple[str, ...] = ("boolean", "number", "choice", "vector", "seque
 number, one of a listed set, named values, an ordered list. Each is a kind of the
 registry `infoseek.answers`, which a plug-in kind may join."""
 
+UNDETERMINED = "cannot be determined"
+"""The answer that says no question the model may ask can settle the target (issue 34,
+`-T unanswerable=`): written as the whole answer line (``Answer: cannot be determined``) or
+as the answer tool's value (``answer(value="cannot be determined")``); read as this text
+by the seek parsers, credited only on samples that no askable variable can settle."""
+
 # ------------------------------------------------------------------ limits and defaults
 
 MAX_TURN_CHARS = 20_000

@@ -36,6 +36,7 @@ from infoseek.contract import TASK_SOURCE
 from infoseek.domains import Domain, get_builder
 from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
+from infoseek.inspect_tasks.unanswerable import checked_unanswerable, with_unanswerable
 from infoseek.inspect_tasks.versions import task_version
 from infoseek.inspect_tasks.viewer import viewer_arguments
 from infoseek.jsonl import dumps_record
@@ -187,11 +188,13 @@ def seek_options(builder: str, params: dict[str, Any], records: list[dict[str, A
 
 
 def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str = "seek",
-              full_information: bool = False) -> Task:
+              full_information: bool = False, unanswerable: Any = 0) -> Task:
     """The seek loop (protocols §3.1) over the builder's records, with the options
     `params` name (`seek_options`). `full_information`: every hidden value is revealed
     first (records with a hidden world), so the model can answer at once: the reasoning
-    upper bound."""
+    upper bound. `unanswerable`: the share of problems no question can settle mixed in
+    (`infoseek.inspect_tasks.unanswerable`; 0: none)."""
+    share = checked_unanswerable(unanswerable, builder, params.get("source"))
     records = task_records(builder, params)
     options = seek_options(builder, params, records, full_information=full_information)
     if full_information:
@@ -200,9 +203,12 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
     with located_errors(params):
         samples = seek_samples(records, _render(builder, renderer, forbid),
                                forbid_alternatives=forbid)
+    samples = with_unanswerable(samples, builder, share, seed=params.get("seed", 0),
+                                fmt=options.format, render=_render(builder, renderer, forbid),
+                                forbid_alternatives=forbid)
     kind = "full_information" if full_information else "seek"
     return Task(dataset=samples_dataset(samples, name), solver=seek_solver(options),
-                scorer=seek_scorers(),
+                scorer=seek_scorers(undetermined=share > 0),
                 metadata={"report": kind, **source_metadata(params.get("source"), records)},
                 name=name, version=registered_task_version(builder), **viewer_arguments(kind))
 

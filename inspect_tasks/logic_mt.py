@@ -4,6 +4,7 @@
     inspect eval infoseek/logic_mt --model openai/gpt-4o -T k=[3,4] -T oracle=random
     inspect eval inspect_tasks/logic_mt.py -T source=logic_q_mt.csv --model infoseek/optimal
     inspect eval infoseek/logic_mt -T split=hard --model infoseek/optimal   # k = 5..8
+    inspect eval infoseek/logic_mt -T unanswerable=0.2 --model infoseek/optimal
 """
 
 from inspect_ai import Task, task
@@ -33,6 +34,7 @@ def logic_mt(
     source: str | None = None,
     source_format: str | None = None,
     limit: int | None = None,
+    unanswerable: float = 0.0,
 ) -> Task:
     """Seek the missing attributes, then answer (protocols §3.1).
 
@@ -58,6 +60,8 @@ def logic_mt(
             file).
         source_format: the source file's format (with source).
         limit: read just the first N problems of the source (with source only).
+        unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
+            the model must answer "cannot be determined" on them; default 0: none).
     """
     chosen = split_settings(check_choice("split", split, list(SPLITS)), k, max_turns)
     k, max_turns, builder = chosen["k"], chosen["max_turns"], chosen["builder"]
@@ -67,4 +71,4 @@ def logic_mt(
         force_ask=force_ask, forbid_alternatives=forbid_alternatives,
         carry_reasoning=carry_reasoning, source=source, source_format=source_format,
         limit=limit)
-    return seek_task("logic_mt", builder, params)
+    return seek_task("logic_mt", builder, params, unanswerable=unanswerable)

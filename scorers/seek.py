@@ -56,7 +56,13 @@ from typing import Any
 from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
-from infoseek.contract import STORE_INITIAL, STORE_PROBLEM, STORE_ROLES, STORE_TURNS
+from infoseek.contract import (
+    STORE_INITIAL,
+    STORE_PROBLEM,
+    STORE_ROLES,
+    STORE_TURNS,
+    UNDETERMINED,
+)
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.recorded_names import current_scorer_name
 from infoseek.scorers.role_metrics import role_error_rates, role_values
@@ -94,6 +100,8 @@ def _answer_text(value: Any) -> str | None:
 
 
 def _hidden_target(state: TaskState, target: Target) -> Any:
+    if state.metadata.get("unanswerable"):  # no question can settle it (issue 34)
+        return UNDETERMINED
     if "target_value" in state.metadata:
         return state.metadata["target_value"]
     text = target.text
@@ -199,6 +207,9 @@ def sufficiency_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         episode = seek_episode(state, target)
         values = sufficiency_metrics(episode.turns, initial_possible=episode.initial_possible)
+        if state.metadata.get("unanswerable"):  # never Known: sufficiency does not apply
+            values.update(final_sufficiency=None, turn_to_sufficiency=None,
+                          over_questioning=None)
         return Score(
             value=_nan_for_none(values),
             explanation=sufficiency_explanation(episode.turns, values),
@@ -220,6 +231,8 @@ def queries_scorer() -> Scorer:
         values = query_metrics(episode.problem, episode.turns,
                                queryable_for_coverage=episode.queryable,
                                target_value=episode.target_value)
+        if state.metadata.get("unanswerable"):  # no MSS to hit
+            values = dict.fromkeys(values)
         return Score(
             value=_nan_for_none(values),
             explanation=query_explanation(episode.problem, episode.turns),
@@ -262,10 +275,16 @@ SEEK_SCORER_NAMES: tuple[str, ...] = tuple(SEEK_SCORE_GROUPS)
 """The names the seek scorers carry in the log (``sample.scores``, ``results.scores``)."""
 
 
-def seek_scorers() -> list[Scorer]:
+def seek_scorers(*, undetermined: bool = False) -> list[Scorer]:
     """The scorers of every seek task, in display order: ``final_answer``,
-    ``sufficiency``, ``queries``, ``invalid``."""
-    return [final_answer_scorer(), sufficiency_scorer(), queries_scorer(), invalid_scorer()]
+    ``sufficiency``, ``queries``, ``invalid``; with problems no question can settle mixed
+    in (`undetermined`) then ``undetermined`` (`infoseek.scorers.undetermined`)."""
+    scorers = [final_answer_scorer(), sufficiency_scorer(), queries_scorer(), invalid_scorer()]
+    if undetermined:  # problems no question can settle (issue 34)
+        from infoseek.scorers.undetermined import undetermined_scorer
+
+        scorers.append(undetermined_scorer())
+    return scorers
 
 
 def seek_values(scores: Mapping[str, Score] | None) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from typing import Any
 
 from rapidfuzz.distance import DamerauLevenshtein
 
+from infoseek.contract import UNDETERMINED
 from infoseek.domains import UnknownDomain, domain_of
 from infoseek.scorers.answer_match import answers_match
 from infoseek.scorers.seek_turns import (
@@ -150,10 +151,14 @@ def answer_metrics(turns: Sequence[dict], target_value: Any, *,
                    kind: str | None = None) -> dict[str, float]:
     """``accuracy``: 1.0 iff the last ``answer`` turn's answer equals ``target_value``
     by the comparison of answer kind `kind` (see :func:`answers_match`; the problem's
-    domain gives it, `answer_kind_of`); 0.0 when no answer was given."""
+    domain gives it, `answer_kind_of`); 0.0 when no answer was given. The answer
+    `infoseek.contract.UNDETERMINED` matches only a target that is itself (a problem no
+    question can settle, issue 34)."""
     answer_turn = final_answer_turn(turns)
-    correct = answer_turn is not None and answers_match(answer_turn.get("answer"),
-                                                        target_value, kind=kind)
+    given = None if answer_turn is None else answer_turn.get("answer")
+    if UNDETERMINED in (given, target_value):  # "cannot be determined" matches only itself
+        return {"accuracy": 1.0 if given == target_value else 0.0}
+    correct = answer_turn is not None and answers_match(given, target_value, kind=kind)
     return {"accuracy": 1.0 if correct else 0.0}
 
 

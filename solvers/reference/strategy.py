@@ -13,7 +13,8 @@ registered at the bottom of this module:
 * seek (`infoseek.solvers.seek.strategy`): optimal asks the question that minimises the
   worst-case number of further questions (exact minimax, `infoseek.strategies`) and
   answers as soon as the target is Known; random asks a random valid variable; reversed
-  asks a required order backwards (`infoseek.solvers.seek.ordered_strategy`);
+  asks a required order backwards (`infoseek.solvers.seek.ordered_strategy`); on a problem
+  no question can settle, optimal and reversed say so (`infoseek.solvers.reference.undetermined`);
 * k-prediction and MSS identification (`infoseek.solvers.problem_level.strategy`);
 * incomplete questions (`infoseek.solvers.incomplete.strategy`);
 * the single-turn protocols (`infoseek.solvers.single_turn.strategy`), the only ones the
@@ -110,7 +111,7 @@ def decide(
     return resolve(found.move)(model_name, protocol, problem, turns, options, rng)
 
 
-register_strategy("seek", "infoseek.solvers.seek.strategy:seek_move")
+register_strategy("seek", "infoseek.solvers.reference.undetermined:seek_move")
 register_strategy("k_prediction", "infoseek.solvers.problem_level.strategy:k_prediction_move")
 register_strategy("mss_identification", "infoseek.solvers.problem_level.strategy:mss_move")
 register_strategy("incomplete", "infoseek.solvers.incomplete.strategy:incomplete_move")

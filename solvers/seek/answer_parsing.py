@@ -9,15 +9,22 @@ of the prompt (:func:`template_key`, :func:`copied_template_line`,
 
 Template lines: a reply line equal to a template line of the prompt after collapsing
 whitespace, dropping markdown emphasis and case is a copy.
+
+The "cannot be determined" answer (`infoseek.contract.UNDETERMINED`, issue 34):
+:func:`read_undetermined` reads an answer whose value is that fixed form, before the
+answer kind reads it (protocols §3.8: only an unambiguous answer is credited).
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Collection, Iterable
 
 from infoseek import contract
+from infoseek.answers import AnswerKind, AnswerSpec, invalid
 from infoseek.answers.answer_text import collapse as _collapse
+from infoseek.answers.answer_text import split_justification, tail_opening
 from infoseek.answers.base import AnswerReading
 from infoseek.answers.boolean import read_boolean_answer
 from infoseek.answers.number import (
@@ -37,6 +44,7 @@ __all__ = [
     "parse_number_answer",
     "read_boolean_answer",
     "read_number_answer",
+    "read_undetermined",
     "template_key",
 ]
 
@@ -102,3 +110,50 @@ def copies_template(value: str, templates: Collection[str]) -> bool:
         return False
     value_key = template_key(value)
     return value_key in keys or value_key in bare
+
+
+# ------------------------------------------------------------- cannot be determined
+
+_UNDETERMINED_PHRASE = re.compile(
+    r"\b(?:cannot|can\s*not|can't|can\u2019t)\s+be\s+(?:determined|decided|known|settled)\b"
+    r"|\bundetermin(?:ed|able)\b|\bundecidable\b",
+    re.IGNORECASE,
+)
+_SECOND_CUE = re.compile(
+    r"\b(?:or|either|maybe|perhaps|possibly|probably|likely|guess|actually|but|though|"
+    r"however|otherwise|if)\b|%|\?", re.IGNORECASE)
+
+
+def _undetermined_key(text: str) -> str:
+    return _collapse(text.translate(_EMPHASIS)).strip(" \t.!\"'").casefold()
+
+
+def read_undetermined(body: object, kind: AnswerKind, spec: AnswerSpec
+                      ) -> AnswerReading | None:
+    """The reading of an answer `body` that says the target cannot be determined, or None
+    when the body does not speak of that (the answer kind reads it as usual).
+
+    The form is fixed: the answer's value is ``cannot be determined`` (case, emphasis,
+    quotes and a closing full stop aside), read as `contract.UNDETERMINED`. A
+    justification may follow it after a sentence end or a word such as ``because``,
+    unless it puts a value of the kind forward or hedges (``cannot be determined, but
+    probably yes``: ``ambiguous``). Any other body that says the target cannot be
+    determined (``yes, or it cannot be determined``, ``undetermined``, ``it can't be
+    determined``) is ``ambiguous``: one form, so that no hedge is read as the answer."""
+    if not isinstance(body, str) or not _UNDETERMINED_PHRASE.search(body):
+        return None
+    text = _collapse(body).strip()
+    head, tail = split_justification(text)
+    if _undetermined_key(head) != contract.UNDETERMINED:
+        return invalid("ambiguous")
+    rest = tail_opening(tail).strip()
+    if rest:
+        if _SECOND_CUE.search(rest):
+            return invalid("ambiguous")
+        try:
+            second = kind.read_text(rest, spec)
+        except Exception:  # a plug-in kind must not fail the turn
+            second = invalid("malformed")
+        if second.valid:
+            return invalid("ambiguous")
+    return AnswerReading(contract.UNDETERMINED)

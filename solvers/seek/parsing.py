@@ -46,6 +46,7 @@ from infoseek.solvers.seek.answer_parsing import (
     parse_number_answer,
     read_boolean_answer,
     read_number_answer,
+    read_undetermined,
 )
 from infoseek.solvers.seek.naming import (
     Vocabulary,
@@ -184,5 +185,8 @@ def reading_turn(reading: AnswerReading, raw: str) -> ParsedTurn:
 
 
 def _answer_turn(raw: str, vocab: Vocabulary) -> ParsedTurn:
-    """The turn an answer text amounts to, read by the vocabulary's answer kind."""
-    return reading_turn(registered_kind(vocab.answer).read_text(raw, vocab.answer), raw)
+    """The turn an answer text amounts to, read by the vocabulary's answer kind (or as
+    "cannot be determined", `read_undetermined`)."""
+    kind = registered_kind(vocab.answer)
+    reading = read_undetermined(raw, kind, vocab.answer)
+    return reading_turn(reading or kind.read_text(raw, vocab.answer), raw)

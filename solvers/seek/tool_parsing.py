@@ -12,7 +12,7 @@ from infoseek.answers import AnswerKind, AnswerReading, AnswerSpec, invalid
 from infoseek.answers import answer_kind as registered_kind
 from infoseek.answers.answer_lines import answer_lines
 from infoseek.contract import ACTION_ASK, ANSWER_TOOL, ASK_TOOL, ParsedTurn
-from infoseek.solvers.seek.answer_parsing import copies_template
+from infoseek.solvers.seek.answer_parsing import copies_template, read_undetermined
 from infoseek.solvers.seek.naming import blocked_queries, judge_queries, resolve_name, vocabulary
 from infoseek.solvers.seek.parse_context import ParseContext
 from infoseek.solvers.seek.parsing import invalid_turn, reading_turn
@@ -75,7 +75,9 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
     channel, two different values in one turn are ``ambiguous``): an answer line in it
     (the one rule of `infoseek.answers.answer_lines`) whose body reads as another value
     than the call's, or as a hedged one, makes the answer ``ambiguous``; the same value
-    in both is one answer.
+    in both is one answer. ``answer(value="cannot be determined")`` is the answer
+    `infoseek.contract.UNDETERMINED` (`read_undetermined`: the same fixed form as the
+    text format's answer line).
     """
     vocab = vocabulary(context, asked)
     kind = registered_kind(vocab.answer)
@@ -130,8 +132,9 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
             return invalid_turn("empty", answer_raw=value)
         if copies_template(value, context.templates):
             return invalid_turn("template", answer_raw=value)
-        return reading_turn(_beside(kind.read_tool(value, vocab.answer), text, kind,
-                                    vocab.answer), value)
+        reading = read_undetermined(value, kind, vocab.answer)
+        return reading_turn(_beside(reading or kind.read_tool(value, vocab.answer), text,
+                                    kind, vocab.answer), value)
 
     return ParsedTurn(ACTION_ASK, judge_queries(attempts, vocab), None, None, None)
 
@@ -145,7 +148,9 @@ def _beside(reading: AnswerReading, text: object, kind: AnswerKind,
     if not reading.valid:
         return reading
     for line in answer_lines(text):
-        written = kind.read_text(line.body(text), spec)  # type: ignore[arg-type]
+        body = line.body(text)
+        written = (read_undetermined(body, kind, spec)
+                   or kind.read_text(body, spec))  # type: ignore[arg-type]
         if not written.valid and written.reason != "empty":
             return invalid("ambiguous")
         if written.valid and not _same_value(kind, written.value, reading.value, spec):

@@ -1,0 +1,92 @@
+"""`-T unanswerable=<share>` on the multi-turn seek tasks (issue 34): mixing problems no
+question can settle into a task's samples.
+
+The records come from each domain's builder of unanswerable problems
+(`UNANSWERABLE_BUILDERS`, keyed by the ordinary builder they are made from; the count rule
+and the referee are `infoseek.builders.unanswerable`). Each gives one sample whose id is
+the record's (``...-unanswerable``), whose target is `infoseek.contract.UNDETERMINED`, and
+whose metadata says ``unanswerable: true``; the oracle still answers from a hidden
+target value (any value: none is ever pinned). Every sample of such a task, ordinary or
+not, shows the model the answer form for "cannot be determined" (`UNDETERMINED_LINES`);
+with a share of 0 (the default) nothing changes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from inspect_ai.dataset import Sample
+
+from infoseek.builders.unanswerable import (
+    UnanswerableShareError,
+    checked_share,
+    unanswerable_count,
+)
+from infoseek.contract import UNDETERMINED
+from infoseek.domains import resolve
+from infoseek.inspect_tasks.task_parameters import TaskParameterError
+from infoseek.stored_forms import metadata_problem
+
+UNANSWERABLE_BUILDERS: dict[str, str] = {
+    "logic-mt": "infoseek.builders.logic.unanswerable:build_default",
+    "logic-mt-hard": "infoseek.builders.logic.unanswerable:build_hard",
+}
+"""Ordinary builder -> ``"module:function"`` making its unanswerable record
+``(seed, k, index)``."""
+
+UNDETERMINED_LINES: dict[str, str] = {
+    "text": ("If no question you may ask can settle the answer, say so with this answer "
+             f"line alone: Answer: {UNDETERMINED}"),
+    "tool": ("If no question you may ask can settle the answer, say so by calling answer "
+             f'with the value "{UNDETERMINED}".'),
+}
+"""The answer form for "cannot be determined", per interaction format, added to every
+sample's input when the share is above 0."""
+
+
+def checked_unanswerable(share: Any, builder: str, source: Any) -> float:
+    """The share as a float, checked: a number in [0, 1); above 0 only on a built split
+    of a builder in `UNANSWERABLE_BUILDERS`. Raises `TaskParameterError` naming the fix."""
+    try:
+        value = checked_share(share)
+    except UnanswerableShareError as exc:
+        raise TaskParameterError(f"-T {exc}") from None
+    if value and source:
+        raise TaskParameterError("-T unanswerable mixes problems into a built split; it "
+                                 "cannot be used with -T source (drop one of them)")
+    if value and builder not in UNANSWERABLE_BUILDERS:
+        raise TaskParameterError(f"-T unanswerable: the {builder} builder makes no "
+                                 "unanswerable problems (use 0, or one of the builders "
+                                 f"{', '.join(UNANSWERABLE_BUILDERS)})")
+    return float(value)
+
+
+def with_unanswerable(samples: list[Sample], builder: str, share: Any, *, seed: int,
+                      fmt: str, render: Callable[[dict[str, Any]], str],
+                      forbid_alternatives: bool) -> list[Sample]:
+    """`samples` and, for each k among them, `unanswerable_count(share, n_k)` unanswerable
+    samples at that k (records ``0..count-1`` of the builder at (seed, k)); every input gets
+    the answer form of `fmt`. Unchanged when the share is 0."""
+    if not checked_share(share):
+        return samples
+    build = resolve(UNANSWERABLE_BUILDERS[builder])
+    line = UNDETERMINED_LINES[fmt]
+    counts = Counter(sample.metadata["k"] for sample in samples)
+    mixed = [_with_line(sample, line) for sample in samples]
+    for k in sorted(counts):
+        for index in range(unanswerable_count(share, counts[k])):
+            record = build(seed, k, index)
+            mixed.append(Sample(
+                id=record["id"], input=f"{render(record)}\n\n{line}", target=UNDETERMINED,
+                metadata={"problem": metadata_problem(record),
+                          "target_value": record["target_values"][0], "target_index": 0,
+                          "unanswerable": True, "k": k, "task_k": None,
+                          "forbid_alternatives": forbid_alternatives}))
+    return mixed
+
+
+def _with_line(sample: Sample, line: str) -> Sample:
+    sample.input = f"{sample.input}\n\n{line}"
+    return sample
