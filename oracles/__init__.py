@@ -1,4 +1,5 @@
-"""Oracles: who answers the model (adversarial, cooperative, random, world-backed), the
+"""Oracles: who answers the model (adversarial, cooperative, random, world-backed, and
+withholding, `infoseek.oracles.withholding`), the
 refusals and corrections it gives instead of a value, and the one door to a bound model
 role (`infoseek.oracles.roles`). The seek turn they answer is played in the seek game
 (`infoseek.solvers.seek.game.play_turn`)."""
@@ -11,6 +12,7 @@ from infoseek.oracles.policies import (
     check_policy,
 )
 from infoseek.oracles.refusals import REFUSAL_REASONS, check_query, refusal_text
+from infoseek.oracles.withholding import WITHHELD, WITHHOLDING_POLICY
 
-__all__ = ["ORACLE_POLICIES", "REFUSAL_REASONS", "UNSURE", "WORLD_POLICY", "Oracle",
-           "check_policy", "check_query", "refusal_text"]
+__all__ = ["ORACLE_POLICIES", "REFUSAL_REASONS", "UNSURE", "WITHHELD", "WITHHOLDING_POLICY",
+           "WORLD_POLICY", "Oracle", "check_policy", "check_query", "refusal_text"]

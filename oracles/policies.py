@@ -7,6 +7,10 @@ Finite engines: the policy picks each reply among the values still consistent
 (adversarial keeps the most target values possible, cooperative the fewest, random
 follows one world drawn at the start).
 
+Withholding (`infoseek.oracles.withholding`): the oracle's ``withheld`` variables are
+answered `WITHHELD` ("unknown") whatever the policy; the ``withholding`` policy replies to
+the rest as the adversarial one does.
+
 World-backed oracles: given a `hidden_world` (a value for every leaf, as in math records)
 every reply is that world's value (a quantity missing from the world is computed from
 it by the engine). This is what the published math oracle does. When the engine's
@@ -25,6 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from infoseek.engine import Engine, is_listable, json_value, ordered_values, possible_values_record
+from infoseek.oracles.withholding import WITHHELD, WITHHOLDING_POLICY
 
 WORLD_POLICY = "world"  # every reply from the hidden world (needs `hidden_world`)
 UNSURE = "unsure"
@@ -42,6 +47,8 @@ class Oracle:
     unsure_rate: float = 0.0
     answers: dict[str, Any] = field(default_factory=dict)
     hidden_world: dict[str, Any] | None = None
+    #: variables that cannot be learned in this episode: asked, they get `WITHHELD`
+    withheld: frozenset[str] = frozenset()
     _values_memo: dict[tuple, frozenset] = field(default_factory=dict, repr=False, compare=False)
     #: the full world a world-drawing policy follows (drawn when the oracle is made)
     drawn_world: dict[str, Any] | None = field(default=None, init=False)
@@ -61,7 +68,10 @@ class Oracle:
         elif self.target_value not in self.engine.target_values():
             raise ValueError("the hidden target value is impossible for this problem")
         self._rng = random.Random(f"oracle:{self.policy}:{self.seed}")
-        if self.policy in POLICIES and POLICIES[self.policy].draws_world and not self.world_backed:
+        #: the policy the replies follow (the withholding oracle's is the adversarial one)
+        self.reply_policy = REPLY_POLICY_OF.get(self.policy, self.policy)
+        policy = POLICIES.get(self.reply_policy)
+        if policy is not None and policy.draws_world and not self.world_backed:
             self.drawn_world = self._draw_world()
 
     def _check_world(self) -> None:
@@ -98,11 +108,14 @@ class Oracle:
         )
 
     def reply(self, var: str) -> Any:
-        """The value revealed for `var` (or UNSURE for the random oracle's doubt)."""
+        """The value revealed for `var` (or UNSURE for the random oracle's doubt, WITHHELD
+        for a withheld variable, which is never added to the answers)."""
         if var == self.engine.target or var in self.engine.observed:
             raise ValueError(f"{var!r} is the target or observed; refuse it with check_query")
         if var not in self.engine.variables:
             raise ValueError(f"{var!r} is not a variable of this problem")
+        if var in self.withheld:
+            return WITHHELD
         if var in self.answers:
             return self.answers[var]
         if self.world_backed:
@@ -112,7 +125,7 @@ class Oracle:
         options = self.consistent_values(var)
         if not options:
             raise RuntimeError("no consistent value; the oracle state is corrupt")
-        policy = POLICIES[self.policy]
+        policy = POLICIES[self.reply_policy]
         if (policy.draws_world and len(options) > 1 and self.unsure_rate
                 and self._rng.random() < self.unsure_rate):
             return UNSURE
@@ -197,12 +210,16 @@ POLICIES: dict[str, Policy] = {
     "random": Policy(_drawn_world, draws_world=True),
 }
 ORACLE_POLICIES: tuple[str, ...] = tuple(POLICIES)
+REPLY_POLICY_OF: dict[str, str] = {WITHHOLDING_POLICY: "adversarial"}
+"""Oracle names that are no reply policy of their own, with the policy their replies
+follow (the withholding oracle replies adversarially to what can be learned)."""
 
 
 def check_policy(name: Any) -> str:
-    """`name` when it names an oracle policy (a table entry or ``"world"``), else a
+    """`name` when it names an oracle policy (a table entry, ``"world"`` or
+    ``"withholding"``), else a
     ValueError that lists them."""
-    known = (*POLICIES, WORLD_POLICY)
+    known = (*POLICIES, WORLD_POLICY, *REPLY_POLICY_OF)
     if name not in known:
         raise ValueError(f"unknown oracle policy {name!r}; choose one of {', '.join(known)}")
     return name
