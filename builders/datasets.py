@@ -16,10 +16,16 @@ as in `infoseek build`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
 
-from infoseek.builders.cache import load_or_build
+from infoseek.builders.cache import cache_path, load_or_build
 from infoseek.builders.jobs import StageProgress
 from infoseek.builders.published.sources import source_records
 from infoseek.domains import get_builder, resolve
@@ -53,6 +59,13 @@ def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int 
     if per_k > spec.max_per_k:
         raise ValueError(f"per_k must be at most {spec.max_per_k} for {spec.name} (the "
                          f"builder's cap); got {per_k}")
+    deferring = _DEFERRING.get()
+    if deferring is not None:
+        missing = [stage for stage in (Stage(spec.name, spec.data_version, seed, per_k, k)
+                                       for k in ks)
+                   if stage not in deferring and not stage.path().exists()]
+        if missing:
+            raise SplitsNeeded(missing)
     build = resolve(spec.build)
     out: list[dict[str, Any]] = []
     for k in ks:
@@ -62,18 +75,129 @@ def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int 
     return out
 
 
+@dataclass(frozen=True)
+class Stage:
+    """One k of one built split: the unit that is built and cached."""
+
+    builder: str
+    data_version: str
+    seed: int
+    per_k: int
+    k: int
+
+    def params(self) -> dict[str, int]:
+        return {"seed": self.seed, "per_k": self.per_k, "k": self.k}
+
+    def path(self) -> Path:
+        return cache_path(self.builder, self.data_version, self.params())
+
+
+class SplitsNeeded(Exception):
+    """Raised by `domain_records` inside `deferred_builds` instead of building: the
+    stages it would build. Not a `ValueError`, so a task's own error handling lets it
+    pass."""
+
+    def __init__(self, stages: list[Stage]) -> None:
+        super().__init__(f"{len(stages)} split stages to build first")
+        self.stages = stages
+
+
+_DEFERRING: ContextVar[frozenset[Stage] | None] = ContextVar("infoseek_deferring",
+                                                               default=None)
+
+
+@contextmanager
+def deferred_builds(allowed: Iterable[Stage] = ()) -> Iterator[None]:
+    """Within it, `domain_records` raises `SplitsNeeded` for the stages that are not in
+    the cache rather than build them, except the `allowed` ones, built as usual."""
+    token = _DEFERRING.set(frozenset(allowed))
+    try:
+        yield
+    finally:
+        _DEFERRING.reset(token)
+
+
+T = TypeVar("T")
+
+
+def made_after_builds(makers: Sequence[Callable[[], T]], *, workers: int | None = None
+                      ) -> list[T]:
+    """What each of `makers` returns (tasks, say), with every split they read built
+    first, once, and the stages of different makers built at the same time.
+
+    Each maker is called with its builds deferred (`deferred_builds`): one whose splits
+    are all cached returns at once and is kept; one that needs a stage raises
+    `SplitsNeeded` and is called again once the stages every maker asked for are built
+    (`build_stages`, a stage asked for twice built once). A maker called again may ask
+    for a further stage (a task reading two splits), so this repeats; a stage that was
+    built but is not in the cache after (a cache that cannot be written, a builder that
+    failed in its worker) is built by the maker itself on its next call, so its records
+    and its errors are the ones the maker would give on its own."""
+    results: dict[int, T] = {}
+    pending = list(range(len(makers)))
+    tried: set[Stage] = set()
+    while pending:
+        needed: list[Stage] = []
+        again: list[int] = []
+        for index in pending:
+            try:
+                with deferred_builds(tried):
+                    results[index] = makers[index]()
+            except SplitsNeeded as exc:
+                needed.extend(stage for stage in exc.stages if stage not in needed)
+                again.append(index)
+        build_stages(needed, workers=workers)
+        tried.update(needed)
+        pending = again
+    return [results[index] for index in range(len(makers))]
+
+
+def build_stages(stages: Sequence[Stage], *, workers: int | None = None) -> None:
+    """Build the `stages` not in the cache yet into it, up to `workers` at a time
+    (default: one per CPU), each in its own process with its own progress lines; the
+    highest k first (the slowest, as a rule). A stage whose build fails is left out
+    of the cache (its maker builds it again and reports the error). One stage, or one
+    worker, builds in this process with the builder's own worker processes."""
+    todo = sorted({stage for stage in stages if not stage.path().exists()},
+                  key=lambda stage: (-stage.k, -stage.per_k, stage.builder, stage.seed))
+    workers = min(workers or os.cpu_count() or 1, len(todo))
+    if workers <= 1:
+        for stage in todo:
+            try:
+                _build_cached(stage, None)
+            except Exception:  # any builder failure: the maker builds it and says why
+                pass
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        for future in [pool.submit(_build_cached, stage, 1) for stage in todo]:
+            try:
+                future.result()
+            except Exception:  # any builder failure: the maker builds it and says why
+                pass
+
+
+def _build_cached(stage: Stage, workers: int | None) -> None:
+    """Build one stage into the cache (a module-level function: it runs in a worker
+    process); `workers`: the builder's own worker processes."""
+    _, spec = get_builder(stage.builder)
+    build = resolve(spec.build)
+    load_or_build(stage.builder, stage.data_version, stage.params(),
+                  lambda: _build_stage(build, stage.builder, stage.seed, stage.per_k,
+                                       stage.k, workers=workers))
+
+
 PROGRESS_INTERVAL = 10.0
 """The longest a build stage goes without a progress line, in seconds."""
 
 
-def _build_stage(build: Any, name: str, seed: int, per_k: int, k: int
-                 ) -> list[dict[str, Any]]:
+def _build_stage(build: Any, name: str, seed: int, per_k: int, k: int,
+                 workers: int | None = None) -> list[dict[str, Any]]:
     """One k of a split, built (not in the cache) with progress lines on stderr
     (`infoseek.builders.jobs.StageProgress`: at least one every `PROGRESS_INTERVAL`
     seconds, whether or not the builder reports)."""
     with StageProgress(f"{name} k={k} (per_k={per_k}, seed={seed})",
                        interval=PROGRESS_INTERVAL) as progress:
-        records = build(seed, per_k, [k], progress=progress)
+        records = build(seed, per_k, [k], workers=workers, progress=progress)
         progress.finish(len(records))
     return records
 

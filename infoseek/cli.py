@@ -227,10 +227,16 @@ def _sweep_workers(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from infoseek.cli_files import folder_problem
+    from infoseek.inspect_tasks.report.sweeps import SweepError, build_splits
 
     problem = folder_problem(args.log_dir, "--log-dir")
     if problem is not None:
         print(f"infoseek sweep: {problem}", file=sys.stderr)
+        return 2
+    try:  # once here, not once in each worker
+        build_splits(args.recipe, args.task, args.per_k)
+    except SweepError as exc:
+        print(f"infoseek sweep: {exc}", file=sys.stderr)
         return 2
     workers = []
     for index in range(1, args.workers + 1):

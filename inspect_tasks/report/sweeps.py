@@ -32,6 +32,7 @@ tasks are swept with no edit here; an installed plug-in's by their full name
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -184,10 +185,14 @@ def run_sweep(name: str, models: Sequence[str], log_dir: str, *, task: str | Non
     """Run a recipe with `inspect_ai.eval_set` into `log_dir`; True when every run
     finished. Everything is checked before the first run starts (`check_log_dir`,
     `check_models`, each task made with its arguments), each problem a `SweepError`
-    saying what to fix. `shard` (``i/n``): every run keeps only that share of its
+    saying what to fix. The splits the runs read are built before any task is made,
+    each once and several at a time (one process per CPU;
+    `infoseek.builders.datasets.made_after_builds`), so the eval set starts on cached
+    data. `shard` (``i/n``): every run keeps only that share of its
     samples (`infoseek.shards`; `infoseek sweep --workers n` runs the n shares)."""
     import inspect_ai
 
+    from infoseek.builders.datasets import made_after_builds
     from infoseek.inspect_tasks.task_parameters import (
         TaskParameterError,
         checked_shard,
@@ -202,7 +207,8 @@ def run_sweep(name: str, models: Sequence[str], log_dir: str, *, task: str | Non
                          + ", ".join(missing))
     check_log_dir(log_dir)
     check_models(models)
-    tasks = [made_task(registered[t], t, args) for t, args in runs]
+    tasks = made_after_builds([functools.partial(made_task, registered[t], t, args)
+                               for t, args in runs])
     if shard is not None:
         try:
             share = checked_shard(shard)
@@ -220,6 +226,19 @@ def run_sweep(name: str, models: Sequence[str], log_dir: str, *, task: str | Non
     except PrerequisiteError as exc:  # Inspect refused to start: its reason, in one line
         raise SweepError(_refusal(exc, log_dir)) from None
     return bool(success)
+
+
+def build_splits(name: str, task: str | None = None, per_k: int = 10) -> None:
+    """Build every split the recipe's runs read into the dataset cache, each once and
+    several at a time (`infoseek.builders.datasets.made_after_builds`): what `infoseek
+    sweep --workers N` does before it starts its N processes, so that they all read the
+    cache rather than build the same splits N times over."""
+    from infoseek.builders.datasets import made_after_builds
+
+    registered = sweep_tasks()
+    runs = recipe_runs(name, task, per_k, registered)
+    made_after_builds([functools.partial(made_task, registered[t], t, args)
+                       for t, args in runs if t in registered])
 
 
 def _refusal(exc: Exception, log_dir: str) -> str:
