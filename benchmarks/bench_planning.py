@@ -39,11 +39,11 @@ PUBLISHED_BFS = {3: 5.75, 5: 27.2, 10: 93.9}
 
 
 def referee_check(record: dict, referees: dict) -> bool:
-    """The record's claims recomputed by the brute-force referee: one plan set for a "No
-    questions needed" row; two plan sets for a problem, whose sufficient atoms are
-    exactly the MSS family."""
+    """The record's claims recomputed by the brute-force referee under the record's tie
+    convention: one target value (plan, or plan set) for a "No questions needed" row; two
+    for a problem, whose sufficient atoms are exactly the MSS family."""
     spec = record["engine"]
-    key = (spec["blocks"], tuple(spec["goal"]))
+    key = (spec["blocks"], tuple(spec["goal"]), spec.get("ties") == "first_plan")
     if key not in referees:
         referees[key] = Referee(*key)
     referee = referees[key]

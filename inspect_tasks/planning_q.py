@@ -1,6 +1,7 @@
 """Planning-Q: the single-turn protocols of QuestBench (protocols §3.4-3.6) over Blocks World
 problems with a partly known initial state (`infoseek.builders.planning.planning_q`: built the
-way QuestBench built its 7,500, 4-7 blocks, six goals, the set of optimal plans as the target;
+way QuestBench built its 7,500, 4-7 blocks, six goals, a state's first optimal plan as the
+target (one plan per state, as published; `-T ties=plan_set`: the set of optimal plans);
 "No questions needed" rows mixed in as published).
 
     inspect eval infoseek/planning_q --model infoseek/bfs-10
@@ -20,8 +21,8 @@ from infoseek.inspect_tasks.task_parameters import TaskParameterError, check_cho
 from infoseek.inspect_tasks.task_tags import tagged
 
 BUILDER = "planning-q"
-BUILDERS = {"plan_set": BUILDER, "first_plan": "planning-q-first-plan"}
-"""The builder of each `-T ties` convention."""
+BUILDERS = {"plan_set": "planning-q-plan-set", "first_plan": BUILDER}
+"""The builder of each `-T ties` convention (the default, first_plan, is QuestBench's)."""
 
 
 def _builder(ties) -> str:
@@ -44,7 +45,7 @@ def planning_q(
     seed: int = 0,
     prompt: str = "zs",
     mix_well_specified: bool = False,
-    ties: str = "plan_set",
+    ties: str = "first_plan",
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
@@ -63,10 +64,10 @@ def planning_q(
             is the correct pick (true/false; default false; here the variants of the
             underspecified problems: the built split has its own "No questions needed" rows
             either way, as published).
-        ties: a state's target value (plan_set: its set of optimal plans, any of them a correct
-            plan; first_plan: its first optimal plan in action-name order, QuestBench's one
-            BFS plan per state; default plan_set); refused with source (a file's records carry
-            their own convention).
+        ties: a state's target value (first_plan: its first optimal plan in action-name order,
+            QuestBench's one BFS plan per state; plan_set: its set of optimal plans, any of them
+            a correct plan; default first_plan); only the default with source (a file's records
+            carry their own convention).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
             records, or a released QuestBench Planning-Q CSV: source format questbench-planning).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).
@@ -82,7 +83,7 @@ def planning_q_detection(
     per_k: int = 100,
     seed: int = 0,
     prompt: str = "zs",
-    ties: str = "plan_set",
+    ties: str = "first_plan",
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
@@ -95,10 +96,10 @@ def planning_q_detection(
             from the split of seed + 1000003, never from the evaluated problems.
         prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
             four-shot; default zs).
-        ties: a state's target value (plan_set: its set of optimal plans, any of them a correct
-            plan; first_plan: its first optimal plan in action-name order, QuestBench's one
-            BFS plan per state; default plan_set); refused with source (a file's records carry
-            their own convention).
+        ties: a state's target value (first_plan: its first optimal plan in action-name order,
+            QuestBench's one BFS plan per state; plan_set: its set of optimal plans, any of them
+            a correct plan; default first_plan); only the default with source (a file's records
+            carry their own convention).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
             records, or a released QuestBench Planning-Q CSV: source format questbench-planning).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).
@@ -113,7 +114,7 @@ def planning_q_well_specified(
     per_k: int = 100,
     seed: int = 0,
     prompt: str = "zs",
-    ties: str = "plan_set",
+    ties: str = "first_plan",
     source: str | None = None,
     limit: int | None = None,
 ) -> Task:
@@ -126,10 +127,10 @@ def planning_q_well_specified(
             from the split of seed + 1000003, never from the evaluated problems.
         prompt: the prompting mode (zs: zero-shot; cot: zero-shot, reason step by step; fs:
             four-shot; default zs).
-        ties: a state's target value (plan_set: its set of optimal plans, any of them a correct
-            plan; first_plan: its first optimal plan in action-name order, QuestBench's one
-            BFS plan per state; default plan_set); refused with source (a file's records carry
-            their own convention).
+        ties: a state's target value (first_plan: its first optimal plan in action-name order,
+            QuestBench's one BFS plan per state; plan_set: its set of optimal plans, any of them
+            a correct plan; default first_plan); only the default with source (a file's records
+            carry their own convention).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
             records, or a released QuestBench Planning-Q CSV: source format questbench-planning).
         limit: read just the first N problems of the source (with source only; >= 1; default: all).

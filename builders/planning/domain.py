@@ -14,7 +14,7 @@ DOMAIN = Domain(
     name=DOMAIN_NAME,
     answer_kind=plan_kind.NAME,
     wording=WORDING,
-    builders=(planning_q.SPEC, planning_q.FIRST_PLAN_SPEC, planning_mt.SPEC),
+    builders=(planning_q.SPEC, planning_q.PLAN_SET_SPEC, planning_mt.SPEC),
     renderers={"seek": "infoseek.builders.planning.render:render"},
     source_formats={
         "questbench-planning":

@@ -12,6 +12,10 @@ truth of every record recomputed on the exact engine:
   ``answer`` its one target value) when every consistent state has the same target
   value: "No questions needed" is the right pick, as in the released data.
 
+A state's target value follows the published tie convention by default (``ties =
+first_plan``: its first optimal plan with the actions in name order, QuestBench's one BFS
+plan per state with the order pinned; builder ``planning-q``); ``ties = plan_set`` (its
+set of optimal plans, builder ``planning-q-plan-set``) judges the same candidate rows.
 The split is the passing rows in a seeded random order, so the share of "No questions
 needed" rows, the block counts and the depths come out of the procedure. The record's
 ``question_options`` are all (b+1)^2 atoms, observed ones too (26, 37, 50 or 65 options
@@ -29,7 +33,8 @@ well-specified row); ``e_bf`` = (|X| + 1) / (s + 1) with s the sufficient atoms,
 ("No questions needed" is the one right option) for a well-specified row;
 ``num_constraints`` the ground actions. The validator recomputes all of it on the
 engine. Deterministic per (seed, index): records are byte-identical across runs,
-machines and hash seeds (no set order, no search tie-break reaches a record).
+machines and hash seeds (no set order reaches a record, and the one plan of a state is
+the first in name order, never pyperplan's hash-dependent operator order).
 """
 
 from __future__ import annotations
@@ -46,34 +51,43 @@ from infoseek.engines.planning.engine import TIES, PlanningEngine, variable_name
 from infoseek.engines.planning.space import blocks_space
 from infoseek.single_turn import backward_level, sufficient_options
 
+DEFAULT_TIES = "first_plan"
+"""The tie convention of the default builder ``planning-q``: QuestBench's (one BFS plan per
+state, operator order pinned to name order); ``plan_set`` builds ``planning-q-plan-set``."""
 SPEC = BuilderSpec(
     name="planning-q",
     build=f"{__name__}:build_split",
-    version="1.2.0",
+    version="1.3.0",
     shape=f"{__name__}:shape_lines",
     random_stream="planning_q:backward",
     max_k=1, default_ks=(1,), default_per_k=7500, max_per_k=8000,
 )
-"""Planning-Q (k = 1 only: 1-sufficient problems and "No questions needed" rows).
-Version 1.2: built the published way (`infoseek.builders.planning.backward`), with
-"No questions needed" rows; version 1.1 made ``depth`` the shorter plan; 1.0 took a
-minimal well-specified state and removed one atom. ``max_per_k``: a seed's passing rows
-run out a little above 8,000."""
-FIRST_PLAN_SPEC = BuilderSpec(
-    name="planning-q-first-plan",
-    build=f"{__name__}:build_first_plan_split",
-    version="1.2.0",
-    shape=f"{__name__}:shape_lines",
-    random_stream="planning_q:backward",
-    max_k=1, default_ks=(1,), default_per_k=7500, max_per_k=8000,
-)
-"""Planning-Q under the published tie convention (``ties = first_plan``: a state's target
-is its first optimal plan, operator order pinned to name order). It shares the plan-set
-builder's random stream, so both judge the same candidate rows (`under_other_ties`
-compares the two conventions on the same partial states). This is the split whose shape
+"""Planning-Q (k = 1 only: 1-sufficient problems and "No questions needed" rows), under
+the published tie convention (``ties = first_plan``: a state's target is its first
+optimal plan, operator order pinned to name order). This is the split whose shape
 matches the published one (seed 0: within depth 3 / 5 / 10 5.9 / 27.1 / 94.2%, b mean
 5.68, depth mean 6.89): the published generator keeps its rows under one plan per state,
-and plan sets reject nearly a third of those rows (docs/tasks/planning.md)."""
+and plan sets reject nearly a third of those rows (docs/tasks/planning.md).
+Version 1.3: ``first_plan`` is the default (1.2 built plan sets under this name and the
+first-plan split as ``planning-q-first-plan``); 1.2 built the published way
+(`infoseek.builders.planning.backward`), with "No questions needed" rows; 1.1 made
+``depth`` the shorter plan; 1.0 took a minimal well-specified state and removed one atom.
+``max_per_k``: a seed's passing rows run out a little above 8,000."""
+PLAN_SET_SPEC = BuilderSpec(
+    name="planning-q-plan-set",
+    build=f"{__name__}:build_plan_set_split",
+    version="1.3.0",
+    shape=f"{__name__}:shape_lines",
+    random_stream="planning_q:backward",
+    max_k=1, default_ks=(1,), default_per_k=7500, max_per_k=8000,
+)
+"""Planning-Q under the plan-set convention (``ties = plan_set``: a state's target is its
+set of optimal plans, any of them a correct plan; no search tie-break reaches a record).
+It shares the default builder's random stream, so both judge the same candidate rows
+(`under_other_ties` compares the two conventions on the same partial states); its split
+is deeper than the published one (seed 0: within depth 3 / 5 / 10 4.4 / 21.3 / 92.0%).
+Version 1.3.0 is version 1.2.0 of ``planning-q`` under a new name (the same records, ids
+aside)."""
 SIZES = (4, 5, 6, 7)
 """Block counts of the published split."""
 
@@ -105,7 +119,7 @@ def planning_q_difficulty(engine: PlanningEngine, sufficient: list[str],
             "num_sufficient": len(sufficient)}
 
 
-def row_record(row: Row, ties: str = TIES[0]) -> dict[str, Any] | None:
+def row_record(row: Row, ties: str = DEFAULT_TIES) -> dict[str, Any] | None:
     """The record a candidate row becomes (module docstring), or None when it fails: a
     pair row without exactly two target values or without a sufficient atom, a single
     row whose consistent states do not share one target value."""
@@ -289,13 +303,18 @@ def shape_lines(records: list[dict[str, Any]]) -> list[str]:
     return out
 
 
-def build_problem(seed: int, k: int, index: int, ties: str = TIES[0],
+def _spec(ties: str) -> BuilderSpec:
+    return SPEC if ties == DEFAULT_TIES else PLAN_SET_SPEC
+
+
+def build_problem(seed: int, k: int, index: int, ties: str = DEFAULT_TIES,
                   sizes: tuple[int, ...] = SIZES) -> dict[str, Any]:
     """Problem `index` of the split: the index-th passing row (`passing_rows`);
     deterministic in (seed, index). `ties`: the target value of a state
-    (`infoseek.engines.planning.engine.TIES`): its set of optimal plans, or its first
-    optimal plan (the published convention, builder ``planning-q-first-plan``); `sizes`:
-    the block counts (the published 4-7 by default; fewer make a smaller, faster split)."""
+    (`infoseek.engines.planning.engine.TIES`): its first optimal plan (the published
+    convention, the default, builder ``planning-q``) or its set of optimal plans (builder
+    ``planning-q-plan-set``); `sizes`: the block counts (the published 4-7 by default;
+    fewer make a smaller, faster split)."""
     if ties not in TIES:
         raise ValueError(f"ties must be one of {', '.join(TIES)}; got {ties!r}")
     if k != 1:
@@ -305,14 +324,14 @@ def build_problem(seed: int, k: int, index: int, ties: str = TIES[0],
         raise ValueError(f"planning-q: seed {seed} gives {len(rows)} problems "
                          f"(blocks {', '.join(map(str, sizes))}); index {index} asked for")
     return first_valid_problem(
-        SPEC if ties == TIES[0] else FIRST_PLAN_SPEC, seed=seed, k=k, index=index,
+        _spec(ties), seed=seed, k=k, index=index,
         max_attempts=1, candidate=lambda _rng, _k: row_record(rows[index], ties),
         validate=validate_planning_q_record)
 
 
-def build_first_plan_problem(seed: int, k: int, index: int,
-                             sizes: tuple[int, ...] = SIZES) -> dict[str, Any]:
-    return build_problem(seed, k, index, "first_plan", sizes)
+def build_plan_set_problem(seed: int, k: int, index: int,
+                           sizes: tuple[int, ...] = SIZES) -> dict[str, Any]:
+    return build_problem(seed, k, index, "plan_set", sizes)
 
 
 def _sized(function: Callable, sizes: tuple[int, ...]) -> Callable:
@@ -324,7 +343,8 @@ def build_split(seed: int = 0, per_k: int = SPEC.default_per_k,
                 ks: Iterable[int] = SPEC.default_ks,
                 *, workers: int | None = None,
                 progress: Callable[[int, int], None] | None = None,
-                ties: str = TIES[0], sizes: Iterable[int] = SIZES) -> list[dict[str, Any]]:
+                ties: str = DEFAULT_TIES, sizes: Iterable[int] = SIZES
+                ) -> list[dict[str, Any]]:
     """`per_k` problems (k = 1 only), in index order; `ties` and `sizes` as in
     `build_problem`."""
     if ties not in TIES:
@@ -332,18 +352,16 @@ def build_split(seed: int = 0, per_k: int = SPEC.default_per_k,
     sizes = tuple(sizes)
     if not sizes or any(b not in SIZES for b in sizes):
         raise ValueError(f"sizes must be block counts among {SIZES}; got {sizes}")
-    if ties == TIES[0]:
-        return build_split_with(_sized(build_problem, sizes), SPEC, seed, per_k, ks,
-                                workers, progress)
-    return build_split_with(_sized(build_first_plan_problem, sizes), FIRST_PLAN_SPEC, seed,
-                            per_k, ks, workers, progress)
+    problem = build_problem if ties == DEFAULT_TIES else build_plan_set_problem
+    return build_split_with(_sized(problem, sizes), _spec(ties), seed, per_k, ks,
+                            workers, progress)
 
 
-def build_first_plan_split(seed: int = 0, per_k: int = SPEC.default_per_k,
-                           ks: Iterable[int] = SPEC.default_ks,
-                           *, workers: int | None = None,
-                           progress: Callable[[int, int], None] | None = None,
-                           sizes: Iterable[int] = SIZES) -> list[dict[str, Any]]:
-    """`build_split` with ``ties = first_plan`` (the builder ``planning-q-first-plan``)."""
+def build_plan_set_split(seed: int = 0, per_k: int = SPEC.default_per_k,
+                         ks: Iterable[int] = SPEC.default_ks,
+                         *, workers: int | None = None,
+                         progress: Callable[[int, int], None] | None = None,
+                         sizes: Iterable[int] = SIZES) -> list[dict[str, Any]]:
+    """`build_split` with ``ties = plan_set`` (the builder ``planning-q-plan-set``)."""
     return build_split(seed, per_k, ks, workers=workers, progress=progress,
-                       ties="first_plan", sizes=sizes)
+                       ties="plan_set", sizes=sizes)

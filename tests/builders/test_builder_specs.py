@@ -33,7 +33,7 @@ SPECS = built_in_specs()
 def test_every_built_in_builder_is_declared():
     assert {s.name for s in SPECS} == {
         "logic-mt", "logic-mt-hard", "logic-q", "gsme-mt-ext", "gsme-mt-ext-hard", "gsme-mt",
-        "incomplete-math", "genereg", "clinguide", "planning-q", "planning-q-first-plan",
+        "incomplete-math", "genereg", "clinguide", "planning-q", "planning-q-plan-set",
         "planning-mt",
         "twenty-questions"}
 
@@ -60,9 +60,9 @@ def test_versions_have_one_form(spec: BuilderSpec):
     assert spec.random_stream and spec.version not in spec.random_stream.split(":")[0]
 
 
-SHARED_STREAMS = {frozenset({"planning-q", "planning-q-first-plan"})}
+SHARED_STREAMS = {frozenset({"planning-q", "planning-q-plan-set"})}
 """Builders that share a random stream on purpose: Planning-Q under its two tie
-conventions judges the same candidate rows (`builders.planning.planning_q.FIRST_PLAN_SPEC`)."""
+conventions judges the same candidate rows (`builders.planning.planning_q.PLAN_SET_SPEC`)."""
 
 
 def test_random_streams_are_distinct():

@@ -52,13 +52,13 @@ def pairs(records: list[dict]) -> list[dict]:
 
 
 def test_planning_q_has_the_published_shape(q_records) -> None:
-    """Version 1.2: 1-sufficient problems (two plan groups) and "No questions needed" rows
-    (one), each valid, with every atom offered."""
+    """Version 1.3 (1.2 with first_plan the default): 1-sufficient problems (two plan
+    groups) and "No questions needed" rows (one), each valid, with every atom offered."""
     kinds = collections.Counter(r["k"] for r in q_records)
     assert kinds[0] and kinds[1] and set(kinds) == {0, 1}
     for record in q_records:
         blocks = record["engine"]["blocks"]
-        assert blocks in SMALL and record["provenance"]["version"] == "1.2.0"
+        assert blocks in SMALL and record["provenance"]["version"] == "1.3.0"
         assert len(record["question_options"]) == (blocks + 1) ** 2
         assert record["difficulty"]["num_vars"] == (blocks + 1) ** 2
         assert len(record["target_values"]) == (2 if record["k"] else 1)
@@ -289,14 +289,16 @@ def test_the_referee_agrees_on_every_record_of_a_larger_build() -> None:
     assert all(referee_agrees(r) for r in records)
 
 
-def test_first_plan_ties_build_the_published_convention_and_the_referee_agrees() -> None:
-    """``ties = first_plan``: a state's target is its first optimal plan (QuestBench's one
-    BFS plan per state, the order pinned); records validate, agree with the referee's own
-    smallest plan, score only that plan as optimal, and differ from the plan-set build of
-    the same seed where the convention matters."""
-    records = planning_q.build_split(seed=2, per_k=12, workers=1, ties="first_plan",
-                                     sizes=SMALL)
-    assert [r["id"] for r in records][:1] == ["planning-q-first-plan-s2-k1-0000"]
+def test_first_plan_ties_are_the_default_and_plan_sets_still_build() -> None:
+    """``ties = first_plan``, the default: a state's target is its first optimal plan
+    (QuestBench's one BFS plan per state, the order pinned); records validate, agree with
+    the referee's own smallest plan, score only that plan as optimal, and differ from the
+    plan-set build of the same seed (builder planning-q-plan-set) where the convention
+    matters."""
+    records = planning_q.build_split(seed=2, per_k=12, workers=1, sizes=SMALL)
+    assert records == planning_q.build_split(seed=2, per_k=12, workers=1,
+                                             ties="first_plan", sizes=SMALL)
+    assert [r["id"] for r in records][:1] == ["planning-q-s2-k1-0000"]
     for record in records:
         assert record["engine"]["ties"] == "first_plan"
         assert all(v.endswith(("step", "steps")) and ": first optimal plan of " in v
@@ -305,8 +307,12 @@ def test_first_plan_ties_build_the_published_convention_and_the_referee_agrees()
         assert planning_q.validate_planning_q_record(record) == []
     small = records[:4]
     assert small and all(referee_agrees(r) for r in small)
-    plan_set = planning_q.build_split(seed=2, per_k=12, workers=1, sizes=SMALL)
+    plan_set = planning_q.build_split(seed=2, per_k=12, workers=1, ties="plan_set",
+                                      sizes=SMALL)
+    assert [r["id"] for r in plan_set][:1] == ["planning-q-plan-set-s2-k1-0000"]
     assert all("ties" not in r["engine"] for r in plan_set)
+    for record in plan_set:
+        assert planning_q.validate_planning_q_record(record) == []
     assert [r["observed"] for r in records] != [r["observed"] for r in plan_set]
     with pytest.raises(ValueError, match="ties must be one of plan_set, first_plan"):
         planning_q.build_split(seed=2, per_k=1, workers=1, ties="lexicographic")

@@ -63,15 +63,25 @@ def test_optimal_solves_every_single_turn_task(tmp_path, task, prompt) -> None:
 
 
 @pytest.mark.parametrize("task", [planning_q, planning_q_well_specified])
-def test_ties_first_plan_runs_the_published_convention(tmp_path, task) -> None:
-    """`-T ties=first_plan`: the problems of builder planning-q-first-plan, whose target is
-    one plan per state; optimal still scores 1.0, and its plans are the values' own."""
-    log = run(task(per_k=3, ties="first_plan"), "infoseek/optimal", tmp_path)
-    assert log.samples
-    for sample in log.samples:
-        assert sample.id.startswith("planning-q-first-plan-"), sample.id
+def test_ties_default_is_the_published_convention_and_plan_set_still_runs(tmp_path,
+                                                                          task) -> None:
+    """The default `-T ties=first_plan`: the problems of builder planning-q, whose target is
+    one plan per state (QuestBench's convention); `-T ties=plan_set`: builder
+    planning-q-plan-set, whose target is the set of optimal plans. Optimal scores 1.0 on
+    both, and the two conventions pose different problems."""
+    default = run(task(per_k=3), "infoseek/optimal", tmp_path / "default")
+    plan_set = run(task(per_k=3, ties="plan_set"), "infoseek/optimal", tmp_path / "set")
+    assert default.eval.task_args["ties"] == "first_plan"
+    for sample in default.samples:
+        assert sample.id.startswith("planning-q-s0-"), sample.id
         assert sample_problem(sample.metadata)["engine"]["ties"] == "first_plan"
         assert values(sample)["correct"] == 1.0, sample.id
+    for sample in plan_set.samples:
+        assert sample.id.startswith("planning-q-plan-set-s0-"), sample.id
+        assert "ties" not in sample_problem(sample.metadata)["engine"]
+        assert values(sample)["correct"] == 1.0, sample.id
+    assert [sample_problem(s.metadata)["target_values"] for s in default.samples] != \
+        [sample_problem(s.metadata)["target_values"] for s in plan_set.samples]
 
 
 def test_an_unknown_ties_value_fails_in_one_line() -> None:
@@ -265,6 +275,6 @@ def test_ties_with_a_source_is_refused_in_one_line(tmp_path) -> None:
     source.write_text("")
     for task in (planning_q, planning_q_detection, planning_q_well_specified):
         with pytest.raises(TaskParameterError) as caught:
-            task(source=str(source), ties="first_plan")
-        assert str(caught.value).startswith("-T ties=first_plan chooses how a built split")
+            task(source=str(source), ties="plan_set")
+        assert str(caught.value).startswith("-T ties=plan_set chooses how a built split")
         assert "\n" not in str(caught.value)
