@@ -31,19 +31,27 @@ from __future__ import annotations
 
 import json
 import math
+import multiprocessing as mp
 import os
+import re
 import tempfile
-from collections.abc import Callable, Iterable, Sequence
+import zipfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from json.decoder import scanstring
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pandas as pd
+import pyarrow as pa
 from inspect_ai.analysis import SampleColumn, evals_df, samples_df
 from inspect_ai.log import read_eval_log
 
 from infoseek.cli_files import special_kind
 from infoseek.contract import STORE_TURNS, TASK_SOURCE
+from infoseek.inspect_tasks.report import log_cache
 from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
 from infoseek.inspect_tasks.report.tokens import usage_fields, usage_json
 from infoseek.scorers.recorded_names import current_scorer_name
@@ -67,6 +75,10 @@ class Logs:
     skipped: list[str] = field(default_factory=list)
     paths: dict[str, Path] = field(default_factory=dict)
     """Log id -> the log file as found (``evals["log"]`` is its name as text)."""
+    cached: list[Path] = field(default_factory=list)
+    """The files whose read came from `log_cache` (unchanged since an earlier report)."""
+    fresh: list[Path] = field(default_factory=list)
+    """The files read this time."""
 
 
 def shown_path(path: str | Path) -> str:
@@ -218,32 +230,50 @@ def _metric_names(metrics: Any) -> list[str]:
 
 
 def run_problem(spec: Any, declaration: TaskReport) -> str | None:
-    """Why the log whose `EvalSpec` is `spec` is not an infoseek run of `declaration`'s
-    kind, or None (module docstring: the scorers the declaration reads, and the task's
-    package or infoseek's metrics on those scorers)."""
-    recorded = {current_scorer_name(s.name): s for s in (spec.scorers or [])}
+    """Why the log whose `EvalSpec` is `spec` (or its `spec_facts`) is not an infoseek
+    run of `declaration`'s kind, or None (module docstring: the scorers the declaration
+    reads, and the task's package or infoseek's metrics on those scorers)."""
+    facts = spec if isinstance(spec, dict) else spec_facts(spec)
+    recorded = dict(facts["scorers"])
     needed = sorted({m.scorer for table in declaration.tables for m in table.metrics})
     missing = [name for name in needed if name not in recorded]
-    task = spec.task.split("/")[-1]
+    task = facts["task"].split("/")[-1]
     if missing:
         return (f"not an infoseek run (task {task!r} lacks the scorer(s) "
                 f"{', '.join(missing)} its {declaration.protocol} report reads)")
-    packaged = (INFOSEEK_PACKAGE in (spec.packages or {})
-                and str(spec.task_registry_name or "").startswith(f"{INFOSEEK_PACKAGE}/"))
+    packaged = (INFOSEEK_PACKAGE in facts["packages"]
+                and str(facts["task_registry_name"] or "").startswith(f"{INFOSEEK_PACKAGE}/"))
     if packaged:
         return None
     foreign = sorted({metric for name in needed
-                      for metric in _metric_names(recorded[name].metrics)
+                      for metric in recorded[name]
                       if not metric.startswith(f"{INFOSEEK_PACKAGE}/")})
-    if not foreign and all(_metric_names(recorded[name].metrics) for name in needed):
+    if not foreign and all(recorded[name] for name in needed):
         return None
     return (f"not an infoseek run (task {task!r} is not from the infoseek package and its "
             f"scorers {', '.join(needed)} are not infoseek's: they record "
             f"{', '.join(foreign[:3]) or 'no metrics'})")
 
 
-def _read_one(path: Path) -> tuple[pd.Series, pd.DataFrame, TaskReport, str] | str:
-    """(eval row, samples, declaration, eval id), or why the log is left out."""
+def spec_facts(spec: Any) -> dict[str, Any]:
+    """What `run_problem` and the reader keep of a log's `EvalSpec` (plain data, so it
+    can be cached): task, registry name, package names, eval id and each scorer's
+    current name with its metric names."""
+    return {"task": str(spec.task), "task_registry_name": spec.task_registry_name,
+            "packages": sorted(spec.packages or {}),
+            "eval_id": str(getattr(spec, "eval_id", "") or ""),
+            "scorers": [[current_scorer_name(s.name), _metric_names(s.metrics)]
+                        for s in (spec.scorers or [])]}
+
+
+EVAL_FIELDS = ("task_name", "model", "status", "task_version", "model_roles", "metadata")
+"""The `evals_df` columns the report reads (and the task arguments, ``task_arg_*``)."""
+
+
+def _gather(path: Path) -> dict[str, Any] | str:
+    """Everything the report reads of one log, as plain data (`log_cache` keeps it),
+    or why it cannot be read. Which logs are reported is decided afterwards
+    (`_decide`): that depends on the task reports registered now, never cached."""
     try:
         evals = evals_df(str(path), quiet=True)
     except Exception as exc:  # any unreadable file: one line, never a traceback
@@ -256,25 +286,157 @@ def _read_one(path: Path) -> tuple[pd.Series, pd.DataFrame, TaskReport, str] | s
     if str(row.get("status")) not in ("success", "error", "cancelled"):
         return f"task {task!r} has status {row.get('status')!r}; nothing to report yet"
     try:
-        samples = samples_df(str(path), columns=SAMPLE_COLUMNS, quiet=True,
-                             exclude_fields=SKIPPED_FIELDS)
+        samples = summary_frame(path)
+        if samples is None:
+            samples = samples_df(str(path), columns=SAMPLE_COLUMNS, quiet=True,
+                                 exclude_fields=SKIPPED_FIELDS)
     except Exception as exc:
         return f"cannot read its samples ({str(exc).splitlines()[0][:160]})"
     scorers: set[str] = set()
     for text in samples.get("scores_json", pd.Series(dtype=str)):
         scorers.update(json.loads(text or "{}"))
-    declaration = report_for(task, scorers, row.get("metadata"))
+    data: dict[str, Any] = {
+        "eval": {str(k): v for k, v in row.items()
+                 if k in EVAL_FIELDS or str(k).startswith(SETTING_PREFIX)},
+        "scorers": sorted(scorers), "spec": None, "header_error": None}
+    try:
+        data["spec"] = spec_facts(read_eval_log(str(path), header_only=True).eval)
+    except Exception as exc:  # evals_df read it, so this is unlikely: still one line
+        data["header_error"] = f"cannot read its header ({str(exc).splitlines()[0][:160]})"
+    data["samples"], data["turns"] = _sample_rows("", samples)
+    return data
+
+
+def _decide(data: dict[str, Any]) -> tuple[dict[str, Any], TaskReport, str] | str:
+    """(eval row, declaration, eval id) of a gathered log, or why it is left out."""
+    row = data["eval"]
+    task = str(row.get("task_name") or "")
+    declaration = report_for(task, set(data["scorers"]), row.get("metadata"))
     if declaration is None:
         return (f"not an infoseek log (task {task!r}, scorers "
-                f"{', '.join(sorted(scorers)) or 'none'}: no report declared for it)")
-    try:
-        spec = read_eval_log(str(path), header_only=True).eval
-    except Exception as exc:  # evals_df read it, so this is unlikely: still one line
-        return f"cannot read its header ({str(exc).splitlines()[0][:160]})"
-    problem = run_problem(spec, declaration)
+                f"{', '.join(data['scorers']) or 'none'}: no report declared for it)")
+    if data["header_error"] is not None:
+        return data["header_error"]
+    problem = run_problem(data["spec"], declaration)
     if problem is not None:
         return problem
-    return row, samples, declaration, str(spec.eval_id or "")
+    return row, declaration, data["spec"]["eval_id"]
+
+
+FULL_FIELDS = frozenset({"id", "epoch", "scores", "metadata", "store"})
+"""The fields of a full sample the fast read takes (Inspect writes them before the
+transcript, whose parsing is then skipped)."""
+_SPACE = re.compile(r"[ \t\n\r]*")
+_DECODER = json.JSONDecoder()
+
+
+def _top_fields(text: str, wanted: frozenset[str]) -> dict[str, Any]:
+    """The `wanted` top-level fields of the JSON object `text`, parsed in the order they
+    come and no further once all are found (the rest is never parsed); ValueError on
+    anything that is not an object."""
+    found: dict[str, Any] = {}
+    at = _SPACE.match(text, 0).end()
+    if text[at:at + 1] != "{":
+        raise ValueError("a sample is not a JSON object")
+    at = _SPACE.match(text, at + 1).end()
+    if text[at:at + 1] == "}":
+        return found
+    while True:
+        if text[at:at + 1] != '"':
+            raise ValueError("a sample's key is not a string")
+        key, at = scanstring(text, at + 1)
+        at = _SPACE.match(text, at).end()
+        if text[at:at + 1] != ":":
+            raise ValueError("a sample's key has no value")
+        value, at = _DECODER.raw_decode(text, _SPACE.match(text, at + 1).end())
+        if key in wanted:
+            found[key] = value
+            if len(found) == len(wanted):
+                return found
+        at = _SPACE.match(text, at).end()
+        if text[at:at + 1] == "}":
+            return found
+        if text[at:at + 1] != ",":
+            raise ValueError("a sample's fields are not separated by commas")
+        at = _SPACE.match(text, at + 1).end()
+
+
+def _sample_order(sample_id: Any, epoch: Any) -> tuple[Any, str]:
+    """Inspect's order of a log's samples: by epoch, then by id (numbers zero-filled)."""
+    return epoch, sample_id if isinstance(sample_id, str) else str(sample_id).zfill(20)
+
+
+def summary_frame(path: Path) -> pd.DataFrame | None:
+    """The frame `samples_df` gives for `SAMPLE_COLUMNS`, read without the transcripts:
+    the sample summaries Inspect stores in an ``.eval`` log (``summaries.json``: id,
+    epoch, the summary's metadata, error, usage) and, of each full sample, only the
+    fields before its transcript (`FULL_FIELDS`). None when the log is not in that form
+    (a ``.json`` log, a log still being written, summaries that do not match the
+    samples one to one): the caller then reads it through `samples_df`."""
+    if path.suffix != ".eval":
+        return None
+    try:
+        with zipfile.ZipFile(path) as archive:
+            names = list(dict.fromkeys(archive.namelist()))
+            if SUMMARIES_MEMBER not in names:
+                return None
+            summaries = json.loads(archive.read(SUMMARIES_MEMBER))
+            full: dict[tuple[str, Any], dict[str, Any]] = {}
+            for name in names:  # a re-logged sample: the last member of a name counts
+                if name.startswith("samples/") and name.endswith(".json"):
+                    fields = _top_fields(archive.read(name).decode("utf-8"), FULL_FIELDS)
+                    full[(json.dumps(fields.get("id")), fields.get("epoch"))] = fields
+    except (zipfile.BadZipFile, NotImplementedError, KeyError, ValueError, OSError,
+            RecursionError):
+        return None
+    if not isinstance(summaries, list) or not summaries:
+        return None
+    keys = [(json.dumps(s.get("id")), s.get("epoch")) if isinstance(s, dict) else None
+            for s in summaries]
+    if None in keys or len(set(keys)) != len(keys) or set(keys) != set(full):
+        return None
+    records = []
+    for summary in sorted(summaries, key=lambda s: _sample_order(s["id"], s["epoch"])):
+        sample = full[(json.dumps(summary["id"]), summary["epoch"])]
+        record: dict[str, Any] = {"id": str(summary["id"]), "epoch": summary["epoch"]}
+        metadata = summary.get("metadata")
+        for key, value in sorted((metadata if isinstance(metadata, dict) else {}).items()):
+            record[f"metadata_{key}"] = (json.dumps(value) if isinstance(value, list | dict)
+                                         else value)
+        record["error"] = "" if summary.get("error") is None else summary["error"]
+        scores = {current_scorer_name(name): {"value": score.get("value"),
+                                              "metadata": score.get("metadata") or {}}
+                  for name, score in (sample.get("scores") or {}).items()}
+        record["scores_json"] = json.dumps(scores)
+        record["turns_json"] = json.dumps(
+            turns_from_store((sample.get("store") or {}).get(STORE_TURNS)) or [])
+        record["problem_id"] = problem_of(sample.get("metadata"), sample.get("id"))
+        record["usage_json"] = usage_json(SimpleNamespace(
+            model_usage=summary.get("model_usage") or {},
+            role_usage=summary.get("role_usage") or {}))
+        records.append(record)
+    return _arrow_frame(records)
+
+
+SUMMARIES_MEMBER = "summaries.json"
+
+
+def _arrow_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
+    """`records` as `samples_df` types them: a column holding values of several types
+    (other than all text) as text, then every column through Arrow (a column of
+    nothing but missing values as text)."""
+    frame = pd.DataFrame(records)
+    for column in frame.columns:
+        if frame[column].dtype == object:
+            kinds = {type(v) for v in frame[column].dropna()}
+            if len(kinds) > 1 and not kinds <= {str, bytes}:
+                frame[column] = frame[column].map(
+                    lambda v: v if v is None or isinstance(v, str) else str(v))
+    return pa.Table.from_pandas(frame).to_pandas(types_mapper=_arrow_dtype)
+
+
+def _arrow_dtype(kind: pa.DataType) -> pd.ArrowDtype:
+    return pd.ArrowDtype(pa.string() if pa.types.is_null(kind) else kind)
 
 
 def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[dict]]:
@@ -318,9 +480,12 @@ def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[d
 
 
 def read_logs(paths: Sequence[str | Path],
-              progress: Callable[[int, int], None] | None = None) -> Logs:
+              progress: Callable[[int, int], None] | None = None,
+              workers: int | None = None) -> Logs:
     """Read every log of `paths` (files or folders) into :class:`Logs`: each infoseek
-    run once (module docstring), every other file named in ``skipped``."""
+    run once (module docstring), every other file named in ``skipped``. A log read
+    before and unchanged since comes from `log_cache`; the others are read in
+    `workers` processes (None: `worker_count`)."""
     files = log_files(paths)
     if not files:
         raise ReportError("no .eval or .json logs in " + ", ".join(map(str, paths)))
@@ -329,28 +494,33 @@ def read_logs(paths: Sequence[str | Path],
     sample_rows: list[dict] = []
     turn_rows: list[dict] = []
     first_of_run: dict[str, Path] = {}
+    keys = [log_cache.log_key(path) for path in files]
     with tempfile.TemporaryDirectory(prefix="infoseek-report-names-") as staging:
-        for index, path in enumerate(files):
-            result = _read_one(_readable(path, Path(staging), index))
+        readable = [_readable(path, Path(staging), index) for index, path in enumerate(files)]
+        gathered = _gathered(readable, keys, logs, workers)
+        for index, (path, data) in enumerate(zip(files, gathered, strict=True)):
+            result = _decide(data) if isinstance(data, dict) else data
             if isinstance(result, str):
                 logs.skipped.append(f"{shown_path(path)}: {result}")
-            elif result[3] in first_of_run:
+            elif result[2] in first_of_run:
                 logs.skipped.append(f"{shown_path(path)}: the same run as "
-                                    f"{shown_path(first_of_run[result[3]])} (eval id "
-                                    f"{result[3]}); counted once")
+                                    f"{shown_path(first_of_run[result[2]])} (eval id "
+                                    f"{result[2]}); counted once")
             else:
-                row, samples, declaration, eval_id = result
+                row, declaration, eval_id = result
                 if eval_id:  # a log written without one is never taken for a copy
                     first_of_run[eval_id] = path
                 entry = _eval_entry(f"L{len(eval_rows) + 1}", path, row, declaration)
                 logs.paths[entry["log_id"]] = path
                 logs.declarations[entry["task"]] = declaration
                 eval_rows.append(entry)
-                rows, turns = _sample_rows(entry["log_id"], samples)
-                for sample in rows:
+                for sample in data["samples"]:
+                    sample["log_id"] = entry["log_id"]
                     sample.update(task=entry["task"], model=entry["model"])
-                sample_rows.extend(rows)
-                turn_rows.extend(turns)
+                for turn in data["turns"]:
+                    turn["log_id"] = entry["log_id"]
+                sample_rows.extend(data["samples"])
+                turn_rows.extend(data["turns"])
             if progress is not None:
                 progress(index + 1, len(files))
     logs.evals = pd.DataFrame(eval_rows)
@@ -360,6 +530,55 @@ def read_logs(paths: Sequence[str | Path],
                                  "model"])
     logs.turns = pd.DataFrame(turn_rows)
     return logs
+
+
+PARALLEL_BYTES = 32 * 2**20
+"""Below this many bytes of logs to read, they are read in this process (starting
+workers would cost more than it saves)."""
+
+
+def worker_count(todo: int, size: int) -> int:
+    """Processes to read `todo` logs of `size` bytes in all with: one per CPU this
+    process may use (at most one per log), one when there is little to read;
+    ``INFOSEEK_REPORT_WORKERS`` sets it."""
+    wanted = os.environ.get("INFOSEEK_REPORT_WORKERS", "").strip()
+    if wanted.isdigit() and int(wanted) > 0:
+        return max(1, min(int(wanted), todo))
+    if size < PARALLEL_BYTES:
+        return 1
+    return max(1, min(len(os.sched_getaffinity(0)), todo))
+
+
+def _gathered(files: list[Path], keys: list[dict[str, Any] | None], logs: Logs,
+              workers: int | None) -> Iterator[dict[str, Any] | str]:
+    """`_gather` of each file in order, from the cache where it holds the file as it is
+    now; what is read afresh is cached (a reason to leave a log out never is: it may be
+    a log still being written). Counts go into ``logs.cached`` / ``logs.fresh``."""
+    cached = [log_cache.load(key) for key in keys]
+    todo = [index for index, value in enumerate(cached) if not isinstance(value, dict)]
+    size = sum(files[i].stat().st_size for i in todo if files[i].exists())
+    count = workers if workers is not None else worker_count(len(todo), size)
+    fresh: Iterator[dict[str, Any] | str]
+    pool = None
+    if count > 1 and len(todo) > 1 and "fork" in mp.get_all_start_methods():
+        pool = ProcessPoolExecutor(min(count, len(todo)), mp_context=mp.get_context("fork"))
+        fresh = pool.map(_gather, [files[i] for i in todo])
+    else:
+        fresh = (_gather(files[i]) for i in todo)
+    try:
+        for index, value in enumerate(cached):
+            if isinstance(value, dict):
+                logs.cached.append(files[index])
+                yield value
+                continue
+            value = next(fresh)
+            logs.fresh.append(files[index])
+            if isinstance(value, dict):
+                log_cache.store(keys[index], value)
+            yield value
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
 
 
 def _eval_entry(log_id: str, path: Path, row: pd.Series, declaration: TaskReport
