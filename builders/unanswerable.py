@@ -45,7 +45,7 @@ def checked_share(share: Any) -> Fraction:
             f"unanswerable must be a number in [0, 1), e.g. 0.2; got {share!r}")
     try:
         value = Fraction(str(share).strip())
-    except (ValueError, ZeroDivisionError):
+    except (ValueError, ZeroDivisionError, OverflowError):
         raise UnanswerableShareError(
             f"unanswerable must be a number in [0, 1), e.g. 0.2; got {share!r}") from None
     if not 0 <= value < 1:

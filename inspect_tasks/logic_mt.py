@@ -61,7 +61,7 @@ def logic_mt(
         source_format: the source file's format (with source).
         limit: read just the first N problems of the source (with source only).
         unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
-            the model must answer "cannot be determined" on them; default 0: none).
+            the model must answer "cannot be determined" on them; default 0.0: none).
     """
     chosen = split_settings(check_choice("split", split, list(SPLITS)), k, max_turns)
     k, max_turns, builder = chosen["k"], chosen["max_turns"], chosen["builder"]

@@ -1,0 +1,69 @@
+"""End to end: `-T unanswerable=<share>` (issue 34) on logic_mt with the reference models."""
+
+from __future__ import annotations
+
+import inspect_ai
+import pytest
+
+from infoseek.contract import UNDETERMINED
+from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.inspect_tasks.task_parameters import TaskParameterError
+from infoseek.inspect_tasks.unanswerable import UNDETERMINED_LINES
+
+
+def _metrics(log) -> dict[str, dict[str, float]]:
+    return {score.name: {name: m.value for name, m in score.metrics.items()}
+            for score in log.results.scores}
+
+
+def _run(model: str, fmt: str = "tool"):
+    task = logic_mt(k=[1, 2], per_k=2, unanswerable=0.25, format=fmt)
+    [log] = inspect_ai.eval(task, model=model, display="none", log_dir=None)
+    assert log.status == "success", log.error
+    return task, log
+
+
+def test_mix_ids_and_prompt_line():
+    task = logic_mt(k=[1, 2], per_k=2, unanswerable=0.25)
+    ids = [sample.id for sample in task.dataset]
+    unanswerable = [i for i in ids if i.endswith("-unanswerable")]
+    # 4 ordinary samples per k; round(0.25 * 4 / 0.75) = 1 unanswerable per k
+    assert len(ids) == 10 and unanswerable == ["logic-mt-s0-k1-1000000-unanswerable",
+                                               "logic-mt-s0-k2-1000000-unanswerable"]
+    assert all(sample.input.endswith(UNDETERMINED_LINES["tool"]) for sample in task.dataset)
+    plain = logic_mt(k=[1, 2], per_k=2)
+    assert not any(UNDETERMINED in sample.input for sample in plain.dataset)
+    assert len(plain.scorer) == len(task.scorer) - 1
+
+
+@pytest.mark.parametrize("fmt", ["tool", "text"])
+def test_optimal_scores_one_and_random_lower(fmt):
+    _, log = _run("infoseek/optimal", fmt)
+    metrics = _metrics(log)
+    assert metrics["final_answer"]["accuracy"] == 1.0
+    assert metrics["sufficiency"]["final_sufficiency"] == 1.0  # unanswerable ones skipped
+    assert metrics["undetermined"] == {"undetermined_precision": 1.0,
+                                       "undetermined_recall": 1.0, "undetermined_f1": 1.0,
+                                       "stopped_before_cap": 1.0}
+    for sample in log.samples:
+        said = sample.scores["undetermined"].value["said_undetermined"]
+        assert said == (1.0 if sample.id.endswith("-unanswerable") else 0.0)
+    if fmt == "text":
+        return
+    _, log = _run("infoseek/random", fmt)
+    metrics = _metrics(log)
+    assert metrics["final_answer"]["accuracy"] < 1.0
+    assert metrics["undetermined"]["undetermined_recall"] == 0.0
+    unanswerable = [s for s in log.samples if s.id.endswith("-unanswerable")]
+    assert all(s.scores["final_answer"].value["accuracy"] == 0.0 for s in unanswerable)
+
+
+@pytest.mark.parametrize("share", [1.0, -0.2, "lots"])
+def test_bad_share_is_one_line(share):
+    with pytest.raises(TaskParameterError, match="unanswerable"):
+        logic_mt(k=1, per_k=1, unanswerable=share)
+
+
+def test_not_with_a_source(tmp_path):
+    with pytest.raises(TaskParameterError, match="source"):
+        logic_mt(k=1, per_k=1, unanswerable=0.2, source=str(tmp_path / "x.jsonl"))
