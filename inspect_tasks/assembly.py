@@ -40,7 +40,7 @@ from infoseek.inspect_tasks.unanswerable import checked_unanswerable, with_unans
 from infoseek.inspect_tasks.versions import task_version
 from infoseek.inspect_tasks.viewer import viewer_arguments
 from infoseek.jsonl import dumps_record
-from infoseek.oracles import ORACLE_POLICIES
+from infoseek.oracles import ORACLE_POLICIES, WITHHOLDING_POLICY
 from infoseek.records import RecordError, check_shape
 from infoseek.scorers.problem_level import k_prediction_scorer, mss_identification_scorer
 from infoseek.scorers.seek import seek_scorers
@@ -60,8 +60,10 @@ def registered_task_version(builder: str) -> str:
 
 def accepted_oracles(domain: Domain) -> tuple[str, ...]:
     """The oracle policies `domain`'s seek tasks accept, the first the default: its
-    declaration's, else every policy of the oracle table."""
-    return domain.oracles if domain.oracles is not None else ORACLE_POLICIES
+    declaration's, else every policy of the oracle table; the withholding oracle
+    (`infoseek.oracles.withholding`) in every domain."""
+    declared = domain.oracles if domain.oracles is not None else ORACLE_POLICIES
+    return (*declared, WITHHOLDING_POLICY) if WITHHOLDING_POLICY not in declared else declared
 
 
 def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
@@ -208,7 +210,8 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
                                 forbid_alternatives=forbid)
     kind = "full_information" if full_information else "seek"
     return Task(dataset=samples_dataset(samples, name), solver=seek_solver(options),
-                scorer=seek_scorers(undetermined=share > 0),
+                scorer=seek_scorers(withholding=options.oracle == WITHHOLDING_POLICY,
+                                    undetermined=share > 0),
                 metadata={"report": kind, **source_metadata(params.get("source"), records)},
                 name=name, version=registered_task_version(builder), **viewer_arguments(kind))
 

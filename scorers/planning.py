@@ -26,6 +26,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from infoseek.engines.planning.plan_kind import check_plan
+from infoseek.oracles import UNSURE, WITHHELD
 from infoseek.records import engine_from_record
 from infoseek.scorers.group_metric import mean_by_group
 from infoseek.scorers.seek import seek_episode
@@ -35,11 +36,13 @@ PLAN_METRICS = ("plan_exact", "plan_credit", "plan_valid", "plan_answered")
 
 
 def replies(turns: list[dict[str, Any]]) -> dict[str, Any]:
-    """The atom values the oracle gave, as one assignment."""
+    """The atom values the oracle gave, as one assignment (a reply that gave no value, the
+    random oracle's "unsure" or the withholding oracle's "unknown", is left out)."""
     told: dict[str, Any] = {}
     for turn in turns:
         for query in turn.get("queries") or []:
-            if query.get("valid") and query.get("variable") is not None:
+            if (query.get("valid") and query.get("variable") is not None
+                    and query.get("value") not in (UNSURE, WITHHELD)):
                 told[query["variable"]] = query.get("value")
     return told
 

@@ -58,6 +58,7 @@ from inspect_ai.solver import TaskState
 
 from infoseek.contract import (
     STORE_INITIAL,
+    STORE_OPTIONS,
     STORE_PROBLEM,
     STORE_ROLES,
     STORE_TURNS,
@@ -220,15 +221,27 @@ def sufficiency_scorer() -> Scorer:
     return score
 
 
+def _learnable_problem(state: TaskState, problem: dict) -> dict:
+    """The problem as the query metrics score it: under the withholding oracle its MSS
+    family is the one over what can still be learned (`infoseek.oracles.withholding`,
+    the kept set first), else the record's."""
+    options = state.store.get(STORE_OPTIONS)
+    withholding = options.get("withholding") if isinstance(options, dict) else None
+    if not withholding:
+        return problem
+    return {**problem, "mss_family": withholding["learnable_family"]}
+
+
 @scorer(metrics=[mean_by_group()], name="queries")
 def queries_scorer() -> Scorer:
     """Seek episode, ``queries``: hits and coverage of the valid queries against the
-    MSS family (:func:`infoseek.scorers.seek_metrics.query_metrics`); ``order_correctness`` only
-    on problems with a required order."""
+    MSS family (:func:`infoseek.scorers.seek_metrics.query_metrics`; under the withholding
+    oracle the family over what can still be learned); ``order_correctness`` only on
+    problems with a required order."""
 
     async def score(state: TaskState, target: Target) -> Score:
         episode = seek_episode(state, target)
-        values = query_metrics(episode.problem, episode.turns,
+        values = query_metrics(_learnable_problem(state, episode.problem), episode.turns,
                                queryable_for_coverage=episode.queryable,
                                target_value=episode.target_value)
         if state.metadata.get("unanswerable"):  # no MSS to hit
@@ -275,15 +288,21 @@ SEEK_SCORER_NAMES: tuple[str, ...] = tuple(SEEK_SCORE_GROUPS)
 """The names the seek scorers carry in the log (``sample.scores``, ``results.scores``)."""
 
 
-def seek_scorers(*, undetermined: bool = False) -> list[Scorer]:
+def seek_scorers(*, withholding: bool = False, undetermined: bool = False
+                 ) -> list[Scorer]:
     """The scorers of every seek task, in display order: ``final_answer``,
     ``sufficiency``, ``queries``, ``invalid``; with problems no question can settle mixed
-    in (`undetermined`) then ``undetermined`` (`infoseek.scorers.undetermined`)."""
+    in (`undetermined`) then ``undetermined`` (`infoseek.scorers.undetermined`); under the
+    withholding oracle (`withholding`) then ``withholding`` (`infoseek.scorers.withholding`)."""
     scorers = [final_answer_scorer(), sufficiency_scorer(), queries_scorer(), invalid_scorer()]
     if undetermined:  # problems no question can settle (issue 34)
         from infoseek.scorers.undetermined import undetermined_scorer
 
         scorers.append(undetermined_scorer())
+    if withholding:
+        from infoseek.scorers.withholding import withholding_scorer
+
+        scorers.append(withholding_scorer())
     return scorers
 
 

@@ -58,6 +58,7 @@ from infoseek.oracles.refusals import (
     invalid_turn_problem,
     refusal_text,
 )
+from infoseek.oracles.withholding import WITHHELD, WITHHELD_REPLY
 from infoseek.solvers.options import SolverOptions
 
 
@@ -119,6 +120,9 @@ class Episode:
     max_turns: int
     k: int = 0
     force_ask: bool = False
+    withholding: dict[str, Any] | None = None
+    """The withholding oracle's stored choice for this episode
+    (`infoseek.oracles.withholding.episode_withholding`); None under other oracles."""
     asked: list[str] = field(default_factory=list)
     turns: list[TurnRecord] = field(default_factory=list)
 
@@ -142,7 +146,10 @@ class Episode:
 
 
 def reply_text(domain: Domain, entity: str, variable: str, value: Any) -> str:
-    """The oracle's reply in the domain's wording (`infoseek.domains.Wording`)."""
+    """The oracle's reply in the domain's wording (`infoseek.domains.Wording`); a withheld
+    variable's "unknown" in the withholding oracle's words."""
+    if value == WITHHELD:
+        return WITHHELD_REPLY.format(noun=domain.wording.noun, variable=variable)
     if value == UNSURE:
         return domain.wording.unsure.format(entity=entity, variable=variable)
     return domain.reply(entity, variable, value)

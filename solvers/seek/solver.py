@@ -68,7 +68,8 @@ from infoseek.contract import (
 )
 from infoseek.domains import domain_of
 from infoseek.engine import possible_values_record
-from infoseek.oracles import Oracle
+from infoseek.oracles import WITHHOLDING_POLICY, Oracle
+from infoseek.oracles.withholding import episode_withholding
 from infoseek.record_views import askable_variables, not_leaf_variables
 from infoseek.records import engine_from_record
 from infoseek.solvers.dataset import value_label
@@ -151,6 +152,8 @@ def seek_solver(options: SeekOptions | None = None) -> Solver:
         wording = episode.domain.wording
         engine = episode.oracle.engine
         sample_opts = {**opts.stored(), "target_index": state.metadata.get("target_index", 0)}
+        if episode.withholding is not None:
+            sample_opts["withholding"] = episode.withholding
         writer = EpisodeWriter("seek", stored_problem(problem), state.epoch)
         writer.options(sample_opts)
         writer.initial(possible_values_record(engine.target_values(),
@@ -206,18 +209,22 @@ def start_episode(problem: dict[str, Any], metadata: dict[str, Any],
     and the context its turns are parsed in."""
     target_value = metadata.get("target_value", problem.get("answer"))
     engine = engine_from_record(problem)
+    askable = askable_variables(problem, opts.forbid_alternatives)
+    withholding = (episode_withholding(problem, askable, opts.seed, engine)
+                   if opts.oracle == WITHHOLDING_POLICY else None)
     oracle = Oracle(engine, target_value, policy=opts.oracle,
                     seed=hash_seed(opts.seed, problem["id"], target_value),
-                    hidden_world=metadata.get("hidden_world", problem.get("hidden_world")))
+                    hidden_world=metadata.get("hidden_world", problem.get("hidden_world")),
+                    withheld=frozenset(withholding["withheld"] if withholding else ()))
     domain = domain_of(problem)
     entity = problem.get("entity", "Alice")
     target = problem["target"]
     episode = Episode(oracle=oracle, domain=domain, entity=entity, fmt=opts.format,
                       max_turns=opts.max_turns, k=int(problem.get("k", 0)),
-                      force_ask=opts.force_ask)
+                      force_ask=opts.force_ask, withholding=withholding)
     context = ParseContext(
         entity=entity, variables=problem["variables"],
-        askable=askable_variables(problem, opts.forbid_alternatives),
+        askable=askable,
         observed=list(problem["observed"]), target=target,
         queries_per_turn=opts.queries_per_turn, not_leaf=not_leaf_variables(problem),
         descriptions=problem.get("descriptions"),

@@ -13,14 +13,19 @@
   answers; on problems with a required order, optimal follows that order
   (`infoseek.solvers.seek.ordered_strategy`); elsewhere reversed asks as optimal does.
 
+Under the withholding oracle (`infoseek.oracles.withholding`) the candidates are what can
+still be learned: the askable variables minus the episode's withheld set, which the stored
+options hold. optimal then plays its exact strategy over that set (it never asks a
+withheld variable); random still draws from every askable variable and may meet one.
+
 Unbounded engines (the arithmetic engine over the rationals: the target's domain cannot
 be listed, so the minimax search cannot range over the replies):
 
-* optimal is the *canonical-MSS* strategy: ask the members of ``mss_family[0]`` not yet
-  answered, in order, then answer with the target value the engine computes from the
-  answers once it is Known. It takes exactly k question turns (one query per turn) and is
-  optimal in turn count because every sufficient set has at least k members, but it is
-  not a minimax search;
+* optimal is the *canonical-MSS* strategy: ask the members of ``mss_family[0]`` (under the
+  withholding oracle: the MSS it keeps learnable) not yet answered, in order, then answer
+  with the target value the engine computes from the answers once it is Known. It takes
+  exactly k question turns (one query per turn) and is optimal in turn count because
+  every sufficient set has at least k members, but it is not a minimax search;
 * random asks a random askable quantity (distractors included) and, at the cap or when
   nothing is left, answers the Known value, else a random integer.
 
@@ -37,10 +42,15 @@ from typing import Any
 
 from infoseek.engine import Engine, is_listable, json_value
 from infoseek.jsonl import dumps_record
+from infoseek.oracles.policies import UNSURE
+from infoseek.oracles.withholding import WITHHELD
 from infoseek.record_views import askable_variables
 from infoseek.records import engine_from_record
 from infoseek.solvers.seek.ordered_strategy import ORDERED_MODELS, ordered_seek_decision
 from infoseek.strategies import MinimaxSearch
+
+NO_VALUE = (UNSURE, WITHHELD)
+"""Recorded replies that reveal no value (the random oracle's doubt, a withheld variable)."""
 
 _CACHE: OrderedDict[tuple, tuple[Engine, MinimaxSearch]] = OrderedDict()
 _CACHE_SIZE = 1024  # above the samples in flight at once, so no engine is rebuilt per call
@@ -68,7 +78,7 @@ def episode_state(turns: list[dict[str, Any]]) -> tuple[dict[str, Any], list[str
         for query in turn.get("queries", []):
             if query.get("valid") and query.get("variable"):
                 asked.append(query["variable"])
-                if query.get("value") is not None and query.get("value") != "unsure":
+                if query.get("value") is not None and query.get("value") not in NO_VALUE:
                     answers[query["variable"]] = query["value"]
     return answers, asked
 
@@ -88,6 +98,9 @@ def seek_move(model_name: str, protocol: str, problem: dict[str, Any],
               rng: random.Random) -> dict[str, Any]:
     """The next seek decision of `model_name` (module docstring)."""
     candidates = askable_variables(problem, options["forbid_alternatives"])
+    if model_name != "random" and options.get("withholding"):
+        withheld = set(options["withholding"]["withheld"])
+        candidates = [v for v in candidates if v not in withheld]
     engine, search = _search_for(problem, candidates)
     answers, asked = episode_state(turns)
     if not is_listable(engine.domain(engine.target)):
@@ -155,7 +168,9 @@ def _unbounded_seek_decision(
 
     if model_name == "optimal":
         family = problem.get("mss_family") or [[]]
-        plan = [v for v in family[0] if v not in answers and v not in asked]
+        withholding = options.get("withholding")
+        route = withholding["kept"] if withholding else family[0]  # an MSS left learnable
+        plan = [v for v in route if v not in answers and v not in asked]
         if (known and not must_ask) or at_cap:
             return final()
         if not plan and must_ask:

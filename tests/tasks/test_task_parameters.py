@@ -6,6 +6,7 @@ command line shows."""
 from __future__ import annotations
 
 import inspect as pyinspect
+import json
 import os
 import subprocess
 import sys
@@ -54,9 +55,11 @@ def parameters_of(task) -> dict[str, pyinspect.Parameter]:
     ({"k": "abc"}, "-T k must be an integer from 1 to 5 or a list of them (2 or [1,2]); "
                    "got 'abc'"),
     ({"per_k": 0}, "-T per_k must be an integer >= 1; got 0"),
-    ({"oracle": "bogus"}, "-T oracle must be one of adversarial, cooperative, random; "
+    ({"oracle": "bogus"}, "-T oracle must be one of adversarial, cooperative, random, "
+                          "withholding; "
                           "got 'bogus'"),
-    ({"oracle": "world"}, "-T oracle must be one of adversarial, cooperative, random; "
+    ({"oracle": "world"}, "-T oracle must be one of adversarial, cooperative, random, "
+                          "withholding; "
                           "got 'world'"),
     ({"format": "xml"}, "-T format must be one of tool, text; got 'xml'"),
     ({"max_turns": 0}, "-T max_turns must be an integer >= 1; got 0"),
@@ -64,8 +67,6 @@ def parameters_of(task) -> dict[str, pyinspect.Parameter]:
     ({"seed": "abc"}, "-T seed must be an integer; got 'abc'"),
     ({"budget": "banana"}, "-T budget must be true or false; got 'banana'"),
     ({"force_ask": "nope"}, "-T force_ask must be true or false; got 'nope'"),
-    ({"limit": 5}, "-T limit needs -T source=FILE (it applies to a source file; got limit=5 "
-                   "without a source)"),
     ({"source_format": "records"}, "-T source_format needs -T source=FILE (it applies to a "
                                    "source file; got source_format='records' without a "
                                    "source)"),
@@ -106,19 +107,25 @@ def test_every_task_refuses_a_k_outside_its_builder(task) -> None:
 
 
 @pytest.mark.parametrize("task", [*LOGIC_TASKS, *MATH_TASKS], ids=lambda t: t.__name__)
-def test_limit_without_source_is_an_error(task) -> None:
-    assert refused(task, limit=3).startswith("-T limit needs -T source=FILE")
+def test_limit_without_source_takes_the_first_problems_of_the_split(task) -> None:
+    """Only those are built (infoseek.builders.datasets; the records are the split's)."""
+    problems = {json.loads(s.metadata["problem"])["id"] for s in task(limit=2).dataset}
+    assert 1 <= len(problems) <= 2
+    assert all("k1" in problem for problem in problems)  # the first k's first problems
+    assert refused(task, limit=0).startswith("-T limit must be an integer >= 1")
 
 
 @pytest.mark.parametrize("task", [gsm_mt, gsme_mt, gsme_mt_ext], ids=lambda t: t.__name__)
 def test_math_seek_tasks_accept_only_the_world_oracle(task) -> None:
     for policy in ("adversarial", "cooperative", "random", "bogus"):
-        assert refused(task, oracle=policy) == f"-T oracle must be world; got {policy!r}"
+        assert refused(task, oracle=policy) == (f"-T oracle must be one of world, withholding; "
+                                                f"got {policy!r}")
     built = task(k=1, per_k=1, oracle="world")
     assert len(built.dataset) == 1
+    assert len(task(k=1, per_k=1, oracle="withholding").dataset) == 1
 
 
-@pytest.mark.parametrize("policy", ["adversarial", "cooperative", "random"])
+@pytest.mark.parametrize("policy", ["adversarial", "cooperative", "random", "withholding"])
 def test_logic_mt_accepts_each_of_its_oracles(policy: str) -> None:
     built = logic_mt(k=1, per_k=1, oracle=policy)
     assert len(built.dataset) >= 1
