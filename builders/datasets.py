@@ -2,16 +2,34 @@
 a source file, for a builder registered in `infoseek.domains`.
 
     records = domain_records("logic-mt", ks=[1, 2], per_k=200, seed=0)
+    records = domain_records("logic-mt", ks=[1, 2, 3, 4], per_k=200, limit=2)
     records = domain_records("gsme-mt-ext", ks=[1], source="gsme_q_mt_ext.csv")
 
 A source is read with the source formats of the builder's domain
 (`infoseek.builders.published.sources`); without one, each k is built (or read back from
 the cache, keyed by the builder's name, its data version and the parameters), so a run
-over k=[1,2] reuses a run over k=1. A k that is built prints its progress on stderr (a
-line as it starts, at least one every 10 s even while the builder is silent, one when
-it is done); one read from the cache prints
-nothing. `per_k` is at most the builder's cap (`infoseek.domains.BuilderSpec.max_per_k`),
-as in `infoseek build`.
+over k=[1,2] reuses a run over k=1, and a run restricted to some k (``-T k=3``) builds
+only those. A k that is built prints its progress on stderr (a line as it starts, at
+least one every 10 s even while the builder is silent, one when it is done); one read
+from the cache prints nothing. `per_k` is at most the builder's cap
+(`infoseek.domains.BuilderSpec.max_per_k`), as in `infoseek build`.
+
+Only what a limited run uses is built. Inspect's own ``--limit`` cannot tell a task
+anything: the pinned Inspect takes ``len(dataset)`` when the task is made and, when the
+run starts, reads the id of every sample before it slices off the first N (it reserves
+them all), so a dataset built lazily would be built whole all the same. The task's
+``-T limit=N`` is what a task sees: the first N problems, in split order (k by k,
+problem by problem), and only those are built. They are the same records, byte for
+byte, as the first N of the whole split, because every builder makes the first
+problems of a k the same way whatever `per_k` asks for (each problem is drawn from its
+own seed, index and k, or from a stream the later problems only continue), so the
+first N of a k are the first N of a build with ``per_k = N``; a build that makes fewer
+than N (a builder may make fewer than asked) falls back to the whole k. Hence
+``inspect eval logic_mt.py -T limit=2 --limit 4`` builds two problems, where ``--limit
+4`` alone builds the whole split first (800 problems by default).
+
+A sweep (`made_after_builds`) builds every split its tasks read once, several at a
+time, before the first task is made.
 """
 
 from __future__ import annotations
@@ -21,7 +39,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -40,8 +58,10 @@ def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int 
                    inputs: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
     """Records of registered builder `builder` for the k values `ks`: built with `seed`
     and `per_k` problems per k (the builder's default when None), or read from `source`
-    (our JSONL records or a released file of the domain; the first `limit` problems;
-    `inputs`: the source format's extra inputs, e.g. its folder of rule files)."""
+    (our JSONL records or a released file of the domain; `inputs`: the source format's
+    extra inputs, e.g. its folder of rule files). `limit`: only the first `limit`
+    problems, in order (k by k); of a built split only those are built (module
+    docstring)."""
     domain, spec = get_builder(builder)
     given = {name: value for name, value in (inputs or {}).items() if value is not None}
     if source:
@@ -59,20 +79,54 @@ def domain_records(builder: str, *, ks: list[int] | tuple[int, ...], per_k: int 
     if per_k > spec.max_per_k:
         raise ValueError(f"per_k must be at most {spec.max_per_k} for {spec.name} (the "
                          f"builder's cap); got {per_k}")
-    deferring = _DEFERRING.get()
-    if deferring is not None:
-        missing = [stage for stage in (Stage(spec.name, spec.data_version, seed, per_k, k)
-                                       for k in ks)
-                   if stage not in deferring and not stage.path().exists()]
-        if missing:
-            raise SplitsNeeded(missing)
-    build = resolve(spec.build)
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int)
+                              or limit < 1):
+        raise ValueError(f"limit must be a positive integer; got {limit!r}")
+    stages = [Stage(spec.name, spec.data_version, seed, per_k, k) for k in ks]
+    if limit is None:
+        _defer_missing(stages)
+        return [record for stage in stages for record in _read(stage)]
     out: list[dict[str, Any]] = []
-    for k in ks:
-        out.extend(load_or_build(spec.name, spec.data_version,
-                                 {"seed": seed, "per_k": per_k, "k": k},
-                                 lambda k=k: _build_stage(build, spec.name, seed, per_k, k)))
+    for stage in stages:
+        if len(out) >= limit:
+            break
+        out.extend(_first_records(stage, limit - len(out)))
     return out
+
+
+def _first_records(stage: Stage, want: int) -> list[dict[str, Any]]:
+    """The first `want` records of a stage, building no more than they need: a stage
+    not in the cache is built with ``per_k = want`` when that is fewer, since a
+    builder's first records of a k do not depend on `per_k` (module docstring); a
+    smaller build that makes fewer than `want` records (a builder that may make fewer
+    than asked) cannot say what the larger one holds, so the whole stage is built."""
+    if want < stage.per_k and not stage.path().exists():
+        part = replace(stage, per_k=want)
+        _defer_missing([part])
+        records = _read(part)
+        if len(records) >= want:
+            return records[:want]
+    _defer_missing([stage])
+    return _read(stage)[:want]
+
+
+def _defer_missing(stages: list[Stage]) -> None:
+    """Inside `deferred_builds`: `SplitsNeeded` for the `stages` not in the cache."""
+    deferring = _DEFERRING.get()
+    if deferring is None:
+        return
+    missing = [stage for stage in stages
+               if stage not in deferring and not stage.path().exists()]
+    if missing:
+        raise SplitsNeeded(missing)
+
+
+def _read(stage: Stage) -> list[dict[str, Any]]:
+    """A stage's records, from the cache or built (and cached) with progress lines."""
+    return load_or_build(stage.builder, stage.data_version, stage.params(),
+                         lambda: _build_stage(resolve(get_builder(stage.builder)[1].build),
+                                              stage.builder, stage.seed, stage.per_k,
+                                              stage.k))
 
 
 @dataclass(frozen=True)

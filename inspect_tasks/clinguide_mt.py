@@ -79,7 +79,8 @@ def clinguide_mt(
         force_ask: reject an answer given before k questions were asked (true/false).
         carry_reasoning: keep the model's earlier reasoning in the history (true/false).
         source: a file of problem records, instead of a built split (clinguide records).
-        limit: read just the first N problems of the source (with source only).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those).
     """
     renderer = checked_view(distractors, book)
     params = checked_parameters(
@@ -119,7 +120,8 @@ def clinguide_mt_k_prediction(
             every pathway); unused with source.
         seed: the random seed (of the builder; an integer; default 0).
         source: a file of problem records, instead of a built split (clinguide records).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     renderer = checked_view(distractors, book)
     params = checked_parameters("clinguide", k=k, per_k=per_k, seed=seed, source=source,
@@ -158,7 +160,8 @@ def clinguide_mt_mss(
             false: it names between 1 and max_size).
         max_size: most variables it may name when k is not given (here findings; >= 1; default 4).
         source: a file of problem records, instead of a built split (clinguide records).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     renderer = checked_view(distractors, book)
     params = checked_parameters("clinguide", k=k, per_k=per_k, seed=seed, k_given=k_given,

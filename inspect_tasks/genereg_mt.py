@@ -99,7 +99,8 @@ def genereg_mt(
         source: a file of problem records, instead of a built split (a JSONL file of our genereg
             records, or a released MT-InfoSeek GeneReg file with rules).
         source_format: the source file's format (with source; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
         rules: with a released source: the folder of rule files its rows name
             (<model>.txt); default none.
     """
@@ -145,7 +146,8 @@ def genereg_mt_full(
         source: a file of problem records, instead of a built split (a JSONL file of our genereg
             records, or a released MT-InfoSeek GeneReg file with rules).
         source_format: the source file's format (with source; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
         rules: with a released source: the folder of rule files its rows name
             (<model>.txt); default none.
     """
@@ -182,7 +184,8 @@ def genereg_mt_k_prediction(
         source: a file of problem records, instead of a built split (a JSONL file of our genereg
             records, or a released MT-InfoSeek GeneReg file with rules).
         source_format: the source file's format (with source; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
         rules: with a released source: the folder of rule files its rows name
             (<model>.txt); default none.
     """
@@ -225,7 +228,8 @@ def genereg_mt_mss(
         source: a file of problem records, instead of a built split (a JSONL file of our genereg
             records, or a released MT-InfoSeek GeneReg file with rules).
         source_format: the source file's format (with source; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
         rules: with a released source: the folder of rule files its rows name
             (<model>.txt); default none.
     """

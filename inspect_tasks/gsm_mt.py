@@ -58,7 +58,8 @@ def gsm_mt(
             records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
             or records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return story_seek_task("gsm_mt", "words", locals())
 
@@ -91,6 +92,7 @@ def gsm_mt_full(
             records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
             or records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return story_seek_task("gsm_mt_full", "words", locals(), full_information=True)

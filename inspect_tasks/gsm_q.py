@@ -48,7 +48,8 @@ def gsm_q(
             records, a released GSME-Q-MT CSV (k = 1 rows), or a QuestBench GSM-Q or GSME-Q CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, questbench-gsm or
             records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return story_single_turn_task("gsm_q", "question_selection", "words", locals())
 
@@ -78,7 +79,8 @@ def gsm_q_detection(
             records, a released GSME-Q-MT CSV (k = 1 rows), or a QuestBench GSM-Q or GSME-Q CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, questbench-gsm or
             records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return story_single_turn_task("gsm_q_detection", "detection", "words", locals())
 
@@ -106,6 +108,7 @@ def gsm_q_well_specified(
             records, a released GSME-Q-MT CSV (k = 1 rows), or a QuestBench GSM-Q or GSME-Q CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, questbench-gsm or
             records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return story_single_turn_task("gsm_q_well_specified", "well_specified", "words", locals())

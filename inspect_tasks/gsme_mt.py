@@ -78,7 +78,8 @@ def gsme_mt(
             records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
             or records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return story_seek_task("gsme_mt", "equations", locals())
 
@@ -111,7 +112,8 @@ def gsme_mt_full(
             records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
             or records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return story_seek_task("gsme_mt_full", "equations", locals(), full_information=True)
 
@@ -136,7 +138,8 @@ def gsme_mt_k_prediction(
             records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
             or records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, source=source,
         source_format=source_format, limit=limit)
@@ -168,7 +171,8 @@ def gsme_mt_mss(
             records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
             or records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, k_given=k_given,
         max_size=max_size, source=source, source_format=source_format, limit=limit)

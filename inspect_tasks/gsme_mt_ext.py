@@ -72,7 +72,8 @@ def gsme_mt_ext(
             records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
             or records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     builder = SPLITS[check_choice("split", split, list(SPLITS))]
     if k is None:
@@ -114,7 +115,8 @@ def gsme_mt_ext_full(
             records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
             or records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = checked_parameters("gsme-mt-ext", k=k, per_k=per_k, seed=seed, format=format,
         max_turns=max_turns, carry_reasoning=carry_reasoning, source=source,
@@ -143,7 +145,8 @@ def gsme_mt_ext_k_prediction(
             records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
             or records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = checked_parameters("gsme-mt-ext", k=k, per_k=per_k, seed=seed, source=source,
         source_format=source_format, limit=limit)
@@ -176,7 +179,8 @@ def gsme_mt_ext_mss(
             records or a released GSME-Q-MT / GSME-Q-MT-Ext CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, mt-infoseek-gsme-ext
             or records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = checked_parameters("gsme-mt-ext", k=k, per_k=per_k, seed=seed, k_given=k_given,
         max_size=max_size, source=source, source_format=source_format, limit=limit)

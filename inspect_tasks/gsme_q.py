@@ -66,7 +66,8 @@ def gsme_q(
             records, a released GSME-Q-MT CSV (k = 1 rows), or a QuestBench GSM-Q or GSME-Q CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, questbench-gsm or
             records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return story_single_turn_task("gsme_q", "question_selection", "equations", locals())
 
@@ -96,7 +97,8 @@ def gsme_q_detection(
             records, a released GSME-Q-MT CSV (k = 1 rows), or a QuestBench GSM-Q or GSME-Q CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, questbench-gsm or
             records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return story_single_turn_task("gsme_q_detection", "detection", "equations", locals())
 
@@ -124,6 +126,7 @@ def gsme_q_well_specified(
             records, a released GSME-Q-MT CSV (k = 1 rows), or a QuestBench GSM-Q or GSME-Q CSV).
         source_format: the source file's format (with source: mt-infoseek-gsme, questbench-gsm or
             records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return story_single_turn_task("gsme_q_well_specified", "well_specified", "equations", locals())

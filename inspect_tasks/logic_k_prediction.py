@@ -32,7 +32,8 @@ def logic_k_prediction(
             records or a released Logic-Q-MT / QuestBench Logic-Q CSV).
         source_format: the source file's format (with source: mt-infoseek-logic, questbench-logic or
             records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     chosen = split_settings(check_choice("split", split, list(SPLITS)), k)
     builder = chosen["builder"]

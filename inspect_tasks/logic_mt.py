@@ -59,7 +59,8 @@ def logic_mt(
         source: a file of problem records, instead of a built split (our records or a released
             file).
         source_format: the source file's format (with source).
-        limit: read just the first N problems of the source (with source only).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those).
         unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
             the model must answer "cannot be determined" on them; default 0.0: none).
     """

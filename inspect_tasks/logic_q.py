@@ -51,7 +51,8 @@ def logic_q(
             records or a released QuestBench Logic-Q / Logic-Q-MT CSV, k = 1 rows).
         source_format: the source file's format (with source: questbench-logic, mt-infoseek-logic or
             records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = checked_parameters("logic-q", k=1, per_k=per_k, seed=seed, source=source,
                                 source_format=source_format, limit=limit,
@@ -85,7 +86,8 @@ def logic_q_detection(
             records or a released QuestBench Logic-Q / Logic-Q-MT CSV, k = 1 rows).
         source_format: the source file's format (with source: questbench-logic, mt-infoseek-logic or
             records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = _params(per_k, seed, source, source_format, limit)
     return single_turn_task("logic_q_detection", "logic-q", "detection",
@@ -115,7 +117,8 @@ def logic_q_well_specified(
             records or a released QuestBench Logic-Q / Logic-Q-MT CSV, k = 1 rows).
         source_format: the source file's format (with source: questbench-logic, mt-infoseek-logic or
             records; default: detected).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = _params(per_k, seed, source, source_format, limit)
     return single_turn_task("logic_q_well_specified", "logic-q", "well_specified",

@@ -74,7 +74,8 @@ def planning_mt(
             default false).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-mt
             records).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = checked_parameters(
         BUILDER, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
@@ -109,7 +110,8 @@ def planning_mt_full(
             default false).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-mt
             records).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, format=format,
                                 max_turns=max_turns, carry_reasoning=carry_reasoning,
@@ -135,7 +137,8 @@ def planning_mt_k_prediction(
         seed: the random seed (of the builder; an integer; default 0).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-mt
             records).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, source=source,
                                 limit=limit)
@@ -167,7 +170,8 @@ def planning_mt_mss(
             default false: any MSS of the family counts).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-mt
             records).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = checked_parameters(BUILDER, k=k, per_k=per_k, seed=seed, k_given=k_given,
                                 max_size=max_size, forbid_alternatives=forbid_alternatives,

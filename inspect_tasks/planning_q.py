@@ -70,7 +70,8 @@ def planning_q(
             carry their own convention).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
             records, or a released QuestBench Planning-Q CSV: source format questbench-planning).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     params = _params(per_k, seed, source, limit, ties, mix_well_specified=mix_well_specified)
     return single_turn_task("planning_q", _builder(ties), "question_selection",
@@ -102,7 +103,8 @@ def planning_q_detection(
             carry their own convention).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
             records, or a released QuestBench Planning-Q CSV: source format questbench-planning).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return single_turn_task("planning_q_detection", _builder(ties), "detection",
                             {**_params(per_k, seed, source, limit, ties), "prompt": prompt})
@@ -133,7 +135,8 @@ def planning_q_well_specified(
             carry their own convention).
         source: a file of problem records, instead of a built split (a JSONL file of our planning-q
             records, or a released QuestBench Planning-Q CSV: source format questbench-planning).
-        limit: read just the first N problems of the source (with source only; >= 1; default: all).
+        limit: read just the first N problems (of the source, or of the built split, which
+            then builds only those; >= 1; default: all).
     """
     return single_turn_task("planning_q_well_specified", _builder(ties), "well_specified",
                             {**_params(per_k, seed, source, limit, ties), "prompt": prompt})

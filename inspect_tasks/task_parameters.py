@@ -215,8 +215,9 @@ def check_parameters(*, max_k: int | None = None, oracles: Sequence[str] | None 
     """`params` checked and normalised: `k` against 1..`max_k` (a sorted list), `oracle`
     against `oracles`, a parameter named in `choices` against its allowed values, `per_k`
     against 1..`max_per_k`, every other one by its rule in `RULES` (sizes capped by
-    `CAPS`). `limit`, `source_format` and a source format's extra inputs
-    (`infoseek.builders.published.INPUTS`: `rules`) need `source`; `force_ask=true` needs
+    `CAPS`). `source_format` and a source format's extra inputs
+    (`infoseek.builders.published.INPUTS`: `rules`) need `source` (`limit` takes the
+    first problems of a source or of a built split); `force_ask=true` needs
     ``max_turns * queries_per_turn`` of at least the largest k."""
     out: dict[str, Any] = {}
     for name, value in params.items():
@@ -242,7 +243,7 @@ def check_parameters(*, max_k: int | None = None, oracles: Sequence[str] | None 
         else:
             raise TypeError(f"check_parameters: no rule for parameter {name!r}")
     if "source" in out and out["source"] is None:
-        for needs_source in ("limit", "source_format", *INPUTS):
+        for needs_source in ("source_format", *INPUTS):
             if out.get(needs_source) is not None:
                 raise TaskParameterError(
                     f"-T {needs_source} needs -T source=FILE (it applies to a source file; "

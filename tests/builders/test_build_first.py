@@ -136,3 +136,25 @@ def test_a_sweeps_splits_are_built_before_its_tasks_are_made(tmp_path, monkeypat
     with deferred_builds():  # every split the runs read is in the cache now
         for task, args in recipe_runs("force_ask", None, 1, registered):
             made_task(registered[task], task, args)
+
+
+@pytest.mark.parametrize(("builder", "per_k", "limit", "built"), [
+    ("logic-mt", 5, 3, ["k=1 (per_k=3"]),
+    ("logic-mt", 2, 3, ["k=1 (per_k=2", "k=2 (per_k=1"]),  # across two k
+    ("gsme-mt-ext", 4, 2, ["k=1 (per_k=2"]),
+    ("genereg", 3, 2, ["k=1 (per_k=2"]),  # three streams per k, the first stream first
+    ("clinguide", 3, 4, ["k=1 (per_k=3"]),  # three records per pathway
+])
+def test_a_limited_read_builds_only_the_first_problems_byte_for_byte(
+        builder, per_k, limit, built, tmp_path, monkeypatch, capfd) -> None:
+    monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path / "limited"))
+    limited = domain_records(builder, ks=[1, 2], per_k=per_k, seed=7, limit=limit)
+    lines = _built(capfd.readouterr().err, builder)
+    assert [line.split(f"built {builder} ")[1].split(",")[0] for line in lines] == built
+    monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path / "full"))
+    full = domain_records(builder, ks=[1, 2], per_k=per_k, seed=7)
+    capfd.readouterr()
+    assert len(limited) == limit
+    assert [dumps_record(r) for r in limited] == [dumps_record(r) for r in full[:limit]]
+    again = domain_records(builder, ks=[1, 2], per_k=per_k, seed=7, limit=limit)
+    assert again == limited and not _built(capfd.readouterr().err, builder)  # cut from full

@@ -6,6 +6,7 @@ command line shows."""
 from __future__ import annotations
 
 import inspect as pyinspect
+import json
 import os
 import subprocess
 import sys
@@ -66,8 +67,6 @@ def parameters_of(task) -> dict[str, pyinspect.Parameter]:
     ({"seed": "abc"}, "-T seed must be an integer; got 'abc'"),
     ({"budget": "banana"}, "-T budget must be true or false; got 'banana'"),
     ({"force_ask": "nope"}, "-T force_ask must be true or false; got 'nope'"),
-    ({"limit": 5}, "-T limit needs -T source=FILE (it applies to a source file; got limit=5 "
-                   "without a source)"),
     ({"source_format": "records"}, "-T source_format needs -T source=FILE (it applies to a "
                                    "source file; got source_format='records' without a "
                                    "source)"),
@@ -108,8 +107,12 @@ def test_every_task_refuses_a_k_outside_its_builder(task) -> None:
 
 
 @pytest.mark.parametrize("task", [*LOGIC_TASKS, *MATH_TASKS], ids=lambda t: t.__name__)
-def test_limit_without_source_is_an_error(task) -> None:
-    assert refused(task, limit=3).startswith("-T limit needs -T source=FILE")
+def test_limit_without_source_takes_the_first_problems_of_the_split(task) -> None:
+    """Only those are built (infoseek.builders.datasets; the records are the split's)."""
+    problems = {json.loads(s.metadata["problem"])["id"] for s in task(limit=2).dataset}
+    assert 1 <= len(problems) <= 2
+    assert all("k1" in problem for problem in problems)  # the first k's first problems
+    assert refused(task, limit=0).startswith("-T limit must be an integer >= 1")
 
 
 @pytest.mark.parametrize("task", [gsm_mt, gsme_mt, gsme_mt_ext], ids=lambda t: t.__name__)
