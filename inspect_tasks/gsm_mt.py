@@ -42,8 +42,9 @@ def gsm_mt(
         k: degrees of underspecification to include (1..4; an int or a list; default [1,2,3,4]).
         per_k: problems built per k (>= 1; default 100); unused with source.
         seed: the random seed (of the builder; an integer; default 0); unused with source.
-        oracle: the oracle that answers the model's questions (world only: replies give the hidden
-            world's value; default world).
+        oracle: the oracle that answers the model's questions (world: replies give the hidden
+            world's value, or withholding: some quantities answered "unknown", the MSS left
+            learnable; default world).
         format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
             Answer: lines; default tool).
         max_turns: most turns the model gets (>= 1; default 10; then the final answer is asked for).

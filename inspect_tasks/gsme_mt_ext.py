@@ -55,8 +55,9 @@ def gsme_mt_ext(
             one; default default).
         per_k: problems built per k (>= 1; default 130); unused with source.
         seed: the random seed (of the builder; an integer; default 0); unused with source.
-        oracle: the oracle that answers the model's questions (world only: replies give the hidden
-            world's value; default world).
+        oracle: the oracle that answers the model's questions (world: replies give the hidden
+            world's value, or withholding: some quantities answered "unknown", the MSS left
+            learnable; default world).
         format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
             Answer: lines; default tool).
         max_turns: most turns the model gets (>= 1; none: 10, or 2k when that is more; then the

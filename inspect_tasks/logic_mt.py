@@ -45,7 +45,10 @@ def logic_mt(
             the usual one; default default).
         per_k: problems built per k (each gives one sample per target value).
         seed: the random seed (of the builder and the oracle).
-        oracle: the oracle that answers the model's questions (adversarial, cooperative or random).
+        oracle: the oracle that answers the model's questions (adversarial, cooperative, random,
+            or withholding: some attributes answered "unknown", an alternative MSS left
+            learnable; with forbid_alternatives=true only attributes outside the canonical MSS
+            are withheld).
         format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
             Answer: lines).
         max_turns: most turns the model gets (>= 1; default: 10, or 2k when that is more; then the

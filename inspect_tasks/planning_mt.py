@@ -59,8 +59,9 @@ def planning_mt(
         per_k: problems built per k (>= 1; default 4; each gives one sample per possible set of
             optimal plans); unused with source.
         seed: the random seed (of the builder and the oracle; an integer; default 0).
-        oracle: the oracle that answers the model's questions (adversarial, cooperative or random;
-            default adversarial).
+        oracle: the oracle that answers the model's questions (adversarial, cooperative, random,
+            or withholding: some atoms answered "unknown", a whole MSS left learnable; default
+            adversarial).
         format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
             Answer: lines; default tool).
         max_turns: most turns the model gets (>= 1; default 10; then the final answer is asked for).
