@@ -33,6 +33,7 @@ def gsm_mt(
     source: str | None = None,
     source_format: str | None = None,
     limit: int | None = None,
+    unanswerable: float = 0.0,
 ) -> Task:
     """Seek the missing quantities of a word problem, then answer with a number.
 
@@ -61,6 +62,8 @@ def gsm_mt(
             or records; default: detected).
         limit: read just the first N problems (of the source, or of the built split, which
             then builds only those; >= 1; default: all).
+        unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
+            the model must answer "cannot be determined" on them; default 0.0: none).
     """
     return story_seek_task("gsm_mt", "words", locals())
 

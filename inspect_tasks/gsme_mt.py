@@ -34,9 +34,11 @@ def story_seek_task(name: str, renderer: str, parameters: dict[str, Any], *,
     """The seek task `name` over the story problems, told by `renderer` (``equations`` for
     GSME-Q-MT, ``words`` for GSM-Q-MT), from the task function's own `-T` `parameters`;
     `full_information`: every held-out value given (`assembly.seek_task`)."""
+    parameters = dict(parameters)
+    unanswerable = parameters.pop("unanswerable", 0.0)
     params = checked_parameters(BUILDER, **parameters)
     return seek_task(name, BUILDER, params, renderer=renderer,
-                     full_information=full_information)
+                     full_information=full_information, unanswerable=unanswerable)
 
 
 @task
@@ -55,6 +57,7 @@ def gsme_mt(
     source: str | None = None,
     source_format: str | None = None,
     limit: int | None = None,
+    unanswerable: float = 0.0,
 ) -> Task:
     """Seek the missing quantities, then answer with a number (protocols §3.1, 5.3).
 
@@ -81,6 +84,8 @@ def gsme_mt(
             or records; default: detected).
         limit: read just the first N problems (of the source, or of the built split, which
             then builds only those; >= 1; default: all).
+        unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
+            the model must answer "cannot be determined" on them; default 0.0: none).
     """
     return story_seek_task("gsme_mt", "equations", locals())
 

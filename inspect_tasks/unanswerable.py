@@ -32,6 +32,7 @@ from infoseek.stored_forms import metadata_problem
 UNANSWERABLE_BUILDERS: dict[str, str] = {
     "logic-mt": "infoseek.builders.logic.unanswerable:build_default",
     "logic-mt-hard": "infoseek.builders.logic.unanswerable:build_hard",
+    "gsme-mt": "infoseek.builders.math.unanswerable:build_default",
 }
 """Ordinary builder -> ``"module:function"`` making its unanswerable record
 ``(seed, k, index)``."""
@@ -80,11 +81,18 @@ def with_unanswerable(samples: list[Sample], builder: str, share: Any, *, seed: 
             record = build(seed, k, index)
             mixed.append(Sample(
                 id=record["id"], input=f"{render(record)}\n\n{line}", target=UNDETERMINED,
-                metadata={"problem": metadata_problem(record),
-                          "target_value": record["target_values"][0], "target_index": 0,
-                          "unanswerable": True, "k": k, "task_k": None,
+                metadata={"problem": metadata_problem(record), **_hidden_instance(record),
+                          "target_index": 0, "unanswerable": True, "k": k, "task_k": None,
                           "forbid_alternatives": forbid_alternatives}))
     return mixed
+
+
+def _hidden_instance(record: dict[str, Any]) -> dict[str, Any]:
+    """What the oracle answers from: the record's hidden world and its answer when it has
+    one (math), else its first target value (any value does: none is ever pinned)."""
+    if "hidden_world" in record:
+        return {"target_value": record["answer"], "hidden_world": record["hidden_world"]}
+    return {"target_value": record["target_values"][0]}
 
 
 def _with_line(sample: Sample, line: str) -> Sample:

@@ -67,3 +67,29 @@ def test_bad_share_is_one_line(share):
 def test_not_with_a_source(tmp_path):
     with pytest.raises(TaskParameterError, match="source"):
         logic_mt(k=1, per_k=1, unanswerable=0.2, source=str(tmp_path / "x.jsonl"))
+
+
+def test_gsm_mt_mixes_the_same_records():
+    from infoseek.inspect_tasks.gsm_mt import gsm_mt
+
+    task = gsm_mt(k=1, per_k=3, unanswerable=0.25, format="text")
+    assert [s.id for s in task.dataset][-1] == "gsme-mt-s0-k1-1000000-unanswerable"
+    assert all(s.input.endswith(UNDETERMINED_LINES["text"]) for s in task.dataset)
+
+
+def test_math_optimal_one_random_lower():
+    from infoseek.inspect_tasks.gsme_mt import gsme_mt
+
+    results = {}
+    for model in ("infoseek/optimal", "infoseek/random"):
+        task = gsme_mt(k=1, per_k=3, unanswerable=0.25)
+        ids = [sample.id for sample in task.dataset]
+        # 3 ordinary samples (one per record); round(0.25 * 3 / 0.75) = 1 unanswerable
+        assert ids[-1] == "gsme-mt-s0-k1-1000000-unanswerable" and len(ids) == 4
+        [log] = inspect_ai.eval(task, model=model, display="none", log_dir=None)
+        assert log.status == "success", log.error
+        results[model] = _metrics(log)
+    assert results["infoseek/optimal"]["final_answer"]["accuracy"] == 1.0
+    assert results["infoseek/optimal"]["undetermined"]["undetermined_f1"] == 1.0
+    assert results["infoseek/random"]["final_answer"]["accuracy"] < 1.0
+    assert results["infoseek/random"]["undetermined"]["undetermined_recall"] == 0.0

@@ -1,0 +1,150 @@
+"""Math problems no question can settle (issue 34, `-T unanswerable=` on `gsme_mt` and
+`gsm_mt`).
+
+Made from an ordinary GSME-Q-MT problem (`gsme_mt.build_problem`) by *making a needed
+quantity unaskable*: one leaf of the canonical MSS, the withheld leaf ``L``, leaves the
+askable list (``candidate_queries`` and ``queryable``) and becomes forbidden (asking for it
+is refused). Its description stays in the problem, so the model can see what is missing.
+
+Which leaf may be withheld is decided exactly, on the target written as an expression of
+the leaves (every derived quantity substituted by its equation, the revealed values put
+in; `sympy`, exact rationals): ``L`` qualifies when ``dT/dL`` is not identically zero and
+names no quantity but ``L``. Then ``T = h(L) + g(rest)`` with ``h`` a non-constant
+rational function, so whatever values the askable quantities take, ``L`` still ranges
+over all but finitely many rationals (the feasible ones: no divisor zero) and ``T`` over
+infinitely many values: no assignment of the askable quantities pins the target. A
+canonical MSS with no such leaf (every leaf multiplied by an askable quantity that could
+be 0, say) is skipped, and the next ordinary problem tried.
+
+`validate_unanswerable_math_record` re-checks the criterion and, as the builders' own
+rejection test does, that the whole askable set is not sufficient (the arithmetic
+engine's exact ``distinguishing_pair`` fast path). The tests hold small instances with
+finite domains to the brute-force referee (`infoseek.builders.unanswerable.settles_nothing`).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import sympy
+
+from infoseek.analysis import is_known, is_sufficient
+from infoseek.builders.jobs import BuildError
+from infoseek.builders.unanswerable import INDEX_OFFSET, UNANSWERABLE_SUFFIX
+from infoseek.engines.arith.engine import parse_rational
+from infoseek.record_views import askable_variables
+
+VERSION = "1.0.0"
+"""The version of this construction (recorded in each record's provenance)."""
+RANDOM_STREAM = "gsme_mt_unanswerable:1.0.0"
+BASE_TRIES = 20
+"""Ordinary problems tried, at indices ``INDEX_OFFSET + index + t * TRY_STRIDE``, before a
+`BuildError`."""
+TRY_STRIDE = 100_000
+
+
+def target_expression(record: dict[str, Any]) -> sympy.Expr:
+    """The target as an exact expression of the unrevealed leaves: each derived quantity
+    replaced by its equation, each revealed quantity by its value."""
+    names = list(record["variables"])
+    symbols = {name: sympy.Symbol(name) for name in names}
+    equations = {name: sympy.sympify(expr, locals=symbols, rational=True)
+                 for name, expr in record["engine"]["equations"]}
+    observed = {symbols[n]: sympy.Rational(str(parse_rational(v)))
+                for n, v in record["observed"].items()}
+    expanded: dict[str, sympy.Expr] = {}
+
+    def expand(name: str) -> sympy.Expr:
+        if symbols[name] in observed:
+            return observed[symbols[name]]
+        if name not in equations:
+            return symbols[name]
+        if name not in expanded:
+            rhs = equations[name]
+            expanded[name] = rhs.subs({s: expand(str(s)) for s in rhs.free_symbols},
+                                      simultaneous=True)
+        return expanded[name]
+
+    return expand(record["target"])
+
+
+def withheld_leaf_settles_nothing(record: dict[str, Any], leaf: str) -> bool:
+    """The criterion of the module docstring: ``dT/dL`` is not identically zero and names
+    no quantity but the withheld leaf."""
+    symbol = sympy.Symbol(leaf)
+    slope = sympy.cancel(sympy.diff(target_expression(record), symbol))
+    return slope != 0 and slope.free_symbols <= {symbol}
+
+
+def withhold_leaf(record: dict[str, Any], leaf: str) -> dict[str, Any]:
+    """The unanswerable form of the ordinary math `record` with `leaf` made unaskable
+    (module docstring). The id gets the suffix ``-unanswerable``; ``k`` stays the
+    ordinary problem's; ``mss_family`` is empty; the hidden world stays (the oracle
+    answers from it)."""
+    out = {key: value for key, value in record.items() if key != "provenance"}
+    out["id"] = f"{record['id']}-{UNANSWERABLE_SUFFIX}"
+    out["queryable"] = [v for v in record["queryable"] if v != leaf]
+    out["candidate_queries"] = [entry for entry in record.get("candidate_queries", [])
+                                if (entry.get("name") if isinstance(entry, dict)
+                                    else entry) != leaf]
+    out["forbidden"] = sorted({*record.get("forbidden", ()), leaf})
+    out["alternative_only"] = []
+    out["mss_family"] = []
+    out["unanswerable"] = {"withheld": [leaf], "made_from": record["id"]}
+    out["difficulty"] = {**record.get("difficulty", {}), "mss_family_size": 0}
+    out["provenance"] = {**(record.get("provenance") or {}), "unanswerable": VERSION}
+    return out
+
+
+def validate_unanswerable_math_record(record: dict[str, Any]) -> list[str]:
+    """The exact checks of the module docstring; returns the problems (empty: valid)."""
+    from infoseek.records import engine_from_record
+
+    withheld = list((record.get("unanswerable") or {}).get("withheld") or [])
+    if len(withheld) != 1:
+        return ["an unanswerable math record withholds exactly one leaf"]
+    leaf = withheld[0]
+    errors: list[str] = []
+    engine = engine_from_record(record)
+    if is_known(engine):
+        errors.append("the target is Known from the observations")
+    askable = askable_variables(record, forbid_alternatives=True)
+    if leaf in askable or leaf in record["observed"] or not engine.is_leaf(leaf):
+        errors.append(f"{leaf!r} must be an unrevealed leaf that may not be asked")
+    if not withheld_leaf_settles_nothing(record, leaf):
+        errors.append(f"the target does not depend on {leaf!r} alone in a way no answer "
+                      "can cancel")
+    if is_sufficient(engine, askable):
+        errors.append("the askable quantities together settle the target")
+    return errors
+
+
+def build_unanswerable(base_builder, seed: int, k: int, index: int) -> dict[str, Any]:
+    """Unanswerable record `index` at (seed, k): the first of the ordinary problems at
+    indices ``INDEX_OFFSET + index + t * TRY_STRIDE`` (t = 0, 1, ...) with a canonical-MSS
+    leaf that qualifies (tried in a seeded order); deterministic in (seed, k, index)."""
+    rng = random.Random(f"{RANDOM_STREAM}:{seed}:{k}:{index}")
+    for attempt in range(BASE_TRIES):
+        base = base_builder(seed, k, INDEX_OFFSET + index + attempt * TRY_STRIDE)
+        if not base["mss_family"] or not base["mss_family"][0]:
+            continue
+        leaves = sorted(base["mss_family"][0])
+        rng.shuffle(leaves)
+        leaf = next((v for v in leaves if withheld_leaf_settles_nothing(base, v)), None)
+        if leaf is None:
+            continue
+        record = withhold_leaf(base, leaf)
+        errors = validate_unanswerable_math_record(record)
+        if errors:
+            raise BuildError(f"unanswerable math record {record['id']} rejected: {errors}")
+        return record
+    raise BuildError(f"no unanswerable math record at seed={seed}, k={k}, index={index} "
+                     f"after {BASE_TRIES} ordinary problems")
+
+
+def build_default(seed: int, k: int, index: int) -> dict[str, Any]:
+    """From the GSME-Q-MT story builder (`gsme_mt.build_problem`)."""
+    from infoseek.builders.math.gsme_mt import build_problem
+
+    return build_unanswerable(build_problem, seed, k, index)
