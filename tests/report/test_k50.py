@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from infoseek.inspect_tasks.report.declarations import SEEK_REPORT
+from infoseek.inspect_tasks.report.declarations import FULL_INFORMATION_REPORT, SEEK_REPORT
 from infoseek.inspect_tasks.report.k50 import (
     ABOVE,
     BELOW,
@@ -166,3 +166,9 @@ def test_an_errored_sample_counts_as_insufficient() -> None:
     assert line["fitted_sufficiency"] == "1.000 0.833 0.667 0.167 0.167"
     assert line["k50"] == pytest.approx(3 + (4 / 6 - 0.5) / (4 / 6 - 1 / 6))
     assert not math.isnan(line["k50_low"])
+
+
+def test_a_report_without_final_sufficiency_per_k_has_no_k50_table() -> None:
+    samples, rows, evals = _frames(with_cap=True)
+    assert k50_table(samples, rows, evals, FULL_INFORMATION_REPORT).empty
+    assert k50_table(samples.drop(columns=["metadata_k"]), rows, evals, SEEK_REPORT).empty
