@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -59,6 +60,53 @@ def _progress(stream) -> Callable[[int, int], None]:
     return show
 
 
+class _Bar:
+    """`infoseek build`'s progress bar on `stream`: redrawn when the builder reports
+    (at most every half second, and at the end), and while it is silent at least every
+    `interval` seconds with the time so far (a thread: a genereg build once went 31 s
+    between two reports). `stop` ends the thread."""
+
+    def __init__(self, stream: Any, interval: float = 10.0) -> None:
+        self.stream, self.interval = stream, interval
+        self.start = self.last = time.monotonic()
+        self.done, self.total, self.first = 0, 0, True
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        self.thread = threading.Thread(target=self._watch, name="build progress", daemon=True)
+        self.thread.start()
+
+    def __call__(self, done: int, total: int) -> None:
+        with self.lock:
+            self.done, self.total = done, total
+            if done == total or self.first or time.monotonic() - self.last > 0.5:
+                self.first = False
+                self._draw()
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.thread.join()
+
+    def _draw(self, elapsed: str = "") -> None:
+        self.last = time.monotonic()
+        width = 30
+        filled = int(width * self.done / max(self.total, 1))
+        bar = "#" * filled + "-" * (width - filled)
+        end = "\n" if self.total and self.done == self.total else ""
+        try:
+            self.stream.write(f"\r[{bar}] {self.done}/{self.total or '?'}{elapsed}{end}")
+            self.stream.flush()
+        except (OSError, ValueError):
+            pass  # a closed stream never stops a build
+
+    def _watch(self) -> None:
+        margin = min(1.0, self.interval / 10)
+        while not self.stopped.wait(max(self.last + self.interval - margin - time.monotonic(),
+                                        0.0)):
+            with self.lock:
+                if time.monotonic() - self.last >= self.interval - margin:
+                    self._draw(f" ({time.monotonic() - self.start:.0f} s)")
+
+
 def _build(args: argparse.Namespace) -> int:
     _, spec = get_builder(args.builder)
     per_k = args.per_k if args.per_k is not None else spec.default_per_k
@@ -72,7 +120,6 @@ def _build(args: argparse.Namespace) -> int:
         print(f"infoseek build: {problem}", file=sys.stderr)
         return 2
     start = time.perf_counter()
-    progress = None if args.quiet else _progress(sys.stderr)
     ks = args.k if args.k is not None else list(spec.default_ks)
     repeated = sorted({k for k in ks if ks.count(k) > 1})
     if repeated:
@@ -84,6 +131,7 @@ def _build(args: argparse.Namespace) -> int:
         print(f"infoseek build: --k {' '.join(map(str, bad_k))} is not available for "
               f"{args.builder} (1 to {spec.max_k})", file=sys.stderr)
         return 2
+    progress = None if args.quiet else _Bar(sys.stderr)
     try:
         records: list[dict[str, Any]] = resolve(spec.build)(
             args.seed, per_k, ks, workers=args.workers, progress=progress
@@ -91,6 +139,9 @@ def _build(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"infoseek build: {exc}", file=sys.stderr)
         return 2
+    finally:
+        if progress is not None:
+            progress.stop()
     try:
         write_atomically(args.out, jsonl_bytes(records), ordinary_mode=True)
     except OSError as exc:

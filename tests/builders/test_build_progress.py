@@ -136,3 +136,21 @@ def test_a_task_build_reports_while_its_builder_is_silent(monkeypatch, capsys,
     assert sum(line.startswith(f"infoseek: building {label}: no problem done yet (")
                for line in err) >= 2
     assert err[-1].startswith(f"infoseek: built {label}: 1 problems in ")
+
+
+def test_infoseek_builds_bar_is_redrawn_while_the_builder_is_silent() -> None:
+    from infoseek.cli import _Bar
+
+    stream = Lines()
+    bar = _Bar(stream, interval=0.5)
+    bar(1, 4)
+    time.sleep(1.6)  # a slow problem: no report
+    bar(4, 4)
+    bar.stop()
+    texts = [text for _, text in stream.lines]
+    assert texts[0] == "\r[#######-----------------------] 1/4"
+    assert sum(text.startswith("\r[#######-----------------------] 1/4 (")
+               for text in texts) >= 2
+    assert texts[-1] == "\r[##############################] 4/4"
+    times = [at for at, _ in stream.lines]
+    assert max(later - earlier for earlier, later in zip(times, times[1:])) < 1.0
