@@ -172,3 +172,14 @@ def test_a_report_without_final_sufficiency_per_k_has_no_k50_table() -> None:
     samples, rows, evals = _frames(with_cap=True)
     assert k50_table(samples, rows, evals, FULL_INFORMATION_REPORT).empty
     assert k50_table(samples.drop(columns=["metadata_k"]), rows, evals, SEEK_REPORT).empty
+
+
+def test_epochs_that_repeat_a_sample_exactly_change_nothing() -> None:
+    # the bootstrap draws problems, each with all its epochs: three identical epochs of
+    # every sample give the same curve, the same k50 and the same interval as one
+    rng = np.random.default_rng(3)
+    ks, scores, ids = _samples(PLANTED, problems=8, per_problem=2, rng=rng)
+    once = fit_k50(ks, scores, ids, resamples=200)
+    thrice = fit_k50(ks * 3, scores * 3, ids * 3, resamples=200)
+    assert thrice.samples == tuple(3 * n for n in once.samples)
+    assert (thrice.estimate, thrice.low, thrice.high) == (once.estimate, once.low, once.high)
