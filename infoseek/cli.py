@@ -9,6 +9,7 @@
     infoseek report LOGS... --out DIR [--force] [--no-bundle] [--quiet] [--compare A B] \
         [--prices PRICES.yaml]
     infoseek sweep RECIPE --model M [--model M2] --log-dir DIR [--task T] [--per-k N] [--workers N]
+    infoseek k50 LOGS...
     infoseek merge SHARD_LOGS... -o merged.eval [--force]
     infoseek play TASK [-T NAME=VALUE ...] [--limit N] [--log-dir DIR]
 
