@@ -97,7 +97,7 @@ def withheld_variables(problem: dict[str, Any], askable: Sequence[str], seed: in
                          "the withholding oracle cannot keep a way to the answer open")
     canonical = family[0]
     rng = random.Random(f"withhold:{seed}:{problem.get('id')}")
-    alternatives = [m for m in family[1:] if set(m) <= allowed and set(m) != set(canonical)]
+    alternatives = [m for m in family[1:] if set(m) <= allowed and set(canonical) - set(m)]
     kept = rng.choice(alternatives) if alternatives else canonical
     withheld: list[str] = []
     if alternatives:
