@@ -32,7 +32,7 @@ from infoseek.builders.planning.backward import candidate_rows
 from infoseek.builders.planning.problems import GOAL_TEMPLATES
 from infoseek.engines.planning.engine import PlanningEngine, atom_text, variable_name
 from infoseek.records import engine_from_record
-from infoseek.single_turn import bfs_pick, sufficient_options
+from infoseek.single_turn import bfs_pick, settling_depth, sufficient_options
 from tests.support.planning_referee import Referee
 
 PUBLISHED_BFS = {3: 5.75, 5: 27.2, 10: 93.9}
@@ -122,24 +122,16 @@ def main() -> None:
     depths = Counter(r["difficulty"]["depth"] for r in records)
     print("depth (min_depth) histogram:", dict(sorted(depths.items())))
 
-    rng = random.Random(0)
     for depth, published in PUBLISHED_BFS.items():
-        found = guessed = 0.0
+        settled = 0
         for record in records:
             engine = engine_from_record(record)
             options = record["question_options"]
             good = sufficient_options(engine, options)
-            pick = bfs_pick(engine, options, good, depth)
-            if pick is not None:
-                found += 1
-            else:  # the reference model guesses uniformly among all options
-                guessed += len(good) / (len(options) + 1)
-                rng.random()
-        share = 100 * found / len(records)
-        total = 100 * (found + guessed) / len(records)
-        print(f"our bfs-{depth}: answers within depth {share:.2f}% (a 'No questions needed' "
-              f"row at any depth), with the random guess {total:.2f}% (published "
-              f"{published}%)")
+            settled += bfs_pick(engine, options, good, depth,
+                                settling_depth(record, engine)) is not None
+        print(f"our bfs-{depth}: settles {100 * settled / len(records):.2f}% of the rows, "
+              f"its score (an unsettled row gets no answer; published {published}%)")
 
     transitions: Counter = Counter()
     for row in candidate_rows(planning_q.SPEC.random_stream, 0, planning_q.SIZES,

@@ -28,7 +28,9 @@ gets the protocols with nothing of its own:
   C(A~): the sufficient options and the sufficient variables the record forbids, its
   invalid set, alike) (protocols §4);
 * `bfs_pick`: the reference backward search cut at a depth: the first sufficient
-  option found within the depth (level order, then option order), the same levels;
+  option found within the depth (level order, then option order), the same levels; on
+  planning, a row counts as reached when its depth the published way (the shorter plan,
+  or for a Known row `settling_depth`) is within the cut, as QuestBench's BFS baseline;
 * `well_specified_variants`: the record with its missing value restored, one record per
   value the variable can take (the hidden world's value when the record has one).
 
@@ -186,17 +188,46 @@ def difficulty_axes(engine: Engine, sufficient: Sequence[str],
 
 
 def bfs_pick(engine: Engine, options: Sequence[str], sufficient: Sequence[str],
-             depth: int) -> str | None:
-    """What backward search to `depth` picks: "No questions needed" when the target is
-    Known, else the first sufficient option found within `depth` levels (level order,
-    then option order; the levels of `search_levels`), else None (the caller guesses)."""
+             depth: int, known_depth: int = 0) -> str | None:
+    """What backward search to `depth` picks, or None when it settles nothing within
+    `depth` levels (the caller decides what the reference model then does):
+
+    * a Known target: "No questions needed" when the search reaches what is known within
+      `depth` levels, i.e. `known_depth` <= `depth` (`known_depth`: `settling_depth`;
+      0 when nothing needs expanding);
+    * planning (an engine whose values are plans, `plan_depths`): the first sufficient
+      option (option order) when the shorter of the open values' optimal plans is within
+      `depth`, as QuestBench's BFS baseline on Planning-Q counts a row settled when its
+      ``min_depth`` is (docs/tasks/planning.md);
+    * otherwise the first sufficient option found within `depth` levels (level order,
+      then option order; the levels of `search_levels`)."""
     if engine.is_known():
-        return NO_QUESTION
+        return NO_QUESTION if known_depth <= depth else None
     good = [name for name in options if name in set(sufficient)]
+    plans = plan_depths(engine)
+    if plans is not None:
+        return good[0] if good and plans[0] <= depth else None
     levels = search_levels(engine, good)
     reached = sorted((levels[name], index) for index, name in enumerate(options)
                      if name in levels and name in good and levels[name] <= depth)
     return options[reached[0][1]] if reached else None
+
+
+def settling_depth(record: dict[str, Any], engine: Engine) -> int:
+    """How many backward-search levels settle a record whose target is Known, measured as
+    the data it came from measures it: 0 (nothing to expand) outside planning; for a
+    Planning-Q "No questions needed" row its published depth, ``derivation_depth`` (a
+    built row: the length of the backward-search path that proposed it,
+    `infoseek.builders.planning.planning_q`; a released row: its ``min_depth``); for any
+    other Known planning record (a restored variant, a row without a depth) the length of
+    its one optimal plan."""
+    plans = plan_depths(engine)
+    if plans is None:
+        return 0
+    recorded = record.get("derivation_depth")
+    if "restored" not in record and isinstance(recorded, int) and recorded >= 0:
+        return recorded
+    return plans[0]
 
 
 def missing_variable(record: dict[str, Any], engine: Engine) -> str:

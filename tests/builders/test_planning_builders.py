@@ -144,22 +144,45 @@ def test_depth_is_min_depth_as_published_and_max_depth_the_longer(q_records) -> 
     assert any("depth" in e for e in planning_q.validate_planning_q_record(swapped))
 
 
-def test_bfs_references_find_an_atom_exactly_within_max_depth(q_records) -> None:
-    """What the bfs-D reference models do: on a problem each sufficient atom's
-    backward-search level is the longer plan, so bfs-D finds one iff max_depth <= D; on a
-    "No questions needed" row they answer that at any depth."""
-    from infoseek.single_turn import NO_QUESTION, bfs_pick, sufficient_options
+def test_bfs_references_settle_a_row_exactly_within_its_published_depth(q_records) -> None:
+    """What the bfs-D reference models do, the way QuestBench's BFS baseline counts: a
+    problem is settled (a sufficient atom picked) iff its ``depth``, the shorter plan
+    (``min_depth``), is within D; a "No questions needed" row iff its published depth
+    (the proposing path, ``derivation_depth``) is; a restored variant by its one plan."""
+    from infoseek.single_turn import (
+        NO_QUESTION,
+        bfs_pick,
+        settling_depth,
+        sufficient_options,
+        well_specified_variants,
+    )
 
+    settled = {0: set(), 1: set()}
     for record in q_records:
         engine = engine_from_record(record)
         options = record["question_options"]
         good = sufficient_options(engine, options)
-        for depth in (3, 5, 7, 10):
-            pick = bfs_pick(engine, options, good, depth)
+        depth = record["difficulty"]["depth"]
+        for cut in range(0, 15):
+            pick = bfs_pick(engine, options, good, cut, settling_depth(record, engine))
             if record["k"] == 0:
-                assert pick == NO_QUESTION and not good
+                assert settling_depth(record, engine) == depth == record["derivation_depth"]
+                assert pick == (NO_QUESTION if depth <= cut else None) and not good
             else:
-                assert (pick is not None) == (record["difficulty"]["max_depth"] <= depth)
+                assert pick == (good[0] if depth <= cut else None)
+            if pick is not None:
+                settled[record["k"]].add((record["id"], cut))
+    assert settled[0] and settled[1]
+    # a row proposed by a path shorter than its plan: settled before its plan's length
+    shorter = [r for r in q_records if r["k"] == 0
+               and r["difficulty"]["depth"] < r["difficulty"]["optimal_depth"]]
+    assert shorter
+    variant = well_specified_variants(pairs(q_records)[0])[0]
+    engine = engine_from_record(variant)
+    plan = engine.steps_of(next(iter(engine.target_values())))
+    assert settling_depth(variant, engine) == plan
+    assert bfs_pick(engine, [], [], plan - 1, plan) is None
+    assert bfs_pick(engine, [], [], plan, plan) == NO_QUESTION
 
 
 def test_the_shape_is_printed_beside_questbench(q_records) -> None:

@@ -28,7 +28,6 @@ from infoseek.inspect_tasks.planning_q import (
 )
 from infoseek.records import engine_from_record
 from infoseek.scorers.planning import plan_metrics
-from infoseek.single_turn import bfs_pick, sufficient_options
 from infoseek.stored_forms import sample_problem, turns_from_store
 from tests.support.common import assert_eval_success, forbid_tokenizer, text_output, tool_output
 
@@ -103,22 +102,25 @@ def test_question_options_are_every_atom_and_no_question(tmp_path) -> None:
                                                            "well_specified"}
 
 
-def test_bfs_references_rise_with_depth(tmp_path) -> None:
-    records = domain_records("planning-q", ks=[1], per_k=40, seed=3)
-    found = {}
-    for depth in (3, 5, 10):
-        found[depth] = set()
-        for record in records:
-            engine = engine_from_record(record)
-            options = engine.unobserved()
-            if bfs_pick(engine, options, sufficient_options(engine, options), depth):
-                found[depth].add(record["id"])
-    assert found[3] <= found[5] <= found[10] and len(found[3]) < len(found[10])
+def test_bfs_references_credit_exactly_the_rows_within_their_depth(tmp_path) -> None:
+    """bfs-D is right on a sample iff the row's published depth (``depth``: the shorter
+    plan of a problem, the proposing path of a "No questions needed" row) is within D,
+    as QuestBench's BFS baseline counts; otherwise it gives no answer (``no_action``),
+    never a lucky guess. So its share correct is the split's share within depth D."""
     scores = {}
-    for depth in (3, 10):
+    for depth in (5, 10):
         log = run(planning_q(per_k=40, seed=3), f"infoseek/bfs-{depth}", tmp_path)
+        for sample in log.samples:
+            record = sample_problem(sample.metadata)
+            within = record["difficulty"]["depth"] <= depth
+            assert values(sample)["correct"] == float(within), (sample.id, depth)
+            assert values(sample)["invalid"] == float(not within), sample.id
+            if not within:
+                assert sample.scores["single_turn_scorer"].explanation == "no_action"
         scores[depth] = sum(values(s)["correct"] for s in log.samples) / len(log.samples)
-    assert scores[3] < scores[10]
+    assert {record["k"] for record in map(sample_problem, (s.metadata for s in log.samples))
+            } == {0, 1}
+    assert 0 < scores[5] < scores[10]
 
 
 @pytest.mark.parametrize("fmt", ["tool", "text"])
