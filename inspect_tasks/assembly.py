@@ -207,7 +207,7 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
                                forbid_alternatives=forbid)
     samples = with_unanswerable(samples, builder, share, seed=params.get("seed", 0),
                                 fmt=options.format, render=_render(builder, renderer, forbid),
-                                forbid_alternatives=forbid)
+                                forbid_alternatives=forbid, select=params.get("select"))
     kind = "full_information" if full_information else "seek"
     return Task(dataset=samples_dataset(samples, name), solver=seek_solver(options),
                 scorer=seek_scorers(withholding=options.oracle == WITHHOLDING_POLICY,

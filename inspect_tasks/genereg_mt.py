@@ -70,6 +70,7 @@ def genereg_mt(
     source_format: str | None = None,
     limit: int | None = None,
     rules: str | None = None,
+    unanswerable: float = 0.0,
 ) -> Task:
     """Ask for missing gene values, then name the attractor or the marker value.
 
@@ -104,6 +105,8 @@ def genereg_mt(
             then builds only those; >= 1; default: all).
         rules: with a released source: the folder of rule files its rows name
             (<model>.txt); default none.
+        unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
+            the model must answer "cannot be determined" on them; default 0.0: none).
     """
     keep = stream_filter(family, target)
     params = checked_parameters(
@@ -112,7 +115,8 @@ def genereg_mt(
         force_ask=force_ask, forbid_alternatives=forbid_alternatives,
         carry_reasoning=carry_reasoning, source=source, source_format=source_format,
         limit=limit, rules=rules)
-    return seek_task("genereg_mt", BUILDER, {**params, "select": keep})
+    return seek_task("genereg_mt", BUILDER, {**params, "select": keep},
+                     unanswerable=unanswerable)
 
 
 @task

@@ -33,6 +33,7 @@ UNANSWERABLE_BUILDERS: dict[str, str] = {
     "logic-mt": "infoseek.builders.logic.unanswerable:build_default",
     "logic-mt-hard": "infoseek.builders.logic.unanswerable:build_hard",
     "gsme-mt": "infoseek.builders.math.unanswerable:build_default",
+    "genereg": "infoseek.builders.genereg.unanswerable:build_unanswerable",
 }
 """Ordinary builder -> ``"module:function"`` making its unanswerable record
 ``(seed, k, index)``."""
@@ -45,6 +46,10 @@ UNDETERMINED_LINES: dict[str, str] = {
 }
 """The answer form for "cannot be determined", per interaction format, added to every
 sample's input when the share is above 0."""
+
+
+MAX_SKIPPED = 8
+"""Records a task's filter may refuse per wanted one before the mix gives up."""
 
 
 def checked_unanswerable(share: Any, builder: str, source: Any) -> float:
@@ -66,10 +71,12 @@ def checked_unanswerable(share: Any, builder: str, source: Any) -> float:
 
 def with_unanswerable(samples: list[Sample], builder: str, share: Any, *, seed: int,
                       fmt: str, render: Callable[[dict[str, Any]], str],
-                      forbid_alternatives: bool) -> list[Sample]:
+                      forbid_alternatives: bool,
+                      select: Callable[[dict[str, Any]], bool] | None = None) -> list[Sample]:
     """`samples` and, for each k among them, `unanswerable_count(share, n_k)` unanswerable
-    samples at that k (records ``0..count-1`` of the builder at (seed, k)); every input gets
-    the answer form of `fmt`. Unchanged when the share is 0."""
+    samples at that k (the builder's records ``0, 1, ...`` at (seed, k), skipping those
+    the task's own filter `select` refuses, e.g. another problem family); every input
+    gets the answer form of `fmt`. Unchanged when the share is 0."""
     if not checked_share(share):
         return samples
     build = resolve(UNANSWERABLE_BUILDERS[builder])
@@ -77,13 +84,24 @@ def with_unanswerable(samples: list[Sample], builder: str, share: Any, *, seed: 
     counts = Counter(sample.metadata["k"] for sample in samples)
     mixed = [_with_line(sample, line) for sample in samples]
     for k in sorted(counts):
-        for index in range(unanswerable_count(share, counts[k])):
+        wanted = unanswerable_count(share, counts[k])
+        made = 0
+        for index in range(MAX_SKIPPED + wanted * MAX_SKIPPED):
+            if made == wanted:
+                break
             record = build(seed, k, index)
+            if select is not None and not select(record):
+                continue
+            made += 1
             mixed.append(Sample(
                 id=record["id"], input=f"{render(record)}\n\n{line}", target=UNDETERMINED,
                 metadata={"problem": metadata_problem(record), **_hidden_instance(record),
                           "target_index": 0, "unanswerable": True, "k": k, "task_k": None,
                           "forbid_alternatives": forbid_alternatives}))
+        if made < wanted:
+            raise TaskParameterError(
+                f"-T unanswerable: only {made} of the {wanted} unanswerable problems wanted "
+                f"at k={k} pass the task's own filter; lower the share or widen the filter")
     return mixed
 
 

@@ -93,3 +93,24 @@ def test_math_optimal_one_random_lower():
     assert results["infoseek/optimal"]["undetermined"]["undetermined_f1"] == 1.0
     assert results["infoseek/random"]["final_answer"]["accuracy"] < 1.0
     assert results["infoseek/random"]["undetermined"]["undetermined_recall"] == 0.0
+
+
+def test_genereg_optimal_one_random_lower():
+    from infoseek.inspect_tasks.genereg_mt import genereg_mt
+
+    results = {}
+    for model in ("infoseek/optimal", "infoseek/random"):
+        task = genereg_mt(k=1, per_k=1, family="steady", unanswerable=0.5)
+        ids = [sample.id for sample in task.dataset]
+        # the steady stream only: records of the dynamic streams are skipped
+        made = [i for i in ids if i.endswith("-unanswerable")]
+        assert made[0] == "genereg-ste-att-k1-s0-1000000-unanswerable"
+        assert all(i.startswith("genereg-ste-att-k1-s0-") for i in made)
+        assert sum(i.endswith("-unanswerable") for i in ids) * 2 == len(ids)
+        [log] = inspect_ai.eval(task, model=model, display="none", log_dir=None)
+        assert log.status == "success", log.error
+        results[model] = _metrics(log)
+    assert results["infoseek/optimal"]["final_answer"]["accuracy"] == 1.0
+    assert results["infoseek/optimal"]["undetermined"]["undetermined_f1"] == 1.0
+    assert results["infoseek/random"]["final_answer"]["accuracy"] < 1.0
+    assert results["infoseek/random"]["undetermined"]["undetermined_recall"] == 0.0
