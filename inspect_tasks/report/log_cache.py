@@ -8,23 +8,22 @@ named by a hash of its key: the log's resolved path, size in bytes and modificat
 grown or touched gets a new key, so its old entry is simply never asked for again.
 Deleting the folder clears the cache; ``INFOSEEK_REPORT_CACHE=0`` turns it off.
 
-An entry is one JSON file: ``{"infoseek_report_cache": READ_FORMAT, "key": KEY,
-"sha256": H, "body": BODY}``, H being the SHA-256 of BODY's compact JSON text (keys
-in their order). It is used
-only when it parses, names the same key and its body matches H; anything else (a cut
-file, an edited body, another key under the same name, a file that is not JSON) is
-ignored, the log read again and the entry written over. Entries are written to a
-temporary file and moved into place, so a reader never sees half of one. Values that
-JSON does not hold (pandas' missing value ``pd.NA``, a non-finite float) are written as
-small tagged objects and read back as the same value; a log whose read holds any other
-kind of value is simply not cached.
+An entry is one file of two lines: a header ``{"infoseek_report_cache": READ_FORMAT,
+"key": KEY, "sha256": H}``, then the body, the read as compact JSON (keys in their order),
+H being the SHA-256 of the body's bytes. It is used only when the header parses, names
+the same key and format and the body's bytes match H (the body is parsed only then);
+anything else (a cut file, an edited body, another key under the same name, a file that
+is not JSON) is ignored, the log read again and the entry written over. Entries are
+written to a temporary file and moved into place, so a reader never sees half of one.
+pandas' missing value ``pd.NA`` is written as a small tagged object and read back as
+itself (non-finite floats as JSON's ``NaN``/``Infinity``, which Python reads back); a log
+whose read holds any other kind of value is simply not cached.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import tempfile
 from pathlib import Path
@@ -32,7 +31,7 @@ from typing import Any
 
 import pandas as pd
 
-READ_FORMAT = 1
+READ_FORMAT = 2
 """Bumped whenever what `reading` keeps of a log changes, so older entries are not used."""
 CACHE_FOLDER = "report-logs"
 _TAG = "$infoseek"
@@ -71,13 +70,14 @@ class _Unstorable(TypeError):
     """A value the entry format does not hold (the log is then not cached)."""
 
 
+_NA = {_TAG: "NA"}
+
+
 def _encode(value: Any) -> Any:
-    if value is None or isinstance(value, bool | str | int):
+    if value is None or isinstance(value, bool | str | int | float):
         return value
-    if isinstance(value, float):
-        return value if math.isfinite(value) else {_TAG: "float", "repr": repr(value)}
     if value is pd.NA:
-        return {_TAG: "NA"}
+        return _NA
     if isinstance(value, list):
         return [_encode(v) for v in value]
     if isinstance(value, dict):
@@ -87,22 +87,12 @@ def _encode(value: Any) -> Any:
     raise _Unstorable(f"a value of type {type(value).__name__}")
 
 
-def _decode(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_decode(v) for v in value]
-    if isinstance(value, dict):
-        tag = value.get(_TAG)
-        if tag == "NA":
+def _tagged(mapping: dict[str, Any]) -> Any:
+    if _TAG in mapping:
+        if mapping == _NA:
             return pd.NA
-        if tag == "float":
-            return float(value["repr"])
-        return {k: _decode(v) for k, v in value.items()}
-    return value
-
-
-def _body_text(body: Any) -> str:
-    # keys keep their order: a sample row's key order is the samples table's column order
-    return json.dumps(body, separators=(",", ":"), allow_nan=False)
+        raise ValueError("an unknown tag in a cache entry")
+    return mapping
 
 
 def load(key: dict[str, Any] | None) -> Any | None:
@@ -111,15 +101,15 @@ def load(key: dict[str, Any] | None) -> Any | None:
     if key is None or not cache_enabled():
         return None
     try:
-        entry = json.loads(_entry_path(key).read_text(encoding="utf-8"))
-        if (not isinstance(entry, dict) or entry.get("infoseek_report_cache") != READ_FORMAT
-                or entry.get("key") != key):
+        data = _entry_path(key).read_bytes()
+        first, _, body = data.partition(b"\n")
+        header = json.loads(first)
+        if (not isinstance(header, dict) or header.get("infoseek_report_cache") != READ_FORMAT
+                or header.get("key") != key
+                or hashlib.sha256(body).hexdigest() != header.get("sha256")):
             return None
-        body = entry["body"]
-        if hashlib.sha256(_body_text(body).encode()).hexdigest() != entry.get("sha256"):
-            return None
-        return _decode(body)
-    except (OSError, ValueError, KeyError, TypeError, RecursionError):
+        return json.loads(body, object_hook=_tagged)
+    except (OSError, ValueError, TypeError, RecursionError):
         return None
 
 
@@ -129,19 +119,19 @@ def store(key: dict[str, Any] | None, value: Any) -> bool:
     if key is None or not cache_enabled():
         return False
     try:
-        body = _encode(value)
-        text = _body_text(body)
-    except (_Unstorable, ValueError):
+        # keys keep their order: a sample row's key order is the samples table's columns
+        body = json.dumps(_encode(value), separators=(",", ":")).encode("utf-8")
+    except (_Unstorable, ValueError, RecursionError):
         return False
-    entry = json.dumps({"infoseek_report_cache": READ_FORMAT, "key": key,
-                        "sha256": hashlib.sha256(text.encode()).hexdigest()},
-                       sort_keys=True)[:-1] + ',"body":' + text + "}"
+    header = json.dumps({"infoseek_report_cache": READ_FORMAT, "key": key,
+                         "sha256": hashlib.sha256(body).hexdigest()}, sort_keys=True)
+    entry = header.encode("utf-8") + b"\n" + body
     path = _entry_path(key)
     temporary = None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".part-")
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
+        with os.fdopen(handle, "wb") as out:
             out.write(entry)
         os.replace(temporary, path)
     except OSError:

@@ -1,10 +1,13 @@
 """Logs into pandas frames, through `inspect_ai.analysis` (`evals_df`, `samples_df`).
 
-Nothing here parses a log file: `evals_df` gives one row per log (task, model, task
-arguments, status), `samples_df` one row per sample. `samples_df` leaves out metadata and
-score fields over 1 KiB by default, so the columns that per-turn curves need (the score
-metadata with the uncertainty curve, the store's turn records) are *full* columns, read
-from the complete sample.
+`evals_df` gives one row per log (task, model, task arguments, status). The samples come
+as `samples_df` would give `SAMPLE_COLUMNS` (the summary's metadata, error and usage; the
+score metadata with the uncertainty curve and the store's turn records are *full*
+columns, from the complete sample), but for an ``.eval`` log without parsing the
+transcripts (`summary_frame`: the stored sample summaries, and only the fields each
+sample holds before its events); other logs go through `samples_df` itself. Each log's
+read is cached (`log_cache`, keyed by path, size and mtime) and logs not in the cache are
+read in parallel processes when there is much to read (`worker_count`).
 
 :func:`read_logs` returns :class:`Logs`: ``evals`` (one row per reported log, with its
 declaration), ``samples`` (one row per sample: identity, ``k`` and the other group keys,

@@ -97,27 +97,28 @@ def test_a_bad_cache_entry_is_ignored_and_rewritten(work, damage) -> None:
     reading.read_logs(["logs"])
     entries = _entries()
     assert len(entries) == 6
-    good = {p: p.read_text(encoding="utf-8") for p in entries}
-    for path, text in good.items():
-        entry = json.loads(text)
+    good = {p: p.read_bytes() for p in entries}
+    for path, data in good.items():
+        first, _, body = data.partition(b"\n")
+        header = json.loads(first)
         if damage == "not json":
-            path.write_text("garbage", encoding="utf-8")
-            continue
-        if damage == "cut":
-            path.write_text(text[: len(text) // 2], encoding="utf-8")
-            continue
-        if damage == "edited body":  # a sample's score changed, the hash left as it was
-            entry["body"]["samples"][0]["epoch"] = 99
+            data = b"garbage"
+        elif damage == "cut":
+            data = data[: len(data) // 2]
+        elif damage == "edited body":  # a sample's epoch changed, the hash left as it was
+            rows = json.loads(body)
+            rows["samples"][0]["epoch"] = 99
+            data = first + b"\n" + json.dumps(rows).encode()
         elif damage == "foreign key":  # another log's entry under this name
-            other = json.loads(good[next(p for p in entries if p != path)])
-            entry = other
+            data = good[next(p for p in entries if p != path)]
         else:
-            entry["infoseek_report_cache"] = log_cache.READ_FORMAT - 1
-        path.write_text(json.dumps(entry), encoding="utf-8")
+            header["infoseek_report_cache"] = log_cache.READ_FORMAT - 1
+            data = json.dumps(header).encode() + b"\n" + body
+        path.write_bytes(data)
     again = reading.read_logs(["logs"])
     assert again.cached == [] and len(again.fresh) == 6
     assert 99 not in set(again.samples["epoch"])
-    assert {p: p.read_text(encoding="utf-8") for p in _entries()} == good  # rewritten
+    assert {p: p.read_bytes() for p in _entries()} == good  # rewritten
     assert len(reading.read_logs(["logs"]).cached) == 6
 
 
