@@ -51,6 +51,7 @@ def planning_mt(
     carry_reasoning: bool = False,
     source: str | None = None,
     limit: int | None = None,
+    unanswerable: float = 0.0,
 ) -> Task:
     """Ask for missing atoms of the initial state, then give a shortest plan (protocols §3.1, 5.2).
 
@@ -77,13 +78,16 @@ def planning_mt(
             records).
         limit: read just the first N problems (of the source, or of the built split, which
             then builds only those; >= 1; default: all).
+        unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
+            the model must answer "cannot be determined" on them; default 0.0: none).
     """
     params = checked_parameters(
         BUILDER, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
         max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, forbid_alternatives=forbid_alternatives,
         carry_reasoning=carry_reasoning, source=source, limit=limit)
-    return _with_plan_scores(seek_task("planning_mt", BUILDER, params))
+    return _with_plan_scores(seek_task("planning_mt", BUILDER, params,
+                                       unanswerable=unanswerable))
 
 
 @task

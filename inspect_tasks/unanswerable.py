@@ -34,6 +34,7 @@ UNANSWERABLE_BUILDERS: dict[str, str] = {
     "logic-mt-hard": "infoseek.builders.logic.unanswerable:build_hard",
     "gsme-mt": "infoseek.builders.math.unanswerable:build_default",
     "genereg": "infoseek.builders.genereg.unanswerable:build_unanswerable",
+    "planning-mt": "infoseek.builders.planning.planning_mt:build_unanswerable",
 }
 """Ordinary builder -> ``"module:function"`` making its unanswerable record
 ``(seed, k, index)``."""

@@ -20,6 +20,7 @@ Pure functions first; the Inspect scorer reads the same store as the seek scorer
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, scorer
@@ -90,6 +91,10 @@ def plan_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         episode = seek_episode(state, target)
+        if state.metadata.get("unanswerable"):  # no plan is right (issue 34): not applicable
+            return Score(value=dict.fromkeys(PLAN_METRICS, math.nan),
+                         explanation="no question can settle the plans: plan metrics do not "
+                                     "apply")
         values, note = plan_metrics(episode.problem, episode.turns, episode.target_value)
         return Score(value=values, explanation=note)
 

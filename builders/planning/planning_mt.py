@@ -25,6 +25,8 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+import numpy as np
+
 from infoseek.analysis import is_k_mss, minimal_sufficient_sets
 from infoseek.builders.jobs import build_split_with, first_valid_problem
 from infoseek.builders.planning.planning_q import plan_depths
@@ -135,3 +137,102 @@ def build_split(seed: int = 0, per_k: int = SPEC.default_per_k,
                 progress: Callable[[int, int], None] | None = None) -> list[dict[str, Any]]:
     """`per_k` problems for each k, in (k, index) order."""
     return build_split_with(build_problem, SPEC, seed, per_k, ks, workers, progress)
+
+
+# -------------------------------------------------- problems no question can settle
+# Issue 34 (`-T unanswerable=` on planning_mt; docs/tasks/unanswerable.md): made from an
+# ordinary problem at index INDEX_OFFSET + i (+ TRY_STRIDE per retry) by making needed
+# atoms unaskable: the first of one canonical-MSS atom (seeded order), the canonical MSS,
+# every atom of the MSS family, whose removal leaves the optimal plans open whatever the
+# askable atoms are. The engine holds every feasible state, so the check is exact and
+# complete: group the feasible states of each plan set by the askable atoms' values; every
+# group of askable values must meet at least two plan sets (`plans_settled_by_nothing`).
+
+UNANSWERABLE_VERSION = "1.0.0"
+UNANSWERABLE_STREAM = "planning_mt_unanswerable:1.0.0"
+UNANSWERABLE_TRIES = 10
+TRY_STRIDE = 100_000
+
+
+def plans_settled_by_nothing(engine: PlanningEngine, askable: Iterable[str]) -> bool:
+    """True iff every feasible assignment of the `askable` atoms leaves at least two
+    plan sets possible (exact: every feasible state of every plan set is read)."""
+    bit = engine._bit  # atom variable -> its bit in a state's mask
+    wanted = np.uint64(sum(1 << bit[a] for a in askable))
+    plans_of: dict[int, set[Any]] = {}
+    for value in sorted(engine.target_values()):
+        keys = engine.space.masks[engine.states(target_value=value)] & wanted
+        for key in np.unique(keys).tolist():
+            plans_of.setdefault(key, set()).add(value)
+    return bool(plans_of) and all(len(plans) >= 2 for plans in plans_of.values())
+
+
+def forbid_atoms(record: dict[str, Any], atoms: list[str]) -> dict[str, Any]:
+    """The record with `atoms` made unaskable (forbidden, out of ``queryable``); the id
+    gets the suffix ``-unanswerable``, the MSS family is empty, ``k`` stays."""
+    from infoseek.builders.unanswerable import UNANSWERABLE_SUFFIX
+
+    out = {key: value for key, value in record.items() if key != "provenance"}
+    out["id"] = f"{record['id']}-{UNANSWERABLE_SUFFIX}"
+    out["queryable"] = [a for a in record["queryable"] if a not in atoms]
+    out["forbidden"] = sorted({*record.get("forbidden", ()), *atoms})
+    out["alternative_only"] = []
+    out["mss_family"] = []
+    out["unanswerable"] = {"withheld": sorted(atoms), "made_from": record["id"]}
+    out["provenance"] = {**(record.get("provenance") or {}),
+                         "unanswerable": UNANSWERABLE_VERSION}
+    return out
+
+
+def validate_unanswerable_planning_record(record: dict[str, Any]) -> list[str]:
+    """The withheld atoms are forbidden, the plans are not Known, the askable atoms
+    together are not sufficient (the engine's fast path) and no assignment of them
+    settles the plans (`plans_settled_by_nothing`); empty: valid."""
+    from infoseek.analysis import is_sufficient
+    from infoseek.record_views import askable_variables
+    from infoseek.records import engine_from_record
+
+    engine = engine_from_record(record)
+    askable = askable_variables(record, forbid_alternatives=True)
+    withheld = list((record.get("unanswerable") or {}).get("withheld") or [])
+    errors = []
+    if not withheld or set(withheld) & set(askable):
+        errors.append("the withheld atoms must be forbidden")
+    if engine.is_known():
+        errors.append("the plans are Known from the observations")
+    if is_sufficient(engine, askable):
+        errors.append("the askable atoms together settle the plans")
+    elif not plans_settled_by_nothing(engine, askable):
+        errors.append("some answers to the askable atoms settle the plans")
+    return errors
+
+
+def build_unanswerable(seed: int, k: int, index: int) -> dict[str, Any]:
+    """Unanswerable record `index` at (seed, k) (the comment above); deterministic."""
+    from infoseek.analysis import is_sufficient
+    from infoseek.builders.jobs import BuildError
+    from infoseek.builders.unanswerable import INDEX_OFFSET
+    from infoseek.record_views import askable_variables
+    from infoseek.records import engine_from_record
+
+    rng = random.Random(f"{UNANSWERABLE_STREAM}:{seed}:{k}:{index}")
+    for attempt in range(UNANSWERABLE_TRIES):
+        base = build_problem(seed, k, INDEX_OFFSET + index + attempt * TRY_STRIDE)
+        engine = engine_from_record(base)
+        canonical = sorted(base["mss_family"][0])
+        singles = [[a] for a in canonical]
+        rng.shuffle(singles)
+        family = sorted({a for member in base["mss_family"] for a in member})
+        for atoms in [*singles, canonical, family]:
+            askable = [a for a in askable_variables(base, forbid_alternatives=False)
+                       if a not in atoms]
+            if is_sufficient(engine, askable) or not plans_settled_by_nothing(engine, askable):
+                continue
+            record = forbid_atoms(base, atoms)
+            errors = validate_unanswerable_planning_record(record)
+            if errors:
+                raise BuildError(f"unanswerable planning record {record['id']} rejected: "
+                                 f"{errors}")
+            return record
+    raise BuildError(f"no unanswerable planning record at seed={seed}, k={k}, "
+                     f"index={index} after {UNANSWERABLE_TRIES} ordinary problems")

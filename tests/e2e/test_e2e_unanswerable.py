@@ -114,3 +114,21 @@ def test_genereg_optimal_one_random_lower():
     assert results["infoseek/optimal"]["undetermined"]["undetermined_f1"] == 1.0
     assert results["infoseek/random"]["final_answer"]["accuracy"] < 1.0
     assert results["infoseek/random"]["undetermined"]["undetermined_recall"] == 0.0
+
+
+def test_planning_optimal_one_random_lower():
+    from infoseek.inspect_tasks.planning_mt import planning_mt
+
+    results = {}
+    for model in ("infoseek/optimal", "infoseek/random"):
+        task = planning_mt(k=2, per_k=1, unanswerable=0.25)
+        assert [s.id for s in task.dataset][-1] == "planning-mt-s0-k2-1000000-unanswerable"
+        [log] = inspect_ai.eval(task, model=model, display="none", log_dir=None)
+        assert log.status == "success", log.error
+        results[model] = _metrics(log)
+        unanswerable = next(s for s in log.samples if s.id.endswith("-unanswerable"))
+        assert all(v != v for v in unanswerable.scores["plan"].value.values())  # NaN
+    assert results["infoseek/optimal"]["final_answer"]["accuracy"] == 1.0
+    assert results["infoseek/optimal"]["undetermined"]["undetermined_f1"] == 1.0
+    assert results["infoseek/random"]["final_answer"]["accuracy"] < 1.0
+    assert results["infoseek/random"]["undetermined"]["undetermined_recall"] == 0.0
