@@ -183,3 +183,12 @@ def test_withholding_metrics_count_meetings_and_recovery() -> None:
     assert withholding_metrics(late, ["a"], initial_possible=initial) == {
         "recovery": None, "withheld_asked": 1.0, "withheld_reasked": 0.0}
     assert withholding_metrics([], ["a"], initial_possible=initial)["recovery"] is None
+
+
+def test_the_plan_scorer_reads_no_value_into_an_unknown_reply() -> None:
+    from infoseek.scorers.planning import replies
+
+    turns = [{"queries": [{"variable": "(on a b)", "valid": True, "value": WITHHELD},
+                          {"variable": "(clear a)", "valid": True, "value": True},
+                          {"variable": "(ontable c)", "valid": True, "value": "unsure"}]}]
+    assert replies(turns) == {"(clear a)": True}
