@@ -70,7 +70,9 @@ def single_turn_task(name: str, builder: str, protocol: str, params: dict[str, A
     `params` come from `checked_parameters` plus ``prompt`` (zs, cot, fs) and, for
     question selection, ``mix_well_specified``."""
     setting = check_choice("prompt", params.get("prompt", "zs"), PROMPT_SETTINGS)
-    params = {**params, "k": [1]}
+    # a source file's well-specified rows (k = 0: "No questions needed", e.g. released
+    # Planning-Q rows) are posed as well-specified samples, as a built split's are
+    params = {**params, "k": [0, 1] if params.get("source") else [1]}
     records = task_records(builder, params)
     render = render_for(builder, renderer)
     examples = []

@@ -75,14 +75,53 @@ def test_planning_q_runs_the_fixture_with_source(tmp_path, caplog):
     [log] = inspect_eval(planning_q(source=str(FILE)), model="infoseek/optimal",
                          log_dir=str(tmp_path), display="none")
     assert log.status == "success"
-    # the "No questions needed" row is left out: the task poses underspecified rows
-    assert [s.id for s in log.samples] == ["questbench_planning_q-row1",
-                                           "questbench_planning_q-row3"]
+    # the "No questions needed" row is a well-specified sample, as a built split's are
+    assert [s.id for s in log.samples] == [f"questbench_planning_q-row{n}" for n in (1, 2, 3)]
+    assert [s.metadata["variant"] for s in log.samples] == [
+        "underspecified", "well_specified", "underspecified"]
+    assert log.samples[1].metadata["correct"] == ["No questions needed"]
     assert log_metrics(log)["correct"] == 1.0
-    assert [sample_problem(s.metadata)["provenance"]["row"] for s in log.samples] == [1, 3]
+    assert [sample_problem(s.metadata)["provenance"]["row"] for s in log.samples] == [1, 2, 3]
     records = source_records(str(FILE), domain="planning")
-    assert [r["id"] for r in records] == ["questbench_planning_q-row1",
-                                          "questbench_planning_q-row3"]
+    assert [r["id"] for r in records] == [f"questbench_planning_q-row{n}" for n in (1, 2, 3)]
+    settled = records[1]
+    assert (settled["k"], settled["answer"]) == (0, settled["target_values"][0])
+    assert settled["derivation_depth"] == 2  # the released min_depth
+
+
+def test_released_no_questions_rows_meet_the_bfs_references_at_their_depth(tmp_path):
+    """bfs-D answers a released "No questions needed" row (min_depth 2) at D >= 2 only;
+    a row the search does not reach gets no answer (the published BFS counting)."""
+    from infoseek.records import engine_from_record
+    from infoseek.single_turn import NO_QUESTION, bfs_pick, settling_depth
+
+    settled = source_records(str(FILE), domain="planning")[1]
+    engine = engine_from_record(settled)
+    assert settling_depth(settled, engine) == 2
+    assert [bfs_pick(engine, settled["question_options"], [], d, 2) for d in (1, 2, 3)] == [
+        None, NO_QUESTION, NO_QUESTION]
+    [log] = inspect_eval(planning_q(source=str(FILE)), model="infoseek/bfs-3",
+                         log_dir=str(tmp_path), display="none")
+    assert {s.id: s.scores["single_turn_scorer"].value["correct"] for s in log.samples} == {
+        f"questbench_planning_q-row{n}": 1.0 for n in (1, 2, 3)}  # every depth is 2
+
+
+def test_a_no_questions_row_with_two_plan_sets_is_left_out_naming_why(tmp_path, caplog):
+    """A released "No questions needed" row whose consistent states have different sets
+    of optimal plans is not posed (verify reports it as plans_differ)."""
+    rows = _rows()
+    conditions = [line for line in rows[1]["conditions"].splitlines()
+                  if line not in ("(on a c)", "not (on a d)", "not (clear c)")]
+    rows[1] = dict(rows[1], conditions="\n".join(conditions))
+    path = _write(tmp_path / "open.csv", rows)
+    [record] = [r for r in load_published(path) if r["k"] == 0]
+    assert "answer" not in record and len(record["target_values"]) > 1
+    assert {d["check"] for d in verify(record)} >= {"plans_differ"}
+    with caplog.at_level("WARNING"):
+        records = source_records(path, domain="planning")
+    assert [r["id"] for r in records] == ["open-row1", "open-row3"]
+    assert "open-row2 (a 'No questions needed' row whose consistent states have different " \
+           "sets of optimal plans" in caplog.text
 
 
 @pytest.mark.parametrize(("field", "change", "detail"), [

@@ -329,7 +329,7 @@ def test_a_record_that_is_not_one_sufficient_is_a_one_line_error(tmp_path):
 
     path = tmp_path / "k2.jsonl"
     write_jsonl(domain_records("logic-mt", ks=[2], per_k=1, seed=0), path)
-    with pytest.raises(DataFileError, match=r"no problems with k in \[1\]"):
+    with pytest.raises(DataFileError, match=r"no problems with k in \[0, 1\]"):
         logic_q(source=str(path))
 
 

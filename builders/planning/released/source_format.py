@@ -15,8 +15,10 @@ Python reprs of the planner's operators).
 A row becomes the record the project's planning engine decides
 (`infoseek.engines.planning.engine`): observations from ``conditions``, the goal, the
 target ``plan`` whose value in a full state is its set of optimal plans, k = 1 (k = 0 for
-a "No questions needed" row) and as MSS family the offered atoms that settle the plan set.
-The released ``gt_qs`` are kept in ``released``.
+a "No questions needed" row, with ``answer`` its one plan set when the consistent states
+share one) and as MSS family the offered atoms that settle the plan set;
+``derivation_depth`` is the released ``min_depth`` (what the bfs-D references read, as
+QuestBench's BFS baseline does). The released ``gt_qs`` are kept in ``released``.
 
 QuestBench keeps one BFS plan per state, we keep every optimal plan. An atom that settles
 the plan set settles any one-plan-per-state choice too, but not the other way round, so
@@ -150,7 +152,7 @@ def questbench_planning_record_from_row(row: dict[str, Any], ref: RowRef) -> Rec
         value = cell(row, field, ref, required=False)
         if value is not None:
             released[field] = value
-    return {
+    record = {
         "domain": "planning",
         "engine": {"kind": "blocks-world", "blocks": blocks, "goal": goal},
         "variables": sorted(engine.variables),
@@ -165,6 +167,21 @@ def questbench_planning_record_from_row(row: dict[str, Any], ref: RowRef) -> Rec
         "mss_family": family,
         "released": released,
     }
+    depth = _depth(released.get("min_depth"))
+    if depth is not None:
+        record["derivation_depth"] = depth
+    if well_specified and len(values) == 1:
+        record["answer"] = values[0]
+    return record
+
+
+def _depth(value: Any) -> int | None:
+    """The released ``min_depth`` as a number of steps, None when absent or not one."""
+    try:
+        depth = int(str(value).strip())
+    except ValueError:
+        return None
+    return depth if depth >= 0 else None
 
 
 def verify(record: Record) -> list[dict[str, Any]]:
@@ -237,11 +254,15 @@ def verify(record: Record) -> list[dict[str, Any]]:
 
 
 def pose(record: Record) -> Record:
-    """A task poses the underspecified rows whose plan set some offered atom settles."""
+    """A task poses the underspecified rows whose plan set some offered atom settles, and
+    the "No questions needed" rows whose consistent states share one set of optimal plans
+    (a well-specified sample, as a built split's are; its ``answer`` that plan set)."""
     if record["k"] == 0:
-        raise Unposable("a 'No questions needed' row: the single-turn tasks pose "
-                        "underspecified problems (-T mix_well_specified adds their own "
-                        "well-specified variants)")
+        if "answer" not in record:
+            raise Unposable("a 'No questions needed' row whose consistent states have "
+                            "different sets of optimal plans (see infoseek verify: "
+                            "plans_differ)")
+        return record
     if len(record.get("target_values") or []) < 2:
         raise Unposable("the conditions already settle the plan")
     gt = (record.get("released") or {}).get("gt_qs") or []
