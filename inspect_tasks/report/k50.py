@@ -244,8 +244,9 @@ TURN_CAP_NOTE = ("passes with different k left the turn cap to the task, whose d
 def k50_table(samples: pd.DataFrame, rows: pd.DataFrame, evals: pd.DataFrame,
               declaration: TaskReport, resamples: int = RESAMPLES) -> pd.DataFrame:
     """One line per report row with final sufficiency per k: the k run with their sample
-    counts and fitted sufficiency, k50 and its interval (numbers, +-inf when censored,
-    and as text), the builder's cap and the k to run next (empty: none)."""
+    counts and fitted sufficiency, k50 and its interval as text (``k50``, ``interval``)
+    and as numbers (``k50_estimate``, ``k50_low``, ``k50_high``: -inf / +inf when
+    censored), the builder's cap and the k to run next (empty: none)."""
     if not reports_k50(declaration) or "metadata_k" not in samples:
         return pd.DataFrame()
     spec = _metric(declaration)
@@ -268,9 +269,9 @@ def k50_table(samples: pd.DataFrame, rows: pd.DataFrame, evals: pd.DataFrame,
             "ks": " ".join(map(str, fit.ks)),
             "samples_per_k": " ".join(map(str, fit.samples)),
             "fitted_sufficiency": " ".join(f"{v:.3f}" for v in fit.fitted),
-            "k50": fit.estimate, "k50_low": fit.low, "k50_high": fit.high,
-            "k50_text": k50_text(fit.estimate, fit, cap),
+            "k50": k50_text(fit.estimate, fit, cap),
             "interval": f"[{k50_text(fit.low, fit, cap)}, {k50_text(fit.high, fit, cap)}]",
+            "k50_estimate": fit.estimate, "k50_low": fit.low, "k50_high": fit.high,
             "cap": cap,
             "next_k": " ".join(map(str, next_ks(fit, cap))),
             "k50_note": _turn_cap_problem(logs)})
@@ -296,6 +297,9 @@ K50_TITLE = (f"k50: the k at which final sufficiency falls to one half (isotonic
              "next_k: the k to run next, empty when none)")
 
 
+NO_CAP = "n/a (no builder cap: a source file, or a builder not installed)"
+
+
 def _cap_text(cap: Any) -> str:
     """A row's builder cap as text (a frame holds a missing one as None or NaN)."""
     if cap is None or (isinstance(cap, float) and math.isnan(cap)):
@@ -304,10 +308,12 @@ def _cap_text(cap: Any) -> str:
 
 
 def k50_display(table: pd.DataFrame) -> pd.DataFrame:
-    """The k50 table as text cells (the censored numbers as their text)."""
-    shown = table.drop(columns=["model", "k50", "k50_low", "k50_high"], errors="ignore")
-    shown = shown.rename(columns={"k50_text": "k50"})
-    shown["cap"] = [_cap_text(c) for c in table["cap"]]
+    """The k50 table as text cells: k50 and its interval as text (the numbers, censored
+    ones infinite, stay in the CSV)."""
+    shown = table.drop(columns=["model", "k50_estimate", "k50_low", "k50_high"],
+                       errors="ignore")
+    shown["cap"] = [NO_CAP if _cap_text(c) == "unknown" else _cap_text(c)
+                    for c in table["cap"]]
     if not shown["k50_note"].astype(bool).any():
         shown = shown.drop(columns=["k50_note"])
     return shown.astype(str)
@@ -336,7 +342,7 @@ def k50_lines(paths: Sequence[str], resamples: int = RESAMPLES) -> list[str]:
             lines.append(f"{task}: {line['label']}")
             lines.append(f"  k run: {line['ks']} (samples {line['samples_per_k']}); "
                          f"fitted sufficiency {line['fitted_sufficiency']}")
-            lines.append(f"  k50 {line['k50_text']}, {LEVEL:.0%} interval "
+            lines.append(f"  k50 {line['k50']}, {LEVEL:.0%} interval "
                          f"{line['interval']}; builder cap {_cap_text(line['cap'])}")
             if line["next_k"]:
                 lines.append(f"  next: run -T k=[{line['next_k'].replace(' ', ',')}] with "
@@ -351,7 +357,7 @@ def k50_lines(paths: Sequence[str], resamples: int = RESAMPLES) -> list[str]:
 
 def _done_line(line: Mapping[str, Any]) -> str:
     """Why nothing more needs running for a row of `k50_table` with no next k."""
-    if line["k50"] == ABOVE:
+    if line["k50_estimate"] == ABOVE:
         return ("done: k50 > cap (sufficiency stays above one half at the builder's "
                 "largest k)" if _cap_text(line["cap"]) != "unknown" else
                 "done as far as the data go: sufficiency stays above one half at the "

@@ -149,10 +149,11 @@ def test_the_table_pools_every_pass_of_a_row() -> None:
     line = table.iloc[0]
     # sufficiency (7 - k) / 6 at k = 1..5: 1, 5/6, 4/6, 3/6, 2/6 -> one half at k = 4
     assert line["ks"] == "1 2 3 4 5" and line["samples_per_k"] == "6 6 6 6 6"
-    assert line["k50"] == pytest.approx(4.0)
+    assert line["k50_estimate"] == pytest.approx(4.0) and line["k50"] == "4.00"
     assert line["cap"] == 5 and line["k50_note"] == ""
     shown = k50_display(table)
     assert shown.iloc[0]["k50"] == "4.00" and "k50_note" not in shown
+    assert "k50_estimate" not in shown and shown.iloc[0]["cap"] == "5"
     _, _, unset = _frames(with_cap=False)
     assert k50_table(samples, rows, unset, SEEK_REPORT,
                      resamples=50).iloc[0]["k50_note"] == TURN_CAP_NOTE
@@ -164,7 +165,7 @@ def test_an_errored_sample_counts_as_insufficient() -> None:
     line = k50_table(samples, rows, evals, SEEK_REPORT, resamples=50).iloc[0]
     # k = 4 now 0, below k = 5's 2/6: the two pool to 1/6
     assert line["fitted_sufficiency"] == "1.000 0.833 0.667 0.167 0.167"
-    assert line["k50"] == pytest.approx(3 + (4 / 6 - 0.5) / (4 / 6 - 1 / 6))
+    assert line["k50_estimate"] == pytest.approx(3 + (4 / 6 - 0.5) / (4 / 6 - 1 / 6))
     assert not math.isnan(line["k50_low"])
 
 
