@@ -258,6 +258,8 @@ def k50_table(samples: pd.DataFrame, rows: pd.DataFrame, evals: pd.DataFrame,
         if mine.empty:
             continue
         scores = metric_scores(mine, spec)
+        if not scores.notna().any():  # no sample of the row has the score: no curve
+            continue
         fit = fit_k50(mine["metadata_k"], scores, mine["problem_id"], resamples)
         logs = evals[evals["log_id"].isin(block["log_id"])]
         caps = {builder_cap(v) for v in logs.get("data.builder", pd.Series(dtype=object))}

@@ -169,10 +169,13 @@ def test_an_errored_sample_counts_as_insufficient() -> None:
     assert not math.isnan(line["k50_low"])
 
 
-def test_a_report_without_final_sufficiency_per_k_has_no_k50_table() -> None:
+def test_a_report_or_row_without_final_sufficiency_per_k_has_no_k50_table() -> None:
     samples, rows, evals = _frames(with_cap=True)
     assert k50_table(samples, rows, evals, FULL_INFORMATION_REPORT).empty
     assert k50_table(samples.drop(columns=["metadata_k"]), rows, evals, SEEK_REPORT).empty
+    # a row none of whose samples has the score (and none errored, which would count 0)
+    unscored = samples.assign(**{"score.sufficiency.final_sufficiency": float("nan")})
+    assert k50_table(unscored, rows, evals, SEEK_REPORT).empty
 
 
 def test_epochs_that_repeat_a_sample_exactly_change_nothing() -> None:
