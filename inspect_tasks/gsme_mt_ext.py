@@ -45,6 +45,7 @@ def gsme_mt_ext(
     source: str | None = None,
     source_format: str | None = None,
     limit: int | None = None,
+    unanswerable: float = 0.0,
 ) -> Task:
     """Seek the missing quantities, then answer with a number (protocols §3.1, 5.3).
 
@@ -75,6 +76,8 @@ def gsme_mt_ext(
             or records; default: detected).
         limit: read just the first N problems (of the source, or of the built split, which
             then builds only those; >= 1; default: all).
+        unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
+            the model must answer "cannot be determined" on them; default 0.0: none).
     """
     builder = SPLITS[check_choice("split", split, list(SPLITS))]
     if k is None:
@@ -85,7 +88,8 @@ def gsme_mt_ext(
         format=format, max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, carry_reasoning=carry_reasoning, source=source,
         source_format=source_format, limit=limit)
-    return seek_task("gsme_mt_ext", builder, params, renderer="equations")
+    return seek_task("gsme_mt_ext", builder, params, renderer="equations",
+                     unanswerable=unanswerable)
 
 
 @task

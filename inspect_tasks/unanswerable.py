@@ -33,6 +33,8 @@ UNANSWERABLE_BUILDERS: dict[str, str] = {
     "logic-mt": "infoseek.builders.logic.unanswerable:build_default",
     "logic-mt-hard": "infoseek.builders.logic.unanswerable:build_hard",
     "gsme-mt": "infoseek.builders.math.unanswerable:build_default",
+    "gsme-mt-ext": "infoseek.builders.math.unanswerable:build_ext",
+    "gsme-mt-ext-hard": "infoseek.builders.math.unanswerable:build_ext_hard",
     "genereg": "infoseek.builders.genereg.unanswerable:build_unanswerable",
     "planning-mt": "infoseek.builders.planning.planning_mt:build_unanswerable",
 }

@@ -1,7 +1,8 @@
-"""Math problems no question can settle (issue 34, `-T unanswerable=` on `gsme_mt` and
-`gsm_mt`).
+"""Math problems no question can settle (issue 34, `-T unanswerable=` on `gsme_mt`, `gsm_mt`
+and `gsme_mt_ext`).
 
-Made from an ordinary GSME-Q-MT problem (`gsme_mt.build_problem`) by *making a needed
+Made from an ordinary GSME-Q-MT problem (`gsme_mt.build_problem`; for `gsme_mt_ext`, its
+own builder's) by *making a needed
 quantity unaskable*: one leaf of the canonical MSS, the withheld leaf ``L``, leaves the
 askable list (``candidate_queries`` and ``queryable``) and becomes forbidden (asking for it
 is refused). Its description stays in the problem, so the model can see what is missing.
@@ -148,3 +149,17 @@ def build_default(seed: int, k: int, index: int) -> dict[str, Any]:
     from infoseek.builders.math.gsme_mt import build_problem
 
     return build_unanswerable(build_problem, seed, k, index)
+
+
+def build_ext(seed: int, k: int, index: int) -> dict[str, Any]:
+    """From the generated-DAG builder (`gsme_mt_ext.build_problem`)."""
+    from infoseek.builders.math.gsme_mt_ext import build_problem
+
+    return build_unanswerable(build_problem, seed, k, index)
+
+
+def build_ext_hard(seed: int, k: int, index: int) -> dict[str, Any]:
+    """From the generated-DAG builder's hard split (`gsme_mt_ext.build_hard_problem`)."""
+    from infoseek.builders.math.gsme_mt_ext import build_hard_problem
+
+    return build_unanswerable(build_hard_problem, seed, k, index)

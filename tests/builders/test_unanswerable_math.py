@@ -7,6 +7,7 @@ import random
 
 from infoseek.builders.math.unanswerable import (
     build_default,
+    build_ext,
     validate_unanswerable_math_record,
     withheld_leaf_settles_nothing,
 )
@@ -71,3 +72,9 @@ def test_validator_rejects_an_askable_or_cancellable_leaf():
     observed_leaf = next(iter(record["observed"]))
     other = {**record, "unanswerable": {"withheld": [observed_leaf]}}
     assert validate_unanswerable_math_record(other)
+
+
+def test_built_ext_record():
+    record = build_ext(0, 3, 0)
+    assert record["id"] == "gsme-mt-ext-s0-k3-1000000-unanswerable"
+    assert validate_unanswerable_math_record(record) == []

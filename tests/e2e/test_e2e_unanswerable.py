@@ -132,3 +132,17 @@ def test_planning_optimal_one_random_lower():
     assert results["infoseek/optimal"]["undetermined"]["undetermined_f1"] == 1.0
     assert results["infoseek/random"]["final_answer"]["accuracy"] < 1.0
     assert results["infoseek/random"]["undetermined"]["undetermined_recall"] == 0.0
+
+
+def test_gsme_mt_ext_optimal_one():
+    from infoseek.inspect_tasks.gsme_mt_ext import gsme_mt_ext
+
+    task = gsme_mt_ext(k=1, per_k=2, unanswerable=1 / 3)
+    # 2 ordinary samples; round((1/3) * 2 / (2/3)) = 1 unanswerable
+    assert [s.id for s in task.dataset][-1] == "gsme-mt-ext-s0-k1-1000000-unanswerable"
+    assert len(task.dataset) == 3
+    [log] = inspect_ai.eval(task, model="infoseek/optimal", display="none", log_dir=None)
+    assert log.status == "success", log.error
+    metrics = _metrics(log)
+    assert metrics["final_answer"]["accuracy"] == 1.0
+    assert metrics["undetermined"]["undetermined_f1"] == 1.0
