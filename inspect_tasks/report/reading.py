@@ -549,7 +549,9 @@ def worker_count(todo: int, size: int) -> int:
         return max(1, min(int(wanted), todo))
     if size < PARALLEL_BYTES:
         return 1
-    return max(1, min(len(os.sched_getaffinity(0)), todo))
+    cpus = (len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity")
+            else os.cpu_count() or 1)
+    return max(1, min(cpus, todo))
 
 
 def _gathered(files: list[Path], keys: list[dict[str, Any] | None], logs: Logs,
