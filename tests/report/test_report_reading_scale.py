@@ -153,3 +153,12 @@ def test_leading_fields_stop_before_the_transcript() -> None:
         reading._top_fields("[1, 2]", reading.FULL_FIELDS)
     with pytest.raises(ValueError):
         reading._top_fields('{"id": 1 "epoch": 2}', reading.FULL_FIELDS)
+
+
+def test_worker_count(monkeypatch) -> None:
+    monkeypatch.delenv("INFOSEEK_REPORT_WORKERS", raising=False)
+    assert reading.worker_count(5, reading.PARALLEL_BYTES - 1) == 1  # little to read
+    assert 1 <= reading.worker_count(5, reading.PARALLEL_BYTES) <= 5
+    assert reading.worker_count(1, 2**40) == 1
+    monkeypatch.setenv("INFOSEEK_REPORT_WORKERS", "3")
+    assert reading.worker_count(5, 0) == 3 and reading.worker_count(2, 0) == 2
