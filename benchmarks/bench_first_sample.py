@@ -14,7 +14,10 @@ Cases, each a fresh process:
 - ``sweep-warm``: the same command again on the cache the cold run filled (a new log
   folder, so the sweep starts from scratch but its splits are read back);
 - ``limit``: ``inspect eval inspect_tasks/logic_mt.py --limit 4 --model infoseek/optimal``
-  with an empty cache.
+  with an empty cache (Inspect's ``--limit`` cannot reach the task, so the whole default
+  split, 800 problems, is built: `infoseek.builders.datasets`);
+- ``task-limit``: the same with ``-T limit=2`` too, which builds only the two problems
+  the four samples come from.
 
 The child registers an Inspect hook (``on_sample_start``) that records the seconds since
 the child started and then ends the child at once: what is timed is the way to the
@@ -22,6 +25,22 @@ first sample, not the run. A child that ends without starting a sample is report
 its last lines of output. Wall times on a shared machine move with the load, which is
 printed beside them (``os.getloadavg``); CPU time (user + system of the child, from
 ``os.times``) moves less.
+
+Measured on 2 CPUs shared with other work (load average 8 to 13, so the wall times are
+loose; before = commit 031c43c, after = the builds of issue 33 item 4), seconds to the
+first sample (child CPU in brackets), one run each, before and after alternated:
+
+| case | before | after |
+|---|---|---|
+| sweep suite --per-k 2, cold | 97.8 (32.7), 145.2 (31.2) | 97.5 (30.2), 167.9 (27.6) |
+| sweep suite --per-k 2, warm | 77.9 (12.7) | 34.5 (9.6) |
+| logic_mt --limit 4, cold | 75.7 (25.7), 88.3 (19.2) | 85.9 (22.5), 121.1 (24.1) |
+| logic_mt -T limit=2 --limit 4, cold | refused (limit needed source) | 28.9 (6.5), 39.6 (6.6) |
+
+At load 2 to 4, before: 53.1 (27.5) cold, 10.6 (7.7) warm, 32.8 (19.1) for --limit 4.
+The sweep's builds now run two at a time, but one stage is most of them (genereg k=4 at
+per_k 2: one problem takes about 30 s), so at this load the cold sweep did not move;
+`-T limit` cuts the CPU to the first sample by three quarters.
 """
 
 from __future__ import annotations
@@ -65,7 +84,7 @@ sys.argv = ["inspect", *args]
 main()
 '''
 
-CASES = ("sweep-cold", "sweep-warm", "limit")
+CASES = ("sweep-cold", "sweep-warm", "limit", "task-limit")
 
 
 def run_case(case: str, per_k: int, cache: str, work: str) -> tuple[float | None, float, str]:
@@ -77,6 +96,8 @@ def run_case(case: str, per_k: int, cache: str, work: str) -> tuple[float | None
     else:
         command = ["inspect", "eval", "inspect_tasks/logic_mt.py", "--limit", "4",
                    "--model", "infoseek/optimal", "--log-dir", log_dir]
+        if case == "task-limit":
+            command += ["-T", "limit=2"]
     mark = Path(work) / "first-sample"
     mark.unlink(missing_ok=True)
     env = {**os.environ, "INFOSEEK_CACHE_DIR": cache, "BENCH_FIRST_SAMPLE_FILE": str(mark),
@@ -123,9 +144,9 @@ def main() -> None:
     print(f"\ntime to the first sample, median of {args.runs} (load now "
           f"{os.getloadavg()[0]:.1f}, {os.cpu_count()} CPUs):")
     for case in cases:
-        what = (f"{label}, cold cache" if case == "sweep-cold" else
-                f"{label}, warm cache" if case == "sweep-warm" else
-                "inspect eval logic_mt --limit 4, cold cache")
+        what = {"sweep-cold": f"{label}, cold cache", "sweep-warm": f"{label}, warm cache",
+                "limit": "inspect eval logic_mt --limit 4, cold cache",
+                "task-limit": "... -T limit=2 --limit 4, cold cache"}[case]
         seconds = statistics.median(r[0] for r in results[case])
         cpu = statistics.median(r[1] for r in results[case])
         print(f"  {what:<44} {seconds:7.1f} s  (CPU {cpu:.1f} s)")
