@@ -28,7 +28,8 @@ printed beside them (``os.getloadavg``); CPU time (user + system of the child, f
 
 Measured on 2 CPUs shared with other work (load average 8 to 13, so the wall times are
 loose; before = commit 031c43c, after = the builds of issue 33 item 4), seconds to the
-first sample (child CPU in brackets), one run each, before and after alternated:
+first sample (child CPU in brackets), one run each, before and after alternated (the warm
+row not: before at load 9.8, after at 8.7):
 
 | case | before | after |
 |---|---|---|
