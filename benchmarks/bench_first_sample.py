@@ -40,8 +40,9 @@ first sample (child CPU in brackets), one run each, before and after alternated:
 At load 2 to 4, before: 53.1 (27.5) cold, 10.6 (7.7) warm, 32.8 (19.1) for --limit 4.
 The sweep's builds now run two at a time, but one stage is most of them (genereg k=4 at
 per_k 2: one problem takes about 30 s), so at this load the cold sweep did not move;
-`-T limit` cuts the CPU to the first sample by three quarters. A warm sweep is faster
-because a split read from the cache no longer imports its builder's module.
+`-T limit` cuts the CPU to the first sample by three quarters. Why the warm sweep is
+faster is not established: making its 12 tasks from the cache takes 0.4-0.5 s in one
+process before and after, and "after" holds other work of the same days beside the builds.
 """
 
 from __future__ import annotations
