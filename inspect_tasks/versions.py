@@ -26,7 +26,7 @@ model, the scorer names and the metric names of every task
 
 from __future__ import annotations
 
-EVAL_VERSION = "4-A"
+EVAL_VERSION = "5-A"
 """The eval version, ``"N-X"`` (module docstring). Move N, and reset X to ``A``, when a
 prompt, scorer or metric changes; move X alone for an interface-only change.
 
@@ -52,9 +52,18 @@ History (one line per move, with why):
   mixes kinds like THING200 and the table holds rows for the paper's lists; an answer
   line beside the answer call that does not read makes the turn ambiguous (tool format).
   Tasks also declare their Inspect View headline and columns and carry tags (no score
-  changes). Scores on Planning-Q and the Thing pool are not comparable with ``3-A``."""
+  changes). Scores on Planning-Q and the Thing pool are not comparable with ``3-A``.
+- ``5-A``: Planning-Q keeps the published tie convention by default (one plan per
+  state, builder planning-q 1.3.0; ``-T ties=plan_set`` builds the plan-set split), and
+  the bfs-D references settle only rows within depth D; new seek settings (issue 34):
+  the withholding oracle (``-T oracle=withholding``, its ``withholding`` scorer) and
+  problems no question can settle (``-T unanswerable=``, the "cannot be determined"
+  answer form, the ``undetermined`` scorer); the plan scorer no longer reads an
+  "unsure" reply as an atom value. Default prompts are unchanged, but a reply of
+  "cannot be determined" now reads as that answer form, and planning plan scores
+  under the random oracle and Planning-Q's default split differ from ``4-A``."""
 
-EVAL_FINGERPRINT = "8d02277957ec91fc"
+EVAL_FINGERPRINT = "4c435b79888c2cd0"
 """The hash of the prompt texts, scorer names and metric names that `EVAL_VERSION`'s N
 vouches for (`tests/tasks/test_eval_version.py`): when the test reports a new hash, move N
 (results are no longer comparable) and set this to the new hash."""
