@@ -49,7 +49,7 @@ from infoseek.inspect_tasks.report.compare import (
     row_infos,
     unique_metrics,
 )
-from infoseek.inspect_tasks.report.declarations import TableSpec, TaskReport
+from infoseek.inspect_tasks.report.declarations import ADDED_TABLES, TableSpec, TaskReport
 from infoseek.inspect_tasks.report.extra_tables import (
     by_turn_table,
     detection_table,
@@ -57,6 +57,7 @@ from infoseek.inspect_tasks.report.extra_tables import (
     order_strata_display,
     order_strata_table,
     role_table,
+    undetermined_table,
 )
 from infoseek.inspect_tasks.report.k50 import K50_TITLE, k50_display, k50_table
 from infoseek.inspect_tasks.report.page import write_page
@@ -163,7 +164,13 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
     first_table: pd.DataFrame | None = None
     apart_tables: list[tuple[str, str, pd.DataFrame]] = []
     for spec in declaration.tables:
-        table = metric_table(samples, rows, spec, declaration.group_key)
+        if spec in ADDED_TABLES:  # only the rows whose runs carry the scorer
+            spec_rows = rows_scored_by(samples, rows, spec.metrics[0].scorer)
+            if spec_rows.empty:
+                continue
+        else:
+            spec_rows = rows
+        table = metric_table(samples, spec_rows, spec, declaration.group_key)
         table, apart = _with_references(table, task, declaration, spec, runs, shown)
         table = _order_columns(table, leading)
         section.tables.append(_write_table(out, task, spec.name, spec.title, table,
@@ -213,6 +220,12 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
         section.tables.append(_write_table(out, task, "detection",
                                            "Detection of 'Not sure': precision, recall, F1",
                                            table, display_frame(_plain(table))))
+    if "undetermined" in extras:
+        table = undetermined_table(samples, rows)
+        section.tables.append(_write_table(
+            out, task, "undetermined", "Problems no question can settle: precision, "
+            "recall and F1 of 'cannot be determined', stopped before the turn cap", table,
+            display_frame(_plain(table))))
     if "axes" in extras:
         scorer = "detection_scorer" if declaration.protocol == "detection" \
             else "single_turn_scorer"
@@ -329,6 +342,15 @@ def _repeats_and_comparison(section: Section, samples: pd.DataFrame, rows: pd.Da
     if not table.empty:
         section.tables.append(_write_table(out, task, "compare", COMPARE_TITLE, table,
                                            display_frame(table, COMPARE_BLANKS)))
+
+
+def rows_scored_by(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str) -> pd.DataFrame:
+    """The `rows` (one line per log) of the logs whose samples carry `scorer`'s values."""
+    columns = [c for c in samples.columns if c.startswith(f"score.{scorer}.")]
+    if not columns:
+        return rows.iloc[0:0]
+    scored = samples.loc[samples[columns].notna().any(axis=1), "log_id"]
+    return rows[rows["log_id"].isin(set(scored))]
 
 
 def compare_problem(logs: Logs, compare: Sequence[tuple[str, str]]) -> str | None:

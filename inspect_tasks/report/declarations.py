@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 
@@ -76,8 +76,8 @@ class TaskReport:
     tables: tuple[TableSpec, ...]
     extras: tuple[str, ...] = ()
     """Extra tables and figures by name: ``order_strata``, ``axes``, ``detection``,
-    ``filtered``, ``sufficiency_by_turn``, ``uncertainty``, ``k_prediction_bars``,
-    ``diagnostics``, ``entropy_by_turn``."""
+    ``undetermined``, ``filtered``, ``sufficiency_by_turn``, ``uncertainty``,
+    ``k_prediction_bars``, ``diagnostics``, ``entropy_by_turn``."""
     group_key: str = "k"
     published: str | None = None
     """The key of the task's published numbers (``published.json``); default the task
@@ -96,7 +96,7 @@ NO_JUDGE_IN_FULL = "the full variant has nothing missing, so nothing is judged"
 
 SEEK_SETTINGS = ("oracle", "budget", "max_turns", "queries_per_turn", "force_ask",
                  "forbid_alternatives", "format", "carry_reasoning", "distractors", "book",
-                 "family", "target")
+                 "family", "target", "unanswerable")
 
 SEEK_TABLES = (
     TableSpec("headline", "Final sufficiency and accuracy per k", (
@@ -257,6 +257,31 @@ REPORTS: dict[str, TaskReport] = {
 }
 """The declarations a task can name, one per protocol (and full-information seek)."""
 
+WITHHOLDING_TABLE = TableSpec(
+    "withholding", "Withholding oracle: recovery and asks of withheld variables per k", (
+        _m("withholding", "recovery",
+           blank="no episode asked a withheld variable while the target was open"),
+        _m("withholding", "withheld_asked", lower_is_better=True),
+        _m("withholding", "withheld_reasked", lower_is_better=True),
+    ))
+"""The table a seek log gets when it carries the ``withholding`` scorer
+(``-T oracle=withholding``, `infoseek.scorers.withholding`)."""
+
+SCORER_ADDITIONS: dict[str, tuple[tuple[TableSpec, ...], tuple[str, ...]]] = {
+    "withholding": ((WITHHOLDING_TABLE,), ()),
+    "undetermined": ((), ("undetermined",)),
+}
+"""A scorer some settings add to any seek declaration -> the tables and extras it brings:
+the withholding oracle's metrics per k, and the precision / recall of "cannot be
+determined" (``-T unanswerable=``) per row. Unlike :data:`SCORER_VARIANTS` they add to
+whichever declaration the log has (planning_mt under the withholding oracle keeps its
+plan columns)."""
+
+ADDED_TABLES: frozenset[TableSpec] = frozenset(
+    t for tables, _ in SCORER_ADDITIONS.values() for t in tables)
+"""The tables :data:`SCORER_ADDITIONS` brings: shown only for the runs that carry their
+scorer."""
+
 SCORER_VARIANTS: dict[tuple[str, str], TaskReport] = {
     ("seek", "order_strata"): ORDERED_SEEK_REPORT,
     ("seek", "plan"): PLANNING_SEEK_REPORT,
@@ -277,6 +302,19 @@ _BY_SCORERS: tuple[tuple[frozenset[str], str], ...] = (
 
 _BY_TASK: dict[str, TaskReport] = {}
 """Declarations registered for one task by name (`register_task_report`)."""
+
+
+def joined(first: TaskReport | None, second: TaskReport) -> TaskReport:
+    """One task's declaration over two of its logs: `first` with the tables and extras of
+    `second` it lacks (logs of one task differ only in the :data:`SCORER_ADDITIONS` their
+    settings bring, e.g. one run under the withholding oracle beside one without)."""
+    if first is None or first == second or first.protocol != second.protocol:
+        return second if first is None else first
+    return replace(first,
+                   tables=first.tables + tuple(t for t in second.tables
+                                               if t not in first.tables),
+                   extras=first.extras + tuple(e for e in second.extras
+                                               if e not in first.extras))
 
 
 def register_task_report(task: str, report: TaskReport) -> None:
@@ -307,10 +345,27 @@ def report_for(task: str, scorers: set[str] | frozenset[str],
                         None)
         if declared is None:
             return None
+    found = REPORTS[declared]
     for scorer in sorted(scorers):
         if (declared, scorer) in SCORER_VARIANTS:
-            return SCORER_VARIANTS[declared, scorer]
-    return REPORTS[declared]
+            found = SCORER_VARIANTS[declared, scorer]
+            break
+    return with_additions(found, scorers)
+
+
+def with_additions(report: TaskReport, scorers: set[str] | frozenset[str]) -> TaskReport:
+    """`report` with the tables and extras of the :data:`SCORER_ADDITIONS` scorers among
+    `scorers` (a seek declaration only); unchanged when there are none."""
+    if report.protocol != "seek":
+        return report
+    tables, extras = report.tables, report.extras
+    for scorer in sorted(set(scorers) & set(SCORER_ADDITIONS)):
+        more_tables, more_extras = SCORER_ADDITIONS[scorer]
+        tables += tuple(t for t in more_tables if t not in tables)
+        extras += tuple(e for e in more_extras if e not in extras)
+    if (tables, extras) == (report.tables, report.extras):
+        return report
+    return replace(report, tables=tables, extras=extras)
 
 
 def _recorded(metadata: Mapping[str, Any] | str | None) -> Mapping[str, Any]:

@@ -1,5 +1,6 @@
 """The extra tables a declaration names (`TaskReport.extras`) beyond its metric tables:
-ClinGuide's order strata, detection precision / recall / F1, filtered question-selection
+ClinGuide's order strata, detection precision / recall / F1 (of "Not sure", and of
+"cannot be determined" under ``-T unanswerable=``), filtered question-selection
 accuracy and the Twenty Questions by-turn curves. The metric tables, the difficulty-axis
 correlations and the cell formats are `infoseek.inspect_tasks.report.tables`."""
 
@@ -21,6 +22,7 @@ from infoseek.inspect_tasks.report.tables import (
     group_label,
     groups_of,
 )
+from infoseek.scorers.undetermined import detection_rates
 
 
 def order_strata_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
@@ -90,6 +92,52 @@ def detection_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
                     not_sure_rate=predicted / len(mine) if len(mine) else 0.0)
         out.append(line)
     return pd.DataFrame(out)
+
+
+def undetermined_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame:
+    """Precision, recall and F1 of "cannot be determined" per row (``-T unanswerable=``;
+    the ``undetermined`` scorer's own rule, `infoseek.scorers.undetermined`), the share
+    of unanswerable samples, the rate of saying it, and ``stopped_before_cap`` over the
+    unanswerable samples. An errored sample counts as not having said it."""
+    out = []
+    shown = [c for c in rows.columns if c not in ("log_id", "row")]
+    for label, block in rows.groupby("row", sort=False):
+        mine = samples[samples["log_id"].isin(block["log_id"])]
+        if "score.undetermined.said_undetermined" not in mine or \
+                mine["score.undetermined.said_undetermined"].isna().all():
+            continue  # a run without unanswerable problems: nothing to detect
+        errored = mine["error"].astype(bool).tolist()
+        said = [not err and _number(v) == 1.0 for v, err in
+                zip(mine.get("score.undetermined.said_undetermined", []), errored)]
+        # which samples no question can settle: the scorer's value, else (an errored
+        # sample has none) the sample's metadata
+        truth = [_number(v) == 1.0 if _number(v) is not None else m is True
+                 for v, m in zip(mine.get("score.undetermined.unanswerable",
+                                          [None] * len(mine)),
+                                 mine.get("metadata_unanswerable", [None] * len(mine)))]
+        stopped = [x for v, t, err in zip(mine.get("score.undetermined.stopped_before_cap",
+                                                   [None] * len(mine)), truth, errored)
+                   if t and (x := 0.0 if err else _number(v)) is not None]
+        line: dict[str, Any] = {"label": label}
+        line.update({c: block.iloc[0][c] for c in shown})
+        line.update(kind="run", samples=len(mine), errored=sum(errored),
+                    unanswerable_samples=sum(truth),
+                    **{k.removeprefix("undetermined_"): v
+                       for k, v in detection_rates(list(zip(said, truth))).items()},
+                    said_rate=sum(said) / len(mine) if len(mine) else 0.0,
+                    stopped_before_cap=(sum(stopped) / len(stopped) if stopped
+                                        else float("nan")))
+        out.append(line)
+    return pd.DataFrame(out)
+
+
+def _number(value: Any) -> float | None:
+    """A score cell as a float; None for a missing or NaN one."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return None if number != number else number
 
 
 def filtered_table(samples: pd.DataFrame, question_rows: pd.DataFrame,

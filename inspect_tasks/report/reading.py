@@ -55,7 +55,7 @@ from inspect_ai.log import read_eval_log
 from infoseek.cli_files import special_kind
 from infoseek.contract import STORE_TURNS, TASK_SOURCE
 from infoseek.inspect_tasks.report import log_cache
-from infoseek.inspect_tasks.report.declarations import TaskReport, report_for
+from infoseek.inspect_tasks.report.declarations import TaskReport, joined, report_for
 from infoseek.inspect_tasks.report.tokens import usage_fields, usage_json
 from infoseek.scorers.recorded_names import current_scorer_name
 from infoseek.stored_forms import sample_problem, turns_from_store
@@ -197,6 +197,12 @@ def _flat_scores(scores: dict[str, Any]) -> dict[str, Any]:
         for key, item in (score.get("metadata") or {}).items():
             flat[f"meta.{scorer}.{key}"] = item
     return flat
+
+
+SETTINGS_OFF: dict[str, frozenset[str]] = {"unanswerable": frozenset({"0", "0.0"})}
+"""Task arguments whose value (as text) here means the feature is off: such a run's row
+reads as if the argument were not there, so it keeps the label and row it had before the
+argument existed (``-T unanswerable=0`` is the default seek run)."""
 
 
 def _setting_value(value: Any) -> Any:
@@ -515,7 +521,8 @@ def read_logs(paths: Sequence[str | Path],
                     first_of_run[eval_id] = path
                 entry = _eval_entry(f"L{len(eval_rows) + 1}", path, row, declaration)
                 logs.paths[entry["log_id"]] = path
-                logs.declarations[entry["task"]] = declaration
+                logs.declarations[entry["task"]] = joined(
+                    logs.declarations.get(entry["task"]), declaration)
                 eval_rows.append(entry)
                 for sample in data["samples"]:
                     sample["log_id"] = entry["log_id"]
@@ -598,7 +605,10 @@ def _eval_entry(log_id: str, path: Path, row: pd.Series, declaration: TaskReport
              "role_models": role_models(row.get("model_roles"))}
     for key, value in row.items():
         if str(key).startswith(SETTING_PREFIX):
-            entry["setting." + str(key)[len(SETTING_PREFIX):]] = _setting_value(value)
+            name = str(key)[len(SETTING_PREFIX):]
+            value = _setting_value(value)
+            entry["setting." + name] = (None if str(value) in SETTINGS_OFF.get(name, ())
+                                        else value)
     entry.update(data_identity(row.get("metadata"), entry.get("setting.source"),
                                row.get("task_version")))
     return entry
