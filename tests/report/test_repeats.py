@@ -109,6 +109,20 @@ def test_the_report_shows_repeats_of_both_reference_models(logs, tmp_path: Path)
         [np.percentile(v, 90) - np.percentile(v, 10) for v in scores.values()]))
     markdown = (report.out / "tables" / "logic_mt.repeats.md").read_text(encoding="utf-8")
     assert "| pass@1 | pass^2 | pass^3 | aptitude | unreliability |" in markdown
+    # the same report pairs the two models (difference, interval, smallest detectable
+    # difference) and gives each its k50 (issue 34's two-model, three-epoch report)
+    compare = pd.read_csv(report.out / "tables" / "logic_mt.compare.csv")
+    line = compare[(compare["metric"] == "final_sufficiency")
+                   & (compare["k"].astype(str) == "1")].iloc[0]
+    assert line["a"].startswith("infoseek/optimal") and line["b"].startswith("infoseek/random")
+    assert line["ci_low"] <= line["difference"] <= line["ci_high"] and line["mde"] > 0
+    # k = 1: two problems, each posed as two samples (one per hidden value), paired
+    # across the models with their epochs pooled per sample
+    assert (line["pairs"], line["problems"]) == (4, 2)
+    k50 = pd.read_csv(report.out / "tables" / "logic_mt.k50.csv", keep_default_na=False)
+    assert sorted(k50.loc[k50["kind"] == "run", "model"]) == ["infoseek/optimal",
+                                                              "infoseek/random"]
+    assert k50.loc[k50["model"] == "infoseek/optimal", "k50"].item() == "> 2"
     # the headline counts a sample once (mean of its repeats), as Inspect's reducer does
     headline = pd.read_csv(report.out / "tables" / "logic_mt.headline.csv")
     random_row = headline[headline["label"].str.startswith("infoseek/random")].iloc[0]
