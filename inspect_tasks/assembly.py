@@ -36,11 +36,15 @@ from infoseek.contract import TASK_SOURCE
 from infoseek.domains import Domain, get_builder
 from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
 from infoseek.inspect_tasks.task_parameters import check_parameters
-from infoseek.inspect_tasks.unanswerable import checked_unanswerable, with_unanswerable
+from infoseek.inspect_tasks.unanswerable import (
+    UNDETERMINED_LINES,
+    checked_unanswerable,
+    with_unanswerable,
+)
 from infoseek.inspect_tasks.versions import task_version
 from infoseek.inspect_tasks.viewer import viewer_arguments
 from infoseek.jsonl import dumps_record
-from infoseek.oracles import ORACLE_POLICIES, WITHHOLDING_POLICY
+from infoseek.oracles import ORACLE_POLICIES, WITHHOLDING_ALL_POLICY, WITHHOLDING_POLICY
 from infoseek.records import RecordError, check_shape
 from infoseek.scorers.problem_level import k_prediction_scorer, mss_identification_scorer
 from infoseek.scorers.seek import seek_scorers
@@ -60,10 +64,11 @@ def registered_task_version(builder: str) -> str:
 
 def accepted_oracles(domain: Domain) -> tuple[str, ...]:
     """The oracle policies `domain`'s seek tasks accept, the first the default: its
-    declaration's, else every policy of the oracle table; the withholding oracle
-    (`infoseek.oracles.withholding`) in every domain."""
+    declaration's, else every policy of the oracle table; the withholding oracle and its
+    "or none" variant (`infoseek.oracles.withholding`) in every domain."""
     declared = domain.oracles if domain.oracles is not None else ORACLE_POLICIES
-    return (*declared, WITHHOLDING_POLICY) if WITHHOLDING_POLICY not in declared else declared
+    return (*declared, *(name for name in (WITHHOLDING_POLICY, WITHHOLDING_ALL_POLICY)
+                         if name not in declared))
 
 
 def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
@@ -208,9 +213,13 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
     samples = with_unanswerable(samples, builder, share, seed=params.get("seed", 0),
                                 fmt=options.format, render=_render(builder, renderer, forbid),
                                 forbid_alternatives=forbid, select=params.get("select"))
+    if options.oracle == WITHHOLDING_ALL_POLICY and not share:
+        for sample in samples:  # "cannot be determined" is the right answer: show its form
+            sample.input = f"{sample.input}\n\n{UNDETERMINED_LINES[options.format]}"
     kind = "full_information" if full_information else "seek"
     return Task(dataset=samples_dataset(samples, name), solver=seek_solver(options),
-                scorer=seek_scorers(withholding=options.oracle == WITHHOLDING_POLICY,
+                scorer=seek_scorers(withholding=options.oracle in (WITHHOLDING_POLICY,
+                                                                   WITHHOLDING_ALL_POLICY),
                                     undetermined=share > 0),
                 metadata={"report": kind, **source_metadata(params.get("source"), records)},
                 name=name, version=registered_task_version(builder), **viewer_arguments(kind))

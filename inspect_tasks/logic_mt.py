@@ -48,7 +48,8 @@ def logic_mt(
         oracle: the oracle that answers the model's questions (adversarial, cooperative, random,
             or withholding: some attributes answered "unknown", an alternative MSS left
             learnable; with forbid_alternatives=true only attributes outside the canonical MSS
-            are withheld).
+            are withheld, or withholding_all: every MSS cut, the right answer "cannot be
+            determined").
         format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
             Answer: lines).
         max_turns: most turns the model gets (>= 1; default: 10, or 2k when that is more; then the

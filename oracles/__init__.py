@@ -12,7 +12,8 @@ from infoseek.oracles.policies import (
     check_policy,
 )
 from infoseek.oracles.refusals import REFUSAL_REASONS, check_query, refusal_text
-from infoseek.oracles.withholding import WITHHELD, WITHHOLDING_POLICY
+from infoseek.oracles.withholding import WITHHELD, WITHHOLDING_ALL_POLICY, WITHHOLDING_POLICY
 
-__all__ = ["ORACLE_POLICIES", "REFUSAL_REASONS", "UNSURE", "WITHHELD", "WITHHOLDING_POLICY",
+__all__ = ["ORACLE_POLICIES", "REFUSAL_REASONS", "UNSURE", "WITHHELD", "WITHHOLDING_ALL_POLICY",
+           "WITHHOLDING_POLICY",
            "WORLD_POLICY", "Oracle", "check_policy", "check_query", "refusal_text"]

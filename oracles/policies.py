@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from infoseek.engine import Engine, is_listable, json_value, ordered_values, possible_values_record
-from infoseek.oracles.withholding import WITHHELD, WITHHOLDING_POLICY
+from infoseek.oracles.withholding import WITHHELD, WITHHOLDING_ALL_POLICY, WITHHOLDING_POLICY
 
 WORLD_POLICY = "world"  # every reply from the hidden world (needs `hidden_world`)
 UNSURE = "unsure"
@@ -210,7 +210,8 @@ POLICIES: dict[str, Policy] = {
     "random": Policy(_drawn_world, draws_world=True),
 }
 ORACLE_POLICIES: tuple[str, ...] = tuple(POLICIES)
-REPLY_POLICY_OF: dict[str, str] = {WITHHOLDING_POLICY: "adversarial"}
+REPLY_POLICY_OF: dict[str, str] = {WITHHOLDING_POLICY: "adversarial",
+                                   WITHHOLDING_ALL_POLICY: "adversarial"}
 """Oracle names that are no reply policy of their own, with the policy their replies
 follow (the withholding oracle replies adversarially to what can be learned)."""
 

@@ -29,6 +29,13 @@ Where the family has no member inside U other than the canonical MSS (one MSS, a
 and gene regulation, or Logic with alternatives forbidden, its default), only variables
 outside the canonical MSS are withheld: the unknown replies then fall on distractors and
 alternative-route variables, and the canonical route stays open.
+
+The "or none" variant (``-T oracle=withholding_all``, `withheld_every_route`) withholds a
+set that leaves *no* minimal sufficient set learnable, so the only right final answer is
+`infoseek.contract.UNDETERMINED`. It is a separate oracle name rather than a second
+parameter because it changes what the oracle does and what the right answer is, exactly
+as the choice of oracle does, and so every seek task accepts it (and refuses an unknown
+name with its one line) without a new argument on each task.
 """
 
 from __future__ import annotations
@@ -38,13 +45,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from infoseek.analysis import minimal_sufficient_sets
+from infoseek.analysis import is_sufficient, minimal_sufficient_sets
 from infoseek.engine import Engine, is_listable
 
 WITHHOLDING_POLICY = "withholding"
 """The oracle policy name (``-T oracle=withholding``): adversarial replies to what can be
 learned (world-backed where the domain's values cannot be listed), "unknown" to the
 withheld variables."""
+
+WITHHOLDING_ALL_POLICY = "withholding_all"
+"""The "or none" oracle (``-T oracle=withholding_all``): like `WITHHOLDING_POLICY`, but the
+withheld set closes every route to the target (`withheld_every_route`)."""
 
 WITHHELD = "unknown"
 """The recorded value (turn records, ``queries[].value``) of a question about a withheld
@@ -151,3 +162,43 @@ def episode_withholding(problem: dict[str, Any], askable: Sequence[str], seed: i
     if len(chosen.kept) == truth.k:  # the kept set first: the route the rule left open
         family.sort(key=lambda member: set(member) != set(chosen.kept))
     return {**chosen.stored(), "learnable_k": truth.k, "learnable_family": family}
+
+
+def withheld_every_route(problem: dict[str, Any], askable: Sequence[str], seed: int,
+                         engine: Engine) -> Withholding:
+    """A withheld set that leaves no sufficient set learnable: an inclusion-minimal hitting
+    set of the MSS family inside `askable`, drawn from the task seed and the problem id.
+
+    The askable variables are shuffled (seeded like `withheld_variables`) and made
+    learnable one by one, each kept learnable only while the learnable set stays
+    insufficient (the engine's exact `is_sufficient`); the rest are withheld. Since a
+    superset of a sufficient set is sufficient, every withheld variable would, made
+    learnable, complete a sufficient set: none can be given back. Raises ValueError when
+    the target is Known before any question (nothing to withhold)."""
+    pool = sorted(dict.fromkeys(str(name) for name in askable))
+    if is_sufficient(engine, []):
+        raise ValueError(f"problem {problem.get('id')!r}: the target is Known before any "
+                         "question, so no route to it can be withheld")
+    order = list(pool)
+    random.Random(f"withhold-all:{seed}:{problem.get('id')}").shuffle(order)
+    learnable: list[str] = []
+    for name in order:
+        if not is_sufficient(engine, [*learnable, name]):
+            learnable.append(name)
+    withheld = tuple(sorted(set(pool) - set(learnable)))
+    canonical = {str(v) for v in (problem.get("mss_family") or [[]])[0]}
+    return Withholding(withheld, (), bool(canonical & set(withheld)))
+
+
+def episode_withholding_all(problem: dict[str, Any], askable: Sequence[str], seed: int,
+                            engine: Engine) -> dict[str, Any]:
+    """What the seek loop stores for one ``withholding_all`` episode: the fields of
+    `episode_withholding` (``kept`` empty, ``learnable_k`` None, ``learnable_family``
+    empty) and ``none_learnable: true``. Checks again, with the engine, that what is left
+    is not sufficient (ValueError otherwise)."""
+    chosen = withheld_every_route(problem, askable, seed, engine)
+    if is_sufficient(engine, chosen.learnable(sorted(askable))):
+        raise ValueError(f"problem {problem.get('id')!r}: after withholding "
+                         f"{list(chosen.withheld)} the learnable set is still sufficient")
+    return {**chosen.stored(), "learnable_k": None, "learnable_family": [],
+            "none_learnable": True}

@@ -30,7 +30,7 @@ from infoseek.engines.planning.plan_kind import check_plan
 from infoseek.oracles import UNSURE, WITHHELD
 from infoseek.records import engine_from_record
 from infoseek.scorers.group_metric import mean_by_group
-from infoseek.scorers.seek import seek_episode
+from infoseek.scorers.seek import no_question_settles, seek_episode
 from infoseek.scorers.seek_turns import final_answer
 
 PLAN_METRICS = ("plan_exact", "plan_credit", "plan_valid", "plan_answered")
@@ -91,7 +91,7 @@ def plan_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         episode = seek_episode(state, target)
-        if state.metadata.get("unanswerable"):  # no plan is right (issue 34): not applicable
+        if no_question_settles(state):  # no plan is right (issue 34): not applicable
             return Score(value=dict.fromkeys(PLAN_METRICS, math.nan),
                          explanation="no question can settle the plans: plan metrics do not "
                                      "apply")

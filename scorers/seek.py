@@ -100,8 +100,18 @@ def _answer_text(value: Any) -> str | None:
     return None if value is None else value_text(value)
 
 
+def no_question_settles(state: TaskState) -> bool:
+    """No question can settle the target: an unanswerable problem, or an episode whose
+    withheld set closes every route (``-T oracle=withholding_all``, issue 34)."""
+    if state.metadata.get("unanswerable"):
+        return True
+    options = state.store.get(STORE_OPTIONS)
+    withholding = options.get("withholding") if isinstance(options, dict) else None
+    return bool(withholding and withholding.get("none_learnable"))
+
+
 def _hidden_target(state: TaskState, target: Target) -> Any:
-    if state.metadata.get("unanswerable"):  # no question can settle it (issue 34)
+    if no_question_settles(state):  # no question can settle it (issue 34)
         return UNDETERMINED
     if "target_value" in state.metadata:
         return state.metadata["target_value"]
@@ -208,7 +218,7 @@ def sufficiency_scorer() -> Scorer:
     async def score(state: TaskState, target: Target) -> Score:
         episode = seek_episode(state, target)
         values = sufficiency_metrics(episode.turns, initial_possible=episode.initial_possible)
-        if state.metadata.get("unanswerable"):  # never Known: sufficiency does not apply
+        if no_question_settles(state):  # nothing to reach: sufficiency does not apply
             values.update(final_sufficiency=None, turn_to_sufficiency=None,
                           over_questioning=None)
         return Score(
@@ -244,7 +254,7 @@ def queries_scorer() -> Scorer:
         values = query_metrics(_learnable_problem(state, episode.problem), episode.turns,
                                queryable_for_coverage=episode.queryable,
                                target_value=episode.target_value)
-        if state.metadata.get("unanswerable"):  # no MSS to hit
+        if no_question_settles(state):  # no MSS to hit
             values = dict.fromkeys(values)
         return Score(
             value=_nan_for_none(values),

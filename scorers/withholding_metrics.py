@@ -13,6 +13,11 @@ solver stored), never from what the model says:
   1.0 when the target became Known afterwards (sufficiency reached by another route, over
   what can still be learned), else 0.0; ``None`` (not applicable) for episodes that met
   none while the target was open.
+- ``recognised_unlearnable``: only on episodes of the "or none" oracle
+  (``-T oracle=withholding_all``), where the withheld set leaves no sufficient set
+  learnable: 1.0 when the final answer is `infoseek.contract.UNDETERMINED` ("cannot be
+  determined") given before the turn cap (not in the final turn the cap forces), else
+  0.0. Absent under ``-T oracle=withholding``, whose episodes always keep a route open.
 
 Known is the flag the solver recorded after each turn (the engine's verdict on the
 replies received, which never include a withheld variable), so sufficiency here is
@@ -23,16 +28,27 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+from infoseek.contract import UNDETERMINED
 from infoseek.oracles.withholding import WITHHELD
-from infoseek.scorers.seek_turns import is_valid, known_after, possible_count, queries_of
+from infoseek.scorers.seek_turns import (
+    final_answer_turn,
+    is_valid,
+    known_after,
+    possible_count,
+    queries_of,
+)
 
 WITHHOLDING_METRIC_NAMES: tuple[str, ...] = ("recovery", "withheld_asked", "withheld_reasked")
 """The keys of :func:`withholding_metrics`, reported by the ``withholding`` scorer."""
+RECOGNISED_METRIC = "recognised_unlearnable"
+"""The key :func:`withholding_metrics` adds on ``none_learnable`` episodes."""
 
 
 def withholding_metrics(turns: Sequence[dict], withheld: Iterable[str], *,
-                        initial_possible: list | str) -> dict[str, float | None]:
-    """The keys of :data:`WITHHOLDING_METRIC_NAMES` for one episode (module docstring)."""
+                        initial_possible: list | str,
+                       none_learnable: bool = False) -> dict[str, float | None]:
+    """The keys of :data:`WITHHOLDING_METRIC_NAMES` for one episode, and
+    :data:`RECOGNISED_METRIC` when `none_learnable` (module docstring)."""
     hidden = {str(name) for name in withheld}
     known = possible_count(initial_possible) == 1
     told_unknown: set[str] = set()
@@ -50,5 +66,12 @@ def withholding_metrics(turns: Sequence[dict], withheld: Iterable[str], *,
             elif query.get("reason") == "repeated" and str(name) in told_unknown:
                 reasked += 1
         known = known_after(turn, known)
-    return {"recovery": (1.0 if known else 0.0) if met_open else None,
-            "withheld_asked": float(asked), "withheld_reasked": float(reasked)}
+    values: dict[str, float | None] = {
+        "recovery": (1.0 if known else 0.0) if met_open else None,
+        "withheld_asked": float(asked), "withheld_reasked": float(reasked)}
+    if none_learnable:
+        answer = final_answer_turn(turns)
+        said = (answer is not None and answer.get("answer") == UNDETERMINED
+                and answer.get("final_turn") is not True)
+        values[RECOGNISED_METRIC] = 1.0 if said else 0.0
+    return values

@@ -68,8 +68,8 @@ from infoseek.contract import (
 )
 from infoseek.domains import domain_of
 from infoseek.engine import possible_values_record
-from infoseek.oracles import WITHHOLDING_POLICY, Oracle
-from infoseek.oracles.withholding import episode_withholding
+from infoseek.oracles import WITHHOLDING_ALL_POLICY, WITHHOLDING_POLICY, Oracle
+from infoseek.oracles.withholding import episode_withholding, episode_withholding_all
 from infoseek.record_views import askable_variables, not_leaf_variables
 from infoseek.records import engine_from_record
 from infoseek.solvers.dataset import value_label
@@ -211,7 +211,9 @@ def start_episode(problem: dict[str, Any], metadata: dict[str, Any],
     engine = engine_from_record(problem)
     askable = askable_variables(problem, opts.forbid_alternatives)
     withholding = (episode_withholding(problem, askable, opts.seed, engine)
-                   if opts.oracle == WITHHOLDING_POLICY else None)
+                   if opts.oracle == WITHHOLDING_POLICY else
+                   episode_withholding_all(problem, askable, opts.seed, engine)
+                   if opts.oracle == WITHHOLDING_ALL_POLICY else None)
     oracle = Oracle(engine, target_value, policy=opts.oracle,
                     seed=hash_seed(opts.seed, problem["id"], target_value),
                     hidden_world=metadata.get("hidden_world", problem.get("hidden_world")),

@@ -194,7 +194,7 @@ def test_the_stored_options_keep_their_keys_values_and_order() -> None:
 @pytest.mark.parametrize(("given", "message"), [
     ({"format": "json"}, "format must be one of tool, text; got 'json'"),
     ({"oracle": "kind"}, "unknown oracle policy 'kind'; choose one of adversarial, "
-                         "cooperative, random, world, withholding"),
+                         "cooperative, random, world, withholding, withholding_all"),
     ({"max_turns": 0}, "max_turns must be an integer >= 1; got 0"),
     ({"max_turns": True}, "max_turns must be an integer >= 1; got True"),
     ({"queries_per_turn": "2"}, "queries_per_turn must be an integer >= 1; got '2'"),

@@ -56,10 +56,10 @@ def parameters_of(task) -> dict[str, pyinspect.Parameter]:
                    "got 'abc'"),
     ({"per_k": 0}, "-T per_k must be an integer >= 1; got 0"),
     ({"oracle": "bogus"}, "-T oracle must be one of adversarial, cooperative, random, "
-                          "withholding; "
+                          "withholding, withholding_all; "
                           "got 'bogus'"),
     ({"oracle": "world"}, "-T oracle must be one of adversarial, cooperative, random, "
-                          "withholding; "
+                          "withholding, withholding_all; "
                           "got 'world'"),
     ({"format": "xml"}, "-T format must be one of tool, text; got 'xml'"),
     ({"max_turns": 0}, "-T max_turns must be an integer >= 1; got 0"),
@@ -118,7 +118,8 @@ def test_limit_without_source_takes_the_first_problems_of_the_split(task) -> Non
 @pytest.mark.parametrize("task", [gsm_mt, gsme_mt, gsme_mt_ext], ids=lambda t: t.__name__)
 def test_math_seek_tasks_accept_only_the_world_oracle(task) -> None:
     for policy in ("adversarial", "cooperative", "random", "bogus"):
-        assert refused(task, oracle=policy) == (f"-T oracle must be one of world, withholding; "
+        assert refused(task, oracle=policy) == (f"-T oracle must be one of world, withholding, "
+                                                f"withholding_all; "
                                                 f"got {policy!r}")
     built = task(k=1, per_k=1, oracle="world")
     assert len(built.dataset) == 1
