@@ -35,7 +35,7 @@ from infoseek.builders.published.reading import is_url, resolve_source, source_n
 from infoseek.contract import TASK_SOURCE
 from infoseek.domains import Domain, get_builder
 from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
-from infoseek.inspect_tasks.task_parameters import check_parameters
+from infoseek.inspect_tasks.task_parameters import TaskParameterError, check_parameters
 from infoseek.inspect_tasks.unanswerable import (
     UNDETERMINED_LINES,
     checked_unanswerable,
@@ -69,6 +69,19 @@ def accepted_oracles(domain: Domain) -> tuple[str, ...]:
     declared = domain.oracles if domain.oracles is not None else ORACLE_POLICIES
     return (*declared, *(name for name in (WITHHOLDING_POLICY, WITHHOLDING_ALL_POLICY)
                          if name not in declared))
+
+
+def check_every_route_closable(builder: str, records: list[dict[str, Any]]) -> None:
+    """`-T oracle=withholding_all` keeps the target open exactly only where its target
+    has two values and the oracle may choose its replies (no hidden world): there an open
+    state allows both values, so the oracle can always reply within one
+    (`infoseek.oracles.policies`). Elsewhere a `TaskParameterError` in one line."""
+    if all(len(r.get("target_values") or ()) == 2 and "hidden_world" not in r
+           for r in records):
+        return
+    raise TaskParameterError(f"-T oracle=withholding_all needs problems whose target has two "
+                             f"values and no hidden world (logic_mt); the {builder} "
+                             "problems do not have that: use -T oracle=withholding")
 
 
 def checked_parameters(builder: str, **params: Any) -> dict[str, Any]:
@@ -204,6 +217,8 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
     share = checked_unanswerable(unanswerable, builder, params.get("source"))
     records = task_records(builder, params)
     options = seek_options(builder, params, records, full_information=full_information)
+    if options.oracle == WITHHOLDING_ALL_POLICY:
+        check_every_route_closable(builder, records)
     if full_information:
         records = [full for r in records for full in full_information_records(r)]
     forbid = options.forbid_alternatives

@@ -71,8 +71,7 @@ def clinguide_mt(
             recommendation).
         seed: the random seed (of the builder and the oracle).
         oracle: the oracle that answers the model's questions (adversarial, cooperative, random,
-            or withholding: some variables answered "unknown", a whole MSS left learnable,
-            or withholding_all: every MSS cut, the right answer "cannot be determined").
+            or withholding: some variables answered "unknown", a whole MSS left learnable).
         format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
             Answer: lines).
         max_turns: most turns the model gets (>= 1; then the final answer is asked for).

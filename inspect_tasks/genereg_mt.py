@@ -85,9 +85,8 @@ def genereg_mt(
         target: which targets to ask for (attractor: its id; marker: a marker gene's value, dynamic
             only; or both; default both).
         oracle: the oracle that answers the model's questions (adversarial, cooperative, random,
-            or withholding: some genes answered "unknown", a whole MSS left learnable, or
-            withholding_all: every MSS cut, the right answer "cannot be determined";
-            default adversarial).
+            or withholding: some genes answered "unknown", a whole MSS left learnable; default
+            adversarial).
         format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
             Answer: lines; default tool).
         max_turns: most turns the model gets (>= 1; default 10; then the final answer is asked for).

@@ -45,8 +45,7 @@ def gsm_mt(
         seed: the random seed (of the builder; an integer; default 0); unused with source.
         oracle: the oracle that answers the model's questions (world: replies give the hidden
             world's value, or withholding: some quantities answered "unknown", the MSS left
-            learnable, or withholding_all: every MSS cut, the right answer "cannot be determined";
-            default world).
+            learnable; default world).
         format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
             Answer: lines; default tool).
         max_turns: most turns the model gets (>= 1; default 10; then the final answer is asked for).

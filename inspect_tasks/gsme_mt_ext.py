@@ -58,8 +58,7 @@ def gsme_mt_ext(
         seed: the random seed (of the builder; an integer; default 0); unused with source.
         oracle: the oracle that answers the model's questions (world: replies give the hidden
             world's value, or withholding: some quantities answered "unknown", the MSS left
-            learnable, or withholding_all: every MSS cut, the right answer "cannot be determined";
-            default world).
+            learnable; default world).
         format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
             Answer: lines; default tool).
         max_turns: most turns the model gets (>= 1; none: 10, or 2k when that is more; then the

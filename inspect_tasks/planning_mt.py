@@ -61,9 +61,8 @@ def planning_mt(
             optimal plans); unused with source.
         seed: the random seed (of the builder and the oracle; an integer; default 0).
         oracle: the oracle that answers the model's questions (adversarial, cooperative, random,
-            or withholding: some atoms answered "unknown", a whole MSS left learnable, or
-            withholding_all: every MSS cut, the right answer "cannot be determined";
-            default adversarial).
+            or withholding: some atoms answered "unknown", a whole MSS left learnable; default
+            adversarial).
         format: how the model asks and answers (tool: ask / answer tools, or text: Question: /
             Answer: lines; default tool).
         max_turns: most turns the model gets (>= 1; default 10; then the final answer is asked for).

@@ -9,7 +9,12 @@ follows one world drawn at the start).
 
 Withholding (`infoseek.oracles.withholding`): the oracle's ``withheld`` variables are
 answered `WITHHELD` ("unknown") whatever the policy; the ``withholding`` policy replies to
-the rest as the adversarial one does.
+the rest as the adversarial one does. The ``withholding_all`` oracle is given its learnable
+set (``keep_open_over``) and picks, in the adversarial order, the first reply after which
+the learnable variables not yet answered still cannot settle the target (the engine's
+exact `is_sufficient`): one always exists while that holds (the value an open completion
+gives the asked variable), so the target is never Known in its episodes when the target
+has two values (any open state allows both) or more and an open completion allows y.
 
 World-backed oracles: given a `hidden_world` (a value for every leaf, as in math records)
 every reply is that world's value (a quantity missing from the world is computed from
@@ -28,6 +33,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from infoseek.analysis import is_sufficient
 from infoseek.engine import Engine, is_listable, json_value, ordered_values, possible_values_record
 from infoseek.oracles.withholding import WITHHELD, WITHHOLDING_ALL_POLICY, WITHHOLDING_POLICY
 
@@ -49,6 +55,9 @@ class Oracle:
     hidden_world: dict[str, Any] | None = None
     #: variables that cannot be learned in this episode: asked, they get `WITHHELD`
     withheld: frozenset[str] = frozenset()
+    #: the ``withholding_all`` oracle's learnable variables: replies keep them unable to
+    #: settle the target (module docstring); None under every other oracle
+    keep_open_over: frozenset[str] | None = None
     _values_memo: dict[tuple, frozenset] = field(default_factory=dict, repr=False, compare=False)
     #: the full world a world-drawing policy follows (drawn when the oracle is made)
     drawn_world: dict[str, Any] | None = field(default=None, init=False)
@@ -125,6 +134,10 @@ class Oracle:
         options = self.consistent_values(var)
         if not options:
             raise RuntimeError("no consistent value; the oracle state is corrupt")
+        if self.keep_open_over is not None:
+            value = _keeping_open(self, var, options)
+            self.answers[var] = value
+            return value
         policy = POLICIES[self.reply_policy]
         if (policy.draws_world and len(options) > 1 and self.unsure_rate
                 and self._rng.random() < self.unsure_rate):
@@ -192,6 +205,19 @@ class Policy:
 def _most_remaining(oracle: Oracle, var: str, options: list[Any]) -> Any:
     # the first value in domain order on ties
     return max(options, key=lambda v: oracle.remaining_target_values(var, v))
+
+
+def _keeping_open(oracle: Oracle, var: str, options: list[Any]) -> Any:
+    """The first value, in the adversarial order, after which the learnable variables not
+    yet answered are still not sufficient (module docstring); the adversarial value when
+    none is."""
+    assert oracle.keep_open_over is not None
+    rest = [v for v in sorted(oracle.keep_open_over) if v != var and v not in oracle.answers]
+    ranked = sorted(options, key=lambda v: -oracle.remaining_target_values(var, v))
+    for value in ranked:
+        if not is_sufficient(oracle.engine, rest, {**oracle.answers, var: value}):
+            return value
+    return ranked[0]
 
 
 def _fewest_remaining(oracle: Oracle, var: str, options: list[Any]) -> Any:

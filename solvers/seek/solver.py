@@ -217,7 +217,11 @@ def start_episode(problem: dict[str, Any], metadata: dict[str, Any],
     oracle = Oracle(engine, target_value, policy=opts.oracle,
                     seed=hash_seed(opts.seed, problem["id"], target_value),
                     hidden_world=metadata.get("hidden_world", problem.get("hidden_world")),
-                    withheld=frozenset(withholding["withheld"] if withholding else ()))
+                    withheld=frozenset(withholding["withheld"] if withholding else ()),
+                    keep_open_over=(frozenset(v for v in askable
+                                              if v not in withholding["withheld"])
+                                    if withholding and withholding.get("none_learnable")
+                                    else None))
     domain = domain_of(problem)
     entity = problem.get("entity", "Alice")
     target = problem["target"]

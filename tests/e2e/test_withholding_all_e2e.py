@@ -12,6 +12,8 @@ from inspect_ai.log import EvalLog
 
 from infoseek.analysis import is_sufficient
 from infoseek.contract import STORE_OPTIONS, UNDETERMINED
+from infoseek.inspect_tasks.genereg_mt import genereg_mt
+from infoseek.inspect_tasks.gsme_mt import gsme_mt
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.record_views import askable_variables
 from infoseek.records import engine_from_record
@@ -42,6 +44,9 @@ def test_optimal_says_cannot_be_determined_and_random_does_worse(logs) -> None:
     assert optimal["withheld_asked"] == 0.0
     assert random_["accuracy"] < 1.0 and random_["recognised_unlearnable"] < 1.0
     assert random_["withheld_asked"] > 0.0
+    for sample in logs["random"].samples:  # the replies never settle the target
+        turns = turns_from_store(sample.store["infoseek:turns"])
+        assert turns and not any(t.get("known") for t in turns)
     for sample in logs["optimal"].samples:
         answers = [t.get("answer") for t in turns_from_store(sample.store["infoseek:turns"])
                    if t.get("action") == "answer"]
@@ -76,3 +81,11 @@ def test_an_unknown_oracle_name_is_one_clear_line() -> None:
         logic_mt(k=[1], per_k=1, oracle="withholding_none")
     message = str(caught.value)
     assert "withholding_all" in message and "\n" not in message.strip()
+
+
+@pytest.mark.parametrize("task", [gsme_mt, genereg_mt], ids=lambda t: t.__name__)
+def test_problems_it_cannot_keep_open_are_refused_in_one_line(task) -> None:
+    with pytest.raises(Exception) as caught:
+        task(k=[2], per_k=1, oracle="withholding_all")
+    message = str(caught.value).strip()
+    assert "needs problems whose target has two values" in message and "\n" not in message

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from infoseek.contract import UNDETERMINED
 from infoseek.engines.bruteforce import horn_referee, referee_mss_family
 from infoseek.engines.horn import HornEngine
-from infoseek.oracles import WITHHOLDING_ALL_POLICY, check_policy
+from infoseek.oracles import WITHHOLDING_ALL_POLICY, Oracle, check_policy
 from infoseek.oracles.withholding import episode_withholding_all, withheld_every_route
 from infoseek.scorers.withholding_metrics import withholding_metrics
 from tests.oracles.test_withholding import alternative_routes, referee_minimax
@@ -52,6 +52,14 @@ def test_every_route_is_closed_by_a_minimal_hitting_set(data, planted) -> None:
     assert stored["withheld"] == list(chosen.withheld) and stored["none_learnable"]
     assert stored["learnable_k"] is None and stored["learnable_family"] == []
     assert withheld_every_route(record, list(reversed(askable)), seed, engine) == chosen
+    # The oracle keeps the target open whatever is asked, in any order, for either value.
+    order = data.draw(st.permutations(learnable), label="order")
+    for value in sorted(engine.target_values(), key=str):
+        oracle = Oracle(engine, value, policy=WITHHOLDING_ALL_POLICY,
+                        withheld=frozenset(chosen.withheld), keep_open_over=frozenset(learnable))
+        for name in [*order, *chosen.withheld]:
+            oracle.reply(name)
+            assert not oracle.known()
 
 
 def test_the_draw_is_seeded_and_a_known_target_is_refused() -> None:
