@@ -81,9 +81,9 @@ what, args = sys.argv[1], sys.argv[2:]
 if what == "infoseek":
     from infoseek.cli import main
     sys.exit(main(args))
-from inspect_ai._cli.main import main
+from infoseek.inspect_tasks.inspect_private import inspect_cli
 sys.argv = ["inspect", *args]
-main()
+inspect_cli()()
 '''
 
 CASES = ("sweep-cold", "sweep-warm", "limit", "task-limit")

@@ -288,6 +288,11 @@ UNDETERMINED = "cannot be determined"
 as the answer tool's value (``answer(value="cannot be determined")``); read as this text
 by the seek parsers, credited only on samples that no askable variable can settle."""
 
+OFFERS_UNDETERMINED = "offers_undetermined"
+"""The sample metadata key, True on every sample of a task that offers the
+`UNDETERMINED` answer (``-T unanswerable=`` above 0): only there do the seek parsers read
+it (`infoseek.solvers.seek.parse_context.ParseContext.undetermined`)."""
+
 # ------------------------------------------------------------------ limits and defaults
 
 MAX_TURN_CHARS = 20_000

@@ -263,10 +263,10 @@ TASKS = (
 SCORERS = (
     "detection_scorer", "final_answer", "incomplete_scorer", "invalid", "k_prediction_scorer",
     "mss_identification_scorer", "order_strata", "plan", "queries", "single_turn_scorer",
-    "sufficiency", "twenty_questions",
+    "sufficiency", "twenty_questions", "undetermined", "withholding",
 )
 METRICS = ("axis_correlations", "mean_by_group", "not_sure_f1", "role_error_rates",
-           "stratified_accuracy")
+           "stratified_accuracy", "undetermined_detection")
 SOLVERS = ("incomplete_solver", "problem_level_solver", "seek_solver", "single_turn_solver",
            "twenty_questions_solver")
 TOOLS = ("answer", "ask", "ask_user")

@@ -32,7 +32,7 @@ from inspect_ai.dataset import MemoryDataset, Sample
 from infoseek.builders.datasets import domain_records, full_information_records
 from infoseek.builders.published import INPUTS
 from infoseek.builders.published.reading import is_url, resolve_source, source_name
-from infoseek.contract import TASK_SOURCE
+from infoseek.contract import OFFERS_UNDETERMINED, TASK_SOURCE
 from infoseek.domains import Domain, get_builder
 from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
 from infoseek.inspect_tasks.task_parameters import TaskParameterError, check_parameters
@@ -228,6 +228,9 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
     samples = with_unanswerable(samples, builder, share, seed=params.get("seed", 0),
                                 fmt=options.format, render=_render(builder, renderer, forbid),
                                 forbid_alternatives=forbid, select=params.get("select"))
+    if share:  # every sample, ordinary ones too: the answer form is offered to all
+        for sample in samples:
+            sample.metadata = {**(sample.metadata or {}), OFFERS_UNDETERMINED: True}
     if options.oracle == WITHHOLDING_ALL_POLICY and not share:
         for sample in samples:  # "cannot be determined" is the right answer: show its form
             sample.input = f"{sample.input}\n\n{UNDETERMINED_LINES[options.format]}"

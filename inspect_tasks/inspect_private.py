@@ -409,3 +409,13 @@ def register_deferred(kind: str, name: str,
     metadata: dict[str, Any] = dict(attribs={}, params=[]) if kind == "task" else {}
     registry_add(deferred, RegistryInfo(type=kind, name=name, metadata=metadata))  # type: ignore[arg-type]
     return deferred
+
+
+def inspect_cli() -> Callable[[], Any]:
+    """Inspect's command line (what the ``inspect`` command runs), to run it in this
+    process: `benchmarks/bench_first_sample.py` times an ``inspect eval`` in a child that
+    stops at the first sample, which a separate ``inspect`` process would not let it
+    hook."""
+    from inspect_ai._cli.main import main
+
+    return main

@@ -40,6 +40,7 @@ class Vocabulary:
     answer: AnswerSpec = AnswerSpec("boolean")
     name_pattern: re.Pattern[str] | None = None  # every way to name a variable, longest first
     by_surface: dict[str, str | None] | None = None  # surface form -> lowercase name (None: entity)
+    undetermined: bool = False  # "cannot be determined" is an answer (ParseContext)
 
 
 def _lowered(names: Iterable[str]) -> frozenset[str]:
@@ -76,6 +77,7 @@ def _episode_vocabulary(context: ParseContext) -> Vocabulary:
         target=collapse(context.target.lower()),
         asked=frozenset(),
         queries_per_turn=max(1, int(context.queries_per_turn)),
+        undetermined=context.undetermined,
     )
 
 

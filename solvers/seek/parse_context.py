@@ -29,7 +29,8 @@ class ParseContext:
     vector's names, ...); without one, a spec of ``answer_kind`` is made for the entity
     and target. ``templates`` are the template lines the prompt showed (a reply copying
     one is ``template``). A text or tool argument longer than ``max_chars`` is
-    ``too_long``. Collections are kept as tuples, so a context never changes.
+    ``too_long``; ``undetermined``: whether "cannot be determined" is an answer (below).
+    Collections are kept as tuples, so a context never changes.
     """
 
     entity: str
@@ -44,6 +45,11 @@ class ParseContext:
     answer_kind: str = "boolean"
     templates: Collection[str] = ()
     answer: AnswerSpec | None = None
+    undetermined: bool = False
+    """Whether "cannot be determined" is an answer here (`infoseek.contract.UNDETERMINED`:
+    the task mixes in problems no question can settle, or its oracle withholds every
+    route, and its prompt shows the form); elsewhere the phrase is read by the answer
+    kind like any other text, as before the form existed."""
 
     def __post_init__(self) -> None:
         for name in ("variables", "askable", "observed", "not_leaf", "templates"):

@@ -186,7 +186,7 @@ def reading_turn(reading: AnswerReading, raw: str) -> ParsedTurn:
 
 def _answer_turn(raw: str, vocab: Vocabulary) -> ParsedTurn:
     """The turn an answer text amounts to, read by the vocabulary's answer kind (or as
-    "cannot be determined", `read_undetermined`)."""
+    "cannot be determined", `read_undetermined`, where the task offers that answer)."""
     kind = registered_kind(vocab.answer)
-    reading = read_undetermined(raw, kind, vocab.answer)
+    reading = read_undetermined(raw, kind, vocab.answer) if vocab.undetermined else None
     return reading_turn(reading or kind.read_text(raw, vocab.answer), raw)

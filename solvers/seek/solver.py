@@ -64,6 +64,7 @@ from infoseek.contract import (
     ANSWER_TOOL,
     ASK_TOOL,
     MAX_TURN_CHARS,
+    OFFERS_UNDETERMINED,
     ParsedTurn,
 )
 from infoseek.domains import domain_of
@@ -236,7 +237,9 @@ def start_episode(problem: dict[str, Any], metadata: dict[str, Any],
         descriptions=problem.get("descriptions"),
         answer=answer_spec(domain.answer_kind, entity=entity, target=target,
                            values=engine.target_values()),
-        templates=prompts.template_lines(domain.wording, entity=entity, fmt=opts.format))
+        templates=prompts.template_lines(domain.wording, entity=entity, fmt=opts.format),
+        undetermined=(opts.oracle == WITHHOLDING_ALL_POLICY
+                      or metadata.get(OFFERS_UNDETERMINED) is True))
     return episode, context
 
 

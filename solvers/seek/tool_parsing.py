@@ -75,7 +75,8 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
     channel, two different values in one turn are ``ambiguous``): an answer line in it
     (the one rule of `infoseek.answers.answer_lines`) whose body reads as another value
     than the call's, or as a hedged one, makes the answer ``ambiguous``; the same value
-    in both is one answer. ``answer(value="cannot be determined")`` is the answer
+    in both is one answer. Where the task offers it (``context.undetermined``),
+    ``answer(value="cannot be determined")`` is the answer
     `infoseek.contract.UNDETERMINED` (`read_undetermined`: the same fixed form as the
     text format's answer line).
     """
@@ -125,22 +126,24 @@ def parse_tool_calls(calls: list[tuple[str, object]], context: ParseContext,
             reading = kind.read_tool(value, vocab.answer)
             if reading.reason == "bad_arguments":
                 return invalid_turn("bad_arguments", answer_raw=raw)
-            return reading_turn(_beside(reading, text, kind, vocab.answer), _shown(value))
+            return reading_turn(_beside(reading, text, kind, vocab.answer,
+                                        vocab.undetermined), _shown(value))
         if len(value) > context.max_chars:
             return invalid_turn("too_long")
         if not value.strip():
             return invalid_turn("empty", answer_raw=value)
         if copies_template(value, context.templates):
             return invalid_turn("template", answer_raw=value)
-        reading = read_undetermined(value, kind, vocab.answer)
+        reading = (read_undetermined(value, kind, vocab.answer) if vocab.undetermined
+                   else None)
         return reading_turn(_beside(reading or kind.read_tool(value, vocab.answer), text,
-                                    kind, vocab.answer), value)
+                                    kind, vocab.answer, vocab.undetermined), value)
 
     return ParsedTurn(ACTION_ASK, judge_queries(attempts, vocab), None, None, None)
 
 
 def _beside(reading: AnswerReading, text: object, kind: AnswerKind,
-            spec: AnswerSpec) -> AnswerReading:
+            spec: AnswerSpec, undetermined: bool = False) -> AnswerReading:
     """The call's reading, or ``ambiguous`` when an answer line in the message text beside
     it puts another value forward (or a hedged one): two values in one turn. An answer
     line that does not read at all (``Answer: (pick-up z)`` with no block ``z``) is a
@@ -149,7 +152,7 @@ def _beside(reading: AnswerReading, text: object, kind: AnswerKind,
         return reading
     for line in answer_lines(text):
         body = line.body(text)
-        written = (read_undetermined(body, kind, spec)
+        written = ((read_undetermined(body, kind, spec) if undetermined else None)
                    or kind.read_text(body, spec))  # type: ignore[arg-type]
         if not written.valid and written.reason != "empty":
             return invalid("ambiguous")

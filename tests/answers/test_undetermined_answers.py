@@ -3,6 +3,7 @@ and second values never credited, scored only on samples no question can settle.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import pytest
@@ -15,9 +16,12 @@ from infoseek.solvers.seek.parsing import parse_text_turn
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls
 
 CONTEXT = ParseContext(entity="Alice", variables=["kind", "tall", "red"],
-                       askable=["tall", "red"], observed=[], target="kind")
+                       askable=["tall", "red"], observed=[], target="kind",
+                       undetermined=True)
 NUMBERS = ParseContext(entity="", variables=["total", "a"], askable=["a"], observed=[],
-                       target="total", answer_kind="number")
+                       target="total", answer_kind="number", undetermined=True)
+PLAIN = dataclasses.replace(CONTEXT, undetermined=False)
+"""A task that does not offer the form (no unanswerable problems mixed in)."""
 
 
 @pytest.mark.parametrize("text", [
@@ -69,6 +73,16 @@ def test_tool_answer_argument():
     assert turn.answer_value == UNDETERMINED
     turn = parse_tool_calls([("answer", {"value": "cannot be determined or yes"})], CONTEXT)
     assert turn.reason == "ambiguous"
+
+
+@pytest.mark.parametrize("fmt", ["text", "tool"])
+def test_a_task_that_does_not_offer_the_form_reads_the_phrase_as_before(fmt):
+    # without -T unanswerable the prompt never shows the form: the phrase is no answer
+    # of the task (garbage, with a reason), as it was before the form existed
+    turn = (parse_text_turn("Answer: cannot be determined", PLAIN) if fmt == "text" else
+            parse_tool_calls([("answer", {"value": "cannot be determined"})], PLAIN))
+    assert turn.kind == "invalid" and turn.reason is not None
+    assert turn.answer_value != UNDETERMINED
 
 
 def _answered(value, final_turn=False):
