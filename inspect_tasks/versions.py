@@ -59,9 +59,10 @@ History (one line per move, with why):
   the withholding oracle (``-T oracle=withholding``, its ``withholding`` scorer) and
   problems no question can settle (``-T unanswerable=``, the "cannot be determined"
   answer form, the ``undetermined`` scorer); the plan scorer no longer reads an
-  "unsure" reply as an atom value. Default prompts are unchanged, but a reply of
-  "cannot be determined" now reads as that answer form, and planning plan scores
-  under the random oracle and Planning-Q's default split differ from ``4-A``."""
+  "unsure" reply as an atom value. Default prompts and readings are unchanged ("cannot
+  be determined" is read as that answer form only where a task offers it), but
+  planning plan scores under the random oracle and Planning-Q's default split differ
+  from ``4-A``."""
 
 EVAL_FINGERPRINT = "4c435b79888c2cd0"
 """The hash of the prompt texts, scorer names and metric names that `EVAL_VERSION`'s N

@@ -263,6 +263,8 @@ WITHHOLDING_TABLE = TableSpec(
            blank="no episode asked a withheld variable while the target was open"),
         _m("withholding", "withheld_asked", lower_is_better=True),
         _m("withholding", "withheld_reasked", lower_is_better=True),
+        _m("withholding", "recognised_unlearnable",
+           blank="only under -T oracle=withholding_all, where nothing settles the target"),
     ))
 """The table a seek log gets when it carries the ``withholding`` scorer
 (``-T oracle=withholding``, `infoseek.scorers.withholding`)."""

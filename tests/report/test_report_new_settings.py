@@ -32,7 +32,8 @@ def report(tmp_path_factory: pytest.TempPathFactory):
     runs = tmp_path_factory.mktemp("new-settings") / "runs"
     tasks = [logic_mt(k=[1, 2], per_k=3),
              logic_mt(k=[1, 2], per_k=3, unanswerable=0.25),
-             logic_mt(k=[1, 2], per_k=3, oracle="withholding", forbid_alternatives=False)]
+             logic_mt(k=[1, 2], per_k=3, oracle="withholding", forbid_alternatives=False),
+             logic_mt(k=[1, 2], per_k=3, oracle="withholding_all")]
     for task in tasks:
         for log in inspect_eval(task, model=[OPTIMAL, RANDOM], log_dir=str(runs),
                                 display="none"):
@@ -58,7 +59,7 @@ def test_the_additions_join_whatever_seek_declaration_the_log_has() -> None:
 def test_unanswerable_share_is_part_of_the_row(report) -> None:
     headline = table(report, "logic_mt.headline")
     runs = headline[headline["kind"] == "run"]
-    assert len(runs) == 6  # two models x three settings, nothing pooled
+    assert len(runs) == 8  # two models x four settings, nothing pooled
     with_share = runs[runs["label"].str.contains("unanswerable=0.25")]
     assert sorted(with_share["model"]) == [OPTIMAL, RANDOM]
     # the share's off value is no setting: the default run's label does not name it
@@ -81,8 +82,14 @@ def test_the_undetermined_table_scores_saying_it(report) -> None:
 
 def test_the_withholding_table_shows_recovery_per_k(report) -> None:
     rows = table(report, "logic_mt.withholding")
-    runs = rows[rows["kind"] == "run"]
-    assert len(runs) == 2 and runs["label"].str.contains("oracle=withholding").all()
+    every = rows[rows["kind"] == "run"]
+    assert len(every) == 4 and every["label"].str.contains("oracle=withholding").all()
+    none_left = every[every["oracle"] == "withholding_all"]
+    # nothing can settle the target: the exact strategy says so, the random one guesses
+    assert none_left.loc[none_left["model"] == OPTIMAL, "recognised_unlearnable"].item() == 1.0
+    assert none_left.loc[none_left["model"] == RANDOM, "recognised_unlearnable"].item() < 1.0
+    runs = every[every["oracle"] == "withholding"]
+    assert runs["recognised_unlearnable_why"].str.startswith("only under").all()
     columns = set(rows.columns)
     assert {"recovery_k1", "withheld_asked_k2", "withheld_reasked"} <= columns, columns
     optimal = runs[runs["model"] == OPTIMAL].iloc[0]
