@@ -21,22 +21,25 @@ the builders' own rejection test.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
 from infoseek.analysis import is_known, is_sufficient
-from infoseek.builders.jobs import BuildError
-from infoseek.builders.unanswerable import INDEX_OFFSET, UNANSWERABLE_SUFFIX
+from infoseek.builders.unanswerable import (
+    UNANSWERABLE_SUFFIX,
+    canonical_then_family,
+    first_unanswerable,
+    open_whatever_is_asked,
+)
 from infoseek.record_views import askable_variables
 
 VERSION = "1.0.0"
 """The version of this construction (recorded in each record's provenance)."""
 RANDOM_STREAM = "genereg_mt_unanswerable:1.0.0"
 BASE_TRIES = 10
-TRY_STRIDE = 100_000
+"""Ordinary problems tried per record before a `BuildError`."""
 
 
 def rows_settle_nothing(engine: Any, askable: Sequence[str]) -> bool:
@@ -86,37 +89,16 @@ def validate_unanswerable_genereg_record(record: dict[str, Any]) -> list[str]:
     return errors
 
 
-def _gene_sets(record: dict[str, Any], rng: random.Random) -> list[list[str]]:
-    canonical = sorted(record["mss_family"][0])
-    singles = [[g] for g in canonical]
-    rng.shuffle(singles)
-    family = sorted({g for s in record["mss_family"] for g in s})
-    sets = [*singles, canonical, family]
-    return [s for i, s in enumerate(sets) if s and s not in sets[:i]]
-
-
 def build_unanswerable(seed: int, k: int, index: int) -> dict[str, Any]:
     """Unanswerable record `index` at (seed, k) (module docstring); deterministic in
     (seed, k, index)."""
     from infoseek.builders.genereg.genereg_mt import STREAMS, build_problem
-    from infoseek.records import engine_from_record
 
     family, target = STREAMS[index % len(STREAMS)]
-    rng = random.Random(f"{RANDOM_STREAM}:{seed}:{k}:{index}")
-    for attempt in range(BASE_TRIES):
-        base = build_problem((seed, k, family, target,
-                              INDEX_OFFSET + index + attempt * TRY_STRIDE))
-        engine = engine_from_record(base)
-        for genes in _gene_sets(base, rng):
-            askable = [g for g in askable_variables(base, forbid_alternatives=False)
-                       if g not in genes]
-            if is_sufficient(engine, askable) or not rows_settle_nothing(engine, askable):
-                continue
-            record = forbid_genes(base, genes)
-            errors = validate_unanswerable_genereg_record(record)
-            if errors:
-                raise BuildError(f"unanswerable genereg record {record['id']} rejected: "
-                                 f"{errors}")
-            return record
-    raise BuildError(f"no unanswerable genereg record at seed={seed}, k={k}, index={index} "
-                     f"after {BASE_TRIES} ordinary problems")
+    return first_unanswerable(
+        "genereg", seed=seed, k=k, index=index, random_stream=RANDOM_STREAM,
+        tries=BASE_TRIES,
+        ordinary=lambda at: build_problem((seed, k, family, target, at)),
+        withheld_sets=canonical_then_family,
+        leaves_open=open_whatever_is_asked(rows_settle_nothing),
+        withhold=forbid_genes, validate=validate_unanswerable_genereg_record)

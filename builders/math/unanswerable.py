@@ -25,14 +25,16 @@ finite domains to the brute-force referee (`infoseek.builders.unanswerable.settl
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import sympy
 
 from infoseek.analysis import is_known, is_sufficient
-from infoseek.builders.jobs import BuildError
-from infoseek.builders.unanswerable import INDEX_OFFSET, UNANSWERABLE_SUFFIX
+from infoseek.builders.unanswerable import (
+    UNANSWERABLE_SUFFIX,
+    canonical_singles,
+    first_unanswerable,
+)
 from infoseek.engines.arith.engine import parse_rational
 from infoseek.record_views import askable_variables
 
@@ -40,9 +42,8 @@ VERSION = "1.0.0"
 """The version of this construction (recorded in each record's provenance)."""
 RANDOM_STREAM = "gsme_mt_unanswerable:1.0.0"
 BASE_TRIES = 20
-"""Ordinary problems tried, at indices ``INDEX_OFFSET + index + t * TRY_STRIDE``, before a
-`BuildError`."""
-TRY_STRIDE = 100_000
+"""Ordinary problems tried, at indices ``INDEX_OFFSET + index + t * TRY_STRIDE``
+(`infoseek.builders.unanswerable`), before a `BuildError`."""
 
 
 def target_expression(record: dict[str, Any]) -> sympy.Expr:
@@ -121,27 +122,20 @@ def validate_unanswerable_math_record(record: dict[str, Any]) -> list[str]:
     return errors
 
 
+def _one_leaf_test(record: dict[str, Any]):
+    """`first_unanswerable`'s test on `record`: its one withheld leaf qualifies."""
+    return lambda leaves: withheld_leaf_settles_nothing(record, leaves[0])
+
+
 def build_unanswerable(base_builder, seed: int, k: int, index: int) -> dict[str, Any]:
     """Unanswerable record `index` at (seed, k): the first of the ordinary problems at
     indices ``INDEX_OFFSET + index + t * TRY_STRIDE`` (t = 0, 1, ...) with a canonical-MSS
     leaf that qualifies (tried in a seeded order); deterministic in (seed, k, index)."""
-    rng = random.Random(f"{RANDOM_STREAM}:{seed}:{k}:{index}")
-    for attempt in range(BASE_TRIES):
-        base = base_builder(seed, k, INDEX_OFFSET + index + attempt * TRY_STRIDE)
-        if not base["mss_family"] or not base["mss_family"][0]:
-            continue
-        leaves = sorted(base["mss_family"][0])
-        rng.shuffle(leaves)
-        leaf = next((v for v in leaves if withheld_leaf_settles_nothing(base, v)), None)
-        if leaf is None:
-            continue
-        record = withhold_leaf(base, leaf)
-        errors = validate_unanswerable_math_record(record)
-        if errors:
-            raise BuildError(f"unanswerable math record {record['id']} rejected: {errors}")
-        return record
-    raise BuildError(f"no unanswerable math record at seed={seed}, k={k}, index={index} "
-                     f"after {BASE_TRIES} ordinary problems")
+    return first_unanswerable(
+        "math", seed=seed, k=k, index=index, random_stream=RANDOM_STREAM, tries=BASE_TRIES,
+        ordinary=lambda at: base_builder(seed, k, at), withheld_sets=canonical_singles,
+        leaves_open=_one_leaf_test, withhold=lambda base, leaves: withhold_leaf(base, leaves[0]),
+        validate=validate_unanswerable_math_record)
 
 
 def build_default(seed: int, k: int, index: int) -> dict[str, Any]:

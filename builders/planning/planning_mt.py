@@ -144,14 +144,14 @@ def build_split(seed: int = 0, per_k: int = SPEC.default_per_k,
 # ordinary problem at index INDEX_OFFSET + i (+ TRY_STRIDE per retry) by making needed
 # atoms unaskable: the first of one canonical-MSS atom (seeded order), the canonical MSS,
 # every atom of the MSS family, whose removal leaves the optimal plans open whatever the
-# askable atoms are. The engine holds every feasible state, so the check is exact and
-# complete: group the feasible states of each plan set by the askable atoms' values; every
-# group of askable values must meet at least two plan sets (`plans_settled_by_nothing`).
+# askable atoms are (the search: `infoseek.builders.unanswerable.first_unanswerable`).
+# The engine holds every feasible state, so the check is exact and complete: group the
+# feasible states of each plan set by the askable atoms' values; every group of askable
+# values must meet at least two plan sets (`plans_settled_by_nothing`).
 
 UNANSWERABLE_VERSION = "1.0.0"
 UNANSWERABLE_STREAM = "planning_mt_unanswerable:1.0.0"
 UNANSWERABLE_TRIES = 10
-TRY_STRIDE = 100_000
 
 
 def plans_settled_by_nothing(engine: PlanningEngine, askable: Iterable[str]) -> bool:
@@ -209,30 +209,15 @@ def validate_unanswerable_planning_record(record: dict[str, Any]) -> list[str]:
 
 def build_unanswerable(seed: int, k: int, index: int) -> dict[str, Any]:
     """Unanswerable record `index` at (seed, k) (the comment above); deterministic."""
-    from infoseek.analysis import is_sufficient
-    from infoseek.builders.jobs import BuildError
-    from infoseek.builders.unanswerable import INDEX_OFFSET
-    from infoseek.record_views import askable_variables
-    from infoseek.records import engine_from_record
+    from infoseek.builders.unanswerable import (
+        canonical_then_family,
+        first_unanswerable,
+        open_whatever_is_asked,
+    )
 
-    rng = random.Random(f"{UNANSWERABLE_STREAM}:{seed}:{k}:{index}")
-    for attempt in range(UNANSWERABLE_TRIES):
-        base = build_problem(seed, k, INDEX_OFFSET + index + attempt * TRY_STRIDE)
-        engine = engine_from_record(base)
-        canonical = sorted(base["mss_family"][0])
-        singles = [[a] for a in canonical]
-        rng.shuffle(singles)
-        family = sorted({a for member in base["mss_family"] for a in member})
-        for atoms in [*singles, canonical, family]:
-            askable = [a for a in askable_variables(base, forbid_alternatives=False)
-                       if a not in atoms]
-            if is_sufficient(engine, askable) or not plans_settled_by_nothing(engine, askable):
-                continue
-            record = forbid_atoms(base, atoms)
-            errors = validate_unanswerable_planning_record(record)
-            if errors:
-                raise BuildError(f"unanswerable planning record {record['id']} rejected: "
-                                 f"{errors}")
-            return record
-    raise BuildError(f"no unanswerable planning record at seed={seed}, k={k}, "
-                     f"index={index} after {UNANSWERABLE_TRIES} ordinary problems")
+    return first_unanswerable(
+        "planning", seed=seed, k=k, index=index, random_stream=UNANSWERABLE_STREAM,
+        tries=UNANSWERABLE_TRIES, ordinary=lambda at: build_problem(seed, k, at),
+        withheld_sets=canonical_then_family,
+        leaves_open=open_whatever_is_asked(plans_settled_by_nothing),
+        withhold=forbid_atoms, validate=validate_unanswerable_planning_record)
