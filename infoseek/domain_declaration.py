@@ -17,6 +17,9 @@ from infoseek.answers import answer_kind_names
 
 BuildFunction = Callable[..., list[dict[str, Any]]]
 """``build(seed, per_k, ks, *, workers=None, progress=None) -> records``."""
+UnanswerableBuild = Callable[[int, int, int], dict[str, Any]]
+"""``build(seed, k, index) -> record``: the builder's problem `index` at (seed, k) that
+no question can settle; deterministic in its three arguments."""
 Render = Callable[..., str]
 """``render(record, *, forbid_alternatives) -> prompt text``."""
 Reply = Callable[[str, str, Any], str]
@@ -115,6 +118,11 @@ class BuilderSpec:
     version alone draws the same problems; and since changing it changes every record,
     it stays as it is when the builder is renamed or its version moves (several keep
     the text they were first seeded with: ``twenty-q``, ``logic_mt:1.1.0``)."""
+    unanswerable: UnanswerableBuild | str | None = None
+    """The function making this builder's problems no question can settle (what a seek
+    task's ``-T unanswerable=<share>`` mixes in; docs/tasks/unanswerable.md), or its
+    ``"module:function"`` path. None: the builder makes none, and a share above 0 is
+    refused."""
 
     def __post_init__(self) -> None:
         if not self.random_stream:

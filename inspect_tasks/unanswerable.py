@@ -1,9 +1,10 @@
 """`-T unanswerable=<share>` on the multi-turn seek tasks (issue 34): mixing problems no
 question can settle into a task's samples.
 
-The records come from each domain's builder of unanswerable problems
-(`UNANSWERABLE_BUILDERS`, keyed by the ordinary builder they are made from; the count rule
-and the referee are `infoseek.builders.unanswerable`). Each gives one sample whose id is
+The records come from the builder of unanswerable problems that the ordinary builder's
+declaration names (`BuilderSpec.unanswerable`, read by `unanswerable_builder`; the count
+rule and the referee are `infoseek.builders.unanswerable`), so a domain offers the share
+by declaring it there and nowhere else. Each gives one sample whose id is
 the record's (``...-unanswerable``), whose target is `infoseek.contract.UNDETERMINED`, and
 whose metadata says ``unanswerable: true``; the oracle still answers from a hidden
 target value (any value: none is ever pinned). Every sample of such a task, ordinary or
@@ -25,21 +26,10 @@ from infoseek.builders.unanswerable import (
     unanswerable_count,
 )
 from infoseek.contract import UNDETERMINED
-from infoseek.domains import resolve
+from infoseek.domain_declaration import UnanswerableBuild
+from infoseek.domains import all_domains, get_builder, resolve
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
 from infoseek.stored_forms import metadata_problem
-
-UNANSWERABLE_BUILDERS: dict[str, str] = {
-    "logic-mt": "infoseek.builders.logic.unanswerable:build_default",
-    "logic-mt-hard": "infoseek.builders.logic.unanswerable:build_hard",
-    "gsme-mt": "infoseek.builders.math.unanswerable:build_default",
-    "gsme-mt-ext": "infoseek.builders.math.unanswerable:build_ext",
-    "gsme-mt-ext-hard": "infoseek.builders.math.unanswerable:build_ext_hard",
-    "genereg": "infoseek.builders.genereg.unanswerable:build_unanswerable",
-    "planning-mt": "infoseek.builders.planning.planning_mt:build_unanswerable",
-}
-"""Ordinary builder -> ``"module:function"`` making its unanswerable record
-``(seed, k, index)``."""
 
 UNDETERMINED_LINES: dict[str, str] = {
     "text": ("If no question you may ask can settle the answer, say so with this answer "
@@ -55,9 +45,23 @@ MAX_SKIPPED = 8
 """Records a task's filter may refuse per wanted one before the mix gives up."""
 
 
+def unanswerable_builder(builder: str) -> UnanswerableBuild | None:
+    """The function making `builder`'s unanswerable records ``(seed, k, index)``, as its
+    declaration names it (`BuilderSpec.unanswerable`); None when it makes none."""
+    declared = get_builder(builder)[1].unanswerable
+    return None if declared is None else resolve(declared)
+
+
+def unanswerable_builder_names() -> tuple[str, ...]:
+    """Every registered builder that declares unanswerable records, domain by domain."""
+    return tuple(spec.name for domain in all_domains() for spec in domain.builders
+                 if spec.unanswerable is not None)
+
+
 def checked_unanswerable(share: Any, builder: str, source: Any) -> float:
     """The share as a float, checked: a number in [0, 1); above 0 only on a built split
-    of a builder in `UNANSWERABLE_BUILDERS`. Raises `TaskParameterError` naming the fix."""
+    of a builder that declares unanswerable records (`unanswerable_builder`). Raises
+    `TaskParameterError` naming the fix."""
     try:
         value = checked_share(share)
     except UnanswerableShareError as exc:
@@ -65,10 +69,10 @@ def checked_unanswerable(share: Any, builder: str, source: Any) -> float:
     if value and source:
         raise TaskParameterError("-T unanswerable mixes problems into a built split; it "
                                  "cannot be used with -T source (drop one of them)")
-    if value and builder not in UNANSWERABLE_BUILDERS:
+    if value and unanswerable_builder(builder) is None:
         raise TaskParameterError(f"-T unanswerable: the {builder} builder makes no "
                                  "unanswerable problems (use 0, or one of the builders "
-                                 f"{', '.join(UNANSWERABLE_BUILDERS)})")
+                                 f"{', '.join(unanswerable_builder_names())})")
     return float(value)
 
 
@@ -82,7 +86,7 @@ def with_unanswerable(samples: list[Sample], builder: str, share: Any, *, seed: 
     gets the answer form of `fmt`. Unchanged when the share is 0."""
     if not checked_share(share):
         return samples
-    build = resolve(UNANSWERABLE_BUILDERS[builder])
+    build = unanswerable_builder(builder)
     line = UNDETERMINED_LINES[fmt]
     counts = Counter(sample.metadata["k"] for sample in samples)
     mixed = [_with_line(sample, line) for sample in samples]

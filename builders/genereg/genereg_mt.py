@@ -59,6 +59,7 @@ SPEC = BuilderSpec(
     data_hash=NETWORKS_HASH,
     random_stream="genereg",
     max_k=4, default_ks=(1, 2, 3, 4), default_per_k=100, max_per_k=2_000,
+    unanswerable="infoseek.builders.genereg.unanswerable:build_unanswerable",
 )
 """GeneReg-MT; its data hash is the curated networks' (an edited rule file is never served
 from a stale cache entry)."""

@@ -46,6 +46,7 @@ SPEC = BuilderSpec(
     version="1.1.0",
     random_stream="logic_mt:1.1.0",
     max_k=5, default_ks=(1, 2, 3, 4), default_per_k=200, max_per_k=10_000,
+    unanswerable="infoseek.builders.logic.unanswerable:build_default",
 )
 """The default split. 1.1.0: a planted derivation depth (`DEFAULT_DEPTHS`); 1.0.0 had
 none (mean depth 2.1-2.8). The random stream is the text the generators were seeded with
@@ -58,6 +59,7 @@ HARD_SPEC = BuilderSpec(
     version="1.0.0",
     random_stream="logic_mt_hard:1.0.0",
     max_k=8, default_ks=(5, 6, 7, 8), default_per_k=200, max_per_k=10_000,
+    unanswerable="infoseek.builders.logic.unanswerable:build_hard",
 )
 """The hard split (`-T split=hard`): k = 5..8 by default, up to 150 attributes, 300 rules
 and derivation depth 10, drawn from its own random stream."""

@@ -37,6 +37,7 @@ SPEC = BuilderSpec(
     data_hash=TEMPLATES_CONTENT_HASH[:12],
     random_stream="gsme_mt:1.1.0+templates-1.0.0",
     max_k=4, default_ks=(1, 2, 3, 4), default_per_k=100, max_per_k=10_000,
+    unanswerable="infoseek.builders.math.unanswerable:build_default",
 )
 """The story-template builder; its data hash is the templates' (an edited template file
 is never served from a stale cache entry). The random stream is the text the generators

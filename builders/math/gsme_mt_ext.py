@@ -45,6 +45,7 @@ SPEC = BuilderSpec(
     version="1.1.0",
     random_stream="gsme_mt_ext:1.1.0",
     max_k=6, default_ks=(1, 2, 3, 4), default_per_k=130, max_per_k=5_000,
+    unanswerable="infoseek.builders.math.unanswerable:build_ext",
 )
 """The default split. The random stream is the text the generators were seeded with when
 the version was part of it, kept so that a seed draws the same problems."""
@@ -56,6 +57,7 @@ HARD_SPEC = BuilderSpec(
     version="1.0.0",
     random_stream="gsme_mt_ext_hard:1.0.0",
     max_k=8, default_ks=(5, 6, 7, 8), default_per_k=130, max_per_k=5_000,
+    unanswerable="infoseek.builders.math.unanswerable:build_ext_hard",
 )
 """The hard split (`-T split=hard`): k = 5..8, backbone depth 3-10, its own random
 stream (the default split's records do not change)."""

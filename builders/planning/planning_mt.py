@@ -40,6 +40,7 @@ SPEC = BuilderSpec(
     version="1.1.0",
     random_stream="planning_mt:1.0.0",
     max_k=4, default_ks=(2, 3, 4), default_per_k=100, max_per_k=5_000,
+    unanswerable=f"{__name__}:build_unanswerable",
 )
 """Multi-turn planning. The random stream is the text the generators were seeded with when
 the version was part of it, kept so that a seed draws the same problems. Version 1.1: the
