@@ -4,10 +4,7 @@ answer. The optimal reference says so and scores 1.0; the random one guesses a v
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
 from infoseek.analysis import is_sufficient
@@ -19,22 +16,15 @@ from infoseek.record_views import askable_variables
 from infoseek.records import engine_from_record
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.stored_forms import sample_problem, turns_from_store
-from tests.support.common import assert_eval_success
+from tests.support.withholding import reference_logs, run_eval
 
 LOGIC = {"k": [1, 2], "per_k": 3, "oracle": "withholding_all", "forbid_alternatives": False}
 
 
-def run(task: Any, model: str, tmp_path) -> EvalLog:
-    [log] = eval(task, model=model, display="none", log_dir=str(tmp_path))
-    assert_eval_success(log)
-    return log
-
-
 @pytest.fixture(scope="module")
 def logs(tmp_path_factory) -> dict[str, EvalLog]:
-    where = tmp_path_factory.mktemp("withholding-all-logs")
-    return {model: run(logic_mt(**LOGIC), f"infoseek/{model}", where)
-            for model in ("optimal", "random")}
+    return reference_logs(lambda: logic_mt(**LOGIC),
+                          tmp_path_factory.mktemp("withholding-all-logs"))
 
 
 def test_optimal_says_cannot_be_determined_and_random_does_worse(logs) -> None:
@@ -71,7 +61,7 @@ def test_no_sufficient_set_is_left_and_none_can_be_given_back(logs) -> None:
 
 
 def test_the_default_withholding_oracle_has_no_recognised_metric(tmp_path) -> None:
-    log = run(logic_mt(**{**LOGIC, "k": [1], "oracle": "withholding"}), "infoseek/optimal",
+    log = run_eval(logic_mt(**{**LOGIC, "k": [1], "oracle": "withholding"}), "infoseek/optimal",
               tmp_path)
     assert "recognised_unlearnable" not in log_metrics(log)
 

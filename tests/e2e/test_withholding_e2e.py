@@ -5,29 +5,22 @@ meets withheld variables, gets the "unknown" reply, and does worse."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
-from inspect_ai import eval
 from inspect_ai.log import EvalLog
 from inspect_ai.model import ChatMessageTool, ChatMessageUser
 
 from infoseek.contract import STORE_OPTIONS
+from infoseek.inspect_tasks.genereg_mt import genereg_mt
+from infoseek.inspect_tasks.gsme_mt import gsme_mt
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.inspect_tasks.planning_mt import planning_mt
 from infoseek.oracles import WITHHELD
 from infoseek.oracles.withholding import WITHHELD_REPLY
 from infoseek.scorers.group_metric import log_metrics
 from infoseek.stored_forms import sample_problem, turns_from_store
-from tests.support.common import assert_eval_success
+from tests.support.withholding import reference_logs, run_eval
 
 LOGIC = {"k": [1, 2], "per_k": 3, "oracle": "withholding", "forbid_alternatives": False}
-
-
-def run(task: Any, model: str, tmp_path) -> EvalLog:
-    [log] = eval(task, model=model, display="none", log_dir=str(tmp_path))
-    assert_eval_success(log)
-    return log
 
 
 def unknown_replies(log: EvalLog) -> list[tuple[dict, dict]]:
@@ -43,9 +36,8 @@ def unknown_replies(log: EvalLog) -> list[tuple[dict, dict]]:
 
 @pytest.fixture(scope="module")
 def logic_logs(tmp_path_factory) -> dict[str, EvalLog]:
-    where = tmp_path_factory.mktemp("withholding-logs")
-    return {model: run(logic_mt(**LOGIC), f"infoseek/{model}", where)
-            for model in ("optimal", "random")}
+    return reference_logs(lambda: logic_mt(**LOGIC),
+                          tmp_path_factory.mktemp("withholding-logs"))
 
 
 def test_optimal_reaches_sufficiency_and_random_does_worse(logic_logs) -> None:
@@ -86,7 +78,7 @@ def test_the_unknown_reply_is_recorded_and_reads_well_in_tool_format(logic_logs)
 
 
 def test_text_format_sends_the_unknown_reply_as_a_user_line(tmp_path) -> None:
-    log = run(logic_mt(**{**LOGIC, "per_k": 2}, format="text"), "infoseek/random", tmp_path)
+    log = run_eval(logic_mt(**{**LOGIC, "per_k": 2}, format="text"), "infoseek/random", tmp_path)
     replies = unknown_replies(log)
     assert replies
     user_texts = [m.text for s in log.samples for m in s.messages
@@ -96,13 +88,29 @@ def test_text_format_sends_the_unknown_reply_as_a_user_line(tmp_path) -> None:
 
 
 def test_default_oracle_adds_no_withholding_scorer(tmp_path) -> None:
-    log = run(logic_mt(k=[1], per_k=1), "infoseek/optimal", tmp_path)
+    log = run_eval(logic_mt(k=[1], per_k=1), "infoseek/optimal", tmp_path)
     assert "withholding" not in [s.name for s in log.results.scores]
 
 
-def test_planning_optimal_reaches_sufficiency_and_random_does_worse(tmp_path) -> None:
-    task = {"k": [1, 2], "per_k": 2, "oracle": "withholding"}
-    optimal = log_metrics(run(planning_mt(**task), "infoseek/optimal", tmp_path))
-    random_ = log_metrics(run(planning_mt(**task), "infoseek/random", tmp_path))
-    assert optimal["final_sufficiency"] == 1.0 and optimal["plan_exact"] == 1.0
-    assert random_["final_sufficiency"] < 1.0
+DOMAINS = {
+    "gsme_mt": (gsme_mt, {"k": [1, 2], "per_k": 3}, "accuracy"),
+    "genereg_mt": (genereg_mt, {"k": [1, 2], "per_k": 2}, "accuracy"),
+    "planning_mt": (planning_mt, {"k": [1, 2], "per_k": 2}, "plan_exact"),
+}
+"""Math, gene regulation and planning (Logic has the module's fixture): the task, a small
+size and the metric that says the answer is right."""
+
+
+@pytest.mark.parametrize("name", DOMAINS)
+def test_optimal_reaches_sufficiency_and_random_does_worse_in_each_domain(name,
+                                                                          tmp_path) -> None:
+    make_task, size, right = DOMAINS[name]
+    logs = reference_logs(lambda: make_task(**size, oracle="withholding"), tmp_path)
+    optimal, random_ = (log_metrics(logs[model]) for model in ("optimal", "random"))
+    assert optimal["final_sufficiency"] == 1.0 and optimal[right] == 1.0
+    assert optimal["withheld_asked"] == 0.0  # it plays over what can be learned
+    assert random_["final_sufficiency"] < 1.0 and random_["withheld_asked"] > 0.0
+    for sample in logs["random"].samples:  # every episode withholds, and keeps its k
+        chosen = sample.store[STORE_OPTIONS]["withholding"]
+        assert chosen["withheld"] and chosen["learnable_k"] == sample_problem(
+            sample.metadata)["k"]

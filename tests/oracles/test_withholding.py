@@ -5,14 +5,13 @@ metrics (`infoseek.scorers.withholding_metrics`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
-from infoseek.engines.bruteforce import BruteForceEngine, horn_referee, referee_mss_family
+from infoseek.engines.bruteforce import referee_mss_family
 from infoseek.engines.horn import HornEngine
 from infoseek.oracles import WITHHELD, Oracle, check_policy
 from infoseek.oracles.withholding import (
@@ -23,70 +22,19 @@ from infoseek.oracles.withholding import (
 )
 from infoseek.scorers.withholding_metrics import withholding_metrics
 from infoseek.strategies import MinimaxSearch
-from tests.support.strategies import horn_problems
-
-SETTINGS = {"deadline": None,
-            "suppress_health_check": [HealthCheck.filter_too_much, HealthCheck.too_slow]}
-
-
-def referee_minimax(referee: BruteForceEngine, candidates: Sequence[str],
-                    state: Mapping[str, Any]) -> int | None:
-    """The worst-case number of questions to make the target Known, by plain game-tree
-    enumeration over the referee's worlds (None: no strategy does)."""
-    if len(referee.target_values(state)) <= 1:
-        return 0
-    best: int | None = None
-    for var in candidates:
-        if var in state:
-            continue
-        values = sorted(referee.variable_values(var, state), key=str)
-        if len(values) < 2 and values:
-            continue  # already determined: asking it changes nothing
-        worst = 0
-        for value in values:
-            count = referee_minimax(referee, candidates, {**state, var: value})
-            if count is None:
-                worst = None
-                break
-            worst = max(worst, count)
-        if worst is not None and (best is None or worst + 1 < best):
-            best = worst + 1
-    return best
+from tests.support.withholding import (
+    PROPERTY_SETTINGS,
+    draw_withholding_problem,
+    referee_minimax,
+)
 
 
-@st.composite
-def alternative_routes(draw: Any) -> tuple[list[str], list[list[str]], dict, str]:
-    """Small Horn problems with several ways to the target: y is equivalent to each of two
-    or three planted rule bodies (y <- body, and y -> each member), plus random clauses,
-    so the MSS family often has alternatives to withhold around."""
-    names = [f"v{i}" for i in range(draw(st.integers(4, 7)))]
-    target, others = "y", list(names)
-    bodies = draw(st.lists(st.lists(st.sampled_from(others), min_size=1, max_size=2,
-                                    unique=True), min_size=2, max_size=3))
-    clauses = [[target] + [f"not {b}" for b in body] for body in bodies]
-    clauses += [[b, f"not {target}"] for body in bodies for b in body]  # y <-> each body
-    for _ in range(draw(st.integers(0, 3))):
-        body = draw(st.lists(st.sampled_from(others), min_size=1, max_size=2, unique=True))
-        head = draw(st.sampled_from(others))
-        if head not in body:
-            clauses.append([head] + [f"not {b}" for b in body])
-    observed = {v: True for v in draw(st.lists(st.sampled_from(others), max_size=1))}
-    return [*names, target], clauses, observed, target
-
-
-@settings(max_examples=120, **SETTINGS)
+@settings(max_examples=120, **PROPERTY_SETTINGS)
 @given(st.data(), st.booleans())
 def test_ground_truth_over_what_can_be_learned_matches_brute_force(data, planted) -> None:
-    problems = alternative_routes() if planted else horn_problems(max_vars=7)
-    names, clauses, observed, target = data.draw(problems, label="problem")
-    referee = horn_referee(names, clauses, observed, target)
-    assume(referee.worlds and len(referee.target_values()) > 1)
-    engine = HornEngine(names, clauses, observed, target)
-    askable = [v for v in names if v not in observed and v != target]
-    k, family = referee_mss_family(referee, askable, len(askable))
-    assume(k is not None and k >= 1)
-    record = {"id": "p", "k": k, "mss_family": [list(m) for m in family]}
-    seed = data.draw(st.integers(0, 50), label="seed")
+    drawn = draw_withholding_problem(data, planted)
+    referee, engine, askable = drawn.referee, drawn.engine, drawn.askable
+    k, family, record, seed = drawn.k, drawn.family, drawn.record, drawn.seed
     chosen = withheld_variables(record, askable, seed)
     learnable = chosen.learnable(askable)
     # The rule: the kept set is a whole MSS, nothing of it withheld; an alternative closes

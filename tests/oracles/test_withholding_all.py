@@ -7,35 +7,28 @@ metric."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, assume, event, given, settings
+from hypothesis import event, given, settings
 from hypothesis import strategies as st
 
 from infoseek.contract import UNDETERMINED
-from infoseek.engines.bruteforce import horn_referee, referee_mss_family
+from infoseek.engines.bruteforce import referee_mss_family
 from infoseek.engines.horn import HornEngine
 from infoseek.oracles import WITHHOLDING_ALL_POLICY, Oracle, check_policy
 from infoseek.oracles.withholding import episode_withholding_all, withheld_every_route
 from infoseek.scorers.withholding_metrics import withholding_metrics
-from tests.oracles.test_withholding import alternative_routes, referee_minimax
-from tests.support.strategies import horn_problems
+from tests.support.withholding import (
+    PROPERTY_SETTINGS,
+    draw_withholding_problem,
+    referee_minimax,
+)
 
-SETTINGS = {"deadline": None,
-            "suppress_health_check": [HealthCheck.filter_too_much, HealthCheck.too_slow]}
 
-
-@settings(max_examples=120, **SETTINGS)
+@settings(max_examples=120, **PROPERTY_SETTINGS)
 @given(st.data(), st.booleans())
 def test_every_route_is_closed_by_a_minimal_hitting_set(data, planted) -> None:
-    problems = alternative_routes() if planted else horn_problems(max_vars=7)
-    names, clauses, observed, target = data.draw(problems, label="problem")
-    referee = horn_referee(names, clauses, observed, target)
-    assume(referee.worlds and len(referee.target_values()) > 1)
-    engine = HornEngine(names, clauses, observed, target)
-    askable = [v for v in names if v not in observed and v != target]
-    k, family = referee_mss_family(referee, askable, len(askable))
-    assume(k is not None and k >= 1)
-    record = {"id": "p", "k": k, "mss_family": [list(m) for m in family]}
-    seed = data.draw(st.integers(0, 50), label="seed")
+    drawn = draw_withholding_problem(data, planted)
+    referee, engine, askable = drawn.referee, drawn.engine, drawn.askable
+    k, family, record, seed = drawn.k, drawn.family, drawn.record, drawn.seed
     chosen = withheld_every_route(record, askable, seed, engine)
     learnable = chosen.learnable(askable)
     event(f"withheld {len(chosen.withheld)} of {len(askable)}; k = {k}")
