@@ -27,6 +27,7 @@ from infoseek.answers.answer_text import collapse as _collapse
 from infoseek.answers.answer_text import split_justification, tail_opening
 from infoseek.answers.base import AnswerReading
 from infoseek.answers.boolean import read_boolean_answer
+from infoseek.answers.doubts import CORRECTION_OPENERS, RETRACTION
 from infoseek.answers.number import (
     MAX_ANSWER_DIGITS,
     MAX_DECIMAL_EXPONENT,
@@ -121,7 +122,11 @@ _UNDETERMINED_PHRASE = re.compile(
 )
 _SECOND_CUE = re.compile(
     r"\b(?:or|either|maybe|perhaps|possibly|probably|likely|guess|actually|but|though|"
-    r"however|otherwise|if)\b|%|\?", re.IGNORECASE)
+    rf"however|otherwise|if|{CORRECTION_OPENERS})\b|%|\?", re.IGNORECASE)
+"""A word in the justification after "cannot be determined" that hedges it or opens a
+correction or an alternative (``; correction: yes``, ``. No wait: yes``, ``; scratch that,
+yes``): the answer is then ``ambiguous``, whatever follows the word. Retractions
+(`RETRACTION`: ``on second thought``, ``I was wrong``) count the same."""
 
 
 def _undetermined_key(text: str) -> str:
@@ -148,7 +153,7 @@ def read_undetermined(body: object, kind: AnswerKind, spec: AnswerSpec
         return invalid("ambiguous")
     rest = tail_opening(tail).strip()
     if rest:
-        if _SECOND_CUE.search(rest):
+        if _SECOND_CUE.search(rest) or RETRACTION.search(rest.casefold()):
             return invalid("ambiguous")
         try:
             second = kind.read_text(rest, spec)

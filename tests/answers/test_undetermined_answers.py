@@ -44,6 +44,11 @@ def test_the_form_is_read(text):
     "Answer: It cannot be determined",
     "Answer: cannot be determined\n\nActually, yes.",
     "Answer: cannot be determined (maybe yes)",
+    "Answer: cannot be determined; correction: yes",
+    "Answer: cannot be determined. No wait: yes",
+    "Answer: cannot be determined; scratch that, yes",
+    "Answer: cannot be determined. On second thought, Alice is kind.",
+    "Answer: cannot be determined. I was wrong, it is kind.",
 ])
 def test_hedges_and_second_values_are_ambiguous(text):
     turn = parse_text_turn(text, CONTEXT)

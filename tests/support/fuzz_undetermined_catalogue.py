@@ -47,11 +47,6 @@ VALUE = "yes"
 """The value a hedge puts beside the form: the right answer on the ordinary side."""
 MIXED = ("ambiguous", "multiple_actions")
 """The reasons a turn naming the form and a value may be refused with."""
-CREDITS_A_CORRECTION = ("the reader credits the form when a self-correction after a "
-                        "sentence end or ';' puts a value forward (solvers/seek answer "
-                        "reading); 'Answer: no; correction: yes' is refused as ambiguous")
-
-
 @dataclass(frozen=True)
 class UndeterminedKind:
     """A kind of `tests.support.fuzz_catalogue` and the sides it is played on."""
@@ -137,14 +132,10 @@ UNDETERMINED_CATALOGUE: tuple[UndeterminedKind, ...] = (
     _mixed("und_actually_value", f"{UNDETERMINED}; actually {VALUE}"),
     _mixed("und_sorry_i_mean_value", f"{UNDETERMINED}, sorry, I mean {VALUE}"),
     _mixed("und_final_answer_value", f"{UNDETERMINED}; final answer: {VALUE}"),
-    _mixed("und_correction_value", f"{UNDETERMINED}; correction: {VALUE}",
-           xfail=CREDITS_A_CORRECTION),
-    _mixed("und_no_wait_value", f"{UNDETERMINED}. No wait: {VALUE}",
-           xfail=CREDITS_A_CORRECTION),
-    _mixed("und_scratch_that_value", f"{UNDETERMINED}; scratch that, {VALUE}",
-           xfail=CREDITS_A_CORRECTION),
-    _stated("und_on_second_thought_a_statement", f"{UNDETERMINED}. On second thought, ", ".",
-            xfail=CREDITS_A_CORRECTION),
+    _mixed("und_correction_value", f"{UNDETERMINED}; correction: {VALUE}"),
+    _mixed("und_no_wait_value", f"{UNDETERMINED}. No wait: {VALUE}"),
+    _mixed("und_scratch_that_value", f"{UNDETERMINED}; scratch that, {VALUE}"),
+    _stated("und_on_second_thought_a_statement", f"{UNDETERMINED}. On second thought, ", "."),
     # ---- wordings that are not the form
     _not_the_form("undetermined_alone", "undetermined"),
     _not_the_form("it_cannot_be_determined", "It cannot be determined"),
