@@ -224,7 +224,7 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
     first (records with a hidden world), so the model can answer at once: the reasoning
     upper bound. `unanswerable`: the share of problems no question can settle mixed in
     (`infoseek.inspect_tasks.unanswerable`; 0: none). `player`: who plays the episode
-    (`SEEK_PLAYERS`; ``react`` needs the tool format). The task's setup starts each sample's
+    (`SEEK_PLAYERS`). The task's setup starts each sample's
     episode (`seek_setup`), so ``task_with(task, solver=...)`` keeps it."""
     player = check_choice("solver", player, SEEK_PLAYERS)
     share = checked_unanswerable(unanswerable, builder, params.get("source"))
@@ -248,9 +248,6 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
         for sample in samples:  # "cannot be determined" is the right answer: show its form
             sample.input = f"{sample.input}\n\n{UNDETERMINED_LINES[options.format]}"
     kind = "full_information" if full_information else "seek"
-    if player == "react" and options.format != "tool":
-        raise TaskParameterError("-T solver=react needs -T format=tool (the agent plays "
-                                 "through the ask / answer tools)")
     agent = player == "react"
     return Task(dataset=samples_dataset(samples, name), setup=seek_setup(options),
                 solver=seek_agent_solver(options) if agent else seek_solver(options),

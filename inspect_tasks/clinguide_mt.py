@@ -84,7 +84,7 @@ def clinguide_mt(
         limit: read just the first N problems (of the source, or of the built split, which
             then builds only those).
         solver: who plays the episode (loop: the built-in seek loop, or react: Inspect's react()
-            agent through the ask / answer tools, with format=tool; default loop;
+            agent through the ask / answer tools, or its text turns; default loop;
             docs/tasks/common.md).
     """
     renderer = checked_view(distractors, book)

@@ -109,7 +109,7 @@ def genereg_mt(
         unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
             the model must answer "cannot be determined" on them; default 0.0: none).
         solver: who plays the episode (loop: the built-in seek loop, or react: Inspect's react()
-            agent through the ask / answer tools, with format=tool; default loop;
+            agent through the ask / answer tools, or its text turns; default loop;
             docs/tasks/common.md).
     """
     keep = stream_filter(family, target)

@@ -3,12 +3,15 @@ the Inspect adapter over the plain game of `infoseek.solvers.seek.game`.
 
 Each sample's metadata carries the problem record and the hidden target value
 (``target_value``, default the record's ``answer``), and for problems whose values cannot
-be enumerated the hidden world (``hidden_world``, default the record's). The solver
-builds the engine, the oracle and the episode (`Episode`) and the parse context
-(`infoseek.solvers.seek.parse_context.ParseContext`), then alternates model turns and the
-game: each turn is generated, parsed (`parse_text_turn` / `parse_tool_calls`), matched
-when a ``matcher`` role is bound (`infoseek.solvers.seek.matcher`), and played
-(`infoseek.solvers.seek.game.play_turn`), which gives the turn record and the replies.
+be enumerated the hidden world (``hidden_world``, default the record's). The sample's
+session (`infoseek.solvers.seek.session`: the engine, the oracle, the episode and the
+parse context; started by the task's setup step, or here when there was none) is what the
+loop plays against; the loop is one player among others (the real `ask` / `answer` tools
+of `infoseek.solvers.seek.tools` let any agent play the same session). It alternates model
+turns and the game: each turn is generated, parsed (`parse_text_turn` /
+`parse_tool_calls`), and played by the session (matched when a ``matcher`` role is bound,
+`infoseek.solvers.seek.game.play_turn`, recorded), which gives the turn record and the
+replies.
 Nothing here depends on the domain: the askable set, the ``not_leaf`` refusals, the
 question and answer forms all come from the record and the engine. The store holds the
 record without its hidden fields.

@@ -14,7 +14,9 @@ How an agent's conversation maps onto turns (docs/tasks/common.md, "Your own age
 * a message with no call that one of these tools played (plain text, a call Inspect
   refused for its arguments, a call to another tool) is one turn too, read as the loop
   reads it: `seek_continue`, the agent's continue check, plays it and hands back the
-  correction, which the agent sends as a user message;
+  replies or the correction, which the agent sends as a user message; in the text
+  format (no tools offered) every turn is played so, the `Question:` / `Answer:` lines
+  read as the loop reads them;
 * the turn cap, force-ask and the final answer are the game's: on the turn after the cap
   a question is refused (``too_many``) and the episode ends; an early answer under
   force-ask is refused (``early_answer``); a call after the episode ended is a tool error
@@ -121,7 +123,8 @@ class SeekTools(ToolSource):
     ``seek_tools()`` to an agent made once for the whole task."""
 
     async def tools(self) -> list[Tool]:
-        return seek_tool_list(_session().noun)
+        session = _session()
+        return seek_tool_list(session.noun) if session.episode.fmt == "tool" else []
 
 
 def seek_tools() -> SeekTools:
@@ -147,7 +150,8 @@ async def seek_continue(state: AgentState) -> bool | str:
         if stop is not None or message is None:
             parsed = ParsedTurn(ACTION_INVALID, (), None, None, stop or "empty")
         else:
-            parsed = parse_message(message, "tool", session.context, session.episode.asked)
+            parsed = parse_message(message, session.episode.fmt, session.context,
+                                   session.episode.asked)
         _, replies = await session.play(parsed)
         if session.episode.over:
             return False

@@ -12,7 +12,8 @@ from functools import partial
 from typing import Any
 
 import pytest
-from inspect_ai import Task
+from inspect_ai import Task, task_with
+from inspect_ai.agent import react
 from inspect_ai.model import ModelOutput
 
 from infoseek.inspect_tasks.clinguide_mt import clinguide_mt
@@ -22,6 +23,8 @@ from infoseek.inspect_tasks.planning_mt import planning_mt
 from infoseek.inspect_tasks.task_parameters import TaskParameterError
 from infoseek.record_views import askable_variables
 from infoseek.solvers.reference.models import answer_label
+from infoseek.solvers.seek.game import SeekOptions
+from infoseek.solvers.seek.tools import agent_message_limit, seek_continue, seek_tools
 from infoseek.stored_forms import sample_problem
 from tests.support.agent_play import episode_of, loop_and_agent, scripted
 from tests.support.common import text_output, tool_output
@@ -109,8 +112,37 @@ def test_optimal_behind_react_scores_one(name, tmp_path):
         assert sample.scores["invalid"].value["invalid_total"] == 0.0
 
 
-def test_react_needs_the_tool_format():
-    with pytest.raises(TaskParameterError, match="format=tool"):
-        logic_mt(k=1, per_k=1, format="text", solver="react")
+def test_react_in_the_text_format_plays_the_same_turns(tmp_path):
+    """No tools offered: the agent's text turns are read as the loop reads them."""
+    problem, target = first_sample(TASKS["logic_mt"])
+    first = askable_variables(problem, False)[0]
+    outputs = [text_output(f"Question: Is {problem.get('entity', 'Alice')} {first}?"),
+               text_output("Hmm."), text_output(f"Answer: {answer_label(problem, target)}")]
+    loop, agent = loop_and_agent(lambda solver: TASKS["logic_mt"](format="text", solver=solver),
+                                 lambda: scripted(outputs), tmp_path, limit=1)
+    assert [episode_of(s) for s in agent] == [episode_of(s) for s in loop]
+    assert [t["action"] for t in episode_of(loop[0])["store"]["infoseek:turns"]] == [
+        "ask", "invalid", "answer"]
+    assert not agent[0].output.message.tool_calls
+
+
+def test_an_unknown_player_is_refused():
     with pytest.raises(TaskParameterError, match="solver"):
         logic_mt(k=1, per_k=1, solver="agent")
+
+
+def test_the_documented_task_with_recipe(tmp_path):
+    """docs/tasks/common.md: `task_with(task, solver=react(...))` with the seek tools and
+    the continue check keeps the task's setup and leaves the loop's episode."""
+    problem, target = first_sample(TASKS["logic_mt"])
+    _, outputs = scripts(problem, target)["mixed"]
+    agent = react(prompt=None, tools=[seek_tools()], submit=False, on_continue=seek_continue)
+
+    def make(solver: str) -> Task:
+        task = TASKS["logic_mt"]()
+        if solver == "loop":
+            return task
+        return task_with(task, solver=agent, message_limit=agent_message_limit(SeekOptions()))
+
+    loop, mine = loop_and_agent(make, lambda: scripted(outputs), tmp_path, limit=1)
+    assert [episode_of(s) for s in mine] == [episode_of(s) for s in loop]
