@@ -24,8 +24,8 @@ How an agent's conversation maps onto replies (docs/tasks/common.md, "Your own a
 
 from __future__ import annotations
 
-from inspect_ai.agent import AgentState, as_solver, react
-from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.agent import AgentState, react
+from inspect_ai.solver import Solver, solver
 from inspect_ai.tool import Tool, ToolError, ToolSource, tool
 
 from infoseek.contract import STOP_REASONS
@@ -36,6 +36,7 @@ from infoseek.solvers.incomplete.session import (
     current_session,
     start_session,
 )
+from infoseek.solvers.turns import agent_solver, setup_solver
 
 EPISODE_OVER = "The episode is over: nothing more is recorded."
 NO_EPISODE = ("no infoseek incomplete-questions episode in this sample: the tool plays "
@@ -107,13 +108,8 @@ def incomplete_react():
 def incomplete_agent_solver(options: IncompleteOptions | None = None) -> Solver:
     """`incomplete_react()` as a solver (``-T solver=react``)."""
     opts = IncompleteOptions() if options is None else options
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        if current_session() is None:
-            start_session(state, opts)
-        return await as_solver(incomplete_react())(state, generate)
-
-    return solve
+    return agent_solver(lambda state: current_session() or start_session(state, opts),
+                        incomplete_react)
 
 
 @solver
@@ -121,12 +117,7 @@ def incomplete_setup(options: IncompleteOptions | None = None) -> Solver:
     """The task's setup step: starts the sample's episode, so that the built-in solver or
     any solver put in its place plays against it."""
     opts = IncompleteOptions() if options is None else options
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        start_session(state, opts)
-        return state
-
-    return solve
+    return setup_solver(lambda state: start_session(state, opts))
 
 
 def agent_message_limit(options: IncompleteOptions) -> int:

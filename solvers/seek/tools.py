@@ -27,8 +27,8 @@ How an agent's conversation maps onto turns (docs/tasks/common.md, "Your own age
 
 from __future__ import annotations
 
-from inspect_ai.agent import AgentState, as_solver, react
-from inspect_ai.solver import Generate, Solver, TaskState, solver
+from inspect_ai.agent import AgentState, react
+from inspect_ai.solver import Solver, solver
 from inspect_ai.tool import Tool, ToolError, ToolSource, tool
 
 from infoseek.contract import (
@@ -42,6 +42,7 @@ from infoseek.contract import (
 from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.session import SeekSession, current_session, start_session
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls
+from infoseek.solvers.turns import agent_solver, setup_solver
 
 EPISODE_OVER = "The episode is over: nothing more is recorded."
 ANSWER_RECORDED = "Your answer is recorded."
@@ -173,13 +174,8 @@ def seek_agent_solver(options: SeekOptions | None = None) -> Solver:
     """`seek_react()` as a solver (``-T solver=react``): it starts the episode when the
     task's setup did not."""
     opts = SeekOptions() if options is None else options
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        if current_session() is None:
-            start_session(state, opts)
-        return await as_solver(seek_react())(state, generate)
-
-    return solve
+    return agent_solver(lambda state: current_session() or start_session(state, opts),
+                        seek_react)
 
 
 @solver
@@ -188,12 +184,7 @@ def seek_setup(options: SeekOptions | None = None) -> Solver:
     built-in loop or any solver put in its place (``task_with(task, solver=...)``) plays
     against it."""
     opts = SeekOptions() if options is None else options
-
-    async def solve(state: TaskState, generate: Generate) -> TaskState:
-        start_session(state, opts)
-        return state
-
-    return solve
+    return setup_solver(lambda state: start_session(state, opts))
 
 
 def agent_message_limit(options: SeekOptions) -> int:
