@@ -26,7 +26,7 @@ from infoseek.solvers.reference.models import answer_label
 from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.tools import agent_message_limit, seek_continue, seek_tools
 from infoseek.stored_forms import sample_problem
-from tests.support.agent_play import episode_of, loop_and_agent, scripted
+from tests.support.agent_play import episode_of, loop_and_agent, played, scripted
 from tests.support.common import text_output, tool_output
 
 pytestmark = pytest.mark.usefixtures("no_tokenizer")
@@ -146,3 +146,19 @@ def test_the_documented_task_with_recipe(tmp_path):
 
     loop, mine = loop_and_agent(make, lambda: scripted(outputs), tmp_path, limit=1)
     assert [episode_of(s) for s in mine] == [episode_of(s) for s in loop]
+
+
+def test_a_call_after_the_episode_ended_records_nothing(tmp_path):
+    """One turn per call (docs/tasks/common.md): an answer and a question in one message
+    are two turns for an agent; the question comes after the episode ended, so it is a
+    tool error and no turn record."""
+    problem, target = first_sample(TASKS["logic_mt"])
+    first = askable_variables(problem, False)[0]
+    both = tool_output(("answer", {"value": answer_label(problem, target)}),
+                       ("ask", {"variable": first}))
+    [sample] = played(TASKS["logic_mt"](solver="react"), scripted([both]), str(tmp_path),
+                      limit=1)
+    turns = episode_of(sample)["store"]["infoseek:turns"]
+    assert [t["action"] for t in turns] == ["answer"]
+    [_, late] = [m for m in sample.messages if m.role == "tool"]
+    assert late.error is not None and "episode is over" in late.error.message
