@@ -267,9 +267,10 @@ SCORERS = (
 )
 METRICS = ("axis_correlations", "mean_by_group", "not_sure_f1", "role_error_rates",
            "stratified_accuracy", "undetermined_detection")
-SOLVERS = ("incomplete_solver", "problem_level_solver", "seek_solver", "single_turn_solver",
-           "twenty_questions_solver")
-TOOLS = ("answer", "ask", "ask_user")
+SOLVERS = ("incomplete_agent_solver", "incomplete_setup", "incomplete_solver",
+           "problem_level_solver", "seek_agent_solver", "seek_setup", "seek_solver",
+           "single_turn_solver", "twenty_questions_solver")
+TOOLS = ("answer", "ask", "ask_question")
 
 DEFERRED: tuple[tuple[str, str], ...] = (
     *(("task", f"{TASK_PREFIX}/{name}") for name in TASKS),

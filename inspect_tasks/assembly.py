@@ -35,7 +35,11 @@ from infoseek.builders.published.reading import is_url, resolve_source, source_n
 from infoseek.contract import OFFERS_UNDETERMINED, TASK_SOURCE
 from infoseek.domains import Domain, get_builder
 from infoseek.inspect_tasks.task_errors import DataFileError, readable_data_errors
-from infoseek.inspect_tasks.task_parameters import TaskParameterError, check_parameters
+from infoseek.inspect_tasks.task_parameters import (
+    TaskParameterError,
+    check_choice,
+    check_parameters,
+)
 from infoseek.inspect_tasks.unanswerable import (
     UNDETERMINED_LINES,
     checked_unanswerable,
@@ -54,6 +58,11 @@ from infoseek.solvers.problem_level.solver import problem_level_solver
 from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.prompts import K_PREDICTION_MAX
 from infoseek.solvers.seek.solver import seek_solver
+from infoseek.solvers.seek.tools import agent_message_limit, seek_agent_solver, seek_setup
+
+SEEK_PLAYERS: tuple[str, ...] = ("loop", "react")
+"""Who plays a seek task's episode (`-T solver=`): the built-in loop, or Inspect's `react()`
+agent through the real `ask` / `answer` tools (`infoseek.solvers.seek.tools`)."""
 
 
 def registered_task_version(builder: str) -> str:
@@ -208,12 +217,16 @@ def seek_options(builder: str, params: dict[str, Any], records: list[dict[str, A
 
 
 def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str = "seek",
-              full_information: bool = False, unanswerable: Any = 0) -> Task:
+              full_information: bool = False, unanswerable: Any = 0,
+              player: str = "loop") -> Task:
     """The seek loop (protocols §3.1) over the builder's records, with the options
     `params` name (`seek_options`). `full_information`: every hidden value is revealed
     first (records with a hidden world), so the model can answer at once: the reasoning
     upper bound. `unanswerable`: the share of problems no question can settle mixed in
-    (`infoseek.inspect_tasks.unanswerable`; 0: none)."""
+    (`infoseek.inspect_tasks.unanswerable`; 0: none). `player`: who plays the episode
+    (`SEEK_PLAYERS`). The task's setup starts each sample's
+    episode (`seek_setup`), so ``task_with(task, solver=...)`` keeps it."""
+    player = check_choice("solver", player, SEEK_PLAYERS)
     share = checked_unanswerable(unanswerable, builder, params.get("source"))
     records = task_records(builder, params)
     options = seek_options(builder, params, records, full_information=full_information)
@@ -235,7 +248,10 @@ def seek_task(name: str, builder: str, params: dict[str, Any], *, renderer: str 
         for sample in samples:  # "cannot be determined" is the right answer: show its form
             sample.input = f"{sample.input}\n\n{UNDETERMINED_LINES[options.format]}"
     kind = "full_information" if full_information else "seek"
-    return Task(dataset=samples_dataset(samples, name), solver=seek_solver(options),
+    agent = player == "react"
+    return Task(dataset=samples_dataset(samples, name), setup=seek_setup(options),
+                solver=seek_agent_solver(options) if agent else seek_solver(options),
+                **({"message_limit": agent_message_limit(options)} if agent else {}),
                 scorer=seek_scorers(withholding=options.oracle in (WITHHOLDING_POLICY,
                                                                    WITHHOLDING_ALL_POLICY),
                                     undetermined=share > 0),

@@ -60,6 +60,7 @@ def clinguide_mt(
     carry_reasoning: bool = False,
     source: str | None = None,
     limit: int | None = None,
+    solver: str = "loop",
 ) -> Task:
     """Ask for the missing clinical findings in the guideline's order, then recommend.
 
@@ -82,13 +83,16 @@ def clinguide_mt(
         source: a file of problem records, instead of a built split (clinguide records).
         limit: read just the first N problems (of the source, or of the built split, which
             then builds only those).
+        solver: who plays the episode (loop: the built-in seek loop, or react: Inspect's react()
+            agent through the ask / answer tools, or its text turns; default loop;
+            docs/tasks/common.md).
     """
     renderer = checked_view(distractors, book)
     params = checked_parameters(
         "clinguide", k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
         max_turns=max_turns, queries_per_turn=queries_per_turn, budget=budget,
         force_ask=force_ask, carry_reasoning=carry_reasoning, source=source, limit=limit)
-    seek = seek_task("clinguide_mt", "clinguide", params, renderer=renderer)
+    seek = seek_task("clinguide_mt", "clinguide", params, renderer=renderer, player=solver)
     dataset = seek.dataset.filter(
         lambda sample: sample_problem(sample.metadata).get("distractors") == distractors,
         name=f"clinguide_mt_d{distractors}")

@@ -71,6 +71,7 @@ def genereg_mt(
     limit: int | None = None,
     rules: str | None = None,
     unanswerable: float = 0.0,
+    solver: str = "loop",
 ) -> Task:
     """Ask for missing gene values, then name the attractor or the marker value.
 
@@ -107,6 +108,9 @@ def genereg_mt(
             (<model>.txt); default none.
         unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
             the model must answer "cannot be determined" on them; default 0.0: none).
+        solver: who plays the episode (loop: the built-in seek loop, or react: Inspect's react()
+            agent through the ask / answer tools, or its text turns; default loop;
+            docs/tasks/common.md).
     """
     keep = stream_filter(family, target)
     params = checked_parameters(
@@ -116,7 +120,7 @@ def genereg_mt(
         carry_reasoning=carry_reasoning, source=source, source_format=source_format,
         limit=limit, rules=rules)
     return seek_task("genereg_mt", BUILDER, {**params, "select": keep},
-                     unanswerable=unanswerable)
+                     unanswerable=unanswerable, player=solver)
 
 
 @task

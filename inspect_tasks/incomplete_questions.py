@@ -35,6 +35,14 @@ from infoseek.solvers.incomplete.game import (
     IncompleteOptions,
 )
 from infoseek.solvers.incomplete.solver import incomplete_samples, incomplete_solver
+from infoseek.solvers.incomplete.tools import (
+    agent_message_limit,
+    incomplete_agent_solver,
+    incomplete_setup,
+)
+
+PLAYERS: tuple[str, ...] = ("loop", "react")
+"""Who plays the episode (`-T solver=`): the built-in solver, or Inspect's `react()`."""
 
 
 @task
@@ -47,6 +55,7 @@ def incomplete_questions(
     seed: int = 0,
     count: int = BUILDER.default_per_k,
     user: str = STRUCTURED,
+    solver: str = "loop",
 ) -> Task:
     """Ask the simulated user for the missing condition, or answer anyway (protocols §3.7).
 
@@ -57,25 +66,32 @@ def incomplete_questions(
         source: a file of problem records, instead of a built split (a JSON / JSON Lines file or
             URL; default: built from the story templates).
         max_interactions: most questions the user answers in questionable (>= 0; default 5).
-        format: how the model asks and answers (text: <question> tags, or tool: an ask_user tool;
-            default text).
+        format: how the model asks and answers (text: <question> tags, or tool: an ask_question
+            tool, formerly ask_user; default text).
         seed: the random seed (of the built records; an integer; default 0); unused with source.
         count: number of built records (>= 1; default 200); unused with source.
         user: how a bound `user` model role answers (structured: it only picks whether the
             question asks for the missing condition and the suite writes the reply, so it
             cannot leak the answer; free_text: its own words reach the model through a leak
             filter, leaky; default structured); unused without the role.
+        solver: who plays the episode (loop: the built-in solver, or react: Inspect's react()
+            agent through the ask_question tool and its text replies; default loop;
+            docs/tasks/common.md).
     """
-    check_parameters(choices={"variant": VARIANTS, "format": FORMATS, "user": USER_KINDS},
+    check_parameters(choices={"variant": VARIANTS, "format": FORMATS, "user": USER_KINDS,
+                              "solver": PLAYERS},
                      variant=variant, source=source, max_interactions=max_interactions,
-                     format=format, seed=seed, count=count, user=user)
+                     format=format, seed=seed, count=count, user=user, solver=solver)
     options = IncompleteOptions(variant=variant, max_interactions=max_interactions,
                                 format=format, user=user)
     with readable_data_errors():
         records = incomplete_records(source, seed=seed, count=count)
+    agent = solver == "react"
     return Task(
         dataset=incomplete_samples(records, options),
-        solver=incomplete_solver(options),
+        setup=incomplete_setup(options),
+        solver=incomplete_agent_solver(options) if agent else incomplete_solver(options),
+        **({"message_limit": agent_message_limit(options)} if agent else {}),
         scorer=incomplete_scorer(),
         metadata={"report": "incomplete", **source_metadata(source, records)},
         name="incomplete_questions",

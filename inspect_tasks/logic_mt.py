@@ -35,6 +35,7 @@ def logic_mt(
     source_format: str | None = None,
     limit: int | None = None,
     unanswerable: float = 0.0,
+    solver: str = "loop",
 ) -> Task:
     """Seek the missing attributes, then answer (protocols §3.1).
 
@@ -67,6 +68,9 @@ def logic_mt(
             then builds only those).
         unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
             the model must answer "cannot be determined" on them; default 0.0: none).
+        solver: who plays the episode (loop: the built-in seek loop, or react: Inspect's react()
+            agent through the ask / answer tools, or its text turns; default loop;
+            docs/tasks/common.md).
     """
     chosen = split_settings(check_choice("split", split, list(SPLITS)), k, max_turns)
     k, max_turns, builder = chosen["k"], chosen["max_turns"], chosen["builder"]
@@ -76,4 +80,4 @@ def logic_mt(
         force_ask=force_ask, forbid_alternatives=forbid_alternatives,
         carry_reasoning=carry_reasoning, source=source, source_format=source_format,
         limit=limit)
-    return seek_task("logic_mt", builder, params, unanswerable=unanswerable)
+    return seek_task("logic_mt", builder, params, unanswerable=unanswerable, player=solver)

@@ -52,6 +52,7 @@ def planning_mt(
     source: str | None = None,
     limit: int | None = None,
     unanswerable: float = 0.0,
+    solver: str = "loop",
 ) -> Task:
     """Ask for missing atoms of the initial state, then give a shortest plan (protocols §3.1, 5.2).
 
@@ -80,6 +81,9 @@ def planning_mt(
             then builds only those; >= 1; default: all).
         unanswerable: the share of samples no question can settle, mixed in (a number in [0, 1);
             the model must answer "cannot be determined" on them; default 0.0: none).
+        solver: who plays the episode (loop: the built-in seek loop, or react: Inspect's react()
+            agent through the ask / answer tools, or its text turns; default loop;
+            docs/tasks/common.md).
     """
     params = checked_parameters(
         BUILDER, k=k, per_k=per_k, seed=seed, oracle=oracle, format=format,
@@ -87,7 +91,7 @@ def planning_mt(
         force_ask=force_ask, forbid_alternatives=forbid_alternatives,
         carry_reasoning=carry_reasoning, source=source, limit=limit)
     return _with_plan_scores(seek_task("planning_mt", BUILDER, params,
-                                       unanswerable=unanswerable))
+                                       unanswerable=unanswerable, player=solver))
 
 
 @task

@@ -6,16 +6,19 @@ a provider reply with no choices); `stopped_reason` says whether Inspect marked 
 as cut by the context window or the output token limit (`infoseek.contract.STOP_REASONS`);
 `drop_from_history` takes a context overflow's text (the provider's error, not the
 model's words) out of the conversation. `EpisodeWriter` writes the episode to the sample
-store under the contract's keys.
+store under the contract's keys. `setup_solver` and `agent_solver` are the two solvers a
+protocol whose oracle is a set of real tools builds from its session starter: the task's
+setup step, and an agent (Inspect's `react()`) playing in the built-in solver's place.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
+from inspect_ai.agent import Agent, as_solver
 from inspect_ai.model import ChatMessageAssistant
-from inspect_ai.solver import Generate, TaskState
+from inspect_ai.solver import Generate, Solver, TaskState
 from inspect_ai.util import store
 
 from infoseek.contract import (
@@ -121,3 +124,25 @@ class EpisodeWriter:
     def final(self, final: dict[str, Any]) -> None:
         """The episode's final answer and the turn that gave it."""
         self._store.set(STORE_FINAL, final)
+
+
+def setup_solver(start: Callable[[TaskState], Any]) -> Solver:
+    """A task's setup step that starts the sample's episode with `start(state)`."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        start(state)
+        return state
+
+    return solve
+
+
+def agent_solver(started: Callable[[TaskState], Any], agent: Callable[[], Agent]) -> Solver:
+    """A solver that makes sure the sample's episode is started (`started(state)`: the
+    running session, or a new one when the task's setup started none) and runs the
+    `agent()` made for it."""
+
+    async def solve(state: TaskState, generate: Generate) -> TaskState:
+        started(state)
+        return await as_solver(agent())(state, generate)
+
+    return solve

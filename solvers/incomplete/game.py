@@ -57,7 +57,7 @@ class IncompleteOptions(SolverOptions):
     max_interactions: int = 5
     """The most questions the user answers (>= 0)."""
     format: str = "text"
-    """``"text"`` (``<question>`` tags) or ``"tool"`` (the ``ask_user`` tool)."""
+    """``"text"`` (``<question>`` tags) or ``"tool"`` (the ``ask_question`` tool)."""
     seed: int = 0
     """Recorded in the options."""
     user: str = STRUCTURED
@@ -98,7 +98,7 @@ class IncompleteEpisode:
 
     @property
     def uses_tools(self) -> bool:
-        """Whether the model asks with the `ask_user` tool (else with a tag)."""
+        """Whether the model asks with the `ask_question` tool (else with a tag)."""
         return self.may_ask and self.fmt == "tool"
 
     @property

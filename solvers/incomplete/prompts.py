@@ -31,7 +31,7 @@ ASK_TEXT_RULES = (
     "with an <answer> tag is final, and any question in it is ignored."
 )
 ASK_TOOL_RULES = (
-    "To ask, call the `ask_user` tool with one question (one call per reply, at most "
+    "To ask, call the `ask_question` tool with one question (one call per reply, at most "
     "{max_interactions} questions in all). A reply with an <answer> tag is final."
 )
 ASK_EXAMPLE_TEXT = (
@@ -57,8 +57,8 @@ NO_TAG_REMINDER_TEXT = (
     f"{QUESTION_TAG_EXAMPLE} or {ANSWER_TAG_EXAMPLE}"
 )
 NO_TAG_REMINDER_TOOL = (
-    "Your last reply had no <answer> tag and did not call `ask_user`. Either call "
-    "`ask_user` with one question, or give your final answer inside <answer>...</answer> "
+    "Your last reply had no <answer> tag and did not call `ask_question`. Either call "
+    "`ask_question` with one question, or give your final answer inside <answer>...</answer> "
     f"with the value in \\boxed{{}}, for example: {ANSWER_TAG_EXAMPLE}"
 )
 NO_TAG_REMINDER_FINAL = (
@@ -103,7 +103,7 @@ model under test (`infoseek.solvers.incomplete.user`)."""
 
 def system_prompt(variant: str, fmt: str, max_interactions: int) -> str:
     """The system prompt: how to answer in every variant, and in `questionable` how to
-    ask (a `<question>` tag in the text format, the `ask_user` tool in the tool format)
+    ask (a `<question>` tag in the text format, the `ask_question` tool in the tool format)
     and how many questions the user answers."""
     if variant != "questionable":
         return SOLVE_SYSTEM.format()

@@ -14,7 +14,7 @@ setting aside what is not an action (below):
    `<answer>` tag is forgiven, as the published study did);
 2. `unboxed_answer`: a closed `<answer>...</answer>` tag without a box;
 3. `asked_question`: a closed `<question>...</question>` tag, or a call of the
-   `ask_user` tool;
+   `ask_question` tool;
 4. `no_answer_tag`: none of these.
 
 Set aside, never an action (each reason recorded once in `ParsedReply.set_aside`, in
@@ -27,7 +27,7 @@ order of first occurrence):
   punctuation) or a copy of a tag of our own prompts and corrections (`echoes`: the
   example question, the example answer `Ben has \\boxed{7} apples.`);
 - `empty_tag`: a `<question>` or `<answer>` tag with nothing inside;
-- a tool question (`ask_user`) that is empty (`empty_tag`), a placeholder or the
+- a tool question (`ask_question`) that is empty (`empty_tag`), a placeholder or the
   prompt's example question (`echoed_tag`) asks nothing either;
 - `box_in_question`: a box inside a `<question>` tag (the reply is a question; the box
   is never an answer).
@@ -173,7 +173,7 @@ def parse_reply(text: str | None, tool_questions: list[str] | None = None, *,
                 answer_kind: str = "number",
                 echoes: frozenset[str] = frozenset()) -> ParsedReply:
     """Classify one reply (module docstring). `tool_questions`: the `question` arguments
-    of its `ask_user` tool calls, in order (a tool call takes precedence over a
+    of its `ask_question` tool calls, in order (a tool call takes precedence over a
     `<question>` tag); `answer_kind`: how the record's answer is written (`number` or
     `choice`); `echoes`: the tag contents of our own prompts (`tag_contents`)."""
     text = text or ""

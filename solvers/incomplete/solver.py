@@ -4,16 +4,19 @@ adapter over the game (`infoseek.solvers.incomplete.game`).
 Variants
 - `raw`: the model sees the question without its condition and must answer in a box;
 - `questionable`: the same question, but each reply may instead ask the user ONE
-  question (inside `<question>...</question>` in the text format, or with the `ask_user`
+  question (inside `<question>...</question>` in the text format, or with the `ask_question`
   tool in the tool format), at most `max_interactions` questions in all;
 - `full`: the model sees the original question, condition included.
 
+The sample's session (`infoseek.solvers.incomplete.session`, started by the task's setup
+step or here) holds the episode; the real `ask_question` tool
+(`infoseek.solvers.incomplete.tools`) lets any agent play it in this solver's place.
 The solver generates, reads the reply (`infoseek.solvers.incomplete.reading`), plays it
 (`game.play_turn`: continue, remind or stop), has the simulated user reply to a question
 (`infoseek.solvers.incomplete.user`: the `user` model role, by default a structured one
 that only classifies the question so the words are the suite's own, else a deterministic
 rule)
-and puts what the model is told into the history (a tool message per `ask_user` call in
+and puts what the model is told into the history (a tool message per `ask_question` call in
 the tool format).
 
 Store (`infoseek.solvers.turns.EpisodeWriter`): `infoseek:protocol = "incomplete"` and
@@ -57,41 +60,26 @@ from __future__ import annotations
 from typing import Any
 
 from inspect_ai.dataset import MemoryDataset, Sample
-from inspect_ai.log import transcript
-from inspect_ai.model import (
-    ChatMessageAssistant,
-    ChatMessageSystem,
-    ChatMessageTool,
-    ChatMessageUser,
-)
+from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.tool import tool
 
-from infoseek.jsonl import dumps_record
-from infoseek.solvers.incomplete.game import (
-    IncompleteEpisode,
-    IncompleteOptions,
-    play_turn,
-    stopped_reply,
-    user_replied,
+from infoseek.solvers.incomplete.game import IncompleteOptions
+from infoseek.solvers.incomplete.prompts import ONE_QUESTION_ONLY
+from infoseek.solvers.incomplete.session import (  # noqa: F401  (PROTOCOL: its old home)
+    ASK_QUESTION_TOOL,
+    ASKING_TOOLS,
+    PROTOCOL,
+    current_session,
+    question_argument,
+    start_session,
 )
-from infoseek.solvers.incomplete.prompts import (
-    ONE_QUESTION_ONLY,
-    PROMPT_ECHOES,
-    system_prompt,
-)
-from infoseek.solvers.incomplete.reading import answer_kind_of, parse_reply
-from infoseek.solvers.incomplete.user import simulated_user_reply
+from infoseek.solvers.incomplete.tools import ask_question  # noqa: F401  (its old home)
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
-    EpisodeWriter,
     drop_from_history,
     generate_turn,
     stopped_reason,
 )
-
-PROTOCOL = "incomplete"
-ASK_USER_TOOL = "ask_user"
 
 
 def shown_question(record: dict[str, Any], variant: str) -> str:
@@ -117,19 +105,6 @@ def incomplete_samples(records: list[dict[str, Any]],
     return MemoryDataset(samples, name="incomplete_questions")
 
 
-@tool(name=ASK_USER_TOOL)
-def ask_user():
-    async def execute(question: str) -> str:
-        """Ask the user one question about the problem.
-
-        Args:
-            question: Your question, in plain words.
-        """
-        return "handled by the infoseek incomplete-questions solver"
-
-    return execute
-
-
 @solver
 def incomplete_solver(options: IncompleteOptions | None = None) -> Solver:
     """The incomplete-questions episode with `options`
@@ -138,43 +113,17 @@ def incomplete_solver(options: IncompleteOptions | None = None) -> Solver:
     opts = IncompleteOptions() if options is None else options
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        record: dict[str, Any] = state.metadata["record"]
-        answer_kind = answer_kind_of(record["answer"])
-        writer = EpisodeWriter(PROTOCOL, dumps_record(record), state.epoch)
-        episode = IncompleteEpisode(opts.variant, opts.max_interactions, opts.format)
-
-        def write(final_turn: bool) -> None:
-            writer.options({**opts.stored(), "final_turn": final_turn})
-            writer.turns(turn.to_dict() for turn in episode.turns)
-
-        state.messages.insert(0, ChatMessageSystem(
-            content=system_prompt(opts.variant, opts.format, opts.max_interactions)))
-        if episode.uses_tools:
-            state.tools = [ask_user()]
-            state.tool_choice = "auto"
-
+        session = current_session() or start_session(state, opts)
+        episode = session.episode
         while True:
-            write(episode.final_turn)
+            session.write(episode.final_turn)
             message = await generate_turn(state, generate)
             calls = list(message.tool_calls or []) if message is not None else []
             text = message.text if message is not None else ""
             stop = stopped_reason(state, message)  # ends the episode; nothing read
-            if stop is not None:
-                parsed = stopped_reply(stop)
-            else:
-                tool_questions = [_question_argument(c.arguments) for c in calls
-                                  if c.function == ASK_USER_TOOL] if episode.uses_tools else []
-                parsed = parse_reply(text, tool_questions, answer_kind=answer_kind,
-                                     echoes=PROMPT_ECHOES)
-            step = play_turn(episode, parsed, response=text or "", tool_calls=tuple(
+            parsed = session.read(text, [(c.function, c.arguments) for c in calls], stop)
+            _, told = await session.play(parsed, response=text or "", tool_calls=tuple(
                 {"function": c.function, "arguments": c.arguments} for c in calls))
-            told = step.told
-            if step.asks_user:
-                told = user_replied(episode, await simulated_user_reply(
-                    parsed.question, record, kind=opts.user, turn=step.record.turn))
-            write(step.record.final_turn)
-            transcript().info({"infoseek_incomplete_turn": episode.turns[-1].to_dict()},
-                              source="infoseek incomplete-questions solver")
             if stop == CONTEXT_OVERFLOW:  # the provider's error text, not the model's
                 drop_from_history(state, message)
             if told is None:
@@ -188,15 +137,6 @@ def incomplete_solver(options: IncompleteOptions | None = None) -> Solver:
     return solve
 
 
-def _question_argument(arguments: Any) -> str:
-    if isinstance(arguments, dict):
-        value = arguments.get("question")
-        if value is None and len(arguments) == 1:
-            value = next(iter(arguments.values()))
-        return "" if value is None else str(value)
-    return ""
-
-
 def _append_reply(state: TaskState, message: ChatMessageAssistant, reply: str,
                   via: str | None, question: str | None = None) -> None:
     """The user's reply: a tool message per tool call (the first call asking `question`
@@ -207,13 +147,13 @@ def _append_reply(state: TaskState, message: ChatMessageAssistant, reply: str,
         return
     answered = via != "tool"  # a tag question is answered below, not in a tool message
     for call in calls:
-        if (not answered and call.function == ASK_USER_TOOL
-                and _question_argument(call.arguments) == question):
+        if (not answered and call.function in ASKING_TOOLS
+                and question_argument(call.arguments) == question):
             text, answered = reply, True
-        elif call.function == ASK_USER_TOOL:
+        elif call.function in ASKING_TOOLS:
             text = ONE_QUESTION_ONLY
         else:
-            text = f"Unknown tool {call.function!r}; the only tool is `{ASK_USER_TOOL}`."
+            text = f"Unknown tool {call.function!r}; the only tool is `{ASK_QUESTION_TOOL}`."
         state.messages.append(ChatMessageTool(content=text, tool_call_id=call.id,
                                               function=call.function))
     if via != "tool":

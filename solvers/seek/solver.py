@@ -3,12 +3,15 @@ the Inspect adapter over the plain game of `infoseek.solvers.seek.game`.
 
 Each sample's metadata carries the problem record and the hidden target value
 (``target_value``, default the record's ``answer``), and for problems whose values cannot
-be enumerated the hidden world (``hidden_world``, default the record's). The solver
-builds the engine, the oracle and the episode (`Episode`) and the parse context
-(`infoseek.solvers.seek.parse_context.ParseContext`), then alternates model turns and the
-game: each turn is generated, parsed (`parse_text_turn` / `parse_tool_calls`), matched
-when a ``matcher`` role is bound (`infoseek.solvers.seek.matcher`), and played
-(`infoseek.solvers.seek.game.play_turn`), which gives the turn record and the replies.
+be enumerated the hidden world (``hidden_world``, default the record's). The sample's
+session (`infoseek.solvers.seek.session`: the engine, the oracle, the episode and the
+parse context; started by the task's setup step, or here when there was none) is what the
+loop plays against; the loop is one player among others (the real `ask` / `answer` tools
+of `infoseek.solvers.seek.tools` let any agent play the same session). It alternates model
+turns and the game: each turn is generated, parsed (`parse_text_turn` /
+`parse_tool_calls`), and played by the session (matched when a ``matcher`` role is bound,
+`infoseek.solvers.seek.game.play_turn`, recorded), which gives the turn record and the
+replies.
 Nothing here depends on the domain: the askable set, the ``not_leaf`` refusals, the
 question and answer forms all come from the record and the engine. The store holds the
 record without its hidden fields.
@@ -45,97 +48,32 @@ line to write (`infoseek.solvers.seek.prompts.final_turn_prompt`).
 
 from __future__ import annotations
 
-from typing import Any
-
-from inspect_ai.log import transcript
-from inspect_ai.model import (
-    ChatMessageAssistant,
-    ChatMessageSystem,
-    ChatMessageTool,
-    ChatMessageUser,
-)
+from inspect_ai.model import ChatMessageAssistant, ChatMessageTool, ChatMessageUser
 from inspect_ai.solver import Generate, Solver, TaskState, solver
-from inspect_ai.tool import ToolFunction, tool
+from inspect_ai.tool import ToolFunction
 
-from infoseek.answers import answer_kind, answer_spec
-from infoseek.contract import (
-    ACTION_ANSWER,
-    ACTION_INVALID,
-    ANSWER_TOOL,
-    ASK_TOOL,
-    MAX_TURN_CHARS,
-    OFFERS_UNDETERMINED,
-    ParsedTurn,
-)
-from infoseek.domains import domain_of
-from infoseek.engine import possible_values_record
-from infoseek.oracles import WITHHOLDING_ALL_POLICY, WITHHOLDING_POLICY, Oracle
-from infoseek.oracles.withholding import episode_withholding, episode_withholding_all
-from infoseek.record_views import askable_variables, not_leaf_variables
-from infoseek.records import engine_from_record
-from infoseek.solvers.dataset import value_label
-from infoseek.solvers.seek import prompts
-from infoseek.solvers.seek.game import Episode, SeekOptions, play_turn
-from infoseek.solvers.seek.matcher import matched_turn
+from infoseek.contract import ACTION_INVALID, ANSWER_TOOL, MAX_TURN_CHARS, ParsedTurn
+from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.parse_context import ParseContext
 from infoseek.solvers.seek.parsing import parse_text_turn
+from infoseek.solvers.seek.session import (  # noqa: F401  (start_episode, hash_seed, turn_event: their old home)
+    current_session,
+    hash_seed,
+    start_episode,
+    start_session,
+    turn_event,
+)
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls
+from infoseek.solvers.seek.tools import answer, ask, ask_tool  # noqa: F401  (their old home)
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
-    EpisodeWriter,
     drop_from_history,
     generate_turn,
     stopped_reason,
 )
-from infoseek.stored_forms import sample_problem, stored_problem
 from infoseek.turn_text import split_turn
 
 _EMPTY_TURN = ParsedTurn(ACTION_INVALID, (), None, None, "empty")
-
-
-_ASK_DOC = """Ask the examiner for the value of one {noun} that is not given.
-
-Args:
-    variable: The exact name of the {noun} to ask about.
-"""
-
-
-@tool(name=ASK_TOOL)
-def ask(noun: str = "attribute"):
-    """The `ask` tool, described with the domain's word for a variable (``noun``).
-
-    The words are the function's docstring, which Inspect reads once per tool and
-    caches; a `ToolDef` description override would be deep-copied on every generate."""
-
-    async def execute(variable: str) -> str:
-        return "handled by the infoseek seek loop"
-
-    execute.__doc__ = _ASK_DOC.format(noun=noun)
-    return execute
-
-
-def ask_tool(noun: str):
-    """The `ask` tool, described with the domain's word for a variable."""
-    return ask(noun)
-
-
-@tool(name=ANSWER_TOOL)
-def answer():
-    async def execute(value: str) -> str:
-        """Give your final answer and end the episode.
-
-        Args:
-            value: For a yes/no goal, "yes" if it holds and "no" if not; for a numeric
-                goal, the number; for a choice, exactly one of the listed options; for
-                named values, every name once, like "A=1, B=0"; for an ordered list,
-                the steps in order, like "first step; second step".
-        """
-        return "handled by the infoseek seek loop"
-
-    return execute
-
-
-
 
 
 @solver
@@ -143,39 +81,18 @@ def seek_solver(options: SeekOptions | None = None) -> Solver:
     """The seek loop (protocols §3.1) with `options` (`infoseek.solvers.seek.game.SeekOptions`,
     checked when made; none: its defaults), e.g. ``seek_solver(SeekOptions(format="text",
     max_turns=5))``. Each sample's metadata holds the problem and its hidden value
-    (module docstring)."""
+    (module docstring). It plays the episode the task's setup started
+    (`infoseek.solvers.seek.tools.seek_setup`), or starts it itself."""
     opts = SeekOptions() if options is None else options
     fmt = opts.format
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        problem: dict[str, Any] = sample_problem(state.metadata)
-        episode, context = start_episode(problem, state.metadata, opts)
-        wording = episode.domain.wording
-        engine = episode.oracle.engine
-        sample_opts = {**opts.stored(), "target_index": state.metadata.get("target_index", 0)}
-        if episode.withholding is not None:
-            sample_opts["withholding"] = episode.withholding
-        writer = EpisodeWriter("seek", stored_problem(problem), state.epoch)
-        writer.options(sample_opts)
-        writer.initial(possible_values_record(engine.target_values(),
-                                              engine.domain(engine.target)))
-        writer.turns([])
-        state.messages.insert(0, ChatMessageSystem(content=prompts.seek_system_prompt(
-            wording, entity=episode.entity, target=context.target, fmt=fmt,
-            per_turn=opts.queries_per_turn, max_turns=opts.max_turns,
-            budget=opts.budget, force_ask_k=episode.k if opts.force_ask else None)))
-        if fmt == "tool":
-            state.tools = [ask_tool(wording.noun), answer()]
-            state.tool_choice = "auto"
-        final_text = prompts.final_turn_prompt(
-            wording, entity=episode.entity, target=context.target, fmt=fmt,
-            multiline=answer_kind(context.answer).multiline)
-
-        turns: list[dict[str, Any]] = []
+        session = current_session() or start_session(state, opts)
+        episode = session.episode
         while not episode.over:
             if episode.final_turn and fmt == "tool":
                 state.tool_choice = ToolFunction(name=ANSWER_TOOL)
-            writer.options({**sample_opts, "final_turn": episode.final_turn})
+            session.write_options()
             message = await generate_turn(state, generate)
             stop = stopped_reason(state, message)
             if stop is not None:  # ends the episode; nothing in the reply is read
@@ -183,64 +100,17 @@ def seek_solver(options: SeekOptions | None = None) -> Solver:
             elif message is None:
                 parsed = _EMPTY_TURN
             else:
-                parsed = parse_message(message, fmt, context, episode.asked)
-            parsed = await matched_turn(parsed, askable=context.askable, asked=episode.asked,
-                                        noun=wording.noun)
-            record, replies = play_turn(episode, parsed)
-            turns.append(record.to_dict())
-            writer.turns(turns)
-            transcript().info(turn_event(turns[-1]),
-                              source=f"infoseek seek loop, turn {record.turn}")
+                parsed = parse_message(message, fmt, session.context, episode.asked)
+            _, replies = await session.play(parsed)
             if stop == CONTEXT_OVERFLOW:
                 message = drop_from_history(state, message)
             message = _keep_in_history(state, message, fmt, opts.carry_reasoning)
-            if record.action == ACTION_ANSWER:
-                writer.final({"answer": record.answer, "turn": record.turn})
             if not episode.over:  # one message per turn: the final turn's words join it
                 _append_replies(state, message, fmt, replies,
-                                final_text if episode.final_turn else None)
+                                session.final_text if episode.final_turn else None)
         return state
 
     return solve
-
-
-def start_episode(problem: dict[str, Any], metadata: dict[str, Any],
-                  opts: SeekOptions) -> tuple[Episode, ParseContext]:
-    """The episode of one sample (its oracle holds the hidden target value and world)
-    and the context its turns are parsed in."""
-    target_value = metadata.get("target_value", problem.get("answer"))
-    engine = engine_from_record(problem)
-    askable = askable_variables(problem, opts.forbid_alternatives)
-    withholding = (episode_withholding(problem, askable, opts.seed, engine)
-                   if opts.oracle == WITHHOLDING_POLICY else
-                   episode_withholding_all(problem, askable, opts.seed, engine)
-                   if opts.oracle == WITHHOLDING_ALL_POLICY else None)
-    oracle = Oracle(engine, target_value, policy=opts.oracle,
-                    seed=hash_seed(opts.seed, problem["id"], target_value),
-                    hidden_world=metadata.get("hidden_world", problem.get("hidden_world")),
-                    withheld=frozenset(withholding["withheld"] if withholding else ()),
-                    keep_open_over=(frozenset(v for v in askable
-                                              if v not in withholding["withheld"])
-                                    if withholding and withholding.get("none_learnable")
-                                    else None))
-    domain = domain_of(problem)
-    entity = problem.get("entity", "Alice")
-    target = problem["target"]
-    episode = Episode(oracle=oracle, domain=domain, entity=entity, fmt=opts.format,
-                      max_turns=opts.max_turns, k=int(problem.get("k", 0)),
-                      force_ask=opts.force_ask, withholding=withholding)
-    context = ParseContext(
-        entity=entity, variables=problem["variables"],
-        askable=askable,
-        observed=list(problem["observed"]), target=target,
-        queries_per_turn=opts.queries_per_turn, not_leaf=not_leaf_variables(problem),
-        descriptions=problem.get("descriptions"),
-        answer=answer_spec(domain.answer_kind, entity=entity, target=target,
-                           values=engine.target_values()),
-        templates=prompts.template_lines(domain.wording, entity=entity, fmt=opts.format),
-        undetermined=(opts.oracle == WITHHOLDING_ALL_POLICY
-                      or metadata.get(OFFERS_UNDETERMINED) is True))
-    return episode, context
 
 
 def parse_message(message: ChatMessageAssistant, fmt: str, context: ParseContext,
@@ -253,27 +123,6 @@ def parse_message(message: ChatMessageAssistant, fmt: str, context: ParseContext
                  for c in (message.tool_calls or [])]
         return parse_tool_calls(calls, context, asked, message.text or "")
     return parse_text_turn(message.text or "", context, asked)
-
-
-def hash_seed(seed: int, problem_id: str, target_value: Any) -> str:
-    return f"{seed}:{problem_id}:{target_value!r}"
-
-
-def turn_event(record: dict[str, Any]) -> dict[str, Any]:
-    """The info event of one turn: a one-line summary, ``known`` and
-    ``possible_target_values`` first (Inspect View shows a dict as a JSON panel, top
-    keys first, collapsed), then the whole record under ``infoseek_turn``."""
-    values = record["possible_target_values"]
-    if isinstance(values, list):
-        possible = ", ".join(value_label(v) for v in values)
-    else:  # the UNBOUNDED marker: infinitely many values
-        possible = "infinitely many"
-    summary = (f"turn {record['turn']}: {record['action']}"
-               f"{' (' + record['reason'] + ')' if record.get('reason') else ''}"
-               f"; known: {'yes' if record['known'] else 'no'}; possible: {possible or 'none'}")
-    return {"summary": summary, "known": record["known"],
-            "possible_target_values": record["possible_target_values"],
-            "infoseek_turn": record}
 
 
 def _keep_in_history(state: TaskState, message: ChatMessageAssistant | None, fmt: str,

@@ -463,9 +463,9 @@ def test_tool_format_and_the_question_cap(tmp_path) -> None:
     calls = iter(range(100))
 
     def main_model(input, tools, tool_choice, config) -> ModelOutput:
-        assert [t.name for t in tools] == ["ask_user"]
+        assert [t.name for t in tools] == ["ask_question"]
         number = next(calls)
-        out = ModelOutput.for_tool_call("mockllm/model", "ask_user",
+        out = ModelOutput.for_tool_call("mockllm/model", "ask_question",
                                         {"question": f"How fast does the train go? ({number})"},
                                         tool_call_id=f"call-{number}", content="")
         out.usage = mock_usage()
