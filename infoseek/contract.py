@@ -310,6 +310,9 @@ ASK_TOOL = "ask"
 ANSWER_TOOL = "answer"
 """The two tools of the tool format: the seek loop offers them, the tool parser reads
 calls of them, the reference models make them."""
+ASK_QUESTION_TOOL = "ask_question"
+"""The asking tool of incomplete_questions. It was ``ask_user`` until issue 32, the name of
+Inspect's own built-in tool; a call of that name is still read as a question."""
 
 DEFAULT_MAX_TURNS = 10
 """The seek loop's turn cap unless a task says otherwise; after it one more turn asks

@@ -72,6 +72,7 @@ from inspect_ai.scorer import Score, Scorer, Target, scorer
 from inspect_ai.solver import TaskState
 
 from infoseek.contract import (
+    ASK_QUESTION_TOOL,
     STOP_REASONS,
     STORE_OPTIONS,
     STORE_ROLES,
@@ -232,7 +233,7 @@ def render_dialogue(question: str, turns: list[dict[str, Any]]) -> str:
             response = f"{response} [reply cut off at the output limit]".strip()
         if turn.get("question_via") == "tool":
             response = (response + "\n" if response else "") + (
-                f"[asks with the ask_user tool] {turn.get('question') or ''}")
+                f"[asks with the {ASK_QUESTION_TOOL} tool] {turn.get('question') or ''}")
         lines.append(f"Assistant: {response or '(empty reply)'}")
         if turn.get("user_reply") is not None:
             lines.append(f"User: {turn['user_reply']}")

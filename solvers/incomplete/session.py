@@ -23,6 +23,7 @@ from inspect_ai.log import transcript
 from inspect_ai.model import ChatMessageSystem
 from inspect_ai.solver import TaskState
 
+from infoseek.contract import ASK_QUESTION_TOOL
 from infoseek.jsonl import dumps_record
 from infoseek.solvers.incomplete.game import (
     IncompleteEpisode,
@@ -38,9 +39,6 @@ from infoseek.solvers.incomplete.user import simulated_user_reply
 from infoseek.solvers.turns import EpisodeWriter
 
 PROTOCOL = "incomplete"
-ASK_QUESTION_TOOL = "ask_question"
-"""The asking tool's name. It was ``ask_user`` until issue 32, the name of Inspect's own
-built-in tool; a call of that name is still read as a question (`ASKING_TOOLS`)."""
 ASKING_TOOLS: tuple[str, ...] = (ASK_QUESTION_TOOL, "ask_user")
 """The tool names read as the asking tool: the current one, and the former one (older
 logs and scripted conversations)."""
