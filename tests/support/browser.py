@@ -42,9 +42,12 @@ class PageResult:
     errors: list[str]
     images: list[dict[str, Any]]
     tables: dict[str, list[list[str]]]
+    measured: Any = None
+    """What the caller's own `script` (a JS expression) returned, when one was given."""
 
 
-async def _drive(ws_url: str, page_url: str, timeout: float) -> PageResult:
+async def _drive(ws_url: str, page_url: str, timeout: float, width: int | None = None,
+                 script: str | None = None) -> PageResult:
     import aiohttp
 
     errors: list[str] = []
@@ -81,6 +84,10 @@ async def _drive(ws_url: str, page_url: str, timeout: float) -> PageResult:
 
         for domain in ("Runtime", "Log", "Page", "Network"):
             await call(f"{domain}.enable")
+        if width is not None:
+            await call("Emulation.setDeviceMetricsOverride",
+                       {"width": width, "height": 1000, "deviceScaleFactor": 1,
+                        "mobile": False})
         await call("Page.navigate", {"url": page_url})
         loaded = False
         while not loaded:
@@ -91,11 +98,19 @@ async def _drive(ws_url: str, page_url: str, timeout: float) -> PageResult:
         result = await call("Runtime.evaluate", {"expression": PAGE_FACTS,
                                                  "returnByValue": True})
         facts = json.loads(result["result"]["value"])
-    return PageResult(errors, facts["images"], facts["tables"])
+        measured = None
+        if script is not None:
+            reply = await call("Runtime.evaluate", {"expression": script,
+                                                    "returnByValue": True})
+            measured = reply["result"].get("value")
+    return PageResult(errors, facts["images"], facts["tables"], measured)
 
 
-def load_page(path: Path, chromium: str, timeout: float = 60.0) -> PageResult:
-    """Open `path` in headless chromium and report on it (module docstring)."""
+def load_page(path: Path, chromium: str, timeout: float = 60.0, width: int | None = None,
+              script: str | None = None) -> PageResult:
+    """Open `path` in headless chromium and report on it (module docstring); `width`: the
+    window's width in CSS pixels; `script`: a JS expression evaluated after the load,
+    whose JSON value is returned as ``measured``."""
     with tempfile.TemporaryDirectory(prefix="infoseek-chromium-") as profile:
         process = subprocess.Popen(
             [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
@@ -115,7 +130,8 @@ def load_page(path: Path, chromium: str, timeout: float = 60.0) -> PageResult:
                 raise RuntimeError(f"{chromium} did not start its DevTools endpoint")
             port = re.search(r"ws://[^:/]+:(\d+)/", ws_url).group(1)
             page_ws = _page_target(port)
-            return asyncio.run(_drive(page_ws, path.resolve().as_uri(), timeout))
+            return asyncio.run(_drive(page_ws, path.resolve().as_uri(), timeout, width,
+                                      script))
         finally:
             process.terminate()
             try:
