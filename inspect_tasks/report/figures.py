@@ -38,7 +38,7 @@ def short_labels(labels: list[str]) -> dict[str, str]:
             for label, w in zip(labels, words)}
 
 
-LEGEND_FONT = 7
+LEGEND_FONT = 8
 """Legend text size (points)."""
 
 

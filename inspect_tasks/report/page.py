@@ -29,6 +29,7 @@ td.text, th.text { text-align: left; }
 tr.published td { background: #fbf7e8; font-style: italic; }
 tr.different-data td { background: #eeeeee; font-style: italic; color: #555; }
 td.text { white-space: normal; min-width: 8em; }
+td.note { min-width: 22em; }
 .scroll { overflow-x: auto; max-width: 100%; }
 .scroll th:first-child, .scroll td:first-child { position: sticky; left: 0; z-index: 1;
   min-width: 8em; max-width: 18em; white-space: normal; box-shadow: 2px 0 2px -1px #999; }
@@ -69,7 +70,8 @@ def table_html(display: pd.DataFrame, frame: pd.DataFrame, table_id: str,
             text = html.escape(str(value))
             if url and text:
                 text = f'<a href="{html.escape(url)}">{text}</a>'
-            css = "text" if column in TEXT_COLUMNS else "num"
+            css = ("text note" if column == "note" else "text") if column in TEXT_COLUMNS \
+                else "num"
             cells.append(f'<td class="{css}">{text}</td>')
         css_kind = html.escape(str(kind).replace(" ", "-"))
         body.append(f'<tr class="{css_kind}">' + "".join(cells) + "</tr>")

@@ -15,6 +15,8 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,15 +108,14 @@ async def _drive(ws_url: str, page_url: str, timeout: float, width: int | None =
     return PageResult(errors, facts["images"], facts["tables"], measured)
 
 
-def load_page(path: Path, chromium: str, timeout: float = 60.0, width: int | None = None,
-              script: str | None = None) -> PageResult:
-    """Open `path` in headless chromium and report on it (module docstring); `width`: the
-    window's width in CSS pixels; `script`: a JS expression evaluated after the load,
-    whose JSON value is returned as ``measured``."""
+@contextmanager
+def page_socket(chromium: str, *flags: str) -> Iterator[str]:
+    """Start a fresh headless `chromium` (with extra command-line `flags`) on a profile of
+    its own and yield the DevTools websocket URL of its page; stopped on exit."""
     with tempfile.TemporaryDirectory(prefix="infoseek-chromium-") as profile:
         process = subprocess.Popen(
             [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--disable-dev-shm-usage", "--remote-debugging-port=0",
+             "--disable-dev-shm-usage", "--remote-debugging-port=0", *flags,
              f"--user-data-dir={profile}", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "HOME": profile})
@@ -129,15 +130,22 @@ def load_page(path: Path, chromium: str, timeout: float = 60.0, width: int | Non
             if ws_url is None:
                 raise RuntimeError(f"{chromium} did not start its DevTools endpoint")
             port = re.search(r"ws://[^:/]+:(\d+)/", ws_url).group(1)
-            page_ws = _page_target(port)
-            return asyncio.run(_drive(page_ws, path.resolve().as_uri(), timeout, width,
-                                      script))
+            yield _page_target(port)
         finally:
             process.terminate()
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def load_page(path: Path, chromium: str, timeout: float = 60.0, width: int | None = None,
+              script: str | None = None) -> PageResult:
+    """Open `path` in headless chromium and report on it (module docstring); `width`: the
+    window's width in CSS pixels; `script`: a JS expression evaluated after the load,
+    whose JSON value is returned as ``measured``."""
+    with page_socket(chromium) as page_ws:
+        return asyncio.run(_drive(page_ws, path.resolve().as_uri(), timeout, width, script))
 
 
 def _page_target(port: str) -> str:
