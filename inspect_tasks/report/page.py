@@ -99,7 +99,8 @@ def _section_html(section: Section) -> str:
         parts.append(runs_html(table.runs))
     for title, path in section.figures:
         parts.append(f"<h3>{html.escape(title)}</h3>")
-        parts.append(f'<img alt="{html.escape(section.task)}: {html.escape(title)}" '
+        parts.append(f'<img id="{html.escape(path.stem)}" '
+                     f'alt="{html.escape(section.task)}: {html.escape(title)}" '
                      f'src="{_image(path)}">')
     if section.left_out:
         parts.append('<ul class="left-out">' + "".join(

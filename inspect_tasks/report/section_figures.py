@@ -102,40 +102,42 @@ def place(section: Section, title: str, path: Path | None, why: str) -> None:
 
 def k_figures(section: Section, declaration: TaskReport, samples: pd.DataFrame,
               rows: pd.DataFrame, first_table: pd.DataFrame | None, folder: Path) -> None:
-    """The figures drawn against k (module docstring), one per k range of the rows."""
+    """The figures drawn against k (module docstring), one per k range of the rows; the
+    ranges' figures of one kind follow each other (both headline figures, then both
+    sufficiency-by-turn figures, ...)."""
     task = section.task
     extras = set(declaration.extras)
-    for part in k_ranges(samples, rows):
-        table = None
-        if first_table is not None:
-            keep = set(part.rows["row"])
-            table = first_table[(first_table["kind"] != "run")
-                                | first_table["label"].isin(keep)]
-        stem = folder / f"{task}.{{}}{part.suffix}.png"
-        if table is not None and declaration.group_key == "k":
-            title = part.titled("Headline metrics vs k")
-            path = figures.headline_figure(table, declaration.headline, "k", part.ks,
-                                           Path(str(stem).format("headline")),
-                                           f"{task}: {title[0].lower()}{title[1:]}")
-            place(section, title, path, "no row has a headline metric "
-                  f"({', '.join(declaration.headline)}) per k")
-        if "k_prediction_bars" in extras and table is not None:
-            title = part.titled("Under-, over-prediction, not sure and invalid answers "
-                                "per k")
-            path = figures.k_prediction_figure(table, part.ks,
-                                               Path(str(stem).format("k_prediction")),
-                                               f"{task}: {title[0].lower()}{title[1:]}")
-            place(section, title, path, "no row has an under-, over-prediction, not sure "
-                  "or invalid rate per k")
-        if "sufficiency_by_turn" in extras:
-            title = part.titled("Share of episodes sufficient by turn")
-            path = figures.sufficiency_by_turn_figure(
-                part.samples, part.rows, Path(str(stem).format("sufficiency_by_turn")),
-                f"{task}: {title[0].lower()}{title[1:]}")
-            place(section, title, path, "no sample records its k and turn to sufficiency")
-        if "uncertainty" in extras:
-            title = part.titled("Uncertainty curves (target values still possible)")
-            path = figures.uncertainty_figure(part.samples, part.rows,
-                                              Path(str(stem).format("uncertainty")),
-                                              f"{task}: {title[0].lower()}{title[1:]}")
-            place(section, title, path, "no sample recorded an uncertainty curve")
+    parts = k_ranges(samples, rows)
+
+    def each(kind: str, title: str, why: str, draw) -> None:
+        for part in parts:
+            titled = part.titled(title)
+            path = folder / f"{task}.{kind}{part.suffix}.png"
+            place(section, titled, draw(part, path, f"{task}: {titled[0].lower()}{titled[1:]}"),
+                  why)
+
+    def table_of(part: KRange) -> pd.DataFrame:
+        assert first_table is not None
+        return first_table[(first_table["kind"] != "run")
+                           | first_table["label"].isin(set(part.rows["row"]))]
+
+    if first_table is not None and declaration.group_key == "k":
+        each("headline", "Headline metrics vs k",
+             f"no row has a headline metric ({', '.join(declaration.headline)}) per k",
+             lambda part, path, title: figures.headline_figure(
+                 table_of(part), declaration.headline, "k", part.ks, path, title))
+    if "k_prediction_bars" in extras and first_table is not None:
+        each("k_prediction", "Under-, over-prediction, not sure and invalid answers per k",
+             "no row has an under-, over-prediction, not sure or invalid rate per k",
+             lambda part, path, title: figures.k_prediction_figure(
+                 table_of(part), part.ks, path, title))
+    if "sufficiency_by_turn" in extras:
+        each("sufficiency_by_turn", "Share of episodes sufficient by turn",
+             "no sample records its k and turn to sufficiency",
+             lambda part, path, title: figures.sufficiency_by_turn_figure(
+                 part.samples, part.rows, path, title))
+    if "uncertainty" in extras:
+        each("uncertainty", "Uncertainty curves (target values still possible)",
+             "no sample recorded an uncertainty curve",
+             lambda part, path, title: figures.uncertainty_figure(
+                 part.samples, part.rows, path, title))

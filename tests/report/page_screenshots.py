@@ -3,9 +3,10 @@ docs/reports.md, "The page at any size").
 
     python -m tests.report.page_screenshots REPORT_DIR OUT_DIR
 
-writes ``report-page-wide.png`` (1400 px window, the logic_mt section's first table and
-figure) and ``report-page-narrow.png`` (800 px window, the same table scrolled to its
-right end: its label column stays in view). The page itself runs no script (its content
+writes ``report-page-wide.png`` (1400 px window, the logic_mt section's first tables),
+``report-page-narrow.png`` (800 px window, the same table scrolled to its right end: its
+label column stays in view) and ``report-page-figures.png`` (1400 px, logic_mt's headline
+figures, one per split: the report must hold the default and the hard logic split). The page itself runs no script (its content
 policy forbids it); the scrolling is done through the DevTools protocol, as the browser
 test does (`tests.support.browser`).
 """
@@ -84,6 +85,8 @@ def main(argv: list[str]) -> None:
     page = report / "index.html"
     screenshot(page, out / "report-page-wide.png", 1400, 1100, "logic_mt", False)
     screenshot(page, out / "report-page-narrow.png", 800, 1000, "logic_mt", True)
+    screenshot(page, out / "report-page-figures.png", 1400, 1000,
+               "logic_mt.headline.split-default", False)
 
 
 if __name__ == "__main__":
