@@ -6,9 +6,9 @@ docs/reports.md, "The page at any size").
 writes ``report-page-wide.png`` (1400 px window, the logic_mt section's first tables),
 ``report-page-narrow.png`` (800 px window, the same table scrolled to its right end: its
 label column stays in view) and ``report-page-figures.png`` (1400 px, logic_mt's headline
-figures, one per split: the report must hold the default and the hard logic split). The page itself runs no script (its content
-policy forbids it); the scrolling is done through the DevTools protocol, as the browser
-test does (`tests.support.browser`).
+figures, one per split: the report must hold the default and the hard logic split). The
+page itself runs no script (its content policy forbids it); the scrolling is done
+through the DevTools protocol, as the browser test does (`tests.support.browser`).
 """
 
 from __future__ import annotations
