@@ -28,12 +28,9 @@ longer reported stays behind) and its files written over. Other files there are 
 
 from __future__ import annotations
 
-import json
 import shutil
-import subprocess
-import sys
-import tempfile
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -69,13 +66,18 @@ from infoseek.inspect_tasks.report.published import (
 )
 from infoseek.inspect_tasks.report.reading import Logs, ReportError, read_logs
 from infoseek.inspect_tasks.report.repeats import repeats_display, repeats_table
+from infoseek.inspect_tasks.report.report_files import VIEWER, bundle_logs, order_columns
+from infoseek.inspect_tasks.report.report_files import write_long_form as _write_long_form
+from infoseek.inspect_tasks.report.run_labels import legend_markdown, legend_pairs
+from infoseek.inspect_tasks.report.section_figures import k_figures, place
 from infoseek.inspect_tasks.report.sections import Report, Section, Table
 from infoseek.inspect_tasks.report.tables import (
+    AXES,
     axes_table,
     data_text,
     display_frame,
-    groups_of,
     markdown,
+    metric_columns,
     metric_table,
     row_table,
     run_facts,
@@ -88,21 +90,24 @@ from infoseek.inspect_tasks.report.tokens import (
     tokens_table,
 )
 
-VIEWER = "viewer"
 REPORT_OUTPUTS = ("report.md", "samples.csv", "turns.csv", "logs.csv", "index.html",
                   "tables", "figures", VIEWER)
 """What a report writes into its folder (an earlier report is told by any of them)."""
 
 
 def _write_table(out: Path, task: str, name: str, title: str, frame: pd.DataFrame,
-                 display: pd.DataFrame) -> Table:
+                 display: pd.DataFrame, files: dict[str, str] | None = None) -> Table:
+    """Write the CSV and the Markdown (with the line naming the log of every run label
+    the table shows, `run_labels`)."""
     folder = out / "tables"
     folder.mkdir(parents=True, exist_ok=True)
     csv = folder / f"{task}.{name}.csv"
     md = folder / f"{task}.{name}.md"
     frame.to_csv(csv, index=False)
-    md.write_text(f"## {task}: {title}\n\n" + markdown(display), encoding="utf-8")
-    return Table(name, title, frame, display, csv, md)
+    runs = legend_pairs(display, files or {})
+    md.write_text(f"## {task}: {title}\n\n" + markdown(display) + legend_markdown(runs),
+                  encoding="utf-8")
+    return Table(name, title, frame, display, csv, md, runs)
 
 
 def _with_references(table: pd.DataFrame, task: str, declaration: TaskReport,
@@ -131,13 +136,6 @@ def _with_references(table: pd.DataFrame, task: str, declaration: TaskReport,
     return table, other
 
 
-def _order_columns(table: pd.DataFrame, leading: list[str]) -> pd.DataFrame:
-    """`leading` columns first, the reference ``note`` last."""
-    first = [c for c in leading if c in table.columns]
-    last = [c for c in ("note",) if c in table.columns and c not in first]
-    return table[first + [c for c in table.columns if c not in first + last] + last]
-
-
 DIFFERENT_DATA_NOTE = ("published numbers of the same task and setting, measured on "
                        "different data than every run above (shown apart: not comparable)")
 
@@ -157,8 +155,9 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
         url = links.get(block.iloc[0]["log_id"])
         if url:
             section.links[label] = url
+    add = partial(_add_table, section, out, dict(zip(logs.evals["log_id"],
+                                                      logs.evals["file"])))
     leading = ["label", "model", *shown, "kind", "source", "samples", "errored"]
-    groups = groups_of(samples, declaration.group_key)
     figure_dir = out / "figures"
     figure_dir.mkdir(parents=True, exist_ok=True)
     first_table: pd.DataFrame | None = None
@@ -171,153 +170,152 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
         else:
             spec_rows = rows
         table = metric_table(samples, spec_rows, spec, declaration.group_key)
+        if not metric_columns(table):
+            _leave_out(section, spec.title, "no row has a value for any of its metrics ("
+                       + ", ".join(dict.fromkeys(m.key for m in spec.metrics)) + ")")
+            continue
         table, apart = _with_references(table, task, declaration, spec, runs, shown)
-        table = _order_columns(table, leading)
-        section.tables.append(_write_table(out, task, spec.name, spec.title, table,
-                                           display_frame(table)))
+        table = order_columns(table, leading)
+        add(spec.name, spec.title, table, display_frame(table))
         if not apart.empty:
             apart_tables.append((spec.name, spec.title, apart))
         if first_table is None:
             first_table = table
     for name, title, apart in apart_tables:  # after the runs' own tables
-        apart = _order_columns(apart, ["label", "model", "kind", "data", "source"])
-        section.tables.append(_write_table(
-            out, task, f"{name}.{DIFFERENT_DATA.replace(' ', '_')}",
-            f"{title}: {DIFFERENT_DATA_NOTE}", apart, display_frame(apart)))
-    if first_table is not None:
-        path = figures.headline_figure(first_table, declaration.headline,
-                                       declaration.group_key, groups,
-                                       figure_dir / f"{task}.headline.png",
-                                       f"{task}: headline metrics vs k")
-        if path:
-            section.figures.append(("Headline metrics vs k", path))
+        apart = order_columns(apart, ["label", "model", "kind", "data", "source"])
+        add(f"{name}.{DIFFERENT_DATA.replace(' ', '_')}", f"{title}: {DIFFERENT_DATA_NOTE}",
+            apart, display_frame(apart))
+    k_figures(section, declaration, samples, rows, first_table, figure_dir)
     extras = set(declaration.extras)
     if "order_strata" in extras:
-        table = order_strata_table(samples, rows)
-        refs = reference_strata(task, runs)
-        apart = refs.iloc[0:0]
-        if not refs.empty:
-            refs["label"] = refs["model"]
-            apart = refs[refs["kind"] == DIFFERENT_DATA]
-            table = pd.concat([table, refs[refs["kind"] == PUBLISHED]], ignore_index=True)
-        table = _order_columns(table, ["label", "model", *shown, "kind", "source", "k",
-                                       "samples", "errored"])
-        section.tables.append(_write_table(
-            out, task, "order_strata", "Accuracy by coverage x order (N per stratum; '-' "
-            "under 5 samples)", table, order_strata_display(table)))
-        if not apart.empty:
-            apart = _order_columns(apart, ["label", "model", "kind", "data", "source", "k"])
-            section.tables.append(_write_table(
-                out, task, f"order_strata.{DIFFERENT_DATA.replace(' ', '_')}",
-                f"Accuracy by coverage x order: {DIFFERENT_DATA_NOTE}", apart,
-                order_strata_display(apart)))
-        path = figures.order_strata_figure(table, figure_dir / f"{task}.order_strata.png",
-                                           f"{task}: accuracy by coverage x order")
-        if path:
-            section.figures.append(("Accuracy by coverage x order", path))
+        _order_strata(section, samples, rows, runs, shown, add, figure_dir)
     if "detection" in extras:
         table = detection_table(samples, rows)
-        section.tables.append(_write_table(out, task, "detection",
-                                           "Detection of 'Not sure': precision, recall, F1",
-                                           table, display_frame(_plain(table))))
+        add("detection", "Detection of 'Not sure': precision, recall, F1", table,
+            display_frame(_plain(table)), why="no row")
     if "undetermined" in extras:
         table = undetermined_table(samples, rows)
-        section.tables.append(_write_table(
-            out, task, "undetermined", "Problems no question can settle: precision, "
-            "recall and F1 of 'cannot be determined', stopped before the turn cap", table,
-            display_frame(_plain(table))))
+        add("undetermined", "Problems no question can settle: precision, recall and F1 of "
+            "'cannot be determined', stopped before the turn cap", table,
+            display_frame(_plain(table)), why="no row")
     if "axes" in extras:
         scorer = "detection_scorer" if declaration.protocol == "detection" \
             else "single_turn_scorer"
         table = axes_table(samples, rows, scorer)
-        section.tables.append(_write_table(out, task, "axes",
-                                           "Spearman's rho (p) of correctness with each "
-                                           "difficulty axis", table,
-                                           display_frame(_plain(table), AXES_BLANKS)))
+        add("axes", "Spearman's rho (p) of correctness with each difficulty axis", table,
+            display_frame(_plain(table), AXES_BLANKS), why="no row")
         path = figures.axes_figure(samples, rows, scorer, figure_dir / f"{task}.axes.png",
                                    f"{task}: accuracy vs difficulty axes")
-        if path:
-            section.figures.append(("Accuracy vs each difficulty axis", path))
+        place(section, "Accuracy vs each difficulty axis", path, "no sample records a "
+              "difficulty axis (" + ", ".join(AXES) + ")")
     if "filtered" in extras:
-        solving = [(t, logs.samples[logs.samples["task"] == t])
-                   for t in sorted(logs.declarations)
-                   if logs.declarations[t].protocol == "well_specified"
-                   and t.startswith(task)]
-        data_of = {entry["log_id"]: data_text(entry) for _, entry in logs.evals.iterrows()}
-        table = filtered_table(samples, rows, solving, data_of)
-        if not table.empty:
-            table = table.rename(columns={"row": "label"})
-            section.tables.append(_write_table(
-                out, task, "filtered", "Filtered accuracy: problems whose well-specified "
-                "version was solved (lenient: one value; strict: every value)", table,
-                display_frame(_plain(table), {"*_accuracy": "no problem kept"})))
-    if "k_prediction_bars" in extras and first_table is not None:
-        path = figures.k_prediction_figure(first_table, groups,
-                                           figure_dir / f"{task}.k_prediction.png",
-                                           f"{task}: under-, over-prediction, not sure "
-                                           "and invalid answers per k")
-        if path:
-            section.figures.append(("Under-, over-prediction, not sure and invalid answers "
-                                    "per k", path))
-    if "sufficiency_by_turn" in extras:
-        path = figures.sufficiency_by_turn_figure(
-            samples, rows, figure_dir / f"{task}.sufficiency_by_turn.png",
-            f"{task}: share of episodes sufficient by turn")
-        if path:
-            section.figures.append(("Share of episodes sufficient by turn", path))
-    if "uncertainty" in extras:
-        path = figures.uncertainty_figure(samples, rows, figure_dir / f"{task}.uncertainty.png",
-                                          f"{task}: uncertainty curves")
-        if path:
-            section.figures.append(("Uncertainty curves (target values still possible)",
-                                    path))
+        _filtered(section, logs, samples, rows, add)
     if "entropy_by_turn" in extras:
-        table = _order_columns(by_turn_table(samples, rows),
+        table = order_columns(by_turn_table(samples, rows),
                                ["label", "model", *shown, "kind", "turn", "samples",
                                 "errored"])
-        if not table.empty:
-            section.tables.append(_write_table(
-                out, task, "by_turn", "Remaining entropy (nats), nEIG and pass mass by "
-                "turn (means over the games with a value)", table,
-                display_frame(_plain(table), BY_TURN_BLANKS)))
-            path = figures.entropy_by_turn_figure(table, figure_dir / f"{task}.by_turn.png",
-                                                  f"{task}: entropy, nEIG and pass mass "
-                                                  "by turn")
-            if path:
-                section.figures.append(("Remaining entropy, nEIG and pass mass by turn",
-                                        path))
+        title = "Remaining entropy, nEIG and pass mass by turn"
+        add("by_turn", "Remaining entropy (nats), nEIG and pass mass by turn (means over "
+            "the games with a value)", table, display_frame(_plain(table), BY_TURN_BLANKS),
+            why="no game recorded a turn")
+        path = (figures.entropy_by_turn_figure(table, figure_dir / f"{task}.by_turn.png",
+                                               f"{task}: entropy, nEIG and pass mass by "
+                                               "turn") if not table.empty else None)
+        place(section, title, path, "no game recorded its remaining entropy by turn")
     table = role_table(samples, rows, evals)
     if table is not None:
-        section.tables.append(_write_table(
-            out, task, "roles", "Model roles measured against exact truth (error rate = "
-            "wrong / measured; role_error_episodes: the seeker's episodes with a wrong "
-            "role reply, counted apart)", table,
+        add("roles", "Model roles measured against exact truth (error rate = wrong / "
+            "measured; role_error_episodes: the seeker's episodes with a wrong role reply, "
+            "counted apart)", table,
             display_frame(_plain(table), {"error_rate": "nothing measured: every call "
-                                                        "raised"})))
+                                                        "raised"}))
     if "diagnostics" in extras:
         table = diagnostics_table(samples, rows)
         if table is not None:
-            section.tables.append(_write_table(
-                out, task, "diagnostics", "Reasoning-trace diagnostics (episodes with "
-                "reasoning)", table,
-                display_frame(_plain(table), {"*": "no episode with reasoning has it"})))
+            add("diagnostics", "Reasoning-trace diagnostics (episodes with reasoning)",
+                table, display_frame(_plain(table),
+                                     {"*": "no episode with reasoning has it"}))
     table = k50_table(samples, rows, evals, declaration)
     if not table.empty:
-        section.tables.append(_write_table(out, task, "k50", K50_TITLE, table,
-                                           k50_display(table)))
+        add("k50", K50_TITLE, table, k50_display(table))
     table = tokens_table(samples, rows, prices)
     if table is not None:
         title = TOKENS_TITLE + ("; cost from the prices file, per million tokens"
                                 if prices is not None else "")
-        section.tables.append(_write_table(out, task, "tokens", title, table,
-                                           tokens_display(table)))
-    _repeats_and_comparison(section, samples, rows, declaration, out, compare,
+        add("tokens", title, table, tokens_display(table))
+    _repeats_and_comparison(section, samples, rows, declaration, add, compare,
                             notes if notes is not None else [])
     return section
 
 
+Add = Callable[..., None]
+"""`_add_table` bound to a section, its report folder and its run labels."""
+
+
+def _add_table(section: Section, out: Path, files: dict[str, str], name: str, title: str,
+               table: pd.DataFrame, display: pd.DataFrame, why: str | None = None) -> None:
+    """Write the table and add it to the section; a table with no row is left out with
+    the line saying `why` when one is given (a declared table), silently otherwise."""
+    if table.empty:
+        if why is not None:
+            _leave_out(section, title, why)
+        return
+    section.tables.append(_write_table(out, section.task, name, title, table, display,
+                                       files))
+
+
+def _leave_out(section: Section, title: str, why: str) -> None:
+    section.left_out.append(f"table '{title}': left out, {why}")
+
+
+def _order_strata(section: Section, samples: pd.DataFrame, rows: pd.DataFrame,
+                  runs: list[dict[str, str]], shown: list[str], add: Add,
+                  figure_dir: Path) -> None:
+    """ClinGuide's accuracy by coverage x order (published strata below the runs, or apart
+    when on different data) and its figure."""
+    task = section.task
+    table = order_strata_table(samples, rows)
+    refs = reference_strata(task, runs)
+    apart = refs.iloc[0:0]
+    if not refs.empty:
+        refs["label"] = refs["model"]
+        apart = refs[refs["kind"] == DIFFERENT_DATA]
+        table = pd.concat([table, refs[refs["kind"] == PUBLISHED]], ignore_index=True)
+    table = order_columns(table, ["label", "model", *shown, "kind", "source", "k",
+                                   "samples", "errored"])
+    add("order_strata", "Accuracy by coverage x order (N per stratum; '-' under 5 samples)",
+        table, order_strata_display(table), why="no row")
+    if not apart.empty:
+        apart = order_columns(apart, ["label", "model", "kind", "data", "source", "k"])
+        add(f"order_strata.{DIFFERENT_DATA.replace(' ', '_')}",
+            f"Accuracy by coverage x order: {DIFFERENT_DATA_NOTE}", apart,
+            order_strata_display(apart))
+    path = (figures.order_strata_figure(table, figure_dir / f"{task}.order_strata.png",
+                                        f"{task}: accuracy by coverage x order")
+            if not table.empty else None)
+    place(section, "Accuracy by coverage x order", path, "no run row over all k")
+
+
+def _filtered(section: Section, logs: Logs, samples: pd.DataFrame, rows: pd.DataFrame,
+              add: Add) -> None:
+    """Filtered accuracy: needs the matching ``*_well_specified`` logs among the inputs."""
+    task = section.task
+    solving = [(t, logs.samples[logs.samples["task"] == t])
+               for t in sorted(logs.declarations)
+               if logs.declarations[t].protocol == "well_specified" and t.startswith(task)]
+    data_of = {entry["log_id"]: data_text(entry) for _, entry in logs.evals.iterrows()}
+    table = filtered_table(samples, rows, solving, data_of)
+    if not table.empty:
+        table = table.rename(columns={"row": "label"})
+    add("filtered", "Filtered accuracy: problems whose well-specified version was solved "
+        "(lenient: one value; strict: every value)", table,
+        display_frame(_plain(table), {"*_accuracy": "no problem kept"}),
+        why=f"no {task}_well_specified log of the same model and data among the inputs "
+            "(its answers decide which problems count)")
+
+
 def _repeats_and_comparison(section: Section, samples: pd.DataFrame, rows: pd.DataFrame,
-                            declaration: TaskReport, out: Path,
+                            declaration: TaskReport, add: Add,
                             compare: Sequence[tuple[str, str]] | None,
                             notes: list[str]) -> None:
     """The repeats table (rows that ran a sample more than once: `repeats`) and the paired
@@ -328,10 +326,9 @@ def _repeats_and_comparison(section: Section, samples: pd.DataFrame, rows: pd.Da
     if declaration.tables:
         table = repeats_table(samples, rows, declaration.tables[0], declaration.group_key)
         if not table.empty:
-            section.tables.append(_write_table(
-                out, task, "repeats", "Repeats: pass@1 (mean over repeats), pass^j (all j "
-                "repeats right) and aptitude / unreliability (90th percentile; 90th minus "
-                "10th) per sample, averaged", table, repeats_display(table)))
+            add("repeats", "Repeats: pass@1 (mean over repeats), pass^j (all j repeats "
+                "right) and aptitude / unreliability (90th percentile; 90th minus 10th) per "
+                "sample, averaged", table, repeats_display(table))
     pairs, refused = comparison_pairs(row_infos(samples, rows), compare)
     notes.extend(f"{task}: {line}" for line in refused)
     if not pairs:
@@ -340,8 +337,7 @@ def _repeats_and_comparison(section: Section, samples: pd.DataFrame, rows: pd.Da
                                     declaration.group_key, pairs)
     notes.extend(f"{task}: {line}" for line in lines)
     if not table.empty:
-        section.tables.append(_write_table(out, task, "compare", COMPARE_TITLE, table,
-                                           display_frame(table, COMPARE_BLANKS)))
+        add("compare", COMPARE_TITLE, table, display_frame(table, COMPARE_BLANKS))
 
 
 def rows_scored_by(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str) -> pd.DataFrame:
@@ -406,36 +402,10 @@ def diagnostics_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame
     return table
 
 
-def _bundle(files: list[Path], out: Path) -> tuple[Path | None, dict[str, str], str | None]:
-    """Stage the logs in one folder and run ``inspect view bundle`` on it. Returns the
-    bundle folder, log id -> URL base, and why it failed (None on success)."""
-    target = out / VIEWER
-    if target.exists():
-        shutil.rmtree(target)
-    with tempfile.TemporaryDirectory(prefix="infoseek-report-") as staging:
-        names: dict[str, str] = {}
-        for log_id, path in files:
-            name = _bundle_name(log_id, Path(path))
-            shutil.copyfile(path, Path(staging) / name)
-            names[log_id] = name
-        command = [sys.executable, "-m", "inspect_ai", "view", "bundle", "--log-dir", staging,
-                   "--output-dir", str(target), "--overwrite"]
-        result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != 0 or not (target / "index.html").exists():
-        lines = (result.stderr or result.stdout).strip().splitlines()
-        return None, {}, lines[-1] if lines else f"exit status {result.returncode}"
-    return target, {log_id: f"{VIEWER}/index.html#/logs/{name}"
-                    for log_id, name in names.items()}, None
-
-
-def _bundle_name(log_id: str, path: Path) -> str:
-    """The log's file name in the bundle: ``<log id>_<name>``, or ``<log id><suffix>``
-    for a name that is not UTF-8 (it goes into the page's links)."""
-    try:
-        path.name.encode("utf-8")
-    except UnicodeEncodeError:
-        return f"{log_id}{path.suffix}"
-    return f"{log_id}_{path.name}"
+def _left_out_markdown(sections: list[Section]) -> str:
+    """``report.md``'s list of the declared tables and figures left out, each with why."""
+    lines = [f"- {s.task}: {line}" for s in sections for line in s.left_out]
+    return "\n## Left out for want of data\n\n" + "\n".join(lines) + "\n" if lines else ""
 
 
 def out_problem(out: str | Path, force: bool) -> str | None:
@@ -482,7 +452,7 @@ def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool =
     links: dict[str, str] = {}
     bundle_dir = None
     if bundle:
-        bundle_dir, links, failure = _bundle(list(logs.paths.items()), out)
+        bundle_dir, links, failure = bundle_logs(list(logs.paths.items()), out)
         if failure and notice:
             notice(f"transcript bundle left out: inspect view bundle failed ({failure})")
     notes: list[str] = []
@@ -503,6 +473,7 @@ def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool =
         "which) and sit in tables of their own. Sources:\n\n" + citations
         + "\n" + "\n".join(
             t.md.read_text(encoding="utf-8") for s in sections for t in s.tables)
+        + _left_out_markdown(sections)
         + ("\n## Comparisons: samples and pairs left out\n\n"
            + "\n".join(f"- {line}" for line in notes) + "\n" if notes else "")
         + ("\n## Logs left out\n\n" + "\n".join(f"- {line}" for line in logs.skipped) + "\n"
@@ -514,27 +485,3 @@ def build_report(paths: Sequence[str | Path], out: str | Path, *, bundle: bool =
     return report
 
 
-def _write_long_form(logs: Logs, out: Path, links: dict[str, str]) -> None:
-    settings = [c for c in logs.evals.columns if c.startswith("setting.")]
-    meta = logs.evals[["log_id", "log", "task", "model", *settings]]
-    samples = logs.samples.drop(columns=["task", "model"]).merge(meta, on="log_id")
-    if links:
-        samples["transcript"] = [
-            f"{links[log_id]}/samples/sample/{sample_id}/{epoch}"
-            for log_id, sample_id, epoch in zip(samples["log_id"], samples["id"],
-                                                samples["epoch"])]
-    for column in samples.columns:
-        if samples[column].map(lambda v: isinstance(v, dict | list)).any():
-            samples[column] = samples[column].map(
-                lambda v: json.dumps(v) if isinstance(v, dict | list) else v)
-    leading = ["log_id", "log", "task", "model", "id", "epoch", "metadata_k", "error"]
-    samples = _order_columns(samples, leading)
-    samples.to_csv(out / "samples.csv", index=False)
-    turns = logs.turns
-    if not turns.empty:
-        turns = turns.merge(logs.evals[["log_id", "task", "model"]], on="log_id")
-        turns = _order_columns(turns, ["log_id", "task", "model", "id", "epoch", "k", "turn"])
-    turns.to_csv(out / "turns.csv", index=False)
-    counts = logs.samples.groupby("log_id").agg(
-        samples=("id", "size"), errored=("error", lambda e: int(e.astype(bool).sum())))
-    logs.evals.merge(counts, on="log_id", how="left").to_csv(out / "logs.csv", index=False)

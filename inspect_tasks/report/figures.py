@@ -38,23 +38,35 @@ def short_labels(labels: list[str]) -> dict[str, str]:
             for label, w in zip(labels, words)}
 
 
+LEGEND_FONT = 8
+"""Legend text size (points)."""
+
+
+def legend_columns(labels: list[str], width_inches: float) -> int:
+    """How many legend entries fit side by side in `width_inches`: each entry is its
+    handle (about 3 em) and its text (about 0.6 em a character, the longest label);
+    at least one, at most three."""
+    longest = max((len(label) for label in labels), default=1)
+    entry = (longest * 0.6 + 3.5) * LEGEND_FONT / 72
+    return max(1, min(3, len(labels), int(width_inches // entry)))
+
+
 def _save(fig: Any, path: Path) -> Path:
+    """Lay out, add one legend for every panel below them all, and write the PNG. The
+    image is cropped to what was drawn (``bbox_inches="tight"``), so a legend wider or
+    taller than the panels widens or lengthens the image instead of being cut off."""
     handles, labels = [], []
     for axis in fig.axes:
         for handle, label in zip(*axis.get_legend_handles_labels()):
             if label not in labels:
                 handles.append(handle)
                 labels.append(label)
-    bottom = 0.0
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
     if handles:
-        columns = min(len(labels), 3)
-        lines = -(-len(labels) // columns)
-        height = fig.get_size_inches()[1]
-        bottom = min(0.45, (0.22 * lines + 0.1) / height)
-        fig.legend(handles, labels, loc="lower center", ncol=columns, fontsize=7,
-                   frameon=False)
-    fig.tight_layout(rect=(0, bottom, 1, 0.95))
-    fig.savefig(path, dpi=DPI)
+        fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0),
+                   ncol=legend_columns(labels, fig.get_size_inches()[0]),
+                   fontsize=LEGEND_FONT, frameon=False)
+    fig.savefig(path, dpi=DPI, bbox_inches="tight", pad_inches=0.1)
     plt.close(fig)
     return path
 

@@ -18,17 +18,30 @@ from infoseek.inspect_tasks.report.sections import Report, Section
 
 STYLE = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
-table { border-collapse: collapse; margin: 0.5em 0 1.5em; font-size: 12px; }
-th, td { border: 1px solid #ccc; padding: 2px 6px; text-align: right; white-space: nowrap; }
+table { border-collapse: separate; border-spacing: 0; margin: 0.5em 0 0.3em;
+        font-size: 12px; }
+th, td { border: 1px solid #ccc; border-width: 0 1px 1px 0; padding: 2px 6px;
+         text-align: right; white-space: nowrap; background: #fff; }
+tr:first-child th { border-top-width: 1px; }
+th:first-child, td:first-child { border-left-width: 1px; }
 th { background: #f0f0f0; }
 td.text, th.text { text-align: left; }
 tr.published td { background: #fbf7e8; font-style: italic; }
 tr.different-data td { background: #eeeeee; font-style: italic; color: #555; }
 td.text { white-space: normal; min-width: 8em; }
-.scroll { overflow-x: auto; }
+td.note { min-width: 22em; }
+.scroll { overflow-x: auto; max-width: 100%; }
+.scroll th:first-child, .scroll td:first-child { position: sticky; left: 0; z-index: 1;
+  min-width: 8em; max-width: 18em; white-space: normal; box-shadow: 2px 0 2px -1px #999; }
+p.runs, ul.left-out { font-size: 12px; color: #555; margin: 0 0 1.5em; }
+ul.left-out { color: #8a4b00; }
 img { max-width: 100%; border: 1px solid #ddd; margin: 0.3em 0 1em; }
 .skipped { color: #8a4b00; }
 """
+"""The first column (the row label) of every table stays in view while a table wider
+than the window scrolls sideways inside its ``.scroll`` box (``position: sticky``; the
+borders are drawn per cell, ``border-collapse: separate``, since collapsed borders would
+scroll away from a sticky cell)."""
 
 TEXT_COLUMNS = {"label", "model", "kind", "source", "solving_task", "data", "roles", "note",
                 "split", "ties", "role", "role_model", "a", "b", "metric", "better",
@@ -57,13 +70,23 @@ def table_html(display: pd.DataFrame, frame: pd.DataFrame, table_id: str,
             text = html.escape(str(value))
             if url and text:
                 text = f'<a href="{html.escape(url)}">{text}</a>'
-            css = "text" if column in TEXT_COLUMNS else "num"
+            css = ("text note" if column == "note" else "text") if column in TEXT_COLUMNS \
+                else "num"
             cells.append(f'<td class="{css}">{text}</td>')
         css_kind = html.escape(str(kind).replace(" ", "-"))
         body.append(f'<tr class="{css_kind}">' + "".join(cells) + "</tr>")
     return (f'<div class="scroll"><table id="{html.escape(table_id)}" '
             f'data-csv="{html.escape(table_id)}.csv"><thead><tr>{head}</tr></thead>'
             f'<tbody>{"".join(body)}</tbody></table></div>')
+
+
+def runs_html(runs: list[tuple[str, str]]) -> str:
+    """The line under a table naming the log of every run label it shows (`run_labels`)."""
+    if not runs:
+        return ""
+    return ('<p class="runs">Runs (<code>source</code>): '
+            + "; ".join(f"<b>{html.escape(label)}</b> = {html.escape(file)}"
+                        for label, file in runs) + "</p>")
 
 
 def _section_html(section: Section) -> str:
@@ -73,11 +96,16 @@ def _section_html(section: Section) -> str:
         parts.append(f"<h3>{html.escape(table.title)}</h3>")
         parts.append(table_html(table.display, table.frame, f"{section.task}.{table.name}",
                                 section.links))
+        parts.append(runs_html(table.runs))
     for title, path in section.figures:
         parts.append(f"<h3>{html.escape(title)}</h3>")
-        parts.append(f'<img alt="{html.escape(section.task)}: {html.escape(title)}" '
+        parts.append(f'<img id="{html.escape(path.stem)}" '
+                     f'alt="{html.escape(section.task)}: {html.escape(title)}" '
                      f'src="{_image(path)}">')
-    return "\n".join(parts)
+    if section.left_out:
+        parts.append('<ul class="left-out">' + "".join(
+            f"<li>{html.escape(line)}</li>" for line in section.left_out) + "</ul>")
+    return "\n".join(p for p in parts if p)
 
 
 def write_page(report: Report, path: Path) -> Path:

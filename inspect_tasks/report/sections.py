@@ -19,6 +19,8 @@ class Table:
     """The text cells, as written to Markdown and HTML."""
     csv: Path
     md: Path
+    runs: list[tuple[str, str]] = field(default_factory=list)
+    """(run label, log file) for every run label the table shows (`run_labels`)."""
 
 
 @dataclass
@@ -29,6 +31,8 @@ class Section:
     figures: list[tuple[str, Path]] = field(default_factory=list)
     links: dict[str, str] = field(default_factory=dict)
     """Row label -> transcript URL (its first log in the viewer bundle)."""
+    left_out: list[str] = field(default_factory=list)
+    """One line per declared table or figure left out for want of data, saying why."""
 
 
 @dataclass

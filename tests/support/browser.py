@@ -15,6 +15,8 @@ import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -42,9 +44,12 @@ class PageResult:
     errors: list[str]
     images: list[dict[str, Any]]
     tables: dict[str, list[list[str]]]
+    measured: Any = None
+    """What the caller's own `script` (a JS expression) returned, when one was given."""
 
 
-async def _drive(ws_url: str, page_url: str, timeout: float) -> PageResult:
+async def _drive(ws_url: str, page_url: str, timeout: float, width: int | None = None,
+                 script: str | None = None) -> PageResult:
     import aiohttp
 
     errors: list[str] = []
@@ -81,6 +86,10 @@ async def _drive(ws_url: str, page_url: str, timeout: float) -> PageResult:
 
         for domain in ("Runtime", "Log", "Page", "Network"):
             await call(f"{domain}.enable")
+        if width is not None:
+            await call("Emulation.setDeviceMetricsOverride",
+                       {"width": width, "height": 1000, "deviceScaleFactor": 1,
+                        "mobile": False})
         await call("Page.navigate", {"url": page_url})
         loaded = False
         while not loaded:
@@ -91,15 +100,22 @@ async def _drive(ws_url: str, page_url: str, timeout: float) -> PageResult:
         result = await call("Runtime.evaluate", {"expression": PAGE_FACTS,
                                                  "returnByValue": True})
         facts = json.loads(result["result"]["value"])
-    return PageResult(errors, facts["images"], facts["tables"])
+        measured = None
+        if script is not None:
+            reply = await call("Runtime.evaluate", {"expression": script,
+                                                    "returnByValue": True})
+            measured = reply["result"].get("value")
+    return PageResult(errors, facts["images"], facts["tables"], measured)
 
 
-def load_page(path: Path, chromium: str, timeout: float = 60.0) -> PageResult:
-    """Open `path` in headless chromium and report on it (module docstring)."""
+@contextmanager
+def page_socket(chromium: str, *flags: str) -> Iterator[str]:
+    """Start a fresh headless `chromium` (with extra command-line `flags`) on a profile of
+    its own and yield the DevTools websocket URL of its page; stopped on exit."""
     with tempfile.TemporaryDirectory(prefix="infoseek-chromium-") as profile:
         process = subprocess.Popen(
             [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-             "--disable-dev-shm-usage", "--remote-debugging-port=0",
+             "--disable-dev-shm-usage", "--remote-debugging-port=0", *flags,
              f"--user-data-dir={profile}", "about:blank"],
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
             env={**os.environ, "HOME": profile})
@@ -114,14 +130,22 @@ def load_page(path: Path, chromium: str, timeout: float = 60.0) -> PageResult:
             if ws_url is None:
                 raise RuntimeError(f"{chromium} did not start its DevTools endpoint")
             port = re.search(r"ws://[^:/]+:(\d+)/", ws_url).group(1)
-            page_ws = _page_target(port)
-            return asyncio.run(_drive(page_ws, path.resolve().as_uri(), timeout))
+            yield _page_target(port)
         finally:
             process.terminate()
             try:
                 process.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 process.kill()
+
+
+def load_page(path: Path, chromium: str, timeout: float = 60.0, width: int | None = None,
+              script: str | None = None) -> PageResult:
+    """Open `path` in headless chromium and report on it (module docstring); `width`: the
+    window's width in CSS pixels; `script`: a JS expression evaluated after the load,
+    whose JSON value is returned as ``measured``."""
+    with page_socket(chromium) as page_ws:
+        return asyncio.run(_drive(page_ws, path.resolve().as_uri(), timeout, width, script))
 
 
 def _page_target(port: str) -> str:
