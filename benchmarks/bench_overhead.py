@@ -8,6 +8,7 @@ work with no reference-policy work) against the replay baseline: the ratio (medi
     python benchmarks/bench_overhead.py --per-k 10      # quicker: 80 samples
     python benchmarks/bench_overhead.py --constant-floor  # also the floor with scorers returning 1
     python benchmarks/bench_overhead.py --profile       # one logic_mt run under cProfile
+    python benchmarks/bench_overhead.py --counts-only   # only the call counts (no timing)
 
 All evals run in this one process, alternately (logic, bare, replay, logic, ...), and the
 median time of each is printed with the ratios; wall time and the process CPU time,
@@ -39,6 +40,17 @@ objects.
   turns / floor the suite's own code (loop, parsing, oracle, engine, scoring). With
   `--constant-floor` also the floor whose four scorers return 1: Inspect's cost of four
   scorers and the turn events whatever the scores hold.
+
+Call counts (issue 33): after the timed runs (or alone with `--counts-only`) the
+replay, the floor and `logic_mt` on recorded turns run once more each under cProfile, and
+the total number of Python function calls of each (`pstats.Stats.total_calls`) is
+printed with the ratios replayed / floor (the suite's own code; target <= 1.05) and
+replayed / replay. Unlike times these do not move with the machine's load. The three
+runs play the same samples with the same recorded turns (the replayed run asks the same
+questions, so every run makes exactly the recorded number of generate calls), each
+after the same warm-up, so the ratio compares like with like. Beside them: the suite's
+CPU per turn, (replayed - replay) CPU seconds over the recorded turns, from the timed
+runs' medians (from the one unprofiled run of each with `--counts-only`).
 
 The tasks and models live in `benchmarks/overhead_tasks.py`.
 
@@ -122,56 +134,44 @@ def run_floor(sample_ids: list[str], log_dir: str, constant: bool = False) -> Ti
     return timed_eval(floor_task(sample_ids, constant=constant), replay_model(), log_dir)[0]
 
 
+def counted(run: Any, *args: Any) -> int:
+    """Python function calls (cProfile's total) of one run, from a clean start."""
+    gc.collect()
+    profiler = cProfile.Profile()
+    profiler.enable()
+    run(*args)
+    profiler.disable()
+    return pstats.Stats(profiler).total_calls
+
+
+def print_counts(per_k: int, sample_ids: list[str], logs: str, turns: int,
+                 cpu: dict[str, float]) -> None:
+    """The call counts of replay, floor and replayed (one cProfile run each), their
+    ratios, and the suite's CPU per turn from `cpu` (seconds by run name)."""
+    counts = {"replay": counted(run_replay, sample_ids, logs),
+              "floor": counted(run_floor, sample_ids, logs),
+              "replayed": counted(run_logic_replayed, per_k, logs)}
+    for name, label in (("replay", "replay + mockllm/model"),
+                        ("floor", "replay + the suite's outputs"),
+                        ("replayed", "logic_mt + recorded turns")):
+        print(f"calls {label:28s}: {counts[name]:,} ({counts[name] / turns:.0f} per turn)")
+    print(f"calls ratio logic_mt on recorded turns / floor (the suite's own code; "
+          f"target <= 1.05): {counts['replayed'] / counts['floor']:.3f}")
+    print(f"calls ratio logic_mt on recorded turns / replay: "
+          f"{counts['replayed'] / counts['replay']:.3f}")
+    print(f"calls ratio floor / replay (Inspect's own handling of the suite's outputs): "
+          f"{counts['floor'] / counts['replay']:.3f}")
+    print(f"CPU  the suite's own per turn (replayed - replay, {turns} turns): "
+          f"{(cpu['replayed'] - cpu['replay']) * 1000 / turns:.2f} ms; over the floor "
+          f"{(cpu['replayed'] - cpu['floor']) * 1000 / turns:.2f} ms")
+
+
 def _median(times: list[Timing], index: int) -> float:
     return statistics.median(t[index] for t in times)
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--per-k", type=int, default=50,
-                        help="logic_mt problems per k (samples = 8 * per_k); default 50")
-    parser.add_argument("--runs", type=int, default=3, help="timed runs of each; default 3")
-    parser.add_argument("--constant-floor", action="store_true",
-                        help="also time the floor with four scorers that return 1")
-    parser.add_argument("--profile", action="store_true",
-                        help="profile one warm logic_mt run instead (cProfile, top 40)")
-    args = parser.parse_args()
-
-    with tempfile.TemporaryDirectory() as tmp:
-        os.environ["INFOSEEK_CACHE_DIR"] = str(Path(tmp) / "cache")
-        logs = str(Path(tmp) / "logs")
-        _, calls, log = run_logic(args.per_k, logs)  # warm-up: fills the dataset cache
-        sample_ids = record_conversations(log)
-        record_turns(log)
-        record_outputs(log)
-        del log  # the replay scripts keep what they need
-        print(f"sizes: {len(calls)} samples (k = 1..4, per_k = {args.per_k}, 2 target "
-              f"values each), {sum(calls)} generate calls "
-              f"({statistics.fmean(calls):.1f} per sample); warm dataset cache")
-        if args.profile:
-            profiler = cProfile.Profile()
-            profiler.enable()
-            run_logic_replayed(args.per_k, logs)
-            profiler.disable()
-            pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
-            return
-        run_bare(calls, logs)  # warm-ups of the other paths (imports, first log write)
-        run_replay(sample_ids, logs)
-        run_floor(sample_ids, logs)
-        run_logic_replayed(args.per_k, logs)
-        times: dict[str, list[Timing]] = {"logic_mt": [], "bare": [], "replay": [],
-                                          "floor": [], "replayed": []}
-        for _ in range(args.runs):
-            timing, again, log = run_logic(args.per_k, logs)
-            del log  # only its timing is kept
-            assert again == calls, "the random reference model is deterministic"
-            times["logic_mt"].append(timing)
-            times["bare"].append(run_bare(calls, logs))
-            times["replay"].append(run_replay(sample_ids, logs))
-            times["floor"].append(run_floor(sample_ids, logs))
-            times["replayed"].append(run_logic_replayed(args.per_k, logs))
-            if args.constant_floor:
-                times.setdefault("constant", []).append(run_floor(sample_ids, logs, True))
+def print_times(times: dict[str, list[Timing]], turns: int) -> None:
+    """The timed runs' medians and their ratios, wall and CPU."""
     labels = {"logic_mt": "logic_mt + infoseek/random", "bare": "bare task + mockllm/model",
               "replay": "replay + mockllm/model", "floor": "replay + the suite's outputs",
               "replayed": "logic_mt + recorded turns", "constant": "floor, scorers return 1"}
@@ -200,7 +200,67 @@ def main() -> None:
                   f"{_median(times['constant'], index) / replay:.2f}")
         print(f"{what:4s} ratio logic_mt on recorded turns / replay (the suite's own work, "
               f"no reference policy; target <= 1.3): {replayed / replay:.2f}; the suite's "
-              f"own {(replayed - replay) * 1000 / sum(calls):.2f} ms per turn")
+              f"own {(replayed - replay) * 1000 / turns:.2f} ms per turn")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--per-k", type=int, default=50,
+                        help="logic_mt problems per k (samples = 8 * per_k); default 50")
+    parser.add_argument("--runs", type=int, default=3, help="timed runs of each; default 3")
+    parser.add_argument("--constant-floor", action="store_true",
+                        help="also time the floor with four scorers that return 1")
+    parser.add_argument("--profile", action="store_true",
+                        help="profile one warm logic_mt run instead (cProfile, top 40)")
+    parser.add_argument("--counts-only", action="store_true",
+                        help="only the call counts of replay, floor and replayed (one "
+                             "cProfile run each) and the CPU per turn, no timed runs")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["INFOSEEK_CACHE_DIR"] = str(Path(tmp) / "cache")
+        logs = str(Path(tmp) / "logs")
+        _, calls, log = run_logic(args.per_k, logs)  # warm-up: fills the dataset cache
+        sample_ids = record_conversations(log)
+        record_turns(log)
+        record_outputs(log)
+        del log  # the replay scripts keep what they need
+        print(f"sizes: {len(calls)} samples (k = 1..4, per_k = {args.per_k}, 2 target "
+              f"values each), {sum(calls)} generate calls "
+              f"({statistics.fmean(calls):.1f} per sample); warm dataset cache")
+        if args.profile:
+            profiler = cProfile.Profile()
+            profiler.enable()
+            run_logic_replayed(args.per_k, logs)
+            profiler.disable()
+            pstats.Stats(profiler).sort_stats("cumulative").print_stats(40)
+            return
+        if args.counts_only:  # the warm-ups double as the one timing of each
+            cpu = {"replay": run_replay(sample_ids, logs)[1],
+                   "floor": run_floor(sample_ids, logs)[1],
+                   "replayed": run_logic_replayed(args.per_k, logs)[1]}
+            print_counts(args.per_k, sample_ids, logs, sum(calls), cpu)
+            return
+        run_bare(calls, logs)  # warm-ups of the other paths (imports, first log write)
+        run_replay(sample_ids, logs)
+        run_floor(sample_ids, logs)
+        run_logic_replayed(args.per_k, logs)
+        times: dict[str, list[Timing]] = {"logic_mt": [], "bare": [], "replay": [],
+                                          "floor": [], "replayed": []}
+        for _ in range(args.runs):
+            timing, again, log = run_logic(args.per_k, logs)
+            del log  # only its timing is kept
+            assert again == calls, "the random reference model is deterministic"
+            times["logic_mt"].append(timing)
+            times["bare"].append(run_bare(calls, logs))
+            times["replay"].append(run_replay(sample_ids, logs))
+            times["floor"].append(run_floor(sample_ids, logs))
+            times["replayed"].append(run_logic_replayed(args.per_k, logs))
+            if args.constant_floor:
+                times.setdefault("constant", []).append(run_floor(sample_ids, logs, True))
+        print_times(times, sum(calls))
+        print_counts(args.per_k, sample_ids, logs, sum(calls),
+                     {name: _median(times[name], 1) for name in times})
 
 
 if __name__ == "__main__":
