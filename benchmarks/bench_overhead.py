@@ -42,13 +42,16 @@ objects.
   scorers and the turn events whatever the scores hold.
 
 Call counts (issue 33): after the timed runs (or alone with `--counts-only`) the
-replay, the floor and `logic_mt` on recorded turns run once more each under cProfile, and
-the total number of Python function calls of each (`pstats.Stats.total_calls`) is
-printed with the ratios replayed / floor (the suite's own code; target <= 1.05) and
-replayed / replay. Unlike times these do not move with the machine's load. The three
-runs play the same samples with the same recorded turns (the replayed run asks the same
-questions, so every run makes exactly the recorded number of generate calls), each
-after the same warm-up, so the ratio compares like with like. Beside them: the suite's
+replay, the floor and `logic_mt` on recorded turns run `--count-runs` more times each
+(default 3, alternately) under cProfile, and the total number of Python function calls
+of each (`pstats.Stats.total_calls`, C functions called from Python included) is printed
+with the ratios of the medians, replayed / floor (the suite's own code; target <= 1.05)
+and replayed / replay, and their range over the runs. The three play the same samples
+with the same recorded turns (the replayed run asks the same questions, so every run
+makes exactly the recorded number of generate calls), each after the same warm-up, so
+the ratio compares like with like. Counts hardly move with the machine's load; what
+moves them a little (under 1%) is Inspect's own work on timers (the display refresh, the
+sample buffer), which runs more often the longer a run takes. Beside them: the suite's
 CPU per turn, (replayed - replay) CPU seconds over the recorded turns, from the timed
 runs' medians (from the one unprofiled run of each with `--counts-only`).
 
@@ -145,22 +148,32 @@ def counted(run: Any, *args: Any) -> int:
 
 
 def print_counts(per_k: int, sample_ids: list[str], logs: str, turns: int,
-                 cpu: dict[str, float]) -> None:
-    """The call counts of replay, floor and replayed (one cProfile run each), their
-    ratios, and the suite's CPU per turn from `cpu` (seconds by run name)."""
-    counts = {"replay": counted(run_replay, sample_ids, logs),
-              "floor": counted(run_floor, sample_ids, logs),
-              "replayed": counted(run_logic_replayed, per_k, logs)}
+                 cpu: dict[str, float], repeats: int) -> None:
+    """The call counts of replay, floor and replayed (`repeats` cProfile runs of each,
+    alternately), the ratios of their medians with the range over the repeats, and the
+    suite's CPU per turn from `cpu` (seconds by run name)."""
+    counts: dict[str, list[int]] = {"replay": [], "floor": [], "replayed": []}
+    for _ in range(repeats):
+        counts["replay"].append(counted(run_replay, sample_ids, logs))
+        counts["floor"].append(counted(run_floor, sample_ids, logs))
+        counts["replayed"].append(counted(run_logic_replayed, per_k, logs))
+    median = {name: statistics.median(values) for name, values in counts.items()}
     for name, label in (("replay", "replay + mockllm/model"),
                         ("floor", "replay + the suite's outputs"),
                         ("replayed", "logic_mt + recorded turns")):
-        print(f"calls {label:28s}: {counts[name]:,} ({counts[name] / turns:.0f} per turn)")
+        print(f"calls {label:28s}: " + ", ".join(f"{n:,}" for n in counts[name])
+              + f" (median {median[name]:,.0f}, {median[name] / turns:.0f} per turn)")
+
+    def ratio(over: str, under: str) -> str:
+        each = [a / b for a, b in zip(counts[over], counts[under], strict=True)]
+        spread = f" (each run {min(each):.3f}-{max(each):.3f})" if repeats > 1 else ""
+        return f"{median[over] / median[under]:.3f}{spread}"
+
     print(f"calls ratio logic_mt on recorded turns / floor (the suite's own code; "
-          f"target <= 1.05): {counts['replayed'] / counts['floor']:.3f}")
-    print(f"calls ratio logic_mt on recorded turns / replay: "
-          f"{counts['replayed'] / counts['replay']:.3f}")
+          f"target <= 1.05): {ratio('replayed', 'floor')}")
+    print(f"calls ratio logic_mt on recorded turns / replay: {ratio('replayed', 'replay')}")
     print(f"calls ratio floor / replay (Inspect's own handling of the suite's outputs): "
-          f"{counts['floor'] / counts['replay']:.3f}")
+          f"{ratio('floor', 'replay')}")
     print(f"CPU  the suite's own per turn (replayed - replay, {turns} turns): "
           f"{(cpu['replayed'] - cpu['replay']) * 1000 / turns:.2f} ms; over the floor "
           f"{(cpu['replayed'] - cpu['floor']) * 1000 / turns:.2f} ms")
@@ -215,6 +228,8 @@ def main() -> None:
     parser.add_argument("--counts-only", action="store_true",
                         help="only the call counts of replay, floor and replayed (one "
                              "cProfile run each) and the CPU per turn, no timed runs")
+    parser.add_argument("--count-runs", type=int, default=3,
+                        help="cProfile runs of each for the call counts; default 3")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -239,7 +254,7 @@ def main() -> None:
             cpu = {"replay": run_replay(sample_ids, logs)[1],
                    "floor": run_floor(sample_ids, logs)[1],
                    "replayed": run_logic_replayed(args.per_k, logs)[1]}
-            print_counts(args.per_k, sample_ids, logs, sum(calls), cpu)
+            print_counts(args.per_k, sample_ids, logs, sum(calls), cpu, args.count_runs)
             return
         run_bare(calls, logs)  # warm-ups of the other paths (imports, first log write)
         run_replay(sample_ids, logs)
@@ -260,7 +275,7 @@ def main() -> None:
                 times.setdefault("constant", []).append(run_floor(sample_ids, logs, True))
         print_times(times, sum(calls))
         print_counts(args.per_k, sample_ids, logs, sum(calls),
-                     {name: _median(times[name], 1) for name in times})
+                     {name: _median(times[name], 1) for name in times}, args.count_runs)
 
 
 if __name__ == "__main__":
