@@ -30,7 +30,6 @@ import threading
 from typing import Any
 
 import anyio
-
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessage,
