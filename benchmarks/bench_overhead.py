@@ -32,10 +32,10 @@ objects.
   plain solver appends the recorded replies; a scorer that returns 1. What `logic_mt`
   costs beyond it is the suite's own work: the seek loop, parsing, the oracle and the
   engine, the reference strategy, the store, the turn events and the scorers.
-- floor: the replay plus what the suite hands Inspect, made by no suite code: after each
-  recorded turn the same info event (the recorded payload), the recorded final store,
-  and four scorers with the seek scorers' names and metrics that return the recorded
-  scores. What Inspect itself spends on the per-turn events and the four scorers that
+- floor: the replay plus what the suite hands Inspect, made by no suite code: samples
+  carrying the recorded samples' metadata (the problem record, ...), after each recorded
+  turn the same info event (the recorded payload), the recorded final store, and four
+  scorers with the seek scorers' names and metrics that return the recorded scores. What Inspect itself spends on the per-turn events and the four scorers that
   issue 22 keeps: floor / replay is Inspect's share of the ratio, logic_mt on recorded
   turns / floor the suite's own code (loop, parsing, oracle, engine, scoring). With
   `--constant-floor` also the floor whose four scorers return 1: Inspect's cost of four
