@@ -35,8 +35,9 @@ objects.
 - floor: the replay plus what the suite hands Inspect, made by no suite code: samples
   carrying the recorded samples' metadata (the problem record, ...), after each recorded
   turn the same info event (the recorded payload), the recorded final store, and four
-  scorers with the seek scorers' names and metrics that return the recorded scores. What Inspect itself spends on the per-turn events and the four scorers that
-  issue 22 keeps: floor / replay is Inspect's share of the ratio, logic_mt on recorded
+  scorers with the seek scorers' names and metrics that return the recorded scores.
+  What Inspect itself spends on the suite's metadata, the per-turn events and the four
+  scorers that issue 22 keeps: floor / replay is Inspect's share of the ratio, logic_mt on recorded
   turns / floor the suite's own code (loop, parsing, oracle, engine, scoring). With
   `--constant-floor` also the floor whose four scorers return 1: Inspect's cost of four
   scorers and the turn events whatever the scores hold.
