@@ -179,20 +179,20 @@ _EVENTS: dict[str, list[tuple[Any, str | None]]] = {}
 """sample id -> the (data, source) of every info event of the recorded run, in order."""
 _SCORES: dict[str, dict[str, Score]] = {}
 _STORES: dict[str, dict[str, Any]] = {}
-_GROUPS: dict[str, Any] = {}
+_METADATA: dict[str, dict[str, Any]] = {}
 
 
 def record_outputs(log: EvalLog) -> None:
     """Keep what the suite handed Inspect in every sample (turn events, final store,
-    scores, the metric group) for the floor task."""
-    for table in (_EVENTS, _SCORES, _STORES, _GROUPS):
+    scores, the sample's metadata, which holds the metric group) for the floor task."""
+    for table in (_EVENTS, _SCORES, _STORES, _METADATA):
         table.clear()
     for sample in log.samples or []:
         sample_id = str(sample.id)
         _EVENTS[sample_id] = [(e.data, e.source) for e in sample.events if e.event == "info"]
         _SCORES[sample_id] = dict(sample.scores or {})
         _STORES[sample_id] = dict(sample.store)
-        _GROUPS[sample_id] = sample.metadata["k"]
+        _METADATA[sample_id] = dict(sample.metadata)
 
 
 def _scorer(name: str, metric: Any, recorded: bool) -> Scorer:
@@ -228,9 +228,11 @@ def constant_scorers() -> list[Scorer]:
 
 
 def floor_task(sample_ids: list[str], *, constant: bool = False) -> Task:
-    """The floor: the replay, the recorded turn events and store, and the recorded
-    scores (`constant`: four scorers returning 1 instead)."""
+    """The floor: the replay, the recorded turn events and store, the recorded scores
+    (`constant`: four scorers returning 1 instead), on samples carrying the recorded
+    samples' metadata (the problem record and the rest: Inspect copies, snapshots and
+    thins it whoever made it)."""
     samples = [Sample(id=sample_id, input="(replayed)", target="yes",
-                      metadata={"k": _GROUPS[sample_id]}) for sample_id in sample_ids]
+                      metadata=_METADATA[sample_id]) for sample_id in sample_ids]
     return Task(dataset=MemoryDataset(samples), solver=replay_conversation(outputs=True),
                 scorer=constant_scorers() if constant else recorded_scorers(), name="floor")

@@ -18,7 +18,7 @@ propagation decides it and its least model is a witness pair.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 from infoseek.engine import ANY, Assignment, Engine, World
@@ -26,8 +26,11 @@ from infoseek.engine import ANY, Assignment, Engine, World
 BOOL_DOMAIN: tuple[bool, bool] = (False, True)
 
 
+@lru_cache(maxsize=1 << 16)
 def parse_literal(literal: str) -> tuple[str, bool]:
-    """``"x"`` -> ("x", True); ``"not x"`` -> ("x", False)."""
+    """``"x"`` -> ("x", True); ``"not x"`` -> ("x", False). Remembered: every engine
+    made from a record parses all its clauses again (the solver's and the task build's),
+    and a split's records share their literals."""
     text = literal.strip()
     if text.startswith("not "):
         name = text[4:].strip()
@@ -140,9 +143,11 @@ class HornEngine(Engine):
         count = list(sizes)
         if -1 in facts:  # a fact with no head: an empty clause
             return None
-        stack = [*pos, *facts]
-        while stack:
-            v = stack.pop()
+        # Every literal derived joins the queue; iterating a list that grows visits what
+        # is appended too. The least model (or a conflict) is the fixpoint, whatever the
+        # order the literals are taken in.
+        queue = [*pos, *facts]
+        for v in queue:
             if true[v]:
                 continue
             if v in neg:
@@ -151,7 +156,7 @@ class HornEngine(Engine):
             if agree is not None:
                 twin = v + half if v < half else v - half
                 if agree[v if v < half else v - half] and not true[twin]:
-                    stack.append(twin)
+                    queue.append(twin)
             for c in occurs[v]:
                 count[c] -= 1
                 if count[c] == 0:
@@ -159,7 +164,7 @@ class HornEngine(Engine):
                     if h == -1:
                         return None
                     if not true[h]:
-                        stack.append(h)
+                        queue.append(h)
         return true
 
     def least_model(self, assignment: Assignment | None = None) -> list[bool] | None:

@@ -14,13 +14,22 @@ Every output carries a `ModelUsage` of zero tokens (a reference model calls noth
 a usage set means Inspect never needs a tokenizer). A yes/no answer in the tool format is
 `answer(value="yes")` / `answer(value="no")`, as the prompt asks. The provider keeps no
 state between calls: the same store contents always give the same output, in any process.
+
+The strategy runs in a worker thread (`anyio.to_thread.run_sync`), not on Inspect's event
+loop: an exact search can take longer than any step of a sample should hold the loop (the
+optimal strategy on the hard logic split, up to seconds per decision), and meanwhile the
+loop keeps serving the other samples. One lock lets one decision run at a time, as on the
+loop before, so the strategies' caches are never used by two threads at once; a decision
+depends only on what it is given, so the outputs are the same as when it ran on the loop.
 """
 
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
 
+import anyio
 from inspect_ai.model import (
     ChatCompletionChoice,
     ChatMessage,
@@ -104,7 +113,8 @@ class ReferenceModelAPI(ModelAPI):
             return self._text_output(episode)
 
         protocol, problem, turns, options = episode
-        decision = _decide(self.model_name, protocol, problem, turns, options)
+        decision = await anyio.to_thread.run_sync(
+            _decide_alone, self.model_name, protocol, problem, turns, options)
         check_decision(decision)
 
         use_tools = bool(tools) and options.get("format", "tool") == "tool"
@@ -230,6 +240,15 @@ def check_decision(decision: Any) -> None:
             raise ValueError(f"'text' decision without text: {decision!r}")
     else:
         raise ValueError(f"reference strategy returned an unknown decision kind: {decision!r}")
+
+
+_ONE_DECISION_AT_A_TIME = threading.Lock()
+
+
+def _decide_alone(*args: Any) -> dict[str, Any]:
+    """`_decide` in a worker thread, one decision at a time (module docstring)."""
+    with _ONE_DECISION_AT_A_TIME:
+        return _decide(*args)
 
 
 def _decide(

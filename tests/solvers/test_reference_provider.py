@@ -12,6 +12,8 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 import uuid
 from typing import Any
 
@@ -210,6 +212,37 @@ def test_outside_an_infoseek_task_the_output_explains_itself() -> None:
     for key in REQUIRED_STORE_KEYS:
         assert key in output.completion
     assert output.usage is not None
+
+
+def test_the_strategy_decides_in_a_worker_thread_one_decision_at_a_time(
+        tmp_path, monkeypatch) -> None:
+    """An exact search may take seconds (the hard logic split): it runs off the event
+    loop, in a worker thread, and never beside another decision (the strategies' caches
+    are shared), with the same outputs as on the loop."""
+    seen: list[tuple[bool, bool]] = []
+    running = threading.Lock()
+
+    def recording_decide(*args: Any) -> dict[str, Any]:
+        alone = running.acquire(blocking=False)
+        try:
+            asyncio.get_running_loop()
+            on_loop = True
+        except RuntimeError:
+            on_loop = False
+        time.sleep(0.01)  # room for a second decision to overlap, were it allowed to
+        if alone:
+            running.release()
+        seen.append((on_loop, alone))
+        return fake_decide(*args)
+
+    monkeypatch.setattr(reference_strategy, "decide", recording_decide)
+    log = run_eval(episode_task("tool", offer_tools=True, problems=("p1", "p2")),
+                   "infoseek/optimal", tmp_path, max_connections=10)
+    assert seen == [(False, True)] * 4  # two samples, two turns each
+    first, second = assistant_messages(log, "p1")
+    assert [call.arguments for call in first.tool_calls] == [{"variable": "kind"},
+                                                             {"variable": "tall"}]
+    assert [call.arguments for call in second.tool_calls] == [{"value": "yes"}]
 
 
 def test_unknown_reference_model_lists_the_valid_names() -> None:
