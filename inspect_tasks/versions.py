@@ -26,7 +26,7 @@ model, the scorer names and the metric names of every task
 
 from __future__ import annotations
 
-EVAL_VERSION = "5-A"
+EVAL_VERSION = "6-A"
 """The eval version, ``"N-X"`` (module docstring). Move N, and reset X to ``A``, when a
 prompt, scorer or metric changes; move X alone for an interface-only change.
 
@@ -62,7 +62,16 @@ History (one line per move, with why):
   "unsure" reply as an atom value. Default prompts and readings are unchanged ("cannot
   be determined" is read as that answer form only where a task offers it), but
   planning plan scores under the random oracle and Planning-Q's default split differ
-  from ``4-A``."""
+  from ``4-A``.
+- ``6-A``: incomplete_questions' asking tool is renamed ``ask_user`` -> ``ask_question``
+  (Inspect has its own ``ask_user``); the tool-format prompts and the judge's transcript
+  name it (a call of the old name is still read as a question). Where "cannot be
+  determined" is offered, a self-correction, an alternative or a retraction after it
+  (``; correction: yes``, ``. On second thought, ...``) makes the answer ambiguous; it
+  was credited. The ``ask`` / ``answer`` tools now run (an agent such as ``react()``
+  can play with ``-T solver=react``); the built-in loop's records are unchanged.
+  Scores of incomplete_questions in the tool format and of offered "cannot be
+  determined" answers are not comparable with ``5-A``."""
 
 EVAL_FINGERPRINT = "4c435b79888c2cd0"
 """The hash of the prompt texts, scorer names and metric names that `EVAL_VERSION`'s N
