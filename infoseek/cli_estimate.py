@@ -134,6 +134,38 @@ def estimate_row(name: str, wanted: int, log_dir: Path,
     return row
 
 
+def recorded_against_estimate(log_path: str | Path) -> dict[str, Any]:
+    """One log's recorded token counts beside the estimate of the same calls: for every
+    call of the model under test (not a role call) whose output records usage, the
+    provider's prompt tokens (``input_tokens`` plus cache reads and writes) and output
+    tokens, and `call_estimate` of that call's text; summed, with the ratios recorded /
+    estimated. How good ceil(chars / 4) is for that model's tokenizer on this text."""
+    from inspect_ai.event import ModelEvent
+    from inspect_ai.log import read_eval_log
+
+    from infoseek.inspect_tasks.report.tokens import call_estimate
+
+    log = read_eval_log(str(log_path), resolve_attachments=True)
+    out = {"task": log.eval.task.split("/")[-1], "model": log.eval.model, "calls": 0,
+           "prompt": 0, "prompt_est": 0, "output": 0, "output_est": 0}
+    for sample in log.samples or []:
+        for event in sample.events or []:
+            usage = getattr(event.output, "usage", None) if isinstance(event, ModelEvent) \
+                else None
+            if usage is None or event.role is not None:
+                continue
+            prompt, output = call_estimate(event)
+            out["calls"] += 1
+            out["prompt"] += (usage.input_tokens + (usage.input_tokens_cache_read or 0)
+                              + (usage.input_tokens_cache_write or 0))
+            out["prompt_est"] += prompt
+            out["output"] += usage.output_tokens
+            out["output_est"] += output
+    out["prompt_ratio"] = out["prompt"] / out["prompt_est"] if out["prompt_est"] else None
+    out["output_ratio"] = out["output"] / out["output_est"] if out["output_est"] else None
+    return out
+
+
 def _cell(value: object) -> str:
     if isinstance(value, float):
         return f"{value:,.1f}" if value < 100 else f"{round(value):,}"

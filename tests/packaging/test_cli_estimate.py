@@ -92,3 +92,31 @@ def test_samples_must_be_positive(capsys) -> None:
         main(["estimate", "logic_mt", "--samples", "0"])
     assert stop.value.code == 2
     assert "--samples: must be a positive integer, got 0" in capsys.readouterr().err
+
+
+def test_recorded_tokens_sit_beside_the_estimate_of_the_same_calls(tmp_path) -> None:
+    from inspect_ai.event import ModelEvent
+    from inspect_ai.model import ModelUsage, get_model
+
+    from infoseek.cli_estimate import recorded_against_estimate
+    from infoseek.inspect_tasks.logic_q import logic_q
+    from infoseek.inspect_tasks.report.tokens import call_estimate
+    from tests.support.common import MOCK_MODEL, text_output
+
+    outputs = []
+    for n in (1, 2):
+        output = text_output("The question is about x.")
+        output.usage = ModelUsage(input_tokens=300 * n, input_tokens_cache_read=50,
+                                  output_tokens=9 * n, total_tokens=350 * n + 9 * n)
+        outputs.append(output)
+    model = get_model(MOCK_MODEL, custom_outputs=outputs)
+    [log] = inspect_eval(logic_q(limit=2), model=model, log_dir=str(tmp_path), limit=2,
+                         display="none")
+    found = recorded_against_estimate(log.location)
+    assert found["task"] == "logic_q" and found["calls"] == 2
+    assert found["prompt"] == 300 + 600 + 2 * 50 and found["output"] == 27
+    events = [e for s in read_eval_log(log.location, resolve_attachments=True).samples
+              for e in s.events if isinstance(e, ModelEvent)]
+    assert found["prompt_est"] == sum(call_estimate(e)[0] for e in events) > 100
+    assert found["prompt_ratio"] == pytest.approx(1000 / found["prompt_est"])
+    assert found["output_ratio"] == pytest.approx(27 / found["output_est"])
