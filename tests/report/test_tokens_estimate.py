@@ -17,7 +17,7 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolCall, ToolInfo, ToolParams
 
-from benchmarks.bench_tokens import spread
+from infoseek.cli_estimate import spread
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.inspect_tasks.report.tokens import (
     call_estimate,
