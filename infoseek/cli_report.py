@@ -91,7 +91,7 @@ def _sweep_workers(args: argparse.Namespace) -> int:
         print(f"infoseek sweep: {problem}", file=sys.stderr)
         return 2
     try:  # once here, not once in each worker
-        build_splits(args.recipe, args.task, args.per_k)
+        build_splits(args.recipe, args.task, args.per_k, workers=args.workers)
     except SweepError as exc:
         print(f"infoseek sweep: {exc}", file=sys.stderr)
         return 2

@@ -228,17 +228,29 @@ def run_sweep(name: str, models: Sequence[str], log_dir: str, *, task: str | Non
     return bool(success)
 
 
-def build_splits(name: str, task: str | None = None, per_k: int = 10) -> None:
+def build_splits(name: str, task: str | None = None, per_k: int = 10,
+                 workers: int = 1) -> None:
     """Build every split the recipe's runs read into the dataset cache, each once and
     several at a time (`infoseek.builders.datasets.made_after_builds`): what `infoseek
     sweep --workers N` does before it starts its N processes, so that they all read the
-    cache rather than build the same splits N times over."""
+    cache rather than build the same splits N times over. A run with fewer samples than
+    `workers` would leave a share empty: a `SweepError` naming the run and what to change,
+    before any worker starts."""
     from infoseek.builders.datasets import made_after_builds
 
     registered = sweep_tasks()
-    runs = recipe_runs(name, task, per_k, registered)
-    made_after_builds([functools.partial(made_task, registered[t], t, args)
-                       for t, args in runs if t in registered])
+    runs = [(t, args) for t, args in recipe_runs(name, task, per_k, registered)
+            if t in registered]
+    tasks = made_after_builds([functools.partial(made_task, registered[t], t, args)
+                               for t, args in runs])
+    for (run_task, args), made in zip(runs, tasks):
+        count = len(made.dataset)
+        if count < workers:
+            raise SweepError(
+                f"--workers {workers} needs at least {workers} samples in every run, and "
+                f"{run_task} {args} has {count} at --per-k {per_k}: every worker runs a "
+                f"share of each run's samples, so use --workers {max(count, 1)} or a "
+                "larger --per-k")
 
 
 def _refusal(exc: Exception, log_dir: str) -> str:

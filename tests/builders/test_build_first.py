@@ -158,3 +158,17 @@ def test_a_limited_read_builds_only_the_first_problems_byte_for_byte(
     assert [dumps_record(r) for r in limited] == [dumps_record(r) for r in full[:limit]]
     again = domain_records(builder, ks=[1, 2], per_k=per_k, seed=7, limit=limit)
     assert again == limited and not _built(capfd.readouterr().err, builder)  # cut from full
+
+
+def test_more_workers_than_a_runs_samples_is_refused_before_any_worker(tmp_path,
+                                                                      monkeypatch) -> None:
+    """A share of a run with fewer samples than workers would be empty: `build_splits`
+    says which run and what to change, before `sweep --workers N` starts its processes."""
+    from infoseek.inspect_tasks.report.sweeps import SweepError, build_splits
+
+    monkeypatch.setenv("INFOSEEK_CACHE_DIR", str(tmp_path))
+    build_splits("force_ask", per_k=1, workers=2)  # every run has two samples or more
+    with pytest.raises(SweepError, match=r"--workers 400 needs at least 400 samples in "
+                                         r"every run, and logic_mt .* use --workers \d+ "
+                                         r"or a larger --per-k"):
+        build_splits("force_ask", per_k=1, workers=400)
