@@ -36,29 +36,25 @@ import json
 import math
 import multiprocessing as mp
 import os
-import re
 import tempfile
-import zipfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from json.decoder import scanstring
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pandas as pd
-import pyarrow as pa
 from inspect_ai.analysis import SampleColumn, evals_df, samples_df
 from inspect_ai.log import read_eval_log
 
 from infoseek.cli_files import special_kind
 from infoseek.contract import STORE_TURNS, TASK_SOURCE
-from infoseek.inspect_tasks.report import log_cache
+from infoseek.inspect_tasks.report import eval_reader, log_cache
 from infoseek.inspect_tasks.report.declarations import TaskReport, joined, report_for
+from infoseek.inspect_tasks.report.eval_reader import problem_of
 from infoseek.inspect_tasks.report.tokens import usage_fields, usage_json
 from infoseek.scorers.recorded_names import current_scorer_name
-from infoseek.stored_forms import sample_problem, turns_from_store
+from infoseek.stored_forms import turns_from_store
 
 SETTING_PREFIX = "task_arg_"
 INSPECT_INDEX_FILES = frozenset({"logs.json", "eval-set.json", "listing.json"})
@@ -137,22 +133,6 @@ def _scores_json(sample: Any) -> str:
 def _problem_id(sample: Any) -> str:
     """The problem a sample is an instance of (`problem_of`), read from the full sample."""
     return problem_of(sample.metadata, sample.id)
-
-
-def problem_of(metadata: Any, sample_id: Any) -> str:
-    """The id of the problem a sample belongs to: the task instances of one problem (its
-    target values; a single-turn problem's variants) share it, so statistics resample
-    problems, not samples. It is the metadata's ``problem_id``, else the id of the problem
-    record the metadata carries (``problem``, ``record``), else the sample's own id."""
-    metadata = metadata if isinstance(metadata, dict) else {}
-    if metadata.get("problem_id") not in (None, ""):
-        return str(metadata["problem_id"])
-    record = sample_problem(metadata)
-    if record is None and isinstance(metadata.get("record"), dict):
-        record = metadata["record"]
-    if record is not None and record.get("id") not in (None, ""):
-        return str(record["id"])
-    return str(sample_id)
 
 
 def _turns_json(sample: Any) -> str:
@@ -295,15 +275,15 @@ def _gather(path: Path) -> dict[str, Any] | str:
     if str(row.get("status")) not in ("success", "error", "cancelled"):
         return f"task {task!r} has status {row.get('status')!r}; nothing to report yet"
     try:
-        samples = summary_frame(path)
+        samples = eval_reader.summary_frame(path)
         if samples is None:
             samples = samples_df(str(path), columns=SAMPLE_COLUMNS, quiet=True,
                                  exclude_fields=SKIPPED_FIELDS)
     except Exception as exc:
         return f"cannot read its samples ({str(exc).splitlines()[0][:160]})"
     scorers: set[str] = set()
-    for text in samples.get("scores_json", pd.Series(dtype=str)):
-        scorers.update(json.loads(text or "{}"))
+    for scores in samples.get("scores_json", pd.Series(dtype=str)):
+        scorers.update(_decoded(scores, "{}"))
     data: dict[str, Any] = {
         "eval": {str(k): v for k, v in row.items()
                  if k in EVAL_FIELDS or str(k).startswith(SETTING_PREFIX)},
@@ -332,128 +312,20 @@ def _decide(data: dict[str, Any]) -> tuple[dict[str, Any], TaskReport, str] | st
     return row, declaration, data["spec"]["eval_id"]
 
 
-FULL_FIELDS = frozenset({"id", "epoch", "scores", "metadata", "store"})
-"""The fields of a full sample the fast read takes (Inspect writes them before the
-transcript, whose parsing is then skipped)."""
-_SPACE = re.compile(r"[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
-
-
-def _top_fields(text: str, wanted: frozenset[str]) -> dict[str, Any]:
-    """The `wanted` top-level fields of the JSON object `text`, parsed in the order they
-    come and no further once all are found (the rest is never parsed); ValueError on
-    anything that is not an object."""
-    found: dict[str, Any] = {}
-    at = _SPACE.match(text, 0).end()
-    if text[at:at + 1] != "{":
-        raise ValueError("a sample is not a JSON object")
-    at = _SPACE.match(text, at + 1).end()
-    if text[at:at + 1] == "}":
-        return found
-    while True:
-        if text[at:at + 1] != '"':
-            raise ValueError("a sample's key is not a string")
-        key, at = scanstring(text, at + 1)
-        at = _SPACE.match(text, at).end()
-        if text[at:at + 1] != ":":
-            raise ValueError("a sample's key has no value")
-        value, at = _DECODER.raw_decode(text, _SPACE.match(text, at + 1).end())
-        if key in wanted:
-            found[key] = value
-            if len(found) == len(wanted):
-                return found
-        at = _SPACE.match(text, at).end()
-        if text[at:at + 1] == "}":
-            return found
-        if text[at:at + 1] != ",":
-            raise ValueError("a sample's fields are not separated by commas")
-        at = _SPACE.match(text, at + 1).end()
-
-
-def _sample_order(sample_id: Any, epoch: Any) -> tuple[Any, str]:
-    """Inspect's order of a log's samples: by epoch, then by id (numbers zero-filled)."""
-    return epoch, sample_id if isinstance(sample_id, str) else str(sample_id).zfill(20)
-
-
-def summary_frame(path: Path) -> pd.DataFrame | None:
-    """The frame `samples_df` gives for `SAMPLE_COLUMNS`, read without the transcripts:
-    the sample summaries Inspect stores in an ``.eval`` log (``summaries.json``: id,
-    epoch, the summary's metadata, error, usage) and, of each full sample, only the
-    fields before its transcript (`FULL_FIELDS`). None when the log is not in that form
-    (a ``.json`` log, a log still being written, summaries that do not match the
-    samples one to one): the caller then reads it through `samples_df`."""
-    if path.suffix != ".eval":
-        return None
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = list(dict.fromkeys(archive.namelist()))
-            if SUMMARIES_MEMBER not in names:
-                return None
-            summaries = json.loads(archive.read(SUMMARIES_MEMBER))
-            full: dict[tuple[str, Any], dict[str, Any]] = {}
-            for name in names:  # a re-logged sample: the last member of a name counts
-                if name.startswith("samples/") and name.endswith(".json"):
-                    fields = _top_fields(archive.read(name).decode("utf-8"), FULL_FIELDS)
-                    full[(json.dumps(fields.get("id")), fields.get("epoch"))] = fields
-    except (zipfile.BadZipFile, NotImplementedError, KeyError, ValueError, OSError,
-            RecursionError):
-        return None
-    if not isinstance(summaries, list) or not summaries:
-        return None
-    keys = [(json.dumps(s.get("id")), s.get("epoch")) if isinstance(s, dict) else None
-            for s in summaries]
-    if None in keys or len(set(keys)) != len(keys) or set(keys) != set(full):
-        return None
-    records = []
-    for summary in sorted(summaries, key=lambda s: _sample_order(s["id"], s["epoch"])):
-        sample = full[(json.dumps(summary["id"]), summary["epoch"])]
-        record: dict[str, Any] = {"id": str(summary["id"]), "epoch": summary["epoch"]}
-        metadata = summary.get("metadata")
-        for key, value in sorted((metadata if isinstance(metadata, dict) else {}).items()):
-            record[f"metadata_{key}"] = (json.dumps(value) if isinstance(value, list | dict)
-                                         else value)
-        record["error"] = "" if summary.get("error") is None else summary["error"]
-        scores = {current_scorer_name(name): {"value": score.get("value"),
-                                              "metadata": score.get("metadata") or {}}
-                  for name, score in (sample.get("scores") or {}).items()}
-        record["scores_json"] = json.dumps(scores)
-        record["turns_json"] = json.dumps(
-            turns_from_store((sample.get("store") or {}).get(STORE_TURNS)) or [])
-        record["problem_id"] = problem_of(sample.get("metadata"), sample.get("id"))
-        record["usage_json"] = usage_json(SimpleNamespace(
-            model_usage=summary.get("model_usage") or {},
-            role_usage=summary.get("role_usage") or {}))
-        records.append(record)
-    return _arrow_frame(records)
-
-
-SUMMARIES_MEMBER = "summaries.json"
-
-
-def _arrow_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
-    """`records` as `samples_df` types them: a column holding values of several types
-    (other than all text) as text, then every column through Arrow (a column of
-    nothing but missing values as text)."""
-    frame = pd.DataFrame(records)
-    for column in frame.columns:
-        if frame[column].dtype == object:
-            kinds = {type(v) for v in frame[column].dropna()}
-            if len(kinds) > 1 and not kinds <= {str, bytes}:
-                frame[column] = frame[column].map(
-                    lambda v: v if v is None or isinstance(v, str) else str(v))
-    return pa.Table.from_pandas(frame).to_pandas(types_mapper=_arrow_dtype)
-
-
-def _arrow_dtype(kind: pa.DataType) -> pd.ArrowDtype:
-    return pd.ArrowDtype(pa.string() if pa.types.is_null(kind) else kind)
+def _decoded(value: Any, empty: str) -> Any:
+    """A ``scores_json`` / ``turns_json`` cell as data: `samples_df` gives JSON text, the
+    fast read (`eval_reader.summary_frame`) the decoded value itself."""
+    if isinstance(value, dict | list):
+        return value
+    return json.loads(value or empty)
 
 
 def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[dict]]:
     rows: list[dict] = []
     turn_rows: list[dict] = []
     for record in samples.to_dict("records"):
-        scores = json.loads(record.pop("scores_json", None) or "{}")
-        turns = json.loads(record.pop("turns_json", None) or "[]")
+        scores = _decoded(record.pop("scores_json", None), "{}")
+        turns = _decoded(record.pop("turns_json", None), "[]")
         error = record.get("error")
         row = {
             "log_id": log_id, "id": str(record["id"]), "epoch": int(record["epoch"]),
@@ -574,23 +446,29 @@ def _gathered(files: list[Path], keys: list[dict[str, Any] | None], logs: Logs,
     pool = None
     if count > 1 and len(todo) > 1 and "fork" in mp.get_all_start_methods():
         pool = ProcessPoolExecutor(min(count, len(todo)), mp_context=mp.get_context("fork"))
-        fresh = pool.map(_gather, [files[i] for i in todo])
+        fresh = pool.map(_gather_stored, [files[i] for i in todo], [keys[i] for i in todo])
     else:
-        fresh = (_gather(files[i]) for i in todo)
+        fresh = (_gather_stored(files[i], keys[i]) for i in todo)
     try:
         for index, value in enumerate(cached):
             if isinstance(value, dict):
                 logs.cached.append(files[index])
                 yield value
                 continue
-            value = next(fresh)
             logs.fresh.append(files[index])
-            if isinstance(value, dict):
-                log_cache.store(keys[index], value)
-            yield value
+            yield next(fresh)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+
+
+def _gather_stored(path: Path, key: dict[str, Any] | None) -> dict[str, Any] | str:
+    """`_gather` of `path`, cached under `key` when it was read (in the process that
+    read it: with several reading processes, the caching is shared out too)."""
+    value = _gather(path)
+    if isinstance(value, dict):
+        log_cache.store(key, value)
+    return value
 
 
 def _eval_entry(log_id: str, path: Path, row: pd.Series, declaration: TaskReport

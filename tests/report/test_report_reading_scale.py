@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from infoseek.inspect_tasks.report import log_cache, reading
+from infoseek.inspect_tasks.report import eval_reader, log_cache, reading
 from infoseek.inspect_tasks.report.build import _write_long_form
 
 DATA = Path(__file__).parent / "data" / "scale_reference"
@@ -50,12 +50,12 @@ def _same(one: reading.Logs, other: reading.Logs) -> None:
 
 def test_fast_cached_and_samples_df_reads_are_identical(work, monkeypatch) -> None:
     for path in sorted((work / "logs").iterdir()):  # the fast read applies to all six
-        assert reading.summary_frame(path) is not None, path
+        assert eval_reader.summary_frame(path) is not None, path
     cold = reading.read_logs(["logs"])
     assert len(cold.fresh) == 6 and len(list(log_cache.cache_folder().glob("*.json"))) == 6
     warm = reading.read_logs(["logs"])
     assert len(warm.cached) == 6 and warm.fresh == []
-    monkeypatch.setattr(reading, "summary_frame", lambda path: None)
+    monkeypatch.setattr(eval_reader, "summary_frame", lambda path: None)
     monkeypatch.setenv("INFOSEEK_REPORT_CACHE", "0")
     plain = reading.read_logs(["logs"])
     assert len(plain.fresh) == 6
@@ -146,13 +146,13 @@ def test_reading_in_two_processes_gives_the_same_frames(work, monkeypatch) -> No
 def test_leading_fields_stop_before_the_transcript() -> None:
     text = ' { "id" : "a", "epoch": 1, "scores": {"s": {"value": 1}}, "metadata": {},\n'
     text += '"store": {}, "events": [ this is never parsed'
-    assert reading._top_fields(text, reading.FULL_FIELDS) == {
+    assert eval_reader.top_fields(text, eval_reader.FULL_FIELDS) == {
         "id": "a", "epoch": 1, "scores": {"s": {"value": 1}}, "metadata": {}, "store": {}}
-    assert reading._top_fields('{"id": 3}', reading.FULL_FIELDS) == {"id": 3}
+    assert eval_reader.top_fields('{"id": 3}', eval_reader.FULL_FIELDS) == {"id": 3}
     with pytest.raises(ValueError):
-        reading._top_fields("[1, 2]", reading.FULL_FIELDS)
+        eval_reader.top_fields("[1, 2]", eval_reader.FULL_FIELDS)
     with pytest.raises(ValueError):
-        reading._top_fields('{"id": 1 "epoch": 2}', reading.FULL_FIELDS)
+        eval_reader.top_fields('{"id": 1 "epoch": 2}', eval_reader.FULL_FIELDS)
 
 
 def test_worker_count(monkeypatch) -> None:
