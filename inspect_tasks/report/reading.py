@@ -37,7 +37,7 @@ import math
 import multiprocessing as mp
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -48,10 +48,17 @@ from inspect_ai.analysis import SampleColumn, evals_df, samples_df
 from inspect_ai.log import read_eval_log
 
 from infoseek.cli_files import special_kind
-from infoseek.contract import STORE_TURNS, TASK_SOURCE
+from infoseek.contract import STORE_TURNS
 from infoseek.inspect_tasks.report import eval_reader, log_cache
 from infoseek.inspect_tasks.report.declarations import TaskReport, joined, report_for
 from infoseek.inspect_tasks.report.eval_reader import problem_of
+from infoseek.inspect_tasks.report.log_entry import (  # noqa: F401  (re-exported)
+    data_identity,
+    eval_entry,
+    role_models,
+    settings_of,
+    shown_path,
+)
 from infoseek.inspect_tasks.report.tokens import usage_fields, usage_json
 from infoseek.scorers.recorded_names import current_scorer_name
 from infoseek.stored_forms import turns_from_store
@@ -78,13 +85,6 @@ class Logs:
     """The files whose read came from `log_cache` (unchanged since an earlier report)."""
     fresh: list[Path] = field(default_factory=list)
     """The files read this time."""
-
-
-def shown_path(path: str | Path) -> str:
-    """`path` as text that can be written anywhere: a file name whose bytes are not
-    UTF-8 keeps them as ``\\xff`` escapes (Python holds them as lone surrogates, which
-    no UTF-8 file or terminal takes)."""
-    return os.fsencode(str(path)).decode("utf-8", "backslashreplace")
 
 
 def log_files(paths: Sequence[str | Path]) -> list[Path]:
@@ -177,18 +177,6 @@ def _flat_scores(scores: dict[str, Any]) -> dict[str, Any]:
         for key, item in (score.get("metadata") or {}).items():
             flat[f"meta.{scorer}.{key}"] = item
     return flat
-
-
-SETTINGS_OFF: dict[str, frozenset[str]] = {"unanswerable": frozenset({"0", "0.0"})}
-"""Task arguments whose value (as text) here means the feature is off: such a run's row
-reads as if the argument were not there, so it keeps the label and row it had before the
-argument existed (``-T unanswerable=0`` is the default seek run)."""
-
-
-def _setting_value(value: Any) -> Any:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return value
 
 
 INFOSEEK_PACKAGE = "infoseek"
@@ -391,7 +379,8 @@ def read_logs(paths: Sequence[str | Path],
                 row, declaration, eval_id = result
                 if eval_id:  # a log written without one is never taken for a copy
                     first_of_run[eval_id] = path
-                entry = _eval_entry(f"L{len(eval_rows) + 1}", path, row, declaration)
+                entry = eval_entry(f"L{len(eval_rows) + 1}", path, row, declaration,
+                                   data["spec"]["task_registry_name"])
                 logs.paths[entry["log_id"]] = path
                 logs.declarations[entry["task"]] = joined(
                     logs.declarations.get(entry["task"]), declaration)
@@ -469,79 +458,3 @@ def _gather_stored(path: Path, key: dict[str, Any] | None) -> dict[str, Any] | s
     if isinstance(value, dict):
         log_cache.store(key, value)
     return value
-
-
-def _eval_entry(log_id: str, path: Path, row: pd.Series, declaration: TaskReport
-                ) -> dict[str, Any]:
-    """One row of ``Logs.evals``: the log's id, its file (as text), task, model, status,
-    version, protocol and its settings (``setting.<task argument>``)."""
-    entry = {"log_id": log_id, "log": shown_path(path), "file": shown_path(path.name),
-             "task": str(row["task_name"]).split("/")[-1],
-             "model": str(row["model"]), "status": str(row["status"]),
-             "task_version": row.get("task_version"),
-             "protocol": declaration.protocol,
-             "role_models": role_models(row.get("model_roles"))}
-    for key, value in row.items():
-        if str(key).startswith(SETTING_PREFIX):
-            name = str(key)[len(SETTING_PREFIX):]
-            value = _setting_value(value)
-            entry["setting." + name] = (None if str(value) in SETTINGS_OFF.get(name, ())
-                                        else value)
-    entry.update(data_identity(row.get("metadata"), entry.get("setting.source"),
-                               row.get("task_version")))
-    return entry
-
-
-def data_identity(metadata: Any, source: Any, task_version: Any) -> dict[str, Any]:
-    """What a log ran on: ``data.builder`` (the builder and data version after the ``/``
-    of its task version), and for a ``-T source=`` file ``data.source`` (``name#<first 12
-    hex digits of its SHA-256>``, or ``name#unhashed`` from a log written before tasks
-    recorded it, `infoseek.contract.TASK_SOURCE`), ``data.sha256`` and ``data.format``."""
-    recorded = _recorded_metadata(metadata).get(TASK_SOURCE)
-    version = str(task_version or "")
-    out: dict[str, Any] = {"data.builder": version.split("/", 1)[-1] or None,
-                           "data.source": None, "data.sha256": None, "data.format": None}
-    if isinstance(recorded, dict) and recorded.get("file"):
-        digest = str(recorded.get("sha256") or "")
-        out.update({"data.source": f"{recorded['file']}#{digest[:12] or 'unhashed'}",
-                    "data.sha256": digest or None,
-                    "data.format": recorded.get("format") or None})
-    elif isinstance(source, str) and source.strip():
-        out["data.source"] = f"{shown_path(Path(source.strip()).name)}#unhashed"
-    return out
-
-
-def _recorded_metadata(value: Any) -> dict[str, Any]:
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return {}
-    return value if isinstance(value, dict) else {}
-
-
-def role_models(value: Any) -> str | None:
-    """``role=model`` pairs of a log's bound model roles (``eval.model_roles``, a dict or
-    its JSON text), joined by ``; ``, or None when it binds none."""
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return None
-    if not isinstance(value, dict) or not value:
-        return None
-    pairs = []
-    for role, model in sorted(value.items()):
-        name = model.get("model") if isinstance(model, dict) else model
-        pairs.append(f"{role}={name}")
-    return "; ".join(pairs)
-
-
-def settings_of(entry: dict[str, Any] | pd.Series, names: Iterable[str]) -> dict[str, Any]:
-    """The declared settings a log row carries (task arguments it was run with)."""
-    out: dict[str, Any] = {}
-    for name in names:
-        key = "setting." + name
-        if key in entry and _setting_value(entry[key]) is not None:
-            out[name] = entry[key]
-    return out
