@@ -1,14 +1,15 @@
 """The report's fast reading and its per-log cache change nothing in what it writes.
 
-The six logs under ``data/scale_reference/logs`` (logic_mt, logic_q and
-twenty_questions under infoseek/optimal and infoseek/random, logic_mt/random at two
-epochs) were reported before the fast reading existed; ``expected/`` holds that
-report's long-form files (samples, turns, logs: everything the reader hands to the
-tables); the only change since is that a task argument at its declared default is no
-setting (`log_entry`), so those ``setting.*`` cells are blank. Here the same logs are
-read (1) cold, through the fast read of the summaries and the leading sample fields,
-(2) warm, from the cache, (3) through Inspect's `samples_df` (the fast read switched
-off): the three reads must be identical frame for frame, and the long-form files written from them byte-identical to ``expected/``.
+The six logs under ``data/scale_reference/logs`` (logic_mt, logic_q and twenty_questions
+under infoseek/optimal and infoseek/random, logic_mt/random at two epochs) were reported
+before the fast reading existed; ``expected/`` holds that report's long-form files
+(samples, turns, logs: everything the reader hands to the tables); the only change since
+is that a task argument at its declared default is no setting (`log_entry`), so those
+``setting.*`` cells are blank. Here the same logs are read (1) cold, through the fast
+read of the summaries and the leading sample fields, (2) warm, from the cache, (3)
+through Inspect's `samples_df` (the fast read switched off): the three reads must be
+identical frame for frame, and the long-form files written from them byte-identical to
+``expected/``.
 (Every table, figure and page of the report is built from these frames alone; the whole
 report was compared byte for byte when the fast read came in.)
 """
