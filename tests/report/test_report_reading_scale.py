@@ -134,6 +134,10 @@ def test_values_json_lacks_survive_the_cache(work) -> None:
     assert back["a"] is pd.NA and back["b"] != back["b"]
     assert back["c"][0] == float("-inf") and back["c"][1:] == [1, "x", None, True]
     assert not log_cache.store(key, {"d": object()})  # not storable: not cached
+    # a mapping of the read holding the tag's own key, however deep: not cached either
+    assert not log_cache.store(key, {"e": [1, {"f": {"$infoseek": "NA"}}]})
+    assert log_cache.store(key, {"e": ['"$infoseek": "NA"']})  # in a string: fine
+    assert log_cache.load(key) == {"e": ['"$infoseek": "NA"']}
 
 
 def test_reading_in_two_processes_gives_the_same_frames(work, monkeypatch) -> None:
