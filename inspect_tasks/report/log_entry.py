@@ -6,8 +6,9 @@ default its task declares is no setting: the row reads as if the argument were n
 there (None), so a run keeps the row and label it had before an argument existed (a log
 written before ``-T unanswerable=`` records no ``unanswerable``; a later default run
 records ``unanswerable=0.0``: both are the same setting). The declared defaults are read
-from the task's signature in the registry of tasks (`declared_defaults`; a task not
-registered now keeps every recorded value).
+from the task's signature in the registry of tasks (`declared_defaults`: the module named
+like the task when it defines it, else every task module; a task not registered now keeps
+every recorded value).
 
 Some arguments are stated in every row even at their default (`stated_settings`): the
 settings the tables always show (`tables.ALWAYS_SHOWN`, ``oracle=adversarial``), the data
@@ -53,15 +54,30 @@ def declared_defaults(registry_name: str) -> dict[str, Any]:
     """The declared default of each argument of the task registered as `registry_name`
     (``infoseek/logic_mt``, ``mapcolour/mapcolour_mt``; a bare name is tried as
     infoseek's), from its signature; empty for a task not registered now."""
-    from infoseek.inspect_tasks._registry import REGISTERED_TASKS, TASK_PREFIX
+    from infoseek.inspect_tasks import _registry
 
-    factory = (REGISTERED_TASKS.get(registry_name)
-               or REGISTERED_TASKS.get(f"{TASK_PREFIX}/{registry_name}"))
+    bare = registry_name.split("/")[-1]
+    full = registry_name if "/" in registry_name else f"{_registry.TASK_PREFIX}/{bare}"
+    factory = dict(_own_module_tasks(bare)).get(full)
+    if factory is None:  # not in a module of its own name: every task module
+        factory = _registry.REGISTERED_TASKS.get(full)
     if factory is None:
         return {}
     return {name: parameter.default
             for name, parameter in inspect.signature(factory).parameters.items()
             if parameter.default is not inspect.Parameter.empty}
+
+
+def _own_module_tasks(bare: str) -> list[tuple[str, Any]]:
+    """The tasks of the suite's module named like the task (``logic_mt.py`` for
+    ``logic_mt``), by registry name: the signature without importing every task module
+    (`_registry.load_all`, a second or two); [] when there is no such module."""
+    from infoseek.inspect_tasks import _registry
+
+    if not bare.isidentifier():
+        return []
+    module = _registry.import_present(f"{_registry.TASK_PACKAGE}.{bare}")
+    return _registry.tasks_defined_in(module) if module is not None else []
 
 
 @lru_cache(maxsize=1)
