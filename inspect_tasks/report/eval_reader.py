@@ -16,10 +16,12 @@ is decoded in full by Python's own JSON decoder, so what is read is exactly what
 parse gives; a value cut by the end of a chunk is never taken (`_parse_fields`: a value
 that reaches the end of the text read so far is read again with more text).
 
-`summary_frame` returns the frame `samples_df` gives, with two differences the reader
+`summary_frame` returns the frame `samples_df` gives, with one difference the reader
 (`reading._sample_rows`) accepts: ``scores_json`` and ``turns_json`` hold the decoded
 scores and turn records rather than their JSON text (encoding them only to decode them
-again cost a fifth of the read). It returns None for a log not in that form (a ``.json``
+again cost a fifth of the read), or, given a `reduce`, one column of what it makes of
+each sample as it is read (the reader keeps only the flat score columns and a few
+fields per turn: a log's decoded turn records held at once took a gigabyte). It returns None for a log not in that form (a ``.json``
 log, a log still being written, summaries that do not match the samples one to one): the
 caller then reads the log through `samples_df` itself.
 """
@@ -30,6 +32,7 @@ import codecs
 import json
 import re
 import zipfile
+from collections.abc import Callable
 from json.decoder import scanstring
 from pathlib import Path
 from types import SimpleNamespace
@@ -47,6 +50,8 @@ FULL_FIELDS = frozenset({"id", "epoch", "scores", "metadata", "store"})
 """The fields of a full sample the fast read takes (Inspect writes them before the
 transcript, which is then neither decompressed nor parsed)."""
 SUMMARIES_MEMBER = "summaries.json"
+REDUCED = "reduced"
+"""The column of `summary_frame` holding what its `reduce` made of each sample."""
 FIRST_CHUNK = 32 * 1024
 """Characters of a sample member read first (the wanted fields of a typical infoseek
 sample end well inside it); each further read doubles what is read."""
@@ -203,9 +208,13 @@ def problem_of(metadata: Any, sample_id: Any) -> str:
     return str(sample_id)
 
 
-def summary_frame(path: Path) -> pd.DataFrame | None:
+def summary_frame(path: Path, reduce: Callable[[dict, list], Any] | None = None
+                  ) -> pd.DataFrame | None:
     """The frame `samples_df` gives for the report's columns, read without the
-    transcripts (module docstring), or None when the log is not in that form."""
+    transcripts (module docstring), or None when the log is not in that form. With
+    `reduce`, each sample's decoded scores and turn records are handed to it as soon as
+    they are read and the frame holds what it returns (column `REDUCED`) instead of
+    ``scores_json`` and ``turns_json``."""
     if path.suffix != ".eval":
         return None
     try:
@@ -229,7 +238,7 @@ def summary_frame(path: Path) -> pd.DataFrame | None:
             for s in summaries]
     if None in keys or len(set(keys)) != len(keys) or set(keys) != set(full):
         return None
-    records, scores, turns = [], [], []
+    records, scores, turns, reduced = [], [], [], []
     for summary in sorted(summaries, key=lambda s: _sample_order(s["id"], s["epoch"])):
         sample = full[(json.dumps(summary["id"]), summary["epoch"])]
         record: dict[str, Any] = {"id": str(summary["id"]), "epoch": summary["epoch"]}
@@ -238,18 +247,25 @@ def summary_frame(path: Path) -> pd.DataFrame | None:
             record[f"metadata_{key}"] = (json.dumps(value) if isinstance(value, list | dict)
                                          else value)
         record["error"] = "" if summary.get("error") is None else summary["error"]
-        scores.append({current_scorer_name(name): {"value": score.get("value"),
-                                                   "metadata": score.get("metadata") or {}}
-                       for name, score in (sample.get("scores") or {}).items()})
-        turns.append(turns_from_store((sample.get("store") or {}).get(STORE_TURNS)) or [])
+        sample_scores = {current_scorer_name(name): {"value": score.get("value"),
+                                                     "metadata": score.get("metadata") or {}}
+                         for name, score in (sample.get("scores") or {}).items()}
+        sample_turns = turns_from_store((sample.get("store") or {}).get(STORE_TURNS)) or []
+        if reduce is not None:
+            reduced.append(reduce(sample_scores, sample_turns))
+        else:
+            scores.append(sample_scores)
+            turns.append(sample_turns)
         record["problem_id"] = problem_of(sample.get("metadata"), sample.get("id"))
         record["usage_json"] = usage_json(SimpleNamespace(
             model_usage=summary.get("model_usage") or {},
             role_usage=summary.get("role_usage") or {}))
         records.append(record)
     frame = _arrow_frame(records)
-    frame["scores_json"] = pd.Series(scores, index=frame.index, dtype=object)
-    frame["turns_json"] = pd.Series(turns, index=frame.index, dtype=object)
+    columns = {REDUCED: reduced} if reduce is not None else {"scores_json": scores,
+                                                              "turns_json": turns}
+    for column, values in columns.items():
+        frame[column] = pd.Series(values, index=frame.index, dtype=object)
     return frame
 
 

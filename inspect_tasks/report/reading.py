@@ -51,7 +51,7 @@ from infoseek.cli_files import special_kind
 from infoseek.contract import STORE_TURNS
 from infoseek.inspect_tasks.report import eval_reader, log_cache
 from infoseek.inspect_tasks.report.declarations import TaskReport, joined, report_for
-from infoseek.inspect_tasks.report.eval_reader import problem_of
+from infoseek.inspect_tasks.report.eval_reader import REDUCED, problem_of
 from infoseek.inspect_tasks.report.log_entry import (  # noqa: F401  (re-exported)
     data_identity,
     eval_entry,
@@ -263,13 +263,16 @@ def _gather(path: Path) -> dict[str, Any] | str:
     if str(row.get("status")) not in ("success", "error", "cancelled"):
         return f"task {task!r} has status {row.get('status')!r}; nothing to report yet"
     try:
-        samples = eval_reader.summary_frame(path)
+        samples = eval_reader.summary_frame(path, _reduced)
         if samples is None:
             samples = samples_df(str(path), columns=SAMPLE_COLUMNS, quiet=True,
                                  exclude_fields=SKIPPED_FIELDS)
     except Exception as exc:
         return f"cannot read its samples ({str(exc).splitlines()[0][:160]})"
     scorers: set[str] = set()
+    if REDUCED in samples:
+        for names, _flat, _turns in samples[REDUCED]:
+            scorers.update(names)
     for scores in samples.get("scores_json", pd.Series(dtype=str)):
         scorers.update(_decoded(scores, "{}"))
     data: dict[str, Any] = {
@@ -308,12 +311,40 @@ def _decoded(value: Any, empty: str) -> Any:
     return json.loads(value or empty)
 
 
+def _turn_fields(turn: dict[str, Any]) -> dict[str, Any]:
+    """What the turns table keeps of one turn record."""
+    queries = turn.get("queries") or []
+    possible = turn.get("possible_target_values")
+    return {
+        "turn": turn.get("turn"), "action": turn.get("action"),
+        "queries": "; ".join(str(q.get("variable") or q.get("raw") or "") for q in queries),
+        "valid_queries": sum(1 for q in queries if q.get("valid")),
+        "invalid_reasons": "; ".join(str(q.get("reason")) for q in queries
+                                     if q.get("reason")) or (turn.get("reason") or ""),
+        "answer": None if turn.get("answer") is None else json.dumps(turn["answer"]),
+        "possible_count": len(possible) if isinstance(possible, list) else None,
+        "known": bool(turn.get("known")),
+    }
+
+
+def _reduced(scores: dict[str, Any], turns: list[dict[str, Any]]
+             ) -> tuple[list[str], dict[str, Any], list[dict[str, Any]]]:
+    """What the report keeps of a sample's scores and turn records (its scorers, the flat
+    score columns, each turn's fields): the fast read reduces each sample to this as it
+    goes, so a log's decoded turn records (a Twenty Questions turn lists every value
+    still possible) are never all held at once."""
+    return list(scores), _flat_scores(scores), [_turn_fields(turn) for turn in turns]
+
+
 def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[dict]]:
     rows: list[dict] = []
     turn_rows: list[dict] = []
     for record in samples.to_dict("records"):
-        scores = _decoded(record.pop("scores_json", None), "{}")
-        turns = _decoded(record.pop("turns_json", None), "[]")
+        if REDUCED in record:
+            _, flat, turns = record.pop(REDUCED)
+        else:
+            _, flat, turns = _reduced(_decoded(record.pop("scores_json", None), "{}"),
+                                      _decoded(record.pop("turns_json", None), "[]"))
         error = record.get("error")
         row = {
             "log_id": log_id, "id": str(record["id"]), "epoch": int(record["epoch"]),
@@ -325,26 +356,13 @@ def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[d
             if key.startswith("metadata_") and not (isinstance(value, str)
                                                     and value.startswith("Key removed")):
                 row[key] = value
-        row.update(_flat_scores(scores))
+        row.update(flat)
         row.update(usage_fields(record.pop("usage_json", None)))
         row["turn_count"] = len(turns)
         rows.append(row)
-        for turn in turns:
-            queries = turn.get("queries") or []
-            possible = turn.get("possible_target_values")
-            turn_rows.append({
-                "log_id": log_id, "id": row["id"], "epoch": row["epoch"],
-                "k": record.get("metadata_k"),
-                "turn": turn.get("turn"), "action": turn.get("action"),
-                "queries": "; ".join(str(q.get("variable") or q.get("raw") or "")
-                                     for q in queries),
-                "valid_queries": sum(1 for q in queries if q.get("valid")),
-                "invalid_reasons": "; ".join(str(q.get("reason")) for q in queries
-                                             if q.get("reason")) or (turn.get("reason") or ""),
-                "answer": None if turn.get("answer") is None else json.dumps(turn["answer"]),
-                "possible_count": len(possible) if isinstance(possible, list) else None,
-                "known": bool(turn.get("known")),
-            })
+        for fields in turns:
+            turn_rows.append({"log_id": log_id, "id": row["id"], "epoch": row["epoch"],
+                              "k": record.get("metadata_k"), **fields})
     return rows, turn_rows
 
 

@@ -57,7 +57,7 @@ def test_fast_cached_and_samples_df_reads_are_identical(work, monkeypatch) -> No
     assert len(cold.fresh) == 6 and len(list(log_cache.cache_folder().glob("*.json"))) == 6
     warm = reading.read_logs(["logs"])
     assert len(warm.cached) == 6 and warm.fresh == []
-    monkeypatch.setattr(eval_reader, "summary_frame", lambda path: None)
+    monkeypatch.setattr(eval_reader, "summary_frame", lambda path, reduce=None: None)
     monkeypatch.setenv("INFOSEEK_REPORT_CACHE", "0")
     plain = reading.read_logs(["logs"])
     assert len(plain.fresh) == 6
