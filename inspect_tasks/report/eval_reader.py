@@ -20,10 +20,11 @@ that reaches the end of the text read so far is read again with more text).
 (`reading._sample_rows`) accepts: ``scores_json`` and ``turns_json`` hold the decoded
 scores and turn records rather than their JSON text (encoding them only to decode them
 again cost a fifth of the read), or, given a `reduce`, one column of what it makes of
-each sample as it is read (the reader keeps only the flat score columns and a few
-fields per turn: a log's decoded turn records held at once took a gigabyte). It returns None for a log not in that form (a ``.json``
-log, a log still being written, summaries that do not match the samples one to one): the
-caller then reads the log through `samples_df` itself.
+each sample as it is read (the reader keeps only the flat score columns and a few fields
+per turn: a log's decoded turn records held at once took a gigabyte). It returns None
+for a log not in that form (a ``.json`` log, a log still being written, summaries that
+do not match the samples one to one): the caller then reads the log through `samples_df`
+itself.
 """
 
 from __future__ import annotations
