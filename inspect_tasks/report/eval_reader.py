@@ -8,13 +8,13 @@ target, messages, output, scores, metadata, store, then the transcript (events,
 attachments: most of the member). The report needs, of the full sample, only `FULL_FIELDS`
 (the scores, the complete metadata for the problem id, the store for the turn records).
 
-So each sample member is decompressed only as far as those fields reach (`leading_fields`:
-the member is read in growing chunks and parsed field by field; the transcript after them
-is never decompressed) and the fields between them that are not wanted (input, messages,
-output) are stepped over by matching brackets, not decoded (`skip_value`). A wanted value
-is decoded in full by Python's own JSON decoder, so what is read is exactly what a full
-parse gives; a value cut by the end of a chunk is never taken (`_parse_fields`: a value
-that reaches the end of the text read so far is read again with more text).
+So each sample member is parsed field by field (`top_fields`) and no further once those
+fields are read: the transcript after them is never parsed, and the fields between them
+that are not wanted (input, messages, output) are stepped over by matching brackets, not
+decoded (`skip_value`). A wanted value is decoded in full by Python's own JSON decoder, so
+what is read is exactly what a full parse gives. (Decompressing a member only as far as
+the wanted fields reach, through a zip stream, was measured slower than decompressing it
+whole: zstd is fast, the stream's per-chunk Python is not.)
 
 `summary_frame` returns the frame `samples_df` gives, with one difference the reader
 (`reading._sample_rows`) accepts: ``scores_json`` and ``turns_json`` hold the decoded
@@ -29,7 +29,6 @@ itself.
 
 from __future__ import annotations
 
-import codecs
 import json
 import re
 import zipfile
@@ -37,7 +36,7 @@ from collections.abc import Callable
 from json.decoder import scanstring
 from pathlib import Path
 from types import SimpleNamespace
-from typing import IO, Any
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -49,13 +48,10 @@ from infoseek.stored_forms import sample_problem, turns_from_store
 
 FULL_FIELDS = frozenset({"id", "epoch", "scores", "metadata", "store"})
 """The fields of a full sample the fast read takes (Inspect writes them before the
-transcript, which is then neither decompressed nor parsed)."""
+transcript, which is then never parsed)."""
 SUMMARIES_MEMBER = "summaries.json"
 REDUCED = "reduced"
 """The column of `summary_frame` holding what its `reduce` made of each sample."""
-FIRST_CHUNK = 32 * 1024
-"""Characters of a sample member read first (the wanted fields of a typical infoseek
-sample end well inside it); each further read doubles what is read."""
 
 _SPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
@@ -64,128 +60,63 @@ _STRING_OR_BRACKET = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*(")?|[\[\]{}]', re.DOTA
 bracket."""
 
 
-class _Cut(ValueError):
-    """The text ends inside the value being read (more text is needed)."""
-
-
 def skip_value(text: str, at: int) -> int:
     """The end of the JSON value starting at `at`, found without decoding it: a string
     by the decoder's string scanner, an array or object by counting brackets outside
-    strings, anything else (number, literal) by the decoder. `_Cut` when the text ends
-    before the value does; ValueError on what cannot start a value."""
+    strings, anything else (number, literal) by the decoder; ValueError when the text
+    ends before the value does or no value starts there."""
     first = text[at:at + 1]
-    if first == "":
-        raise _Cut("the text ends before the value")
     if first == '"':
-        try:
-            return scanstring(text, at + 1)[1]
-        except ValueError as exc:  # an unterminated string: the text was cut in it
-            raise _Cut(str(exc)) from None
-    if first in "[{":
+        return scanstring(text, at + 1)[1]
+    if first in ("[", "{"):
         depth = 0
         for match in _STRING_OR_BRACKET.finditer(text, at):
             token = match.group()
             if token[0] == '"':
                 if match.group(1) is None:
-                    raise _Cut("the text ends inside a string")
+                    raise ValueError("the text ends inside a string")
             elif token in "[{":
                 depth += 1
-            elif token in "]}":
+            else:
                 depth -= 1
                 if depth == 0:
                     return match.end()
-        raise _Cut("the text ends inside an array or object")
+        raise ValueError("the text ends inside an array or object")
     return _DECODER.raw_decode(text, at)[1]
-
-
-def _parse_fields(text: str, at: int, wanted: frozenset[str], found: dict[str, Any],
-                  whole: bool, first: bool) -> tuple[bool, int]:
-    """Read top-level fields of the object whose next field starts at `at` (just after
-    its ``{``: `first`, or after a ``,``) into `found`: (done, where to resume). Done
-    once every wanted field is found or the object closes. Unless the text is `whole`, a
-    field the text ends in (or whose value reaches the very end of the text, where a
-    number may have been cut) is left for the next call, which resumes at its start."""
-    while True:
-        start = at = _SPACE.match(text, at).end()
-        if first and text[at:at + 1] == "}":
-            return True, at
-        first = False
-        try:
-            key, value, at = _field(text, at, wanted, whole)
-        except ValueError:
-            if whole:
-                raise
-            return False, start
-        if key in wanted:
-            found[key] = value
-            if len(found) == len(wanted):
-                return True, at
-        if text[at:at + 1] == "}":
-            return True, at
-        at += 1  # past the comma `_field` checked
-
-
-def _field(text: str, at: int, wanted: frozenset[str], whole: bool
-           ) -> tuple[str, Any, int]:
-    """(key, value: decoded if wanted, else None, the position of the ``,`` or ``}``
-    after it) of the field at `at`; ValueError when it is not one (`_Cut` when the text
-    ends before the field and what follows it do, unless the text is `whole`)."""
-    if text[at:at + 1] != '"':
-        raise ValueError("a sample's key is not a string")
-    key, at = scanstring(text, at + 1)
-    at = _SPACE.match(text, at).end()
-    if text[at:at + 1] != ":":
-        raise ValueError("a sample's key has no value")
-    at = _SPACE.match(text, at + 1).end()
-    value = None
-    if key in wanted:
-        value, at = _DECODER.raw_decode(text, at)
-    else:
-        at = skip_value(text, at)
-    at = _SPACE.match(text, at).end()
-    if text[at:at + 1] not in ("}", ","):
-        raise ValueError("a sample's fields are not separated by commas")
-    return key, value, at
 
 
 def top_fields(text: str, wanted: frozenset[str]) -> dict[str, Any]:
     """The `wanted` top-level fields of the JSON object `text`, read in the order they
-    come and no further once all are found; ValueError on anything that is not an
+    come and no further once all are found (the rest is never parsed; the unwanted
+    fields before are stepped over, `skip_value`); ValueError on anything that is not an
     object."""
+    found: dict[str, Any] = {}
     at = _SPACE.match(text, 0).end()
     if text[at:at + 1] != "{":
         raise ValueError("a sample is not a JSON object")
-    found: dict[str, Any] = {}
-    _parse_fields(text, at + 1, wanted, found, whole=True, first=True)
-    return found
-
-
-def leading_fields(member: IO[bytes], wanted: frozenset[str]) -> dict[str, Any]:
-    """`top_fields` of the JSON object in the (binary, UTF-8) stream `member`, reading
-    (and so decompressing) it only as far as the wanted fields reach."""
-    decoder = codecs.getincrementaldecoder("utf-8")()
-    text = ""
-    size = FIRST_CHUNK
-    found: dict[str, Any] = {}
-    at: int | None = None
-    first = True
+    at = _SPACE.match(text, at + 1).end()
+    if text[at:at + 1] == "}":
+        return found
     while True:
-        chunk = member.read(size)
-        whole = not chunk
-        text += decoder.decode(chunk, final=whole)
-        size *= 2
-        if at is None:
-            begin = _SPACE.match(text, 0).end()
-            if begin >= len(text) and not whole:
-                continue
-            if text[begin:begin + 1] != "{":
-                raise ValueError("a sample is not a JSON object")
-            at = begin + 1
-        begin = _SPACE.match(text, at).end()
-        done, at = _parse_fields(text, at, wanted, found, whole, first)
-        first = first and at == begin  # no field read yet
-        if done or whole:
+        if text[at:at + 1] != '"':
+            raise ValueError("a sample's key is not a string")
+        key, at = scanstring(text, at + 1)
+        at = _SPACE.match(text, at).end()
+        if text[at:at + 1] != ":":
+            raise ValueError("a sample's key has no value")
+        at = _SPACE.match(text, at + 1).end()
+        if key in wanted:
+            found[key], at = _DECODER.raw_decode(text, at)
+            if len(found) == len(wanted):
+                return found
+        else:
+            at = skip_value(text, at)
+        at = _SPACE.match(text, at).end()
+        if text[at:at + 1] == "}":
             return found
+        if text[at:at + 1] != ",":
+            raise ValueError("a sample's fields are not separated by commas")
+        at = _SPACE.match(text, at + 1).end()
 
 
 def _sample_order(sample_id: Any, epoch: Any) -> tuple[Any, str]:
@@ -227,8 +158,7 @@ def summary_frame(path: Path, reduce: Callable[[dict, list], Any] | None = None
             full: dict[tuple[str, Any], dict[str, Any]] = {}
             for name in names:  # a re-logged sample: the last member of a name counts
                 if name.startswith("samples/") and name.endswith(".json"):
-                    with archive.open(name) as member:
-                        fields = leading_fields(member, FULL_FIELDS)
+                    fields = top_fields(archive.read(name).decode("utf-8"), FULL_FIELDS)
                     full[(json.dumps(fields.get("id")), fields.get("epoch"))] = fields
     except (zipfile.BadZipFile, NotImplementedError, KeyError, ValueError, OSError,
             RecursionError):
