@@ -48,7 +48,7 @@ def test_top_fields_reads_what_a_full_parse_gives() -> None:
 
 def test_skip_value_ends_where_the_decoder_ends() -> None:
     decoder = json.JSONDecoder()
-    for whole, text in _texts(500):
+    for _whole, text in _texts(500):
         assert eval_reader.skip_value(text + " ,", 0) == decoder.raw_decode(text, 0)[1]
 
 
