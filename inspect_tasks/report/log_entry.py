@@ -34,6 +34,7 @@ from infoseek.contract import TASK_SOURCE
 from infoseek.inspect_tasks.report.declarations import TaskReport
 
 SETTING_PREFIX = "task_arg_"
+"""`evals_df`'s prefix of a task argument's column."""
 
 
 def shown_path(path: str | Path) -> str:

@@ -4,10 +4,12 @@
 as `samples_df` would give `SAMPLE_COLUMNS` (the summary's metadata, error and usage; the
 score metadata with the uncertainty curve and the store's turn records are *full*
 columns, from the complete sample), but for an ``.eval`` log without parsing the
-transcripts (`summary_frame`: the stored sample summaries, and only the fields each
-sample holds before its events); other logs go through `samples_df` itself. Each log's
-read is cached (`log_cache`, keyed by path, size and mtime) and logs not in the cache are
-read in parallel processes when there is much to read (`worker_count`).
+transcripts (`eval_reader.summary_frame`: the stored sample summaries, and only the
+fields each sample holds before its events); other logs go through `samples_df` itself.
+Each log's read is cached (`log_cache`, keyed by path, size and mtime) and logs not in the
+cache are read in parallel processes when there is much to read (`worker_count`). A log's
+row of ``evals`` and its settings are made by `log_entry` (an argument at its declared
+default is no setting).
 
 :func:`read_logs` returns :class:`Logs`: ``evals`` (one row per reported log, with its
 declaration), ``samples`` (one row per sample: identity, ``k`` and the other group keys,
@@ -53,6 +55,7 @@ from infoseek.inspect_tasks.report import eval_reader, log_cache
 from infoseek.inspect_tasks.report.declarations import TaskReport, joined, report_for
 from infoseek.inspect_tasks.report.eval_reader import REDUCED, problem_of
 from infoseek.inspect_tasks.report.log_entry import (  # noqa: F401  (re-exported)
+    SETTING_PREFIX,
     data_identity,
     eval_entry,
     role_models,
@@ -63,7 +66,6 @@ from infoseek.inspect_tasks.report.tokens import usage_fields, usage_json
 from infoseek.scorers.recorded_names import current_scorer_name
 from infoseek.stored_forms import turns_from_store
 
-SETTING_PREFIX = "task_arg_"
 INSPECT_INDEX_FILES = frozenset({"logs.json", "eval-set.json", "listing.json"})
 """Files Inspect writes beside the logs of a folder (not logs themselves)."""
 
