@@ -253,8 +253,9 @@ def _gather(path: Path) -> dict[str, Any] | str:
     """Everything the report reads of one log, as plain data (`log_cache` keeps it),
     or why it cannot be read. Which logs are reported is decided afterwards
     (`_decide`): that depends on the task reports registered now, never cached."""
-    try:
-        evals = evals_df(str(path), quiet=True)
+    try:  # the header is read once: evals_df takes it as it is
+        header = read_eval_log(str(path), header_only=True)
+        evals = evals_df(header, quiet=True)
     except Exception as exc:  # any unreadable file: one line, never a traceback
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return f"not an Inspect log ({first[:160]})"
@@ -282,7 +283,7 @@ def _gather(path: Path) -> dict[str, Any] | str:
                  if k in EVAL_FIELDS or str(k).startswith(SETTING_PREFIX)},
         "scorers": sorted(scorers), "spec": None, "header_error": None}
     try:
-        data["spec"] = spec_facts(read_eval_log(str(path), header_only=True).eval)
+        data["spec"] = spec_facts(header.eval)
     except Exception as exc:  # evals_df read it, so this is unlikely: still one line
         data["header_error"] = f"cannot read its header ({str(exc).splitlines()[0][:160]})"
     data["samples"], data["turns"] = _sample_rows("", samples)
