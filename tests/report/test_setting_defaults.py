@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pandas as pd
 
-from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.inspect_tasks.report.declarations import SEEK_REPORT
 from infoseek.inspect_tasks.report.log_entry import (
     at_default,
@@ -30,7 +29,6 @@ def test_defaults_come_from_the_signature() -> None:
     assert defaults["queries_per_turn"] == 1 and "k" in defaults
     assert declared_defaults("logic_mt") == defaults  # a bare name is infoseek's
     assert declared_defaults("nobody/nothing") == {}
-    assert logic_mt.__name__ == "logic_mt"
 
 
 def test_an_argument_at_its_default_reads_as_no_setting() -> None:
