@@ -73,18 +73,30 @@ class _Unstorable(TypeError):
 _NA = {_TAG: "NA"}
 
 
-def _encode(value: Any) -> Any:
-    if value is None or isinstance(value, bool | str | int | float):
-        return value
-    if value is pd.NA:
-        return _NA
-    if isinstance(value, list):
-        return [_encode(v) for v in value]
-    if isinstance(value, dict):
-        if _TAG in value or not all(isinstance(k, str) for k in value):
-            raise _Unstorable("a mapping the cache cannot tell from its own tags")
-        return {k: _encode(v) for k, v in value.items()}
-    raise _Unstorable(f"a value of type {type(value).__name__}")
+def _body(value: Any) -> bytes:
+    """`value` as the entry's body: compact JSON, ``pd.NA`` as its tag. Python's own
+    encoder walks the value (in C); it raises `_Unstorable` on a value JSON does not
+    hold, and a mapping of the read that has the tag's key (counted in the text: the key
+    never appears inside a JSON string, whose quotes are escaped) makes the whole value
+    unstorable. What is cached is a read built from decoded JSON and from frames whose
+    columns are named by text, so its mappings have text keys and it holds no tuples
+    (which the encoder would turn into text keys and lists)."""
+    tags = 0
+
+    def tag(item: Any) -> Any:
+        nonlocal tags
+        if item is pd.NA:
+            tags += 1
+            return _NA
+        raise _Unstorable(f"a value of type {type(item).__name__}")
+
+    text = json.dumps(value, separators=(",", ":"), default=tag)
+    if text.count(_TAG_KEY) != tags:
+        raise _Unstorable("a mapping the cache cannot tell from its own tags")
+    return text.encode("utf-8")
+
+
+_TAG_KEY = json.dumps(_TAG) + ":"
 
 
 def _tagged(mapping: dict[str, Any]) -> Any:
@@ -120,7 +132,7 @@ def store(key: dict[str, Any] | None, value: Any) -> bool:
         return False
     try:
         # keys keep their order: a sample row's key order is the samples table's columns
-        body = json.dumps(_encode(value), separators=(",", ":")).encode("utf-8")
+        body = _body(value)
     except (_Unstorable, ValueError, RecursionError):
         return False
     header = json.dumps({"infoseek_report_cache": READ_FORMAT, "key": key,

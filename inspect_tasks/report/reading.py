@@ -4,10 +4,12 @@
 as `samples_df` would give `SAMPLE_COLUMNS` (the summary's metadata, error and usage; the
 score metadata with the uncertainty curve and the store's turn records are *full*
 columns, from the complete sample), but for an ``.eval`` log without parsing the
-transcripts (`summary_frame`: the stored sample summaries, and only the fields each
-sample holds before its events); other logs go through `samples_df` itself. Each log's
-read is cached (`log_cache`, keyed by path, size and mtime) and logs not in the cache are
-read in parallel processes when there is much to read (`worker_count`).
+transcripts (`eval_reader.summary_frame`: the stored sample summaries, and only the
+fields each sample holds before its events); other logs go through `samples_df` itself.
+Each log's read is cached (`log_cache`, keyed by path, size and mtime) and logs not in the
+cache are read in parallel processes when there is much to read (`worker_count`). A log's
+row of ``evals`` and its settings are made by `log_entry` (an argument at its declared
+default is no setting).
 
 :func:`read_logs` returns :class:`Logs`: ``evals`` (one row per reported log, with its
 declaration), ``samples`` (one row per sample: identity, ``k`` and the other group keys,
@@ -36,31 +38,34 @@ import json
 import math
 import multiprocessing as mp
 import os
-import re
 import tempfile
-import zipfile
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from json.decoder import scanstring
 from pathlib import Path
-from types import SimpleNamespace
 from typing import Any
 
 import pandas as pd
-import pyarrow as pa
 from inspect_ai.analysis import SampleColumn, evals_df, samples_df
 from inspect_ai.log import read_eval_log
 
 from infoseek.cli_files import special_kind
-from infoseek.contract import STORE_TURNS, TASK_SOURCE
-from infoseek.inspect_tasks.report import log_cache
+from infoseek.contract import STORE_TURNS
+from infoseek.inspect_tasks.report import eval_reader, log_cache
 from infoseek.inspect_tasks.report.declarations import TaskReport, joined, report_for
+from infoseek.inspect_tasks.report.eval_reader import REDUCED, problem_of
+from infoseek.inspect_tasks.report.log_entry import (  # noqa: F401  (re-exported)
+    SETTING_PREFIX,
+    data_identity,
+    eval_entry,
+    role_models,
+    settings_of,
+    shown_path,
+)
 from infoseek.inspect_tasks.report.tokens import usage_fields, usage_json
 from infoseek.scorers.recorded_names import current_scorer_name
-from infoseek.stored_forms import sample_problem, turns_from_store
+from infoseek.stored_forms import turns_from_store
 
-SETTING_PREFIX = "task_arg_"
 INSPECT_INDEX_FILES = frozenset({"logs.json", "eval-set.json", "listing.json"})
 """Files Inspect writes beside the logs of a folder (not logs themselves)."""
 
@@ -82,13 +87,6 @@ class Logs:
     """The files whose read came from `log_cache` (unchanged since an earlier report)."""
     fresh: list[Path] = field(default_factory=list)
     """The files read this time."""
-
-
-def shown_path(path: str | Path) -> str:
-    """`path` as text that can be written anywhere: a file name whose bytes are not
-    UTF-8 keeps them as ``\\xff`` escapes (Python holds them as lone surrogates, which
-    no UTF-8 file or terminal takes)."""
-    return os.fsencode(str(path)).decode("utf-8", "backslashreplace")
 
 
 def log_files(paths: Sequence[str | Path]) -> list[Path]:
@@ -139,22 +137,6 @@ def _problem_id(sample: Any) -> str:
     return problem_of(sample.metadata, sample.id)
 
 
-def problem_of(metadata: Any, sample_id: Any) -> str:
-    """The id of the problem a sample belongs to: the task instances of one problem (its
-    target values; a single-turn problem's variants) share it, so statistics resample
-    problems, not samples. It is the metadata's ``problem_id``, else the id of the problem
-    record the metadata carries (``problem``, ``record``), else the sample's own id."""
-    metadata = metadata if isinstance(metadata, dict) else {}
-    if metadata.get("problem_id") not in (None, ""):
-        return str(metadata["problem_id"])
-    record = sample_problem(metadata)
-    if record is None and isinstance(metadata.get("record"), dict):
-        record = metadata["record"]
-    if record is not None and record.get("id") not in (None, ""):
-        return str(record["id"])
-    return str(sample_id)
-
-
 def _turns_json(sample: Any) -> str:
     turns = turns_from_store((sample.store or {}).get(STORE_TURNS))
     return json.dumps(turns or [])
@@ -197,18 +179,6 @@ def _flat_scores(scores: dict[str, Any]) -> dict[str, Any]:
         for key, item in (score.get("metadata") or {}).items():
             flat[f"meta.{scorer}.{key}"] = item
     return flat
-
-
-SETTINGS_OFF: dict[str, frozenset[str]] = {"unanswerable": frozenset({"0", "0.0"})}
-"""Task arguments whose value (as text) here means the feature is off: such a run's row
-reads as if the argument were not there, so it keeps the label and row it had before the
-argument existed (``-T unanswerable=0`` is the default seek run)."""
-
-
-def _setting_value(value: Any) -> Any:
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return None
-    return value
 
 
 INFOSEEK_PACKAGE = "infoseek"
@@ -283,8 +253,9 @@ def _gather(path: Path) -> dict[str, Any] | str:
     """Everything the report reads of one log, as plain data (`log_cache` keeps it),
     or why it cannot be read. Which logs are reported is decided afterwards
     (`_decide`): that depends on the task reports registered now, never cached."""
-    try:
-        evals = evals_df(str(path), quiet=True)
+    try:  # the header is read once: evals_df takes it as it is
+        header = read_eval_log(str(path), header_only=True)
+        evals = evals_df(header, quiet=True)
     except Exception as exc:  # any unreadable file: one line, never a traceback
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         return f"not an Inspect log ({first[:160]})"
@@ -295,21 +266,24 @@ def _gather(path: Path) -> dict[str, Any] | str:
     if str(row.get("status")) not in ("success", "error", "cancelled"):
         return f"task {task!r} has status {row.get('status')!r}; nothing to report yet"
     try:
-        samples = summary_frame(path)
+        samples = eval_reader.summary_frame(path, _reduced)
         if samples is None:
             samples = samples_df(str(path), columns=SAMPLE_COLUMNS, quiet=True,
                                  exclude_fields=SKIPPED_FIELDS)
     except Exception as exc:
         return f"cannot read its samples ({str(exc).splitlines()[0][:160]})"
     scorers: set[str] = set()
-    for text in samples.get("scores_json", pd.Series(dtype=str)):
-        scorers.update(json.loads(text or "{}"))
+    if REDUCED in samples:
+        for names, _flat, _turns in samples[REDUCED]:
+            scorers.update(names)
+    for scores in samples.get("scores_json", pd.Series(dtype=str)):
+        scorers.update(_decoded(scores, "{}"))
     data: dict[str, Any] = {
         "eval": {str(k): v for k, v in row.items()
                  if k in EVAL_FIELDS or str(k).startswith(SETTING_PREFIX)},
         "scorers": sorted(scorers), "spec": None, "header_error": None}
     try:
-        data["spec"] = spec_facts(read_eval_log(str(path), header_only=True).eval)
+        data["spec"] = spec_facts(header.eval)
     except Exception as exc:  # evals_df read it, so this is unlikely: still one line
         data["header_error"] = f"cannot read its header ({str(exc).splitlines()[0][:160]})"
     data["samples"], data["turns"] = _sample_rows("", samples)
@@ -332,128 +306,48 @@ def _decide(data: dict[str, Any]) -> tuple[dict[str, Any], TaskReport, str] | st
     return row, declaration, data["spec"]["eval_id"]
 
 
-FULL_FIELDS = frozenset({"id", "epoch", "scores", "metadata", "store"})
-"""The fields of a full sample the fast read takes (Inspect writes them before the
-transcript, whose parsing is then skipped)."""
-_SPACE = re.compile(r"[ \t\n\r]*")
-_DECODER = json.JSONDecoder()
+def _decoded(value: Any, empty: str) -> Any:
+    """A ``scores_json`` / ``turns_json`` cell as data: `samples_df` gives JSON text, the
+    fast read (`eval_reader.summary_frame`) the decoded value itself."""
+    if isinstance(value, dict | list):
+        return value
+    return json.loads(value or empty)
 
 
-def _top_fields(text: str, wanted: frozenset[str]) -> dict[str, Any]:
-    """The `wanted` top-level fields of the JSON object `text`, parsed in the order they
-    come and no further once all are found (the rest is never parsed); ValueError on
-    anything that is not an object."""
-    found: dict[str, Any] = {}
-    at = _SPACE.match(text, 0).end()
-    if text[at:at + 1] != "{":
-        raise ValueError("a sample is not a JSON object")
-    at = _SPACE.match(text, at + 1).end()
-    if text[at:at + 1] == "}":
-        return found
-    while True:
-        if text[at:at + 1] != '"':
-            raise ValueError("a sample's key is not a string")
-        key, at = scanstring(text, at + 1)
-        at = _SPACE.match(text, at).end()
-        if text[at:at + 1] != ":":
-            raise ValueError("a sample's key has no value")
-        value, at = _DECODER.raw_decode(text, _SPACE.match(text, at + 1).end())
-        if key in wanted:
-            found[key] = value
-            if len(found) == len(wanted):
-                return found
-        at = _SPACE.match(text, at).end()
-        if text[at:at + 1] == "}":
-            return found
-        if text[at:at + 1] != ",":
-            raise ValueError("a sample's fields are not separated by commas")
-        at = _SPACE.match(text, at + 1).end()
+def _turn_fields(turn: dict[str, Any]) -> dict[str, Any]:
+    """What the turns table keeps of one turn record."""
+    queries = turn.get("queries") or []
+    possible = turn.get("possible_target_values")
+    return {
+        "turn": turn.get("turn"), "action": turn.get("action"),
+        "queries": "; ".join(str(q.get("variable") or q.get("raw") or "") for q in queries),
+        "valid_queries": sum(1 for q in queries if q.get("valid")),
+        "invalid_reasons": "; ".join(str(q.get("reason")) for q in queries
+                                     if q.get("reason")) or (turn.get("reason") or ""),
+        "answer": None if turn.get("answer") is None else json.dumps(turn["answer"]),
+        "possible_count": len(possible) if isinstance(possible, list) else None,
+        "known": bool(turn.get("known")),
+    }
 
 
-def _sample_order(sample_id: Any, epoch: Any) -> tuple[Any, str]:
-    """Inspect's order of a log's samples: by epoch, then by id (numbers zero-filled)."""
-    return epoch, sample_id if isinstance(sample_id, str) else str(sample_id).zfill(20)
-
-
-def summary_frame(path: Path) -> pd.DataFrame | None:
-    """The frame `samples_df` gives for `SAMPLE_COLUMNS`, read without the transcripts:
-    the sample summaries Inspect stores in an ``.eval`` log (``summaries.json``: id,
-    epoch, the summary's metadata, error, usage) and, of each full sample, only the
-    fields before its transcript (`FULL_FIELDS`). None when the log is not in that form
-    (a ``.json`` log, a log still being written, summaries that do not match the
-    samples one to one): the caller then reads it through `samples_df`."""
-    if path.suffix != ".eval":
-        return None
-    try:
-        with zipfile.ZipFile(path) as archive:
-            names = list(dict.fromkeys(archive.namelist()))
-            if SUMMARIES_MEMBER not in names:
-                return None
-            summaries = json.loads(archive.read(SUMMARIES_MEMBER))
-            full: dict[tuple[str, Any], dict[str, Any]] = {}
-            for name in names:  # a re-logged sample: the last member of a name counts
-                if name.startswith("samples/") and name.endswith(".json"):
-                    fields = _top_fields(archive.read(name).decode("utf-8"), FULL_FIELDS)
-                    full[(json.dumps(fields.get("id")), fields.get("epoch"))] = fields
-    except (zipfile.BadZipFile, NotImplementedError, KeyError, ValueError, OSError,
-            RecursionError):
-        return None
-    if not isinstance(summaries, list) or not summaries:
-        return None
-    keys = [(json.dumps(s.get("id")), s.get("epoch")) if isinstance(s, dict) else None
-            for s in summaries]
-    if None in keys or len(set(keys)) != len(keys) or set(keys) != set(full):
-        return None
-    records = []
-    for summary in sorted(summaries, key=lambda s: _sample_order(s["id"], s["epoch"])):
-        sample = full[(json.dumps(summary["id"]), summary["epoch"])]
-        record: dict[str, Any] = {"id": str(summary["id"]), "epoch": summary["epoch"]}
-        metadata = summary.get("metadata")
-        for key, value in sorted((metadata if isinstance(metadata, dict) else {}).items()):
-            record[f"metadata_{key}"] = (json.dumps(value) if isinstance(value, list | dict)
-                                         else value)
-        record["error"] = "" if summary.get("error") is None else summary["error"]
-        scores = {current_scorer_name(name): {"value": score.get("value"),
-                                              "metadata": score.get("metadata") or {}}
-                  for name, score in (sample.get("scores") or {}).items()}
-        record["scores_json"] = json.dumps(scores)
-        record["turns_json"] = json.dumps(
-            turns_from_store((sample.get("store") or {}).get(STORE_TURNS)) or [])
-        record["problem_id"] = problem_of(sample.get("metadata"), sample.get("id"))
-        record["usage_json"] = usage_json(SimpleNamespace(
-            model_usage=summary.get("model_usage") or {},
-            role_usage=summary.get("role_usage") or {}))
-        records.append(record)
-    return _arrow_frame(records)
-
-
-SUMMARIES_MEMBER = "summaries.json"
-
-
-def _arrow_frame(records: list[dict[str, Any]]) -> pd.DataFrame:
-    """`records` as `samples_df` types them: a column holding values of several types
-    (other than all text) as text, then every column through Arrow (a column of
-    nothing but missing values as text)."""
-    frame = pd.DataFrame(records)
-    for column in frame.columns:
-        if frame[column].dtype == object:
-            kinds = {type(v) for v in frame[column].dropna()}
-            if len(kinds) > 1 and not kinds <= {str, bytes}:
-                frame[column] = frame[column].map(
-                    lambda v: v if v is None or isinstance(v, str) else str(v))
-    return pa.Table.from_pandas(frame).to_pandas(types_mapper=_arrow_dtype)
-
-
-def _arrow_dtype(kind: pa.DataType) -> pd.ArrowDtype:
-    return pd.ArrowDtype(pa.string() if pa.types.is_null(kind) else kind)
+def _reduced(scores: dict[str, Any], turns: list[dict[str, Any]]
+             ) -> tuple[list[str], dict[str, Any], list[dict[str, Any]]]:
+    """What the report keeps of a sample's scores and turn records (its scorers, the flat
+    score columns, each turn's fields): the fast read reduces each sample to this as it
+    goes, so a log's decoded turn records (a Twenty Questions turn lists every value
+    still possible) are never all held at once."""
+    return list(scores), _flat_scores(scores), [_turn_fields(turn) for turn in turns]
 
 
 def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[dict]]:
     rows: list[dict] = []
     turn_rows: list[dict] = []
     for record in samples.to_dict("records"):
-        scores = json.loads(record.pop("scores_json", None) or "{}")
-        turns = json.loads(record.pop("turns_json", None) or "[]")
+        if REDUCED in record:
+            _, flat, turns = record.pop(REDUCED)
+        else:
+            _, flat, turns = _reduced(_decoded(record.pop("scores_json", None), "{}"),
+                                      _decoded(record.pop("turns_json", None), "[]"))
         error = record.get("error")
         row = {
             "log_id": log_id, "id": str(record["id"]), "epoch": int(record["epoch"]),
@@ -465,26 +359,13 @@ def _sample_rows(log_id: str, samples: pd.DataFrame) -> tuple[list[dict], list[d
             if key.startswith("metadata_") and not (isinstance(value, str)
                                                     and value.startswith("Key removed")):
                 row[key] = value
-        row.update(_flat_scores(scores))
+        row.update(flat)
         row.update(usage_fields(record.pop("usage_json", None)))
         row["turn_count"] = len(turns)
         rows.append(row)
-        for turn in turns:
-            queries = turn.get("queries") or []
-            possible = turn.get("possible_target_values")
-            turn_rows.append({
-                "log_id": log_id, "id": row["id"], "epoch": row["epoch"],
-                "k": record.get("metadata_k"),
-                "turn": turn.get("turn"), "action": turn.get("action"),
-                "queries": "; ".join(str(q.get("variable") or q.get("raw") or "")
-                                     for q in queries),
-                "valid_queries": sum(1 for q in queries if q.get("valid")),
-                "invalid_reasons": "; ".join(str(q.get("reason")) for q in queries
-                                             if q.get("reason")) or (turn.get("reason") or ""),
-                "answer": None if turn.get("answer") is None else json.dumps(turn["answer"]),
-                "possible_count": len(possible) if isinstance(possible, list) else None,
-                "known": bool(turn.get("known")),
-            })
+        for fields in turns:
+            turn_rows.append({"log_id": log_id, "id": row["id"], "epoch": row["epoch"],
+                              "k": record.get("metadata_k"), **fields})
     return rows, turn_rows
 
 
@@ -519,7 +400,8 @@ def read_logs(paths: Sequence[str | Path],
                 row, declaration, eval_id = result
                 if eval_id:  # a log written without one is never taken for a copy
                     first_of_run[eval_id] = path
-                entry = _eval_entry(f"L{len(eval_rows) + 1}", path, row, declaration)
+                entry = eval_entry(f"L{len(eval_rows) + 1}", path, row, declaration,
+                                   data["spec"]["task_registry_name"])
                 logs.paths[entry["log_id"]] = path
                 logs.declarations[entry["task"]] = joined(
                     logs.declarations.get(entry["task"]), declaration)
@@ -574,96 +456,26 @@ def _gathered(files: list[Path], keys: list[dict[str, Any] | None], logs: Logs,
     pool = None
     if count > 1 and len(todo) > 1 and "fork" in mp.get_all_start_methods():
         pool = ProcessPoolExecutor(min(count, len(todo)), mp_context=mp.get_context("fork"))
-        fresh = pool.map(_gather, [files[i] for i in todo])
+        fresh = pool.map(_gather_stored, [files[i] for i in todo], [keys[i] for i in todo])
     else:
-        fresh = (_gather(files[i]) for i in todo)
+        fresh = (_gather_stored(files[i], keys[i]) for i in todo)
     try:
         for index, value in enumerate(cached):
             if isinstance(value, dict):
                 logs.cached.append(files[index])
                 yield value
                 continue
-            value = next(fresh)
             logs.fresh.append(files[index])
-            if isinstance(value, dict):
-                log_cache.store(keys[index], value)
-            yield value
+            yield next(fresh)
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
 
 
-def _eval_entry(log_id: str, path: Path, row: pd.Series, declaration: TaskReport
-                ) -> dict[str, Any]:
-    """One row of ``Logs.evals``: the log's id, its file (as text), task, model, status,
-    version, protocol and its settings (``setting.<task argument>``)."""
-    entry = {"log_id": log_id, "log": shown_path(path), "file": shown_path(path.name),
-             "task": str(row["task_name"]).split("/")[-1],
-             "model": str(row["model"]), "status": str(row["status"]),
-             "task_version": row.get("task_version"),
-             "protocol": declaration.protocol,
-             "role_models": role_models(row.get("model_roles"))}
-    for key, value in row.items():
-        if str(key).startswith(SETTING_PREFIX):
-            name = str(key)[len(SETTING_PREFIX):]
-            value = _setting_value(value)
-            entry["setting." + name] = (None if str(value) in SETTINGS_OFF.get(name, ())
-                                        else value)
-    entry.update(data_identity(row.get("metadata"), entry.get("setting.source"),
-                               row.get("task_version")))
-    return entry
-
-
-def data_identity(metadata: Any, source: Any, task_version: Any) -> dict[str, Any]:
-    """What a log ran on: ``data.builder`` (the builder and data version after the ``/``
-    of its task version), and for a ``-T source=`` file ``data.source`` (``name#<first 12
-    hex digits of its SHA-256>``, or ``name#unhashed`` from a log written before tasks
-    recorded it, `infoseek.contract.TASK_SOURCE`), ``data.sha256`` and ``data.format``."""
-    recorded = _recorded_metadata(metadata).get(TASK_SOURCE)
-    version = str(task_version or "")
-    out: dict[str, Any] = {"data.builder": version.split("/", 1)[-1] or None,
-                           "data.source": None, "data.sha256": None, "data.format": None}
-    if isinstance(recorded, dict) and recorded.get("file"):
-        digest = str(recorded.get("sha256") or "")
-        out.update({"data.source": f"{recorded['file']}#{digest[:12] or 'unhashed'}",
-                    "data.sha256": digest or None,
-                    "data.format": recorded.get("format") or None})
-    elif isinstance(source, str) and source.strip():
-        out["data.source"] = f"{shown_path(Path(source.strip()).name)}#unhashed"
-    return out
-
-
-def _recorded_metadata(value: Any) -> dict[str, Any]:
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return {}
-    return value if isinstance(value, dict) else {}
-
-
-def role_models(value: Any) -> str | None:
-    """``role=model`` pairs of a log's bound model roles (``eval.model_roles``, a dict or
-    its JSON text), joined by ``; ``, or None when it binds none."""
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return None
-    if not isinstance(value, dict) or not value:
-        return None
-    pairs = []
-    for role, model in sorted(value.items()):
-        name = model.get("model") if isinstance(model, dict) else model
-        pairs.append(f"{role}={name}")
-    return "; ".join(pairs)
-
-
-def settings_of(entry: dict[str, Any] | pd.Series, names: Iterable[str]) -> dict[str, Any]:
-    """The declared settings a log row carries (task arguments it was run with)."""
-    out: dict[str, Any] = {}
-    for name in names:
-        key = "setting." + name
-        if key in entry and _setting_value(entry[key]) is not None:
-            out[name] = entry[key]
-    return out
+def _gather_stored(path: Path, key: dict[str, Any] | None) -> dict[str, Any] | str:
+    """`_gather` of `path`, cached under `key` when it was read (in the process that
+    read it: with several reading processes, the caching is shared out too)."""
+    value = _gather(path)
+    if isinstance(value, dict):
+        log_cache.store(key, value)
+    return value

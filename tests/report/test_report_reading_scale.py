@@ -1,13 +1,15 @@
 """The report's fast reading and its per-log cache change nothing in what it writes.
 
-The six logs under ``data/scale_reference/logs`` (logic_mt, logic_q and
-twenty_questions under infoseek/optimal and infoseek/random, logic_mt/random at two
-epochs) were reported before the fast reading existed; ``expected/`` holds that
-report's long-form files (samples, turns, logs: everything the reader hands to the
-tables). Here the same logs are read (1) cold, through the fast read of the summaries
-and the leading sample fields, (2) warm, from the cache, (3) through Inspect's
-`samples_df` (the fast read switched off): the three reads must be identical frame for
-frame, and the long-form files written from them byte-identical to ``expected/``.
+The six logs under ``data/scale_reference/logs`` (logic_mt, logic_q and twenty_questions
+under infoseek/optimal and infoseek/random, logic_mt/random at two epochs) were reported
+before the fast reading existed; ``expected/`` holds that report's long-form files
+(samples, turns, logs: everything the reader hands to the tables); the only change since
+is that a task argument at its declared default is no setting (`log_entry`), so those
+``setting.*`` cells are blank. Here the same logs are read (1) cold, through the fast
+read of the summaries and the leading sample fields, (2) warm, from the cache, (3)
+through Inspect's `samples_df` (the fast read switched off): the three reads must be
+identical frame for frame, and the long-form files written from them byte-identical to
+``expected/``.
 (Every table, figure and page of the report is built from these frames alone; the whole
 report was compared byte for byte when the fast read came in.)
 """
@@ -21,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from infoseek.inspect_tasks.report import log_cache, reading
+from infoseek.inspect_tasks.report import eval_reader, log_cache, reading
 from infoseek.inspect_tasks.report.build import _write_long_form
 
 DATA = Path(__file__).parent / "data" / "scale_reference"
@@ -50,12 +52,12 @@ def _same(one: reading.Logs, other: reading.Logs) -> None:
 
 def test_fast_cached_and_samples_df_reads_are_identical(work, monkeypatch) -> None:
     for path in sorted((work / "logs").iterdir()):  # the fast read applies to all six
-        assert reading.summary_frame(path) is not None, path
+        assert eval_reader.summary_frame(path) is not None, path
     cold = reading.read_logs(["logs"])
     assert len(cold.fresh) == 6 and len(list(log_cache.cache_folder().glob("*.json"))) == 6
     warm = reading.read_logs(["logs"])
     assert len(warm.cached) == 6 and warm.fresh == []
-    monkeypatch.setattr(reading, "summary_frame", lambda path: None)
+    monkeypatch.setattr(eval_reader, "summary_frame", lambda path, reduce=None: None)
     monkeypatch.setenv("INFOSEEK_REPORT_CACHE", "0")
     plain = reading.read_logs(["logs"])
     assert len(plain.fresh) == 6
@@ -132,6 +134,10 @@ def test_values_json_lacks_survive_the_cache(work) -> None:
     assert back["a"] is pd.NA and back["b"] != back["b"]
     assert back["c"][0] == float("-inf") and back["c"][1:] == [1, "x", None, True]
     assert not log_cache.store(key, {"d": object()})  # not storable: not cached
+    # a mapping of the read holding the tag's own key, however deep: not cached either
+    assert not log_cache.store(key, {"e": [1, {"f": {"$infoseek": "NA"}}]})
+    assert log_cache.store(key, {"e": ['"$infoseek": "NA"']})  # in a string: fine
+    assert log_cache.load(key) == {"e": ['"$infoseek": "NA"']}
 
 
 def test_reading_in_two_processes_gives_the_same_frames(work, monkeypatch) -> None:
@@ -146,13 +152,13 @@ def test_reading_in_two_processes_gives_the_same_frames(work, monkeypatch) -> No
 def test_leading_fields_stop_before_the_transcript() -> None:
     text = ' { "id" : "a", "epoch": 1, "scores": {"s": {"value": 1}}, "metadata": {},\n'
     text += '"store": {}, "events": [ this is never parsed'
-    assert reading._top_fields(text, reading.FULL_FIELDS) == {
+    assert eval_reader.top_fields(text, eval_reader.FULL_FIELDS) == {
         "id": "a", "epoch": 1, "scores": {"s": {"value": 1}}, "metadata": {}, "store": {}}
-    assert reading._top_fields('{"id": 3}', reading.FULL_FIELDS) == {"id": 3}
+    assert eval_reader.top_fields('{"id": 3}', eval_reader.FULL_FIELDS) == {"id": 3}
     with pytest.raises(ValueError):
-        reading._top_fields("[1, 2]", reading.FULL_FIELDS)
+        eval_reader.top_fields("[1, 2]", eval_reader.FULL_FIELDS)
     with pytest.raises(ValueError):
-        reading._top_fields('{"id": 1 "epoch": 2}', reading.FULL_FIELDS)
+        eval_reader.top_fields('{"id": 1 "epoch": 2}', eval_reader.FULL_FIELDS)
 
 
 def test_worker_count(monkeypatch) -> None:
