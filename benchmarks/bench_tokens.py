@@ -6,16 +6,17 @@
     python benchmarks/bench_tokens.py --against LOGS...  # a real model's counts beside it
 
 `infoseek estimate` over every packaged task at its defaults (the logic lives in
-`infoseek.cli_estimate`, whose docstring says what is counted): `--samples` samples per
-task, spread evenly over its dataset, played by the `infoseek/random` reference player;
+`infoseek.inspect_tasks.report.estimate`, whose docstring says what is counted):
+`--samples` samples per task, spread evenly over its dataset, played by the
+`infoseek/random` reference player;
 the text of every model call becomes tokens as ceil(chars / 4), an **estimate**, scaled
 to the task's sample count. First prompts hold for any player; whole episodes are the
 random player's, the order of magnitude of a run, not its bill.
 
 `--against LOG...` plays nothing: for each log of a real model it sums the prompt and
 output tokens the provider recorded for every call and the estimate of the same calls'
-text (`infoseek.cli_estimate.recorded_against_estimate`), and prints the ratio: how far
-ceil(chars / 4) is from that model's tokenizer.
+text (`infoseek.inspect_tasks.report.estimate.recorded_against_estimate`), and prints
+the ratio: how far ceil(chars / 4) is from that model's tokenizer.
 """
 
 from __future__ import annotations
@@ -23,13 +24,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from infoseek.cli_estimate import (
+from infoseek.inspect_tasks._registry import PACKAGED_TASKS
+from infoseek.inspect_tasks.report.estimate import (
     estimate_note,
     estimate_rows,
     recorded_against_estimate,
     table_lines,
 )
-from infoseek.inspect_tasks._registry import PACKAGED_TASKS
 
 
 def print_against(logs: list[str]) -> int:

@@ -22,8 +22,9 @@ a builder nothing declares, and the other builders still work. The extra inputs 
 offers (`--rules DIR`, ...) are `infoseek.builders.published.INPUTS`.
 
 Files are checked before any work (`infoseek.cli_files`); ``build --k`` takes each k once.
-The commands that read or make logs (`report`, `k50`, `sweep`, `merge`) live in
-`infoseek.cli_report`, and `estimate` in `infoseek.cli_estimate`: parts of this front door.
+The commands that read or make logs (`report`, `k50`, `sweep`, `merge`, `estimate`) live
+in `infoseek.cli_report`, part of this front door; what they compute lives in the task
+layer (`infoseek.inspect_tasks`).
 """
 
 from __future__ import annotations
@@ -359,7 +360,7 @@ def parser() -> argparse.ArgumentParser:
                          help="where the log goes (Inspect's default: ./logs)")
     playing.set_defaults(run=_play)
 
-    from infoseek.cli_estimate import add_estimate_command
+    from infoseek.cli_report import add_estimate_command
 
     add_estimate_command(sub, positive)
     return top

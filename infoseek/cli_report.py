@@ -221,3 +221,47 @@ def add_report_commands(sub: Any) -> None:
                          "kept unless --force)")
     merging.add_argument("--force", action="store_true", help="overwrite an existing -o")
     merging.set_defaults(run=_merge)
+
+
+def _estimate(args: argparse.Namespace) -> int:
+    from infoseek.inspect_tasks.play import PlayError, parse_task_args
+    from infoseek.inspect_tasks.report import estimate
+
+    def notice(line: str) -> None:
+        if not args.quiet:
+            print(f"infoseek estimate: {line}", file=sys.stderr, flush=True)
+
+    try:
+        task_args = parse_task_args(args.task_args)
+        for name in args.tasks:  # every name and -T checked before any task is built
+            estimate.checked_task(name, task_args)
+        rows = estimate.estimate_rows(args.tasks, args.samples, task_args, notice)
+    except (estimate.EstimateError, PlayError) as exc:
+        print(f"infoseek estimate: {exc}", file=sys.stderr)
+        return 2
+    print(estimate.estimate_note(args.samples))
+    print("\n".join(estimate.table_lines(rows, args.markdown)))
+    return 0
+
+
+def add_estimate_command(sub: Any, positive: Callable[[str], int]) -> None:
+    """Add `estimate` to the subparsers `sub` (`positive`: the command's integer type)."""
+    estimating = sub.add_parser(
+        "estimate", help="estimated tokens a run of each task will send, before running it",
+        description="Build each task (at its defaults, or with the -T arguments, which "
+        "every task given must take), play a few of its samples with the infoseek/random "
+        "reference player (no language model), and print per task its sample count and "
+        "the tokens estimated as ceil(characters / 4): the first prompt per sample, "
+        "holding for any model, and whole episodes, the random player's. An estimate, "
+        "not a tokenizer's count (docs/tokens.md).")
+    estimating.add_argument("tasks", nargs="+", metavar="TASKS",
+                            help="task names, e.g. logic_mt gsme_q")
+    estimating.add_argument("-T", action="append", default=[], dest="task_args",
+                            metavar="NAME=VALUE", help="task argument, as inspect eval -T")
+    estimating.add_argument("--samples", type=positive, default=5,
+                            help="samples played per task, spread over its dataset "
+                            "(default 5)")
+    estimating.add_argument("--markdown", action="store_true", help="a Markdown table")
+    estimating.add_argument("--quiet", action="store_true",
+                            help="no progress lines on standard error")
+    estimating.set_defaults(run=_estimate)

@@ -9,14 +9,14 @@ from inspect_ai import eval as inspect_eval
 from inspect_ai.log import read_eval_log
 
 from infoseek.cli import main
-from infoseek.cli_estimate import (
+from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.inspect_tasks.report.estimate import (
     COLUMNS,
     PLAYER,
     estimate_row,
     spread,
     table_lines,
 )
-from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.inspect_tasks.report.tokens import episode_estimate
 
 
@@ -77,7 +77,7 @@ def test_bad_input_is_refused_in_one_line(capsys, argv, message) -> None:
 
 
 def test_an_unknown_task_is_refused_before_any_task_is_built(capsys, monkeypatch) -> None:
-    import infoseek.cli_estimate as estimate
+    import infoseek.inspect_tasks.report.estimate as estimate
 
     def built(*args, **kwargs):
         raise AssertionError("a task was built before every name was checked")
@@ -98,8 +98,8 @@ def test_recorded_tokens_sit_beside_the_estimate_of_the_same_calls(tmp_path) -> 
     from inspect_ai.event import ModelEvent
     from inspect_ai.model import ModelUsage, get_model
 
-    from infoseek.cli_estimate import recorded_against_estimate
     from infoseek.inspect_tasks.logic_q import logic_q
+    from infoseek.inspect_tasks.report.estimate import recorded_against_estimate
     from infoseek.inspect_tasks.report.tokens import call_estimate
     from tests.support.common import MOCK_MODEL, text_output
 

@@ -17,8 +17,8 @@ from inspect_ai.model import (
 )
 from inspect_ai.tool import ToolCall, ToolInfo, ToolParams
 
-from infoseek.cli_estimate import spread
 from infoseek.inspect_tasks.logic_mt import logic_mt
+from infoseek.inspect_tasks.report.estimate import spread
 from infoseek.inspect_tasks.report.tokens import (
     call_estimate,
     episode_estimate,

@@ -1,4 +1,5 @@
-"""`infoseek estimate`: how many tokens a run of each task will send, before paying for it.
+"""What `infoseek estimate` prints: how many tokens a run of each task will send, before
+paying for it (the command itself lives in `infoseek.cli_report`).
 
     infoseek estimate logic_mt gsme_mt [-T per_k=20] [--samples 5] [--markdown]
 
@@ -18,15 +19,13 @@ are the random player's (a real model asks a different number of questions and w
 longer replies), the order of magnitude of a run rather than its bill. Calls through a
 model role are counted apart (``role_calls``), not in the tokens.
 
-`benchmarks/bench_tokens.py` is this command over every packaged task (the table of
+`benchmarks/bench_tokens.py` is the same over every packaged task (the table of
 docs/tokens.md); both use `estimate_row` and `table_lines`.
 """
 
 from __future__ import annotations
 
-import argparse
 import statistics
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -208,46 +207,3 @@ def estimate_rows(names: Sequence[str], samples: int,
                            "sample, not counted in its tokens")
                 notice(f"{row['task']} done ({time.perf_counter() - started:.0f} s)")
     return rows
-
-
-def _estimate(args: argparse.Namespace) -> int:
-    from infoseek.inspect_tasks.play import PlayError, parse_task_args
-
-    def notice(line: str) -> None:
-        if not args.quiet:
-            print(f"infoseek estimate: {line}", file=sys.stderr, flush=True)
-
-    try:
-        task_args = parse_task_args(args.task_args)
-        for name in args.tasks:  # every name and -T checked before any task is built
-            checked_task(name, task_args)
-        rows = estimate_rows(args.tasks, args.samples, task_args, notice)
-    except (EstimateError, PlayError) as exc:
-        print(f"infoseek estimate: {exc}", file=sys.stderr)
-        return 2
-    print(estimate_note(args.samples))
-    print("\n".join(table_lines(rows, args.markdown)))
-    return 0
-
-
-def add_estimate_command(sub: Any, positive: Callable[[str], int]) -> None:
-    """Add `estimate` to the subparsers `sub` (`positive`: the command's integer type)."""
-    estimating = sub.add_parser(
-        "estimate", help="estimated tokens a run of each task will send, before running it",
-        description="Build each task (at its defaults, or with the -T arguments, which "
-        "every task given must take), play a few of its samples with the infoseek/random "
-        "reference player (no language model), and print per task its sample count and "
-        "the tokens estimated as ceil(characters / 4): the first prompt per sample, "
-        "holding for any model, and whole episodes, the random player's. An estimate, "
-        "not a tokenizer's count (docs/tokens.md).")
-    estimating.add_argument("tasks", nargs="+", metavar="TASKS",
-                            help="task names, e.g. logic_mt gsme_q")
-    estimating.add_argument("-T", action="append", default=[], dest="task_args",
-                            metavar="NAME=VALUE", help="task argument, as inspect eval -T")
-    estimating.add_argument("--samples", type=positive, default=5,
-                            help="samples played per task, spread over its dataset "
-                            "(default 5)")
-    estimating.add_argument("--markdown", action="store_true", help="a Markdown table")
-    estimating.add_argument("--quiet", action="store_true",
-                            help="no progress lines on standard error")
-    estimating.set_defaults(run=_estimate)
