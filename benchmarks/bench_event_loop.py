@@ -49,6 +49,9 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from inspect_ai import eval
+from inspect_ai.log import EvalLog
+
+from infoseek.inspect_tasks.heap import FREEZE_VARIABLE
 
 SPLITS = ("default", "hard")
 MODELS = ("optimal", "random")
@@ -82,6 +85,8 @@ class StepTimer:
         self.longest_of_a_sample = 0.0
         self._gc = 0.0
         self._gc_start = 0.0
+        self.pauses: list[float] = []
+        self.run_pauses: list[float] = []
 
     def install(self) -> None:
         run_handle = asyncio.Handle._run
@@ -111,10 +116,13 @@ class StepTimer:
         if phase == "start":
             self._gc_start = time.thread_time()
         else:
-            self._gc += time.thread_time() - self._gc_start
+            pause = time.thread_time() - self._gc_start
+            self._gc += pause
+            self.pauses.append(pause)
 
     def reset(self) -> None:
         self.steps.clear()
+        self.pauses.clear()
         self.count = 0
         self.longest = self.longest_of_a_sample = 0.0
 
@@ -154,19 +162,54 @@ def where(task: Any) -> str:
 
 
 def run(split: str, model: str, per_k: int, max_connections: int, log_dir: str,
-        timer: StepTimer, limit: int | None = None) -> tuple[int, float]:
-    """One eval of logic_mt on `split` by `infoseek/<model>` (`timer` reset first):
-    (samples, wall seconds)."""
+        timer: StepTimer, limit: int | None = None) -> tuple[EvalLog, float]:
+    """One eval of logic_mt on `split` by `infoseek/<model>` (`timer` reset once the
+    task is made, which settles the heap: `infoseek.inspect_tasks.heap`): (log, wall
+    seconds)."""
     from infoseek.inspect_tasks.logic_mt import logic_mt
 
     task = logic_mt(split=split, per_k=per_k)
+    return timed_eval(task, f"infoseek/{model}", max_connections, log_dir, timer, limit)
+
+
+def timed_eval(task: Any, model: Any, max_connections: int, log_dir: str,
+               timer: StepTimer, limit: int | None = None) -> tuple[EvalLog, float]:
     timer.reset()
     start = time.perf_counter()
-    [log] = eval(task, model=f"infoseek/{model}", log_dir=log_dir, display="none",
-                 ctl_server=False, max_connections=max_connections, limit=limit)
+    [log] = eval(task, model=model, log_dir=log_dir, display="none", ctl_server=False,
+                 max_connections=max_connections, limit=limit)
     wall = time.perf_counter() - start
+    timer.run_pauses = list(timer.pauses)  # not the collections after the eval returned
     assert log.status == "success", log.error
-    return len(log.samples or []), wall
+    return log, wall
+
+
+def floor_run(log: EvalLog, max_connections: int, log_dir: str,
+              timer: StepTimer) -> tuple[EvalLog, float]:
+    """The floor of `benchmarks/bench_overhead.py` for `log`'s samples: the recorded
+    conversations replayed through Inspect with the suite's recorded outputs (turn
+    events, store, scores) and none of its code, on a heap settled the same way."""
+    from benchmarks.overhead_tasks import (
+        floor_task,
+        record_conversations,
+        record_outputs,
+        replay_model,
+    )
+    from infoseek.inspect_tasks.heap import settle_heap
+
+    sample_ids = record_conversations(log)
+    record_outputs(log)
+    task = floor_task(sample_ids)
+    settle_heap()
+    return timed_eval(task, replay_model(), max_connections, log_dir, timer)
+
+
+def collector_line(timer: StepTimer, threshold: float) -> str:
+    """The run's garbage collections over `threshold`, longest first."""
+    long = sorted((p for p in timer.run_pauses if p >= threshold), reverse=True)
+    return (f"{len(timer.run_pauses)} collections, {len(long)} over "
+            f"{threshold * 1000:.0f} ms" + (": " if long else "")
+            + ", ".join(f"{p * 1000:.0f}" for p in long) + (" ms" if long else ""))
 
 
 def main() -> None:
@@ -180,13 +223,21 @@ def main() -> None:
     parser.add_argument("--max-connections", type=int, default=100)
     parser.add_argument("--threshold", type=float, default=0.05,
                         help="report steps longer than this many seconds (default 0.05)")
+    parser.add_argument("--no-floor", dest="floor", action="store_false",
+                        help="skip the floor run after each run (Inspect alone on its "
+                             "conversations)")
+    parser.add_argument("--no-freeze", action="store_true",
+                        help="run with INFOSEEK_GC_FREEZE=0: the heap is not settled")
     parser.add_argument("--cache", default=None,
                         help="dataset cache folder (default: a fresh temporary one)")
     args = parser.parse_args()
 
+    if args.no_freeze:
+        os.environ[FREEZE_VARIABLE] = "0"
     timer = StepTimer(args.threshold)
     timer.install()
     worst = worst_sample = 0.0
+    pauses: dict[str, list[float]] = {"suite": [], "floor": []}
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["INFOSEEK_CACHE_DIR"] = args.cache or str(Path(tmp) / "cache")
         logs = str(Path(tmp) / "logs")
@@ -194,29 +245,45 @@ def main() -> None:
             per_k = args.hard_per_k if split == "hard" else args.per_k
             for model in args.models.split(","):
                 run(split, model, per_k, args.max_connections, logs, timer, limit=1)  # warm-up
-                samples, wall = run(split, model, per_k, args.max_connections, logs, timer)
+                log, wall = run(split, model, per_k, args.max_connections, logs, timer)
                 worst = max(worst, timer.longest)
-                over = [step for step in timer.steps
-                        if step.cpu - step.gc >= args.threshold]
-                collecting = [step for step in timer.steps
-                              if step.cpu >= args.threshold > step.cpu - step.gc]
-                of_samples = [step for step in over if step.of_a_sample]
                 worst_sample = max(worst_sample, timer.longest_of_a_sample)
-                print(f"{split:7s} infoseek/{model:8s}: {samples} samples in {wall:.1f} s "
-                      f"wall at --max-connections {args.max_connections}; {timer.count:,} "
-                      f"loop steps, longest {timer.longest * 1000:.0f} ms CPU, of a sample "
-                      f"{timer.longest_of_a_sample * 1000:.0f} ms (less collections); over "
-                      f"{args.threshold * 1000:.0f} ms CPU: {len(over)} ({len(of_samples)} of a "
-                      f"sample); over it only by a garbage collection: {len(collecting)}"
-                      + "".join(f" ({step.gc * 1000:.0f} ms)" for step in collecting)
-                      + f"; over it in wall time only: "
-                      f"{len(timer.steps) - len(over) - len(collecting)}")
-                for step in sorted(over, key=lambda step: -step.cpu):
-                    print(f"    {step.cpu * 1000:6.0f} ms CPU ({step.wall * 1000:.0f} wall, "
-                          f"gc {step.gc * 1000:.0f}): {step.before}  ->  {step.after}")
+                pauses["suite"] += timer.run_pauses
+                report_run(f"{split:7s} infoseek/{model:8s}", log, wall, timer, args)
+                if args.floor:
+                    floor, wall = floor_run(log, args.max_connections, logs, timer)
+                    pauses["floor"] += timer.run_pauses
+                    print(f"{'':7s} {'its floor':17s}: {len(floor.samples or [])} samples in "
+                          f"{wall:.1f} s wall (Inspect alone: the run's conversations and "
+                          f"the suite's recorded outputs); {collector_line(timer, args.threshold)}")
     print(f"longest loop step in all runs: {worst * 1000:.0f} ms CPU of the loop's thread; "
           f"longest step of a sample: {worst_sample * 1000:.0f} ms less its garbage "
           f"collections (threshold {args.threshold * 1000:.0f} ms)")
+    for name, found in pauses.items():
+        if found:
+            long = [p for p in found if p >= args.threshold]
+            print(f"garbage collections in the {name} runs: {len(found)}, {len(long)} over "
+                  f"{args.threshold * 1000:.0f} ms, longest {max(found) * 1000:.0f} ms "
+                  f"(heap {'not ' if args.no_freeze else ''}settled)")
+
+
+def report_run(label: str, log: EvalLog, wall: float, timer: StepTimer,
+               args: argparse.Namespace) -> None:
+    over = [step for step in timer.steps if step.cpu - step.gc >= args.threshold]
+    collecting = [step for step in timer.steps
+                  if step.cpu >= args.threshold > step.cpu - step.gc]
+    of_samples = [step for step in over if step.of_a_sample]
+    print(f"{label}: {len(log.samples or [])} samples in {wall:.1f} s wall at "
+          f"--max-connections {args.max_connections}; {timer.count:,} loop steps, longest "
+          f"{timer.longest * 1000:.0f} ms CPU, of a sample "
+          f"{timer.longest_of_a_sample * 1000:.0f} ms (less collections); over "
+          f"{args.threshold * 1000:.0f} ms CPU: {len(over)} ({len(of_samples)} of a sample); "
+          f"over it only by a garbage collection: {len(collecting)}; over it in wall time "
+          f"only: {len(timer.steps) - len(over) - len(collecting)}; "
+          f"{collector_line(timer, args.threshold)}")
+    for step in sorted(over, key=lambda step: -step.cpu):
+        print(f"    {step.cpu * 1000:6.0f} ms CPU ({step.wall * 1000:.0f} wall, "
+              f"gc {step.gc * 1000:.0f}): {step.before}  ->  {step.after}")
 
 
 if __name__ == "__main__":

@@ -268,8 +268,19 @@ def builder_names() -> tuple[str, ...]:
 
 
 def get_builder(name: str) -> tuple[Domain, BuilderSpec]:
-    """The builder called `name` and its domain."""
-    for domain in all_domains():
+    """The builder called `name` and its domain. The declarations already imported are
+    searched first, then the others one at a time in registration order, each imported
+    only when the search reaches it: a caller that loads its domain first (every task
+    does) imports no other domain's code (sympy for math, numpy for gene regulation). A
+    builder name belongs to one domain (it names the builder's dataset cache entries and
+    records), so the order decides only what gets imported."""
+    load_plugins()
+    for domain_name in sorted(_DOMAINS, key=lambda known: known not in _RESOLVED):
+        try:
+            domain = get_domain(domain_name)
+        except PluginError as exc:
+            _warn_once(str(exc))
+            continue
         for spec in domain.builders:
             if spec.name == name:
                 return domain, spec

@@ -163,14 +163,14 @@ def _optional_folder(name: str, value: Any) -> str | None:
 
 
 def _interaction_format(name: str, value: Any) -> str:
+    if value in INTERACTION_FORMATS:
+        return value  # (listing the source formats would import every domain)
     if value in source_format_names() or value == RECORDS_SOURCE_FORMAT:
         raise TaskParameterError(
             f"-T {name}={value} is a source format (a data file's layout): pass it as "
             f"source_format={value} (format= chooses the interaction: "
             f"{' or '.join(INTERACTION_FORMATS)})")
-    if value not in INTERACTION_FORMATS:
-        raise _bad(name, f"one of {', '.join(INTERACTION_FORMATS)}", value)
-    return value
+    raise _bad(name, f"one of {', '.join(INTERACTION_FORMATS)}", value)
 
 
 RULES: dict[str, Callable[[str, Any], Any]] = {

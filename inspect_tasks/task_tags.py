@@ -1,4 +1,5 @@
-"""Inspect `Task.tags` of every infoseek task: its domain, its protocol and its turn kind.
+"""Inspect `Task.tags` of every infoseek task: its domain, its protocol and its turn kind;
+the wrapper every task function goes through.
 
     @task
     @tagged("logic")
@@ -15,6 +16,11 @@
 - ``single-turn`` when the protocol makes one generate call per sample (`SINGLE_TURN`:
   such tasks fit Inspect's ``--batch``), else ``multi-turn``.
 
+The wrapper also loads the task's domain declaration before the task function runs, so
+that `infoseek.domains.get_builder` finds the task's builders without importing any other
+domain, and once the first task is made it settles the heap
+(`infoseek.inspect_tasks.heap`).
+
 `functools.wraps` keeps the function's name, module, docstring and signature, which are
 what Inspect's `@task` reads to register it.
 """
@@ -26,6 +32,9 @@ from collections.abc import Callable
 from typing import Any
 
 from inspect_ai import Task, task_with
+
+from infoseek.domains import domain_names, get_domain
+from infoseek.inspect_tasks.heap import settle_heap
 
 DOMAINS = ("logic", "math", "genereg", "clinguide", "planning", "twenty_questions",
            "incomplete_questions")
@@ -51,8 +60,12 @@ def tagged(domain: str) -> Callable[[Callable[..., Task]], Callable[..., Task]]:
     def decorate(factory: Callable[..., Task]) -> Callable[..., Task]:
         @functools.wraps(factory)
         def tagged_factory(*args: Any, **kwargs: Any) -> Task:
+            if domain in domain_names():
+                get_domain(domain)  # searched first for builders: no other domain loads
             made = factory(*args, **kwargs)
-            return task_with(made, tags=task_tags(domain, made))
+            made = task_with(made, tags=task_tags(domain, made))
+            settle_heap()
+            return made
 
         return tagged_factory
 

@@ -123,3 +123,15 @@ def test_a_declaration_listing_task_modules_is_still_accepted() -> None:
     old_style = Domain(name="old", answer_kind="choice", wording=LOGIC.wording,
                        task_modules=("old_plugin.tasks",))
     assert "task_modules" not in {f.name for f in fields(old_style)}
+
+
+def test_a_builder_name_belongs_to_one_domain_and_is_found_there() -> None:
+    """`get_builder` searches the loaded domains first, so the order it imports them in
+    must not decide what it finds: every built-in builder name is declared once."""
+    built_in = ("clinguide", "genereg", "logic", "math", "planning", "twenty_questions")
+    declared = [(spec.name, name) for name in built_in
+                for spec in get_domain(name).builders]
+    names = [name for name, _ in declared]
+    assert len(names) == len(set(names)) and "logic-mt" in names
+    for name, owner in declared:
+        assert domains.get_builder(name)[0].name == owner
