@@ -73,19 +73,22 @@ class HornEngine(Engine):
                 raise ValueError(f"observed variable {name!r} is not a variable")
         n = len(self.variables)
         self.n = n
-        self.clauses = [list(c) for c in clauses]
+        # Tuples, not lists: a tuple of strings or ints leaves the garbage collector's
+        # walk once it has survived a collection, and an engine lives as long as its
+        # sample (inspect_tasks/heap.py says why the walk matters).
         heads: list[int] = []
         bodies: list[tuple[int, ...]] = []
-        for clause in self.clauses:
+        for clause in map(tuple, clauses):
             head = -1
             body: list[int] = []
             for lit in clause:
                 name, positive = parse_literal(lit)
                 if name not in self.index:
-                    raise ValueError(f"clause {clause!r} uses unknown variable {name!r}")
+                    raise ValueError(f"clause {list(clause)!r} uses unknown variable {name!r}")
                 if positive:
                     if head != -1:
-                        raise ValueError(f"clause {clause!r} is not Horn (two positive literals)")
+                        raise ValueError(f"clause {list(clause)!r} is not Horn (two "
+                                         "positive literals)")
                     head = self.index[name]
                 else:
                     body.append(self.index[name])
@@ -101,7 +104,7 @@ class HornEngine(Engine):
         for c, body in enumerate(bodies):
             for v in body:
                 occurs[v].append(c)
-        self.occurs = occurs
+        self.occurs = [tuple(o) for o in occurs]
         self.facts = [heads[c] for c in range(len(bodies)) if not bodies[c]]
         self.y = self.index[target]
         # The unit literals of A (a dict, so they never clash), read once; `_units` adds
