@@ -3,6 +3,7 @@
     python benchmarks/bench_event_loop.py                    # default and hard split
     python benchmarks/bench_event_loop.py --per-k 5 --hard-per-k 3
     python benchmarks/bench_event_loop.py --splits hard --models optimal
+    python benchmarks/bench_event_loop.py --no-freeze        # the heap not settled
 
 Runs `logic_mt` on the default split (k = 1..4) and on the hard split (`-T split=hard`,
 k = 5..8) with each zero-latency reference model (`infoseek/optimal`, `infoseek/random`:
@@ -25,6 +26,13 @@ are counted apart with the collection's time. Each step over the
 threshold is named by where its coroutine stood before and after it (the innermost
 frames of the await chain, the suite's own frame where there is one), so the code that
 ran is the code between the two.
+
+After each run the benchmark runs its floor (`benchmarks/overhead_tasks.floor_task`: the
+run's conversations replayed through Inspect with the suite's recorded turn events,
+store and scores, and none of the suite's code; `--no-floor` skips it) and prints every
+collection over the threshold for both, so what the collections cost in Inspect alone
+stands beside what they cost with the suite. Each task made settles the heap
+(`infoseek.inspect_tasks.heap`); `--no-freeze` runs without that.
 
 The task (and its dataset) is built before `inspect_ai.eval` starts its loop, and each
 run is preceded by an untimed one-sample run of the same task and model, so one-time

@@ -32,7 +32,7 @@ def parse_literal(literal: str) -> tuple[str, bool]:
     made from a record parses all its clauses again (the solver's and the task build's),
     and a split's records share their literals."""
     text = literal.strip()
-    if text.startswith("not "):
+    if literal.lstrip().startswith("not "):  # "not " alone is a negation of nothing
         name = text[4:].strip()
         if not name:
             raise ValueError(f"literal {literal!r} names no variable")

@@ -11,7 +11,7 @@ import pytest
 from infoseek.engines.horn import HornEngine, parse_literal
 
 
-@pytest.mark.parametrize("literal", ["", "   "])
+@pytest.mark.parametrize("literal", ["", "   ", "not ", " not   "])
 def test_a_bad_literal_is_refused_each_time_it_is_met(literal: str) -> None:
     for _ in range(2):  # the second call must not be answered from the remembered ones
         with pytest.raises(ValueError):
@@ -19,8 +19,8 @@ def test_a_bad_literal_is_refused_each_time_it_is_met(literal: str) -> None:
 
 
 def test_literals_read_the_same_when_remembered() -> None:
-    assert [parse_literal(text) for text in ("x", " not x ", "x")] == [
-        ("x", True), ("x", False), ("x", True)]
+    assert [parse_literal(text) for text in ("x", " not x ", "x", "not")] == [
+        ("x", True), ("x", False), ("x", True), ("not", True)]
 
 
 def _chain_engine(clauses: list[list[str]], observed: dict[str, bool]) -> HornEngine:
