@@ -88,7 +88,7 @@ def replay_conversation(outputs: bool = False):
     also the recorded final store and, after each turn, the recorded turn event."""
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
-        from infoseek.solvers.seek.solver import answer, ask
+        from infoseek.solvers.seek.tools import answer, ask
 
         sample_id = str(state.sample_id)
         recorded = _RECORDED[sample_id]

@@ -65,15 +65,13 @@ from inspect_ai.solver import Generate, Solver, TaskState, solver
 
 from infoseek.solvers.incomplete.game import IncompleteOptions
 from infoseek.solvers.incomplete.prompts import ONE_QUESTION_ONLY
-from infoseek.solvers.incomplete.session import (  # noqa: F401  (PROTOCOL: its old home)
+from infoseek.solvers.incomplete.session import (
     ASK_QUESTION_TOOL,
     ASKING_TOOLS,
-    PROTOCOL,
     current_session,
     question_argument,
     start_session,
 )
-from infoseek.solvers.incomplete.tools import ask_question  # noqa: F401  (its old home)
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
     drop_from_history,

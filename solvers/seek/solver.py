@@ -54,17 +54,8 @@ from inspect_ai.tool import ToolFunction
 
 from infoseek.contract import ACTION_INVALID, ANSWER_TOOL, MAX_TURN_CHARS, ParsedTurn
 from infoseek.solvers.seek.game import SeekOptions
-from infoseek.solvers.seek.parse_context import ParseContext
-from infoseek.solvers.seek.parsing import parse_text_turn
-from infoseek.solvers.seek.session import (  # noqa: F401  (start_episode, hash_seed, turn_event: their old home)
-    current_session,
-    hash_seed,
-    start_episode,
-    start_session,
-    turn_event,
-)
-from infoseek.solvers.seek.tool_parsing import parse_tool_calls
-from infoseek.solvers.seek.tools import answer, ask, ask_tool  # noqa: F401  (their old home)
+from infoseek.solvers.seek.session import current_session, start_session
+from infoseek.solvers.seek.tool_parsing import parse_message
 from infoseek.solvers.turns import (
     CONTEXT_OVERFLOW,
     drop_from_history,
@@ -111,18 +102,6 @@ def seek_solver(options: SeekOptions | None = None) -> Solver:
         return state
 
     return solve
-
-
-def parse_message(message: ChatMessageAssistant, fmt: str, context: ParseContext,
-                  asked: list[str]) -> ParsedTurn:
-    """The action one assistant message amounts to: its tool calls (with the text beside
-    them, where an answer line with another value makes the answer ambiguous) in the
-    tool format, its text in the text format."""
-    if fmt == "tool":
-        calls = [(c.function, None if c.parse_error else c.arguments)
-                 for c in (message.tool_calls or [])]
-        return parse_tool_calls(calls, context, asked, message.text or "")
-    return parse_text_turn(message.text or "", context, asked)
 
 
 def _keep_in_history(state: TaskState, message: ChatMessageAssistant | None, fmt: str,

@@ -1,12 +1,14 @@
 """Turning a model turn given as tool calls into an action (`ask(variable=...)` /
 `answer(value=...)`), with the same vocabulary and validity rules as the plain-text
 format of :mod:`infoseek.solvers.seek.parsing`. Whatever the arguments hold (deep nesting, huge
-integers, lone surrogates), parsing returns a turn and never raises."""
+integers, lone surrogates), parsing returns a turn and never raises. `parse_message` reads
+one assistant message in either format (the loop's and the tools' single entry)."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Collection
+from typing import TYPE_CHECKING
 
 from infoseek.answers import AnswerKind, AnswerReading, AnswerSpec, invalid
 from infoseek.answers import answer_kind as registered_kind
@@ -15,7 +17,10 @@ from infoseek.contract import ACTION_ASK, ANSWER_TOOL, ASK_TOOL, ParsedTurn
 from infoseek.solvers.seek.answer_parsing import copies_template, read_undetermined
 from infoseek.solvers.seek.naming import blocked_queries, judge_queries, resolve_name, vocabulary
 from infoseek.solvers.seek.parse_context import ParseContext
-from infoseek.solvers.seek.parsing import invalid_turn, reading_turn
+from infoseek.solvers.seek.parsing import invalid_turn, parse_text_turn, reading_turn
+
+if TYPE_CHECKING:
+    from inspect_ai.model import ChatMessageAssistant
 
 _SHOWN_CHARS = 2000
 """At most this many characters of a call's description are kept in the record."""
@@ -168,3 +173,15 @@ def _same_value(kind: AnswerKind, left: object, right: object, spec: AnswerSpec)
         return kind.compare(left, right, spec) >= 1.0
     except Exception:  # a plug-in kind's comparison must not fail the turn
         return False
+
+
+def parse_message(message: ChatMessageAssistant, fmt: str, context: ParseContext,
+                  asked: list[str]) -> ParsedTurn:
+    """The action one assistant message amounts to: its tool calls (with the text beside
+    them, where an answer line with another value makes the answer ambiguous) in the
+    tool format, its text in the text format."""
+    if fmt == "tool":
+        calls = [(c.function, None if c.parse_error else c.arguments)
+                 for c in (message.tool_calls or [])]
+        return parse_tool_calls(calls, context, asked, message.text or "")
+    return parse_text_turn(message.text or "", context, asked)

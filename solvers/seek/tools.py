@@ -41,7 +41,7 @@ from infoseek.contract import (
 )
 from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.session import SeekSession, current_session, start_session
-from infoseek.solvers.seek.tool_parsing import parse_tool_calls
+from infoseek.solvers.seek.tool_parsing import parse_message, parse_tool_calls
 from infoseek.solvers.turns import agent_solver, setup_solver
 
 EPISODE_OVER = "The episode is over: nothing more is recorded."
@@ -138,8 +138,6 @@ async def seek_continue(state: AgentState) -> bool | str:
     the episode is over; a message the agent made with no played call is played here as
     the loop reads it, and its correction comes back to be sent; the final turn's message
     when the next turn is the final one; else True."""
-    from infoseek.solvers.seek.solver import parse_message
-
     session = _session()
     played, session.played_calls = session.played_calls, 0
     if session.episode.over:

@@ -38,7 +38,7 @@ from infoseek.scorers.problem_metrics import parse_variable_list
 from infoseek.scorers.seek import seek_values
 from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.parsing import parse_text_turn
-from infoseek.solvers.seek.solver import start_episode
+from infoseek.solvers.seek.session import start_episode
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls
 from infoseek.stored_forms import turns_from_store
 from tests.support import FIXTURES

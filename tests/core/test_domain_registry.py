@@ -85,7 +85,7 @@ def test_built_in_declarations_agree_with_their_parts(name) -> None:
 def test_the_ask_tool_uses_the_domains_word_for_a_variable() -> None:
     from inspect_ai.tool import ToolDef
 
-    from infoseek.solvers.seek.solver import ask_tool
+    from infoseek.solvers.seek.tools import ask_tool
 
     for name, noun in (("logic", "attribute"), ("math", "quantity")):
         definition = ToolDef(ask_tool(get_domain(name).wording.noun))

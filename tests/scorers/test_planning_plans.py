@@ -18,7 +18,7 @@ from infoseek.contract import ACTION_ANSWER
 from infoseek.scorers.planning import plan_metrics
 from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.parsing import parse_text_turn
-from infoseek.solvers.seek.solver import start_episode
+from infoseek.solvers.seek.session import start_episode
 from infoseek.solvers.seek.tool_parsing import parse_tool_calls
 
 

@@ -27,7 +27,7 @@ from infoseek.domains import domain_names, get_domain
 from infoseek.solvers.seek import prompts
 from infoseek.solvers.seek.game import SeekOptions
 from infoseek.solvers.seek.parsing import parse_text_turn
-from infoseek.solvers.seek.solver import start_episode
+from infoseek.solvers.seek.session import start_episode
 
 pytestmark = pytest.mark.usefixtures("no_tokenizer")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from infoseek.engine import UNBOUNDED
-from infoseek.solvers.seek.solver import turn_event
+from infoseek.solvers.seek.session import turn_event
 
 
 def record(**fields):
