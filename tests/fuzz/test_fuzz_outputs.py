@@ -73,7 +73,7 @@ RUN_OPTIONS = {("logic_mt", "text"): {"carry_reasoning": True}}
 # ------------------------------------------------------------------ building the runs
 
 
-def _fuzz_problem(task: str, fmt: str, metadata: dict[str, Any]) -> FuzzProblem | None:
+def fuzz_problem(task: str, fmt: str, metadata: dict[str, Any]) -> FuzzProblem | None:
     """The kinds' view of a sample, or None when the sample lacks what some kind needs
     (a refused variable, an observed one, a spare askable one, an integer answer)."""
     record = sample_problem(metadata)
@@ -120,7 +120,7 @@ def _run(task: str, fmt: str, log_dir: str) -> Run:
                     **RUN_OPTIONS.get((task, fmt), {}))
     base, problem = None, None
     for sample in built.dataset:
-        problem = _fuzz_problem(task, fmt, sample.metadata)
+        problem = fuzz_problem(task, fmt, sample.metadata)
         if problem is not None:
             base = sample
             break

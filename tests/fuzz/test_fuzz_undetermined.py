@@ -27,7 +27,7 @@ from infoseek.contract import UNDETERMINED
 from infoseek.inspect_tasks.logic_mt import logic_mt
 from infoseek.record_views import askable_variables
 from infoseek.stored_forms import sample_problem
-from tests.fuzz.test_fuzz_outputs import Run, _fuzz_problem, check_play, play_kinds
+from tests.fuzz.test_fuzz_outputs import Run, check_play, fuzz_problem, play_kinds
 from tests.support.common import forbid_tokenizer
 from tests.support.fuzz import FORMATS, VALID, FuzzProblem
 from tests.support.fuzz_undetermined_catalogue import (
@@ -69,7 +69,7 @@ def _base(built: Task, setting: str, side: str, fmt: str) -> tuple[Sample, FuzzP
         if side == UNANSWERABLE and undetermined:
             return sample, _undetermined_problem(fmt, sample.metadata)
         if side == ORDINARY and not undetermined:
-            problem = _fuzz_problem("logic_mt", fmt, sample.metadata)
+            problem = fuzz_problem("logic_mt", fmt, sample.metadata)
             if problem is not None:
                 return sample, problem
     raise AssertionError(f"no {side} sample of {setting} suits the kinds")
