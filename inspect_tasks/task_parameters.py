@@ -20,13 +20,11 @@ passed in as `max_per_k`), the counts and turn caps in `CAPS`, a seed within a s
 64-bit integer (`SEED_LIMIT`). `force_ask=true` needs turns enough to ask k questions
 (`max_turns * queries_per_turn >= k`), or it could never be satisfied.
 
-A `-T` parameter a task does not take is refused too (`UnknownParameterError`), before
-the task is built, in one line naming the parameter, the task, the closest parameter
-when one is near (`per_K`: `per_k`), the tasks of the same file that do take it, and
-every parameter the task takes. Inspect itself only warns and runs the defaults; how
-the parameters it leaves out are seen: `inspect_private.on_unused_task_parameter`. This
-holds for every task of the suite and of installed plug-ins (`_registry.REGISTERED_TASKS`),
-run by name or from its file; other tasks keep Inspect's warning.
+A `-T` parameter a task does not take is refused too (`UnknownParameterError`, before
+the task is built; Inspect only warns), in one line naming the parameter, the task, the
+closest parameter (`per_K`: `per_k`), the tasks of the same file that take it, and the
+task's parameters: for the suite's and installed plug-ins' tasks, by name or file
+(`_registry.REGISTERED_TASKS`; how: `inspect_private.on_unused_task_parameter`).
 
 One parameter is common to every such task without being in its signature: ``-T
 shard=i/n`` (`infoseek.shards`) keeps the i-th of n balanced shares of the task's samples,
