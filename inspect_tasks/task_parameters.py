@@ -26,10 +26,9 @@ closest parameter (`per_K`: `per_k`), the tasks of the same file that take it, a
 task's parameters: for the suite's and installed plug-ins' tasks, by name or file
 (`_registry.REGISTERED_TASKS`; how: `inspect_private.on_unused_task_parameter`).
 
-One parameter is common to every such task without being in its signature: ``-T
-shard=i/n`` (`infoseek.shards`) keeps the i-th of n balanced shares of the task's samples,
-chosen by a stable hash of each sample id, so n runs anywhere cover the task once between
-them (`infoseek merge` joins their logs). Inspect leaves it out of the call like any
+One parameter every such task takes outside its signature: ``-T shard=i/n``
+(`infoseek.shards`) keeps the i-th of n balanced shares of the samples, by a stable hash
+of each sample id, so n runs anywhere cover the task once (`infoseek merge` joins them). Inspect leaves it out of the call like any
 parameter the signature lacks; `refuse_unknown_parameter` takes it instead of refusing
 it, refuses a bad value in one line, and has the made task keep only its share
 (`shard_task`; how: `inspect_private.after_task_created`).
