@@ -148,6 +148,7 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
     evals = logs.evals[logs.evals["task"] == task]
     samples = logs.samples[logs.samples["log_id"].isin(evals["log_id"])]
     rows = row_table(evals, declaration)
+    figures.colour_rows(rows["row"])
     shown = [c for c in rows.columns if c not in ("log_id", "row", "model", "note")]
     runs = [run_facts(entry, declaration) for _, entry in evals.iterrows()]
     section = Section(task, declaration.protocol)

@@ -7,6 +7,7 @@ and returns the PNG path, or None when the task's logs hold nothing to draw.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +37,26 @@ def short_labels(labels: list[str]) -> dict[str, str]:
     common = set.intersection(*(set(w[1:]) for w in words)) if words else set()
     return {label: " ".join([w[0], *(x for x in w[1:] if x not in common)])
             for label, w in zip(labels, words)}
+
+
+_COLOURS: dict[str, str] = {}
+"""Row label -> its colour in every figure of the task being drawn (`colour_rows`)."""
+
+
+def colour_rows(labels: Iterable[str]) -> None:
+    """Give each of a task's rows (its labels, in table order) one colour of matplotlib's
+    cycle for all the task's figures: a row keeps its colour in every panel and in every
+    figure of a k range, whichever other rows a panel or figure draws or leaves out.
+    Each task's section sets its own (`build._section`)."""
+    palette = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    _COLOURS.clear()
+    _COLOURS.update({label: palette[index % len(palette)]
+                     for index, label in enumerate(dict.fromkeys(map(str, labels)))})
+
+
+def colour_of(label: Any) -> str | None:
+    """The colour of the row labelled `label` (None: matplotlib's next one)."""
+    return _COLOURS.get(str(label))
 
 
 LEGEND_FONT = 8
@@ -120,7 +141,8 @@ def headline_figure(table: pd.DataFrame, metrics: tuple[str, ...], group_key: st
         for _, line in _run_rows(table).iterrows():
             ys = [line.get(f"{metric}_{group_key}{g}", math.nan) for g in groups]
             es = [line.get(f"{metric}_{group_key}{g}_stderr", math.nan) for g in groups]
-            axis.errorbar(xs, ys, yerr=es, marker="o", capsize=3, label=names[str(line["label"])])
+            axis.errorbar(xs, ys, yerr=es, marker="o", capsize=3, label=names[str(line["label"])],
+                          color=colour_of(line["label"]))
         _published_band(axis, table, metric, group_key, groups)
         axis.set_xlabel("k")
         axis.set_ylabel(metric)
@@ -160,10 +182,10 @@ def _published_band(axis: Any, table: pd.DataFrame, metric: str, group_key: str,
 
 
 def _by_row(samples: pd.DataFrame, rows: pd.DataFrame):
-    """(short label, samples) of every row."""
+    """(short label, colour, samples) of every row."""
     names = short_labels(list(rows["row"].drop_duplicates()))
     for label, block in rows.groupby("row", sort=False):
-        yield names[label], samples[samples["log_id"].isin(block["log_id"])]
+        yield names[label], colour_of(label), samples[samples["log_id"].isin(block["log_id"])]
 
 
 def sufficiency_by_turn_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: Path,
@@ -179,7 +201,7 @@ def sufficiency_by_turn_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: 
     horizon = int(max(samples["turn_count"].max(), 1))
     fig, panels = panel_grid(len(ks))
     for axis, k in zip(panels, ks):
-        for label, mine in _by_row(samples, rows):
+        for label, colour, mine in _by_row(samples, rows):
             part = mine[mine["metadata_k"].astype(str).str.replace(".0", "", regex=False) == k]
             if part.empty:
                 continue
@@ -187,7 +209,7 @@ def sufficiency_by_turn_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: 
                        else t for t, err in zip(part[column], part["error"].astype(bool))]
             turns = list(range(0, horizon + 1))
             share = [sum(1 for r in reached if r <= t) / len(reached) for t in turns]
-            axis.step(turns, share, where="post", label=label)
+            axis.step(turns, share, where="post", label=label, color=colour)
         axis.set_title(f"k = {k}")
         axis.set_xlabel("turn")
         axis.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -211,7 +233,7 @@ def uncertainty_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: Path,
     fig, panels = panel_grid(len(ks))
     drawn = False
     for axis, k in zip(panels, ks):
-        for label, mine in _by_row(samples, rows):
+        for label, colour, mine in _by_row(samples, rows):
             part = mine[mine["metadata_k"].astype(str).str.replace(".0", "", regex=False) == k]
             curves = [c for c in part[column] if isinstance(c, list) and c
                       and all(isinstance(v, int | float) for v in c)]
@@ -220,7 +242,7 @@ def uncertainty_figure(samples: pd.DataFrame, rows: pd.DataFrame, path: Path,
             length = max(len(c) for c in curves)
             padded = [c + [c[-1]] * (length - len(c)) for c in curves]
             means = [sum(c[t] for c in padded) / len(padded) for t in range(length)]
-            axis.plot(range(length), means, marker=".", label=label)
+            axis.plot(range(length), means, marker=".", label=label, color=colour)
             drawn = True
         axis.set_title(f"k = {k}")
         axis.set_xlabel("turn")
@@ -263,7 +285,7 @@ def k_prediction_figure(table: pd.DataFrame, groups: list[str], path: Path,
             xs = [i + index * width for i in range(len(groups))]
             ys = [line.get(f"{metric}_k{g}", math.nan) for g in groups]
             bars = axis.bar(xs, [0.0 if math.isnan(y) else y for y in ys], width=width,
-                            label=names[str(line["label"])])
+                            label=names[str(line["label"])], color=colour_of(line["label"]))
             for x, y, bar in zip(xs, ys, bars):
                 if math.isnan(y):
                     bar.set_visible(False)
@@ -293,7 +315,8 @@ def order_strata_figure(table: pd.DataFrame, path: Path, title: str) -> Path | N
             if line[f"n_{stratum}"] >= MIN_STRATUM:
                 xs.append(i + index * width)
                 ys.append(line[f"accuracy_{stratum}"])
-        axis.bar(xs, ys, width=width, label=names[str(line["label"])])
+        axis.bar(xs, ys, width=width, label=names[str(line["label"])],
+                 color=colour_of(line["label"]))
     axis.set_xticks([i + 0.4 - width / 2 for i in range(len(STRATA))])
     axis.set_xticklabels([s.replace("_", "/") for s in STRATA])
     axis.set_ylim(0, 1.05)
@@ -314,7 +337,7 @@ def axes_figure(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str, path: Pa
                              squeeze=False)
     for axis, name in zip(axes[0], present):
         rhos = []
-        for label, mine in _by_row(samples, rows):
+        for label, colour, mine in _by_row(samples, rows):
             correct = correctness(mine, scorer)
             values = list(mine[f"metadata_{name}"])
             rho, _p = axis_correlations(correct, values)
@@ -327,7 +350,7 @@ def axes_figure(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str, path: Pa
             xs = sorted(points)
             ys = [sum(points[x]) / len(points[x]) for x in xs]
             rhos.append("n/a" if math.isnan(rho) else f"{rho:.2f}")
-            axis.plot(xs, ys, marker="o", linestyle="-", label=label)
+            axis.plot(xs, ys, marker="o", linestyle="-", label=label, color=colour)
         axis.set_xlabel(name)
         axis.set_title("Spearman rho " + " / ".join(rhos), fontsize=8)
         axis.set_ylim(-0.05, 1.05)
@@ -354,7 +377,8 @@ def entropy_by_turn_figure(table: pd.DataFrame, path: Path, title: str) -> Path 
             block = block[block[curve].notna()]
             if block.empty:
                 continue
-            axis.plot(block["turn"], block[curve], marker=".", label=names[str(label)])
+            axis.plot(block["turn"], block[curve], marker=".", label=names[str(label)],
+                      color=colour_of(label))
         axis.set_xlabel("turn")
         axis.xaxis.set_major_locator(MaxNLocator(integer=True))
         axis.set_title(CURVE_TITLES[curve], fontsize=9)
