@@ -28,10 +28,10 @@ task's parameters: for the suite's and installed plug-ins' tasks, by name or fil
 
 One parameter every such task takes outside its signature: ``-T shard=i/n``
 (`infoseek.shards`) keeps the i-th of n balanced shares of the samples, by a stable hash
-of each sample id, so n runs anywhere cover the task once (`infoseek merge` joins them). Inspect leaves it out of the call like any
-parameter the signature lacks; `refuse_unknown_parameter` takes it instead of refusing
-it, refuses a bad value in one line, and has the made task keep only its share
-(`shard_task`; how: `inspect_private.after_task_created`).
+of each sample id, so n runs anywhere cover the task once (`infoseek merge` joins them).
+Inspect leaves it out of the call like any parameter the signature lacks;
+`refuse_unknown_parameter` takes it instead, refuses a bad value in one line, and has
+the made task keep its share (`shard_task`; how: `inspect_private.after_task_created`).
 """
 
 from __future__ import annotations

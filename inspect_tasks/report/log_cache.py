@@ -31,7 +31,7 @@ from typing import Any
 
 import pandas as pd
 
-READ_FORMAT = 2
+READ_FORMAT = 3
 """Bumped whenever what `reading` keeps of a log changes, so older entries are not used."""
 CACHE_FOLDER = "report-logs"
 _TAG = "$infoseek"

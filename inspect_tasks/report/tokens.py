@@ -50,14 +50,19 @@ class PricesError(ValueError):
 
 
 def _counts(usage: Any) -> dict[str, int]:
-    """One `ModelUsage` (or its dict form) as input / cache_write / cached / output."""
+    """One `ModelUsage` (or its dict form) as input / cache_write / cached / output, and
+    ``cache_reported``: 1 when the provider reported cache reads at all (Inspect keeps
+    ``input_tokens_cache_read`` None when it did not, and a sum of calls None only when
+    none did), else 0."""
     if usage is None:
-        return {"input": 0, "cache_write": 0, "cached": 0, "output": 0}
+        return {"input": 0, "cache_write": 0, "cached": 0, "output": 0,
+                "cache_reported": 0}
     get = usage.get if isinstance(usage, Mapping) else lambda k: getattr(usage, k, None)
     return {"input": int(get("input_tokens") or 0),
             "cache_write": int(get("input_tokens_cache_write") or 0),
             "cached": int(get("input_tokens_cache_read") or 0),
-            "output": int(get("output_tokens") or 0)}
+            "output": int(get("output_tokens") or 0),
+            "cache_reported": int(get("input_tokens_cache_read") is not None)}
 
 
 def usage_json(sample: Any) -> str:
@@ -88,7 +93,9 @@ def usage_fields(text: Any) -> dict[str, Any]:
 
     every, role = total(models), total(roles)
     fields: dict[str, Any] = {"usage_json": json.dumps(usage) if usage else "",
-                              "tokens.recorded": bool(models)}
+                              "tokens.recorded": bool(models),
+                              "tokens.cache_reported": any(
+                                  counts.get("cache_reported", 1) for counts in models.values())}
     for kind in KINDS:
         fields[f"tokens.{kind}"] = every[kind] - role[kind]
         fields[f"tokens.roles.{kind}"] = role[kind]
@@ -202,6 +209,11 @@ def tokens_table(samples: pd.DataFrame, rows: pd.DataFrame,
                                 "samples": count}
         totals = {kind: float(mine[f"tokens.{kind}"].fillna(0).sum()) if recorded
                   else math.nan for kind in KINDS}
+        line["cached_why"] = "" if recorded else "no usage recorded"
+        if recorded and not model.startswith(REFERENCE_PREFIX) and not bool(
+                mine.get("tokens.cache_reported", pd.Series([True])).fillna(True).any()):
+            totals["cached"] = math.nan  # unknown, not 0: the provider never said
+            line["cached_why"] = "the provider reports no cache reads"
         for kind in KINDS:
             line[f"{kind}_per_sample"] = totals[kind] / count if count else math.nan
         for kind in KINDS:
@@ -246,9 +258,9 @@ def _row_cost(usage_texts: pd.Series, recorded: bool, count: int,
             "cost_why": ""}
 
 
-def _tokens_cell(value: Any) -> str:
+def _tokens_cell(value: Any, why: Any = "") -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):
-        return "n/a (no usage recorded)"
+        return f"n/a ({why or 'no usage recorded'})"
     return f"{value:.1f}" if float(value) % 1 else str(int(value))
 
 
@@ -261,14 +273,18 @@ def _cost_cell(value: Any, why: Any) -> str:
 def tokens_display(table: pd.DataFrame) -> pd.DataFrame:
     """The text cells of `tokens_table`: token counts (per-sample means to one decimal),
     cost to 4 decimals in the prices file's currency, and a cell with no number saying
-    why (``n/a (no price: <model>)``, ``n/a (no usage recorded)``)."""
+    why (``n/a (no price: <model>)``, ``n/a (no usage recorded)``, and for the cached
+    columns ``n/a (the provider reports no cache reads)``)."""
     out = pd.DataFrame(index=table.index)
     for column in table.columns:
-        if column in ("model", "cost_why"):
+        if column in ("model", "cost_why", "cached_why"):
             continue
         if column in ("cost", "cost_per_sample"):
             out[column] = [_cost_cell(v, w) for v, w in zip(table[column],
                                                            table["cost_why"])]
+        elif column in ("cached_per_sample", "cached_total") and "cached_why" in table:
+            out[column] = [_tokens_cell(v, w) for v, w in zip(table[column],
+                                                             table["cached_why"])]
         elif column.endswith(("_per_sample", "_total")):
             out[column] = table[column].map(_tokens_cell)
         elif column == "samples":

@@ -3,10 +3,12 @@
 The six logs under ``data/scale_reference/logs`` (logic_mt, logic_q and twenty_questions
 under infoseek/optimal and infoseek/random, logic_mt/random at two epochs) were reported
 before the fast reading existed; ``expected/`` holds that report's long-form files
-(samples, turns, logs: everything the reader hands to the tables); the only change since
-is that a task argument at its declared default is no setting (`log_entry`), so those
-``setting.*`` cells are blank. Here the same logs are read (1) cold, through the fast
-read of the summaries and the leading sample fields, (2) warm, from the cache, (3)
+(samples, turns, logs: everything the reader hands to the tables); the only changes since
+are that a task argument at its declared default is no setting (`log_entry`), so those
+``setting.*`` cells are blank, and that the usage says whether cache reads were reported
+(``cache_reported`` in ``usage_json``, the ``tokens.cache_reported`` column). Here the
+same logs are read (1) cold, through the fast read of the summaries and the leading
+sample fields, (2) warm, from the cache, (3)
 through Inspect's `samples_df` (the fast read switched off): the three reads must be
 identical frame for frame, and the long-form files written from them byte-identical to
 ``expected/``.

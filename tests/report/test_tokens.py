@@ -101,6 +101,31 @@ def test_tokens_per_sample_from_the_recorded_usage(logs, tmp_path) -> None:
     assert display.loc["infoseek/optimal", "input_per_sample"] == "0"
 
 
+def test_cache_reads_never_reported_are_unknown_not_zero(logs, tmp_path) -> None:
+    """A provider that never reports cache reads (llama.cpp's server) leaves Inspect's
+    ``input_tokens_cache_read`` None: the cached cells say so instead of showing 0,
+    while a reported 0 stays 0 and the other counts are unchanged."""
+    [mock_path] = list((logs / "mock").glob("*.eval"))
+    (tmp_path / "logs").mkdir()
+    for name, cached in (("vendor/silent", None), ("vendor/zero", 0)):
+        planted = read_eval_log(str(mock_path))
+        planted.eval.model = name
+        planted.eval.eval_id = uuid.uuid4().hex
+        for sample in planted.samples:
+            sample.model_usage = {name: ModelUsage(input_tokens=900, output_tokens=30,
+                                                   input_tokens_cache_read=cached)}
+            sample.role_usage = {}
+        write_eval_log(planted, str(tmp_path / "logs" / f"{name.split('/')[1]}.eval"))
+    frame, display = _table(tmp_path / "logs", tmp_path / "report")
+    assert math.isnan(frame.loc["vendor/silent", "cached_per_sample"])
+    assert (display.loc["vendor/silent", "cached_per_sample"]
+            == display.loc["vendor/silent", "cached_total"]
+            == "n/a (the provider reports no cache reads)")
+    assert display.loc["vendor/silent", "input_per_sample"] == "900"
+    assert frame.loc["vendor/zero", "cached_per_sample"] == 0
+    assert display.loc["vendor/zero", "cached_total"] == "0"
+
+
 def test_cost_hand_computed_and_a_missing_price(logs, tmp_path) -> None:
     frame, display = _table(logs, tmp_path / "report", _prices(tmp_path, PRICES))
     # mock: per sample (1200 * 3 + 400 * 0.3 + 50 * 15) / 1e6 = 0.00447, two samples
