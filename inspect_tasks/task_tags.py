@@ -18,8 +18,7 @@ the wrapper every task function goes through.
 
 The wrapper also loads the task's domain declaration before the task function runs, so
 that `infoseek.domains.get_builder` finds the task's builders without importing any other
-domain, and once the first task is made it settles the heap
-(`infoseek.inspect_tasks.heap`).
+domain, and settles the heap once the task is made (`infoseek.inspect_tasks.heap`).
 
 `functools.wraps` keeps the function's name, module, docstring and signature, which are
 what Inspect's `@task` reads to register it.
