@@ -23,8 +23,8 @@ offers (`--rules DIR`, ...) are `infoseek.builders.published.INPUTS`.
 
 Files are checked before any work (`infoseek.cli_files`); ``build --k`` takes each k once.
 The commands that read or make logs (`report`, `k50`, `sweep`, `merge`, `estimate`) live
-in `infoseek.cli_report`, part of this front door; what they compute lives in the task
-layer (`infoseek.inspect_tasks`).
+in the task layer with what they compute (`infoseek.inspect_tasks.commands`); this front
+door adds them.
 """
 
 from __future__ import annotations
@@ -342,7 +342,7 @@ def parser() -> argparse.ArgumentParser:
                            help="log of the matching *_well_specified task")
     filtering.set_defaults(run=_filter)
 
-    from infoseek.cli_report import add_report_commands
+    from infoseek.inspect_tasks.commands import add_report_commands
 
     add_report_commands(sub)
 
@@ -360,7 +360,7 @@ def parser() -> argparse.ArgumentParser:
                          help="where the log goes (Inspect's default: ./logs)")
     playing.set_defaults(run=_play)
 
-    from infoseek.cli_report import add_estimate_command
+    from infoseek.inspect_tasks.commands import add_estimate_command
 
     add_estimate_command(sub, positive)
     return top

@@ -1,5 +1,5 @@
 """What `infoseek estimate` prints: how many tokens a run of each task will send, before
-paying for it (the command itself lives in `infoseek.cli_report`).
+paying for it (the command itself lives in `infoseek.inspect_tasks.commands`).
 
     infoseek estimate logic_mt gsme_mt [-T per_k=20] [--samples 5] [--markdown]
 

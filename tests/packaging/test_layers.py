@@ -1,8 +1,7 @@
 """The layering of DESIGN.md, checked over the import graph: imports point inward only.
 
 - `infoseek/` (the core) imports no other layer and no Inspect; its front door,
-  `infoseek/cli.py` (the `infoseek` command, with its command module `cli_report.py`),
-  may reach across (the inspect_ai entry
+  `infoseek/cli.py` (the `infoseek` command), may reach across (the inspect_ai entry
   point, `inspect_tasks/_registry.py`, is an ordinary task-layer module).
 - `builders/` import the core only, and no Inspect.
 - `oracles/` import the core only, and no Inspect but in `oracles/roles.py` (the model-backed
@@ -25,7 +24,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 LAYERS = ("infoseek", "builders", "oracles", "solvers", "scorers", "inspect_tasks")
-FRONT_DOORS = {"infoseek/cli.py", "infoseek/cli_report.py"}
+FRONT_DOORS = {"infoseek/cli.py"}
 ALLOWED = {
     "infoseek": {"infoseek"},
     "builders": {"infoseek", "builders"},

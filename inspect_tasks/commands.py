@@ -1,6 +1,6 @@
-"""The `infoseek` subcommands that read or make logs: `report`, `k50`, `sweep` and `merge`
-(part of the command's front door, `infoseek.cli`, which adds them with
-`add_report_commands`; their options and help are documented there).
+"""The `infoseek` subcommands that read or make logs: `report`, `k50`, `sweep`, `merge`
+and `estimate`. They live in the task layer, beside what they run; the command's front
+door, `infoseek.cli`, adds them (`add_report_commands`, `add_estimate_command`).
 
 A command that reads logs (`report`, `k50`) takes them as ``LOGS...`` (files or folders)
 through `_logs_command`; every failure the report layer names (`ReportError`,
