@@ -341,7 +341,7 @@ def report_for(task: str, scorers: set[str] | frozenset[str],
     name = task.split("/")[-1]
     if name in _BY_TASK:
         return _BY_TASK[name]
-    declared = _recorded(metadata).get(REPORT_KEY)
+    declared = recorded_metadata(metadata).get(REPORT_KEY)
     if declared not in REPORTS:
         declared = next((report for needed, report in _BY_SCORERS if needed <= set(scorers)),
                         None)
@@ -370,7 +370,7 @@ def with_additions(report: TaskReport, scorers: set[str] | frozenset[str]) -> Ta
     return replace(report, tables=tables, extras=extras)
 
 
-def _recorded(metadata: Mapping[str, Any] | str | None) -> Mapping[str, Any]:
+def recorded_metadata(metadata: Mapping[str, Any] | str | None) -> Mapping[str, Any]:
     """A log's metadata as a mapping (empty when it has none or cannot be read)."""
     if isinstance(metadata, str):
         try:

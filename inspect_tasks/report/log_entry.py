@@ -31,7 +31,7 @@ from typing import Any
 import pandas as pd
 
 from infoseek.contract import TASK_SOURCE
-from infoseek.inspect_tasks.report.declarations import TaskReport
+from infoseek.inspect_tasks.report.declarations import TaskReport, recorded_metadata
 
 SETTING_PREFIX = "task_arg_"
 """`evals_df`'s prefix of a task argument's column."""
@@ -145,7 +145,7 @@ def data_identity(metadata: Any, source: Any, task_version: Any) -> dict[str, An
     of its task version), and for a ``-T source=`` file ``data.source`` (``name#<first 12
     hex digits of its SHA-256>``, or ``name#unhashed`` from a log written before tasks
     recorded it, `infoseek.contract.TASK_SOURCE`), ``data.sha256`` and ``data.format``."""
-    recorded = _recorded_metadata(metadata).get(TASK_SOURCE)
+    recorded = recorded_metadata(metadata).get(TASK_SOURCE)
     version = str(task_version or "")
     out: dict[str, Any] = {"data.builder": version.split("/", 1)[-1] or None,
                            "data.source": None, "data.sha256": None, "data.format": None}
@@ -157,15 +157,6 @@ def data_identity(metadata: Any, source: Any, task_version: Any) -> dict[str, An
     elif isinstance(source, str) and source.strip():
         out["data.source"] = f"{shown_path(Path(source.strip()).name)}#unhashed"
     return out
-
-
-def _recorded_metadata(value: Any) -> dict[str, Any]:
-    if isinstance(value, str):
-        try:
-            value = json.loads(value)
-        except ValueError:
-            return {}
-    return value if isinstance(value, dict) else {}
 
 
 def role_models(value: Any) -> str | None:
