@@ -210,8 +210,8 @@ def tokens_table(samples: pd.DataFrame, rows: pd.DataFrame,
         totals = {kind: float(mine[f"tokens.{kind}"].fillna(0).sum()) if recorded
                   else math.nan for kind in KINDS}
         line["cached_why"] = "" if recorded else "no usage recorded"
-        if recorded and not model.startswith(REFERENCE_PREFIX) and not bool(
-                mine.get("tokens.cache_reported", pd.Series([True])).fillna(True).any()):
+        if (recorded and not model.startswith(REFERENCE_PREFIX)
+                and not mine["tokens.cache_reported"].fillna(True).astype(bool).any()):
             totals["cached"] = math.nan  # unknown, not 0: the provider never said
             line["cached_why"] = "the provider reports no cache reads"
         for kind in KINDS:
