@@ -59,7 +59,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from inspect_ai import eval
 from inspect_ai.log import EvalLog
 
-from infoseek.inspect_tasks.heap import FREEZE_VARIABLE
+from infoseek.inspect_tasks.heap import FREEZE_VARIABLE, settle_heap
 
 SPLITS = ("default", "hard")
 MODELS = ("optimal", "random")
@@ -203,8 +203,6 @@ def floor_run(log: EvalLog, max_connections: int, log_dir: str,
         record_outputs,
         replay_model,
     )
-    from infoseek.inspect_tasks.heap import settle_heap
-
     sample_ids = record_conversations(log)
     record_outputs(log)
     task = floor_task(sample_ids)
