@@ -38,21 +38,13 @@ import pandas as pd
 from infoseek.cli_files import earlier_results, folder_problem, shown_names
 from infoseek.inspect_tasks.report import figures
 from infoseek.inspect_tasks.report.compare import (
-    COMPARE_BLANKS,
-    COMPARE_TITLE,
-    comparison_pairs,
-    comparison_table,
     named,
     row_infos,
-    unique_metrics,
 )
 from infoseek.inspect_tasks.report.declarations import ADDED_TABLES, TableSpec, TaskReport
 from infoseek.inspect_tasks.report.extra_tables import (
     by_turn_table,
     detection_table,
-    filtered_table,
-    order_strata_display,
-    order_strata_table,
     role_table,
     undetermined_table,
 )
@@ -62,19 +54,26 @@ from infoseek.inspect_tasks.report.published import (
     DIFFERENT_DATA,
     PUBLISHED,
     reference_rows,
-    reference_strata,
 )
 from infoseek.inspect_tasks.report.reading import Logs, ReportError, read_logs
-from infoseek.inspect_tasks.report.repeats import repeats_display, repeats_table
 from infoseek.inspect_tasks.report.report_files import VIEWER, bundle_logs, order_columns
 from infoseek.inspect_tasks.report.report_files import write_long_form as _write_long_form
 from infoseek.inspect_tasks.report.run_labels import legend_markdown, legend_pairs
 from infoseek.inspect_tasks.report.section_figures import k_figures, place
+from infoseek.inspect_tasks.report.section_tables import (
+    AXES_BLANKS,
+    BY_TURN_BLANKS,
+    DIFFERENT_DATA_NOTE,
+    add_filtered,
+    add_order_strata,
+    add_repeats_and_comparison,
+    diagnostics_table,
+    plain,
+)
 from infoseek.inspect_tasks.report.sections import Report, Section, Table
 from infoseek.inspect_tasks.report.tables import (
     AXES,
     axes_table,
-    data_text,
     display_frame,
     markdown,
     metric_columns,
@@ -136,10 +135,6 @@ def _with_references(table: pd.DataFrame, task: str, declaration: TaskReport,
     return table, other
 
 
-DIFFERENT_DATA_NOTE = ("published numbers of the same task and setting, measured on "
-                       "different data than every run above (shown apart: not comparable)")
-
-
 def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
              compare: Sequence[tuple[str, str]] | None = None,
              notes: list[str] | None = None,
@@ -189,35 +184,35 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
     k_figures(section, declaration, samples, rows, first_table, figure_dir)
     extras = set(declaration.extras)
     if "order_strata" in extras:
-        _order_strata(section, samples, rows, runs, shown, add, figure_dir)
+        add_order_strata(section, samples, rows, runs, shown, add, figure_dir)
     if "detection" in extras:
         table = detection_table(samples, rows)
         add("detection", "Detection of 'Not sure': precision, recall, F1", table,
-            display_frame(_plain(table)), why="no row")
+            display_frame(plain(table)), why="no row")
     if "undetermined" in extras:
         table = undetermined_table(samples, rows)
         add("undetermined", "Problems no question can settle: precision, recall and F1 of "
             "'cannot be determined', stopped before the turn cap", table,
-            display_frame(_plain(table)), why="no row")
+            display_frame(plain(table)), why="no row")
     if "axes" in extras:
         scorer = "detection_scorer" if declaration.protocol == "detection" \
             else "single_turn_scorer"
         table = axes_table(samples, rows, scorer)
         add("axes", "Spearman's rho (p) of correctness with each difficulty axis", table,
-            display_frame(_plain(table), AXES_BLANKS), why="no row")
+            display_frame(plain(table), AXES_BLANKS), why="no row")
         path = figures.axes_figure(samples, rows, scorer, figure_dir / f"{task}.axes.png",
                                    f"{task}: accuracy vs difficulty axes")
         place(section, "Accuracy vs each difficulty axis", path, "no sample records a "
               "difficulty axis (" + ", ".join(AXES) + ")")
     if "filtered" in extras:
-        _filtered(section, logs, samples, rows, add)
+        add_filtered(section, logs, samples, rows, add)
     if "entropy_by_turn" in extras:
         table = order_columns(by_turn_table(samples, rows),
                                ["label", "model", *shown, "kind", "turn", "samples",
                                 "errored"])
         title = "Remaining entropy, nEIG and pass mass by turn"
         add("by_turn", "Remaining entropy (nats), nEIG and pass mass by turn (means over "
-            "the games with a value)", table, display_frame(_plain(table), BY_TURN_BLANKS),
+            "the games with a value)", table, display_frame(plain(table), BY_TURN_BLANKS),
             why="no game recorded a turn")
         path = (figures.entropy_by_turn_figure(table, figure_dir / f"{task}.by_turn.png",
                                                f"{task}: entropy, nEIG and pass mass by "
@@ -228,13 +223,13 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
         add("roles", "Model roles measured against exact truth (error rate = wrong / "
             "measured; role_error_episodes: the seeker's episodes with a wrong role reply, "
             "counted apart)", table,
-            display_frame(_plain(table), {"error_rate": "nothing measured: every call "
+            display_frame(plain(table), {"error_rate": "nothing measured: every call "
                                                         "raised"}))
     if "diagnostics" in extras:
         table = diagnostics_table(samples, rows)
         if table is not None:
             add("diagnostics", "Reasoning-trace diagnostics (episodes with reasoning)",
-                table, display_frame(_plain(table),
+                table, display_frame(plain(table),
                                      {"*": "no episode with reasoning has it"}))
     table = k50_table(samples, rows, evals, declaration)
     if not table.empty:
@@ -244,13 +239,9 @@ def _section(logs: Logs, task: str, out: Path, links: dict[str, str],
         title = TOKENS_TITLE + ("; cost from the prices file, per million tokens"
                                 if prices is not None else "")
         add("tokens", title, table, tokens_display(table))
-    _repeats_and_comparison(section, samples, rows, declaration, add, compare,
+    add_repeats_and_comparison(section, samples, rows, declaration, add, compare,
                             notes if notes is not None else [])
     return section
-
-
-Add = Callable[..., None]
-"""`_add_table` bound to a section, its report folder and its run labels."""
 
 
 def _add_table(section: Section, out: Path, files: dict[str, str], name: str, title: str,
@@ -267,78 +258,6 @@ def _add_table(section: Section, out: Path, files: dict[str, str], name: str, ti
 
 def _leave_out(section: Section, title: str, why: str) -> None:
     section.left_out.append(f"table '{title}': left out, {why}")
-
-
-def _order_strata(section: Section, samples: pd.DataFrame, rows: pd.DataFrame,
-                  runs: list[dict[str, str]], shown: list[str], add: Add,
-                  figure_dir: Path) -> None:
-    """ClinGuide's accuracy by coverage x order (published strata below the runs, or apart
-    when on different data) and its figure."""
-    task = section.task
-    table = order_strata_table(samples, rows)
-    refs = reference_strata(task, runs)
-    apart = refs.iloc[0:0]
-    if not refs.empty:
-        refs["label"] = refs["model"]
-        apart = refs[refs["kind"] == DIFFERENT_DATA]
-        table = pd.concat([table, refs[refs["kind"] == PUBLISHED]], ignore_index=True)
-    table = order_columns(table, ["label", "model", *shown, "kind", "source", "k",
-                                   "samples", "errored"])
-    add("order_strata", "Accuracy by coverage x order (N per stratum; '-' under 5 samples)",
-        table, order_strata_display(table), why="no row")
-    if not apart.empty:
-        apart = order_columns(apart, ["label", "model", "kind", "data", "source", "k"])
-        add(f"order_strata.{DIFFERENT_DATA.replace(' ', '_')}",
-            f"Accuracy by coverage x order: {DIFFERENT_DATA_NOTE}", apart,
-            order_strata_display(apart))
-    path = (figures.order_strata_figure(table, figure_dir / f"{task}.order_strata.png",
-                                        f"{task}: accuracy by coverage x order")
-            if not table.empty else None)
-    place(section, "Accuracy by coverage x order", path, "no run row over all k")
-
-
-def _filtered(section: Section, logs: Logs, samples: pd.DataFrame, rows: pd.DataFrame,
-              add: Add) -> None:
-    """Filtered accuracy: needs the matching ``*_well_specified`` logs among the inputs."""
-    task = section.task
-    solving = [(t, logs.samples[logs.samples["task"] == t])
-               for t in sorted(logs.declarations)
-               if logs.declarations[t].protocol == "well_specified" and t.startswith(task)]
-    data_of = {entry["log_id"]: data_text(entry) for _, entry in logs.evals.iterrows()}
-    table = filtered_table(samples, rows, solving, data_of)
-    if not table.empty:
-        table = table.rename(columns={"row": "label"})
-    add("filtered", "Filtered accuracy: problems whose well-specified version was solved "
-        "(lenient: one value; strict: every value)", table,
-        display_frame(_plain(table), {"*_accuracy": "no problem kept"}),
-        why=f"no {task}_well_specified log of the same model and data among the inputs "
-            "(its answers decide which problems count)")
-
-
-def _repeats_and_comparison(section: Section, samples: pd.DataFrame, rows: pd.DataFrame,
-                            declaration: TaskReport, add: Add,
-                            compare: Sequence[tuple[str, str]] | None,
-                            notes: list[str]) -> None:
-    """The repeats table (rows that ran a sample more than once: `repeats`) and the paired
-    comparison (`compare`: the pairs `compare` names, or every two rows of one setting
-    that ran the same samples); a pair refused or partly unpaired adds a line to
-    `notes`."""
-    task = section.task
-    if declaration.tables:
-        table = repeats_table(samples, rows, declaration.tables[0], declaration.group_key)
-        if not table.empty:
-            add("repeats", "Repeats: pass@1 (mean over repeats), pass^j (all j repeats "
-                "right) and aptitude / unreliability (90th percentile; 90th minus 10th) per "
-                "sample, averaged", table, repeats_display(table))
-    pairs, refused = comparison_pairs(row_infos(samples, rows), compare)
-    notes.extend(f"{task}: {line}" for line in refused)
-    if not pairs:
-        return
-    table, lines = comparison_table(samples, rows, unique_metrics(declaration.tables),
-                                    declaration.group_key, pairs)
-    notes.extend(f"{task}: {line}" for line in lines)
-    if not table.empty:
-        add("compare", COMPARE_TITLE, table, display_frame(table, COMPARE_BLANKS))
 
 
 def rows_scored_by(samples: pd.DataFrame, rows: pd.DataFrame, scorer: str) -> pd.DataFrame:
@@ -366,41 +285,6 @@ def compare_problem(logs: Logs, compare: Sequence[tuple[str, str]]) -> str | Non
                 f"task in these logs (models: {models}; row labels are in the tables' "
                 "label column)")
     return None
-
-
-AXES_BLANKS = {"rho_*": "under 3 samples with the axis, or a constant series",
-               "p_*": "under 3 samples with the axis, or a constant series"}
-BY_TURN_BLANKS = {"entropy": "no game recorded this turn",
-                  "neig": "no question asked at this turn",
-                  "pass_mass": "no question asked at this turn"}
-"""Why a cell of these plain tables can have no number (`display_frame`)."""
-
-
-def _plain(table: pd.DataFrame) -> pd.DataFrame:
-    """A table of plain numbers: shown as they are (3 decimals), no stderr."""
-    return table
-
-
-def diagnostics_table(samples: pd.DataFrame, rows: pd.DataFrame) -> pd.DataFrame | None:
-    """Mean reasoning-trace diagnostics per row over the episodes that exposed reasoning
-    (score metadata ``diagnostics`` of the ``queries`` scorer), or None when none did."""
-    column = "meta.queries.diagnostics"
-    if column not in samples:
-        return None
-    out = []
-    for label, block in rows.groupby("row", sort=False):
-        mine = samples[samples["log_id"].isin(block["log_id"])]
-        traced = [d for d in mine[column] if isinstance(d, dict) and d.get("reasoning_turns")]
-        line = {"label": label, "model": block.iloc[0]["model"], "kind": "run",
-                "samples": len(mine), "episodes_with_reasoning": len(traced)}
-        for key in ("mss_mention_rate", "awareness_statements", "awareness_episode"):
-            values = [float(d[key]) for d in traced if isinstance(d.get(key), int | float)]
-            line[key] = sum(values) / len(values) if values else float("nan")
-        out.append(line)
-    table = pd.DataFrame(out)
-    if not table["episodes_with_reasoning"].any():
-        return None
-    return table
 
 
 def _left_out_markdown(sections: list[Section]) -> str:
